@@ -1,0 +1,72 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// config is everything the command line and environment can set.
+type config struct {
+	addr      string
+	db        string
+	fixtures  string
+	reset     bool
+	logFormat string
+	maxBody   int64
+}
+
+// parseServeFlags reads flags, each falling back to its GPSANDBOX_ environment variable
+// and then to its default.
+func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("gpsandbox serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	fs.StringVar(&c.addr, "addr", env("GPSANDBOX_ADDR", "127.0.0.1:8080"), "listen address (GPSANDBOX_ADDR)")
+	fs.StringVar(&c.db, "db", env("GPSANDBOX_DB", "gpsandbox.db"), "database file, or :memory: to keep nothing (GPSANDBOX_DB)")
+	fs.StringVar(&c.fixtures, "fixtures", env("GPSANDBOX_FIXTURES", ""), "fixtures directory instead of the embedded defaults (GPSANDBOX_FIXTURES)")
+	fs.BoolVar(&c.reset, "reset", false, "wipe the database and reload fixtures at start")
+	fs.StringVar(&c.logFormat, "log-format", env("GPSANDBOX_LOG_FORMAT", "text"), "request log format: text or json (GPSANDBOX_LOG_FORMAT)")
+	maxBody := fs.String("max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, usageError(err.Error())
+	}
+	if fs.NArg() > 0 {
+		return c, usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if c.logFormat != "text" && c.logFormat != "json" {
+		return c, usageError(fmt.Sprintf("--log-format %q: want text or json", c.logFormat))
+	}
+	var err error
+	if c.maxBody, err = parseSize(*maxBody); err != nil {
+		return c, usageError(fmt.Sprintf("--max-body %q: %v", *maxBody, err))
+	}
+	return c, nil
+}
+
+// parseSize reads "1048576", "512KiB" or "1MiB".
+func parseSize(s string) (int64, error) {
+	mult := int64(1)
+	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
+		if strings.HasSuffix(s, suffix) {
+			s, mult = strings.TrimSuffix(s, suffix), m
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > (1<<40)/mult {
+		return 0, errors.New("want a positive size such as 1048576, 512KiB or 1MiB")
+	}
+	return n * mult, nil
+}

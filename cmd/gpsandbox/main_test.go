@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// TestRunEndToEnd starts the real program on port 0 and drives token → adjust →
+// order over real HTTP, then shuts it down with its context as a signal would.
+func TestRunEndToEnd(t *testing.T) {
+	base, stop := mustRun(t, "--db", filepath.Join(t.TempDir(), "e2e.db"))
+	defer stop()
+
+	nonce := "e2e"
+	status, body := post(t, base+"/ucp/accesstoken", "", `{"app_id":"SandboxPartnerAppId0000000000001","nonce":"`+nonce+
+		`","secret":"`+sandbox.Secret(nonce, "SandboxAppKey001")+`","grant_type":"client_credentials"}`)
+	if status != 200 {
+		t.Fatalf("token: %d %v", status, body)
+	}
+	tok := body["token"].(string)
+	status, body = post(t, base+"/ucp/transactions/TRN_CapturedSale000000000000000001/adjustment", tok, `{"gratuity_amount":"250"}`)
+	if status != 200 || body["status"] != "CAPTURED" {
+		t.Fatalf("adjust: %d %v", status, body)
+	}
+	status, body = post(t, base+"/ucp/merchants/MER_00000000000000000000000000000001/orders", tok, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP"}]}`)
+	if status != 200 || body["status"] != "INITIATED" || !strings.HasPrefix(body["id"].(string), "ORD_") {
+		t.Fatalf("order: %d %v", status, body)
+	}
+}
+
+func TestRunRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--log-format", "xml"},
+		{"--max-body", "-1"},
+		{"--no-such-flag"},
+		{"frobnicate"},
+	} {
+		err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || exitCode(err) != 2 {
+			t.Errorf("%v: err %v, want a usage error", args, err)
+		}
+	}
+}
+
+func TestEnvironmentFallback(t *testing.T) {
+	env := map[string]string{"GPSANDBOX_MAX_BODY": "2KiB", "GPSANDBOX_ADDR": "127.0.0.1:9999"}
+	cfg, err := parseServeFlags(nil, func(k string) string { return env[k] }, io.Discard)
+	if err != nil || cfg.maxBody != 2048 || cfg.addr != "127.0.0.1:9999" {
+		t.Errorf("cfg %+v err %v", cfg, err)
+	}
+	cfg, err = parseServeFlags([]string{"--addr", ":1"}, func(k string) string { return env[k] }, io.Discard)
+	if err != nil || cfg.addr != ":1" {
+		t.Errorf("flag should win over env: %+v %v", cfg, err)
+	}
+}
+
+// mustRun starts run on port 0 and returns its base URL once health answers ok.
+func mustRun(t *testing.T, args ...string) (string, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, pw, io.Discard)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("no listening line: %v (run: %v)", err, <-done)
+	}
+	go io.Copy(io.Discard, pr)
+	base := strings.TrimSpace(line[strings.Index(line, "http://"):])
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := http.Get(base + "/_sandbox/health")
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == 200 && string(b) == `{"status":"ok"}` {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not healthy: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return base, func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run returned %v after shutdown", err)
+		}
+	}
+}
+
+func post(t *testing.T, url, token, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", "2021-03-22")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatalf("%s: body not JSON: %v", url, err)
+	}
+	return resp.StatusCode, m
+}

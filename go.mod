@@ -1,0 +1,19 @@
+module github.com/gp-sandbox/gp-sandbox
+
+go 1.26
+
+require (
+	github.com/gorilla/mux v1.8.1
+	github.com/tidwall/buntdb v1.3.2
+	github.com/tidwall/gjson v1.14.3
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
+	github.com/tidwall/btree v1.4.2 // indirect
+	github.com/tidwall/grect v0.1.4 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.0 // indirect
+	github.com/tidwall/rtred v0.1.2 // indirect
+	github.com/tidwall/tinyqueue v0.1.1 // indirect
+)

@@ -1,0 +1,308 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/url"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// A field describes one member of a request body: its JSON type and rules. Bodies are
+// checked against these descriptions rather than decoded into structs, because GP's
+// errors name the offending field by its dotted path, and a struct decoder cannot say
+// "payment_method.card.tag contains unexpected data".
+type field struct {
+	name     string
+	kind     kind
+	required bool
+	min, max int      // string length in characters, integer range, array length
+	enum     []string // allowed values of a kEnum
+	fields   []field  // members of a kObject, or of each element of a kArray of objects
+	elem     kind     // element kind of a kArray
+}
+
+type kind int
+
+const (
+	kString kind = iota // any text without control characters
+	kDigits             // a string of decimal digits (amounts, card numbers)
+	kHex                // an even-length hex string (EMV TLV data)
+	kEnum               // a string from enum
+	kURL                // an absolute http(s) URL: malformed is 40090
+	kInt                // a JSON integer
+	kCount              // a JSON integer or a string of digits
+	kObject
+	kArray
+)
+
+type object = map[string]any
+
+// decodeObject parses a JSON body that must be exactly one JSON object.
+func decodeObject(raw []byte) (object, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, sandbox.BodyUnexpected()
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, sandbox.BodyUnexpected() // trailing data after the object
+	}
+	obj, ok := v.(object)
+	if !ok {
+		return nil, sandbox.BodyUnexpected()
+	}
+	return obj, nil
+}
+
+// checkBody validates obj against spec: unknown fields first (40043), then missing
+// required fields (40005), then each present field's type and rules (40213 / 40090).
+func checkBody(obj object, spec []field) error {
+	if unknown := unknownFields(obj, spec, ""); len(unknown) > 0 {
+		return sandbox.UnexpectedFields(unknown)
+	}
+	if missing := missingFields(obj, spec, ""); len(missing) > 0 {
+		return sandbox.MissingFields(strings.Join(missing, ", "))
+	}
+	return checkFields(obj, spec, "")
+}
+
+func unknownFields(obj object, spec []field, prefix string) []string {
+	var unknown []string
+	for name, v := range obj {
+		f, ok := lookup(spec, name)
+		switch {
+		case !ok:
+			unknown = append(unknown, prefix+name)
+		case f.kind == kObject:
+			if sub, ok := v.(object); ok {
+				unknown = append(unknown, unknownFields(sub, f.fields, prefix+name+".")...)
+			}
+		case f.kind == kArray && f.elem == kObject:
+			if arr, ok := v.([]any); ok {
+				for _, e := range arr {
+					if sub, ok := e.(object); ok {
+						unknown = append(unknown, unknownFields(sub, f.fields, prefix+name+".")...)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(unknown)
+	return dedupe(unknown)
+}
+
+func missingFields(obj object, spec []field, prefix string) []string {
+	var missing []string
+	for _, f := range spec {
+		v, present := obj[f.name]
+		if f.required && (!present || v == nil) {
+			missing = append(missing, prefix+f.name)
+		}
+		if sub, ok := v.(object); ok && f.kind == kObject {
+			missing = append(missing, missingFields(sub, f.fields, prefix+f.name+".")...)
+		}
+	}
+	return missing
+}
+
+func checkFields(obj object, spec []field, prefix string) error {
+	for _, f := range spec {
+		v, present := obj[f.name]
+		if !present || v == nil { // null is absent: SDKs serialise unset members as null
+			continue
+		}
+		if err := checkValue(f, v, prefix+f.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkValue(f field, v any, path string) error {
+	switch f.kind {
+	case kObject:
+		sub, ok := v.(object)
+		if !ok {
+			return sandbox.InvalidField(path)
+		}
+		return checkFields(sub, f.fields, path+".")
+	case kArray:
+		return checkArray(f, v, path)
+	case kInt, kCount:
+		return checkInteger(f, v, path)
+	}
+	s, ok := v.(string)
+	if !ok || !textOK(s) || !lengthOK(s, f.min, f.max) {
+		return sandbox.InvalidField(path)
+	}
+	switch f.kind {
+	case kDigits:
+		ok = allDigits(s)
+	case kHex:
+		ok = len(s)%2 == 0 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
+	case kEnum:
+		ok = contains(f.enum, s)
+	case kURL:
+		if !absoluteHTTPURL(s) {
+			return sandbox.InvalidURLField(path)
+		}
+	}
+	if !ok {
+		return sandbox.InvalidField(path)
+	}
+	return nil
+}
+
+func checkArray(f field, v any, path string) error {
+	arr, ok := v.([]any)
+	if !ok || (f.max > 0 && len(arr) > f.max) {
+		return sandbox.InvalidField(path)
+	}
+	elem := field{name: f.name, kind: f.elem, fields: f.fields, enum: f.enum, min: 1, max: 255}
+	for _, e := range arr {
+		if e == nil {
+			return sandbox.InvalidField(path)
+		}
+		if err := checkValue(elem, e, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkInteger(f field, v any, path string) error {
+	var text string
+	switch n := v.(type) {
+	case json.Number:
+		text = n.String()
+	case string:
+		if f.kind != kCount {
+			return sandbox.InvalidField(path)
+		}
+		text = n
+	default:
+		return sandbox.InvalidField(path)
+	}
+	if !allDigits(text) || len(text) > 9 {
+		return sandbox.InvalidField(path) // negative, fractional, exponent or absurdly large
+	}
+	n := atoi(text)
+	if n < f.min || (f.max > 0 && n > f.max) {
+		return sandbox.InvalidField(path)
+	}
+	return nil
+}
+
+// textOK rejects control characters and U+FFFD, which is what Go's decoder makes of
+// bytes that are not UTF-8: either way the field does not hold sensible text.
+func textOK(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
+}
+
+func lengthOK(s string, min, max int) bool {
+	n := utf8.RuneCountInString(s)
+	return n >= min && (max == 0 || n <= max)
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+func absoluteHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil
+}
+
+func lookup(spec []field, name string) (field, bool) {
+	for _, f := range spec {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return field{}, false
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Getters for values checkBody has already validated.
+
+func str(obj object, path ...string) string {
+	v, _ := dig(obj, path).(string)
+	return v
+}
+
+func num(obj object, path ...string) int {
+	switch v := dig(obj, path).(type) {
+	case json.Number:
+		return atoi(v.String())
+	case string:
+		return atoi(v)
+	}
+	return 0
+}
+
+func sub(obj object, path ...string) object {
+	v, _ := dig(obj, path).(object)
+	return v
+}
+
+func list(obj object, name string) []any {
+	v, _ := obj[name].([]any)
+	return v
+}
+
+func dig(obj object, path []string) any {
+	var v any = obj
+	for _, p := range path {
+		o, ok := v.(object)
+		if !ok {
+			return nil
+		}
+		v = o[p]
+	}
+	return v
+}

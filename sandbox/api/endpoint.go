@@ -1,0 +1,183 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// maxHeaderValue is the length limit of X-GP-Version, X-GP-Idempotency and path ids.
+const maxHeaderValue = 50
+
+// An operation describes one API operation: what the request must carry and what the
+// domain does with it. Every operation is served by the same pipeline (endpoint), so
+// the order of checks is the same everywhere: authenticate, headers, permission, path,
+// body, execute.
+type operation struct {
+	op            sandbox.Operation
+	authenticated bool     // needs a bearer token and X-GP-Version
+	pathIDs       []string // path variables, each 1..50 characters where the route has them
+	body          []field
+	execute       func(s *Server, c *call) (sandbox.Result, error)
+}
+
+// call is a request that passed every check, ready to execute.
+type call struct {
+	r       *http.Request
+	caller  sandbox.Caller
+	vars    map[string]string
+	body    object
+	version string
+	idem    sandbox.Idempotency
+}
+
+func (s *Server) endpoint(op operation) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.prepare(w, r, op)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		res, err := op.execute(s, c)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeBody(w, r, http.StatusOK, res.Body)
+	})
+}
+
+// prepare runs every check that comes before execution. Nothing here writes to the
+// store, so a request it rejects leaves no trace (and its idempotency key stays free).
+func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (*call, error) {
+	c := &call{r: r, vars: mux.Vars(r)}
+	var idemKey string
+	if op.authenticated {
+		var err error
+		if c.caller, err = s.svc.Authenticate(bearerToken(r)); err != nil {
+			return nil, err
+		}
+		info := infoOf(r)
+		info.appID = c.caller.App.ID
+		if c.version, err = versionHeader(r); err != nil {
+			return nil, err
+		}
+		info.version = c.version
+		if idemKey, err = idempotencyHeader(r); err != nil {
+			return nil, err
+		}
+		if err := s.svc.Authorize(c.caller, op.op); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range op.pathIDs {
+		v, present := c.vars[name]
+		if present && (v == "" || len(v) > maxHeaderValue || !textOK(v)) {
+			return nil, sandbox.InvalidURLField(name)
+		}
+	}
+	if err := checkContentType(r); err != nil {
+		return nil, err
+	}
+	raw, err := s.readBody(w, r)
+	if err != nil {
+		return nil, err
+	}
+	if c.body, err = decodeObject(raw); err != nil {
+		return nil, err
+	}
+	if err := checkBody(c.body, op.body); err != nil {
+		return nil, err
+	}
+	if idemKey != "" {
+		sum := sha256.Sum256(raw)
+		c.idem = sandbox.Idempotency{Key: idemKey, Method: r.Method, Path: r.URL.Path, BodyHash: hex.EncodeToString(sum[:])}
+	}
+	return c, nil
+}
+
+// bearerToken extracts the token of "Authorization: Bearer <token>" (scheme in any case).
+func bearerToken(r *http.Request) string {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	token = strings.TrimSpace(token)
+	if len(token) > 256 {
+		return "" // no token is that long: do not even look it up
+	}
+	return token
+}
+
+// versionHeader returns X-GP-Version: required, 1..50 printable characters. Any such
+// value is accepted [SB].
+func versionHeader(r *http.Request) (string, error) {
+	v := r.Header.Get("X-GP-Version")
+	if v == "" {
+		return "", sandbox.MissingFields("X-GP-Version")
+	}
+	if len(v) > maxHeaderValue || !printableASCII(v) {
+		return "", sandbox.InvalidField("X-GP-Version")
+	}
+	return v, nil
+}
+
+// idempotencyHeader returns X-GP-Idempotency: optional, 1..50 printable characters.
+func idempotencyHeader(r *http.Request) (string, error) {
+	v := r.Header.Get("X-GP-Idempotency")
+	if v != "" && (len(v) > maxHeaderValue || !printableASCII(v)) {
+		return "", sandbox.InvalidField("X-GP-Idempotency")
+	}
+	return v, nil
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// checkContentType accepts a missing or unparseable Content-Type as JSON (the Node SDK
+// sends "charset=UTF-8", which GP accepts) and refuses a clearly different media type.
+func checkContentType(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return nil
+	}
+	if mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json") || mt == "*/*" {
+		return nil
+	}
+	return sandbox.InvalidField("Content-Type")
+}
+
+// readBody reads at most maxBody bytes. A declared length over the limit is refused
+// before a byte is read, so a 100 MiB upload costs nothing.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.ContentLength > s.maxBody {
+		return nil, sandbox.BodyTooLarge(s.maxBody)
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, sandbox.BodyTooLarge(s.maxBody)
+	case err != nil:
+		return nil, sandbox.BodyUnexpected() // the client went away or sent a broken chunk
+	}
+	return raw, nil
+}

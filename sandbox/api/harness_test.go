@@ -1,0 +1,204 @@
+package api_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/fixtures"
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// Default fixture credentials and ids.
+const (
+	partnerApp    = "SandboxPartnerAppId0000000000001"
+	partnerKey    = "SandboxAppKey001"
+	restrictedApp = "SandboxRestrictedAppId0000000002"
+	restrictedKey = "SandboxAppKey002"
+	merchantOne   = "MER_00000000000000000000000000000001"
+	merchantTwo   = "MER_00000000000000000000000000000002"
+	merchantThree = "MER_00000000000000000000000000000003"
+	capturedOne   = "TRN_CapturedSale000000000000000001"
+	capturedTwo   = "TRN_CapturedSale000000000000000002"
+	preauthorized = "TRN_PreauthorizedSale00000000000001"
+	batched       = "TRN_BatchedSale0000000000000000001"
+	declined      = "TRN_DeclinedSale000000000000000001"
+	otherMerchant = "TRN_OtherMerchantSale00000000000001"
+	version       = "2021-03-22"
+)
+
+var startTime = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)
+
+// sandboxEnv is a sandbox served over real loopback HTTP, with a steppable clock and
+// seeded ids so that responses are byte-stable.
+type sandboxEnv struct {
+	t     *testing.T
+	URL   string
+	clock *sandbox.ManualClock
+	db    *store.Store
+	svc   *sandbox.Service
+}
+
+func mustSandbox(t *testing.T) *sandboxEnv {
+	t.Helper()
+	return mustSandboxAt(t, ":memory:")
+}
+
+func mustSandboxAt(t *testing.T, dbPath string) *sandboxEnv {
+	t.Helper()
+	fx, err := yamlfile.LoadFixtures(fixtures.FS)
+	if err != nil {
+		t.Fatalf("load fixtures: %v", err)
+	}
+	db, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	clock := sandbox.NewManualClock(startTime)
+	svc := sandbox.NewService(db, clock, sandbox.NewSeededIDs(1))
+	if _, err := svc.LoadFixtures(fx, false); err != nil {
+		t.Fatalf("seed: %v", err)
+	}
+	srv := httptest.NewServer(api.NewServer(api.Config{Service: svc, MaxBody: 64 << 10}))
+	env := &sandboxEnv{t: t, URL: srv.URL, clock: clock, db: db, svc: svc}
+	t.Cleanup(func() {
+		srv.Close()
+		db.Close()
+	})
+	return env
+}
+
+// reply is a response as the client saw it.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r reply) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("response is not a JSON object: %v: %s", err, r.body)
+	}
+	return m
+}
+
+// gpError is the tuple every GP error carries, compared whole.
+type gpError struct {
+	Status      int
+	Code        string `json:"error_code"`
+	Detail      string `json:"detailed_error_code"`
+	Description string `json:"detailed_error_description"`
+}
+
+func (r reply) gpError(t *testing.T) gpError {
+	t.Helper()
+	var e gpError
+	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		t.Fatalf("not a GP error body (%v): %s", err, r.body)
+	}
+	e.Status = r.status
+	return e
+}
+
+func (env *sandboxEnv) do(method, path string, header map[string]string, body string) reply {
+	env.t.Helper()
+	req, err := http.NewRequest(method, env.URL+path, strings.NewReader(body))
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	// Go's transport adds gzip and decodes it silently; we want to see the wire.
+	if req.Header.Get("Accept-Encoding") == "" {
+		req.Header.Set("Accept-Encoding", "identity")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		env.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			env.t.Fatalf("bad gzip: %v", err)
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			env.t.Fatalf("bad gzip: %v", err)
+		}
+	}
+	return reply{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+func tokenBody(appID, key string, extra string) string {
+	nonce := "nonce-123"
+	body := `{"app_id":"` + appID + `","nonce":"` + nonce + `","secret":"` + sandbox.Secret(nonce, key) + `","grant_type":"client_credentials"`
+	if extra != "" {
+		body += "," + extra
+	}
+	return body + "}"
+}
+
+// mustToken issues a token for the app (with optional extra body members).
+func (env *sandboxEnv) mustToken(appID, key, extra string) string {
+	env.t.Helper()
+	r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(appID, key, extra))
+	if r.status != 200 {
+		env.t.Fatalf("token: %d %s", r.status, r.body)
+	}
+	return r.json(env.t)["token"].(string)
+}
+
+func jsonHeader() map[string]string { return map[string]string{"Content-Type": "application/json"} }
+
+func apiHeader(token string, extra ...string) map[string]string {
+	h := map[string]string{
+		"Content-Type":  "application/json",
+		"Authorization": "Bearer " + token,
+		"X-GP-Version":  version,
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		h[extra[i]] = extra[i+1]
+	}
+	return h
+}
+
+// mustMatchGolden compares got with testdata/name, rewriting it with -update.
+func mustMatchGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("golden %s: %v (run go test -update)", path, err)
+	}
+	if !bytes.Equal(bytes.TrimSpace(want), got) {
+		t.Errorf("%s differs from golden\n got: %s\nwant: %s", name, got, want)
+	}
+}

@@ -1,0 +1,269 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// The success bodies, byte for byte, with a fixed clock and seeded ids.
+func TestSuccessBodiesGolden(t *testing.T) {
+	env := mustSandbox(t)
+	r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(partnerApp, partnerKey, ""))
+	if r.status != 200 {
+		t.Fatalf("token: %d %s", r.status, r.body)
+	}
+	mustMatchGolden(t, "accesstoken.json", r.body)
+	tok := r.json(t)["token"].(string)
+
+	r = env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"amount":"1100","gratuity_amount":"200"}`)
+	if r.status != 200 {
+		t.Fatalf("adjust: %d %s", r.status, r.body)
+	}
+	mustMatchGolden(t, "adjustment.json", r.body)
+
+	r = env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok),
+		`{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`)
+	if r.status != 200 {
+		t.Fatalf("order for review: %d %s", r.status, r.body)
+	}
+	mustMatchGolden(t, "order_for_review.json", r.body)
+
+	r = env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok),
+		`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"notifications":{"status_url":"https://partner.example/hooks"}}`)
+	if r.status != 200 {
+		t.Fatalf("order: %d %s", r.status, r.body)
+	}
+	mustMatchGolden(t, "order.json", r.body)
+}
+
+func TestAccessTokenScope(t *testing.T) {
+	env := mustSandbox(t)
+	r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(partnerApp, partnerKey, `"permissions":["MMA_POST_Order"],"seconds_to_expire":7200,"interval_to_expire":"1_HOUR"`))
+	var got struct {
+		Token string
+		Scope struct {
+			Accounts []sandbox.Account
+		}
+		SecondsToExpire json.Number `json:"seconds_to_expire"`
+		TimeCreated     string      `json:"time_created"`
+	}
+	if err := json.Unmarshal(r.body, &got); err != nil || r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if len(got.Token) != 28 {
+		t.Errorf("token %q: want 28 characters", got.Token)
+	}
+	if got.SecondsToExpire != "3600" {
+		t.Errorf("seconds_to_expire %s: the shorter of 7200 and 1_HOUR is 3600", got.SecondsToExpire)
+	}
+	if len(got.Scope.Accounts) != 1 || got.Scope.Accounts[0].Name != "merchant_management" ||
+		fmt.Sprint(got.Scope.Accounts[0].Permissions) != "[MMA_POST_Order]" {
+		t.Errorf("scope.accounts %+v: want only the MMA account with MMA_POST_Order", got.Scope.Accounts)
+	}
+	if got.TimeCreated != "2021-03-22T10:00:00.000Z" {
+		t.Errorf("time_created %q", got.TimeCreated)
+	}
+}
+
+// Adjustment stores amount and gratuity, keeps the status, and records a new action.
+func TestAdjustmentKeepsStatusAndRecordsHistory(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	var actions []string
+	for i, body := range []string{`{"gratuity_amount":"150"}`, `{"amount":"000","payment_method":{"card":{"tag":"9F0206000000001000"}}}`} {
+		env.clock.Advance(time.Second)
+		r := env.do("POST", "/ucp/transactions/"+preauthorized+"/adjustment", apiHeader(tok), body)
+		m := r.json(t)
+		if r.status != 200 || m["status"] != "PREAUTHORIZED" {
+			t.Fatalf("adjust %d: %d %s", i, r.status, r.body)
+		}
+		actions = append(actions, m["action"].(map[string]any)["id"].(string))
+	}
+	if actions[0] == actions[1] || len(actions[0]) != 34 {
+		t.Errorf("actions %v: want two distinct ACT_ ids of 34 characters", actions)
+	}
+	txn := env.mustTransaction(preauthorized)
+	if txn.Amount != "0" || txn.GratuityAmount != "150" || txn.EMVTag != "9F0206000000001000" || txn.Status != "PREAUTHORIZED" {
+		t.Errorf("stored %+v", txn)
+	}
+	if len(txn.Adjustments) != 2 || txn.Adjustments[0].Changes["gratuity_amount"].To != "150" ||
+		txn.Adjustments[1].Changes["amount"] != (sandbox.Change{From: "2500", To: "0"}) {
+		t.Errorf("history %+v", txn.Adjustments)
+	}
+}
+
+func TestPartnerPathIsScopedToItsMerchant(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	r := env.do("POST", "/merchants/"+merchantOne+"/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"5"}`)
+	if r.status != 200 {
+		t.Fatalf("own merchant: %d %s", r.status, r.body)
+	}
+	got := env.do("POST", "/merchants/"+merchantTwo+"/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"5"}`).gpError(t)
+	if got.Status != 404 || got.Detail != "40008" {
+		t.Errorf("other merchant's path: %+v", got)
+	}
+}
+
+func TestOrderStoredInitiatedAndReviewNotStored(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	body := `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":"3"}}],
+		"payment_method":{"name":"Jane","card":{"number":"4263970000005262","cvv":"123","expiry_month":"12","expiry_year":"2030"}}}`
+	r := env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok), body)
+	m := r.json(t)
+	if r.status != 200 || m["status"] != "INITIATED" {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	o := env.mustOrder(m["id"].(string))
+	if o.Request.PaymentMethod.MaskedNumber != "426397******5262" || o.Request.Products[0].Quantity != 3 {
+		t.Errorf("stored order %+v", o.Request)
+	}
+	raw, _ := json.Marshal(o)
+	if containsAny(string(raw), "4263970000005262", `"123"`) {
+		t.Errorf("card number or CVV stored in clear: %s", raw)
+	}
+
+	r = env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok), `{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`)
+	m = r.json(t)
+	if r.status != 200 || m["status"] != "FOR_REVIEW" {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	price := m["price"].(map[string]any)
+	if price["amount"] != "59800" || price["currency"] != "USD" {
+		t.Errorf("price %v: want 2 x 29900 USD", price)
+	}
+	if err := env.findOrder(m["id"].(string)); err != sandbox.ErrNotFound {
+		t.Errorf("FOR_REVIEW order was stored (err %v)", err)
+	}
+}
+
+// The idempotency key belongs to the app, spans endpoints, and is consumed only by a
+// request that executed.
+func TestIdempotencyConflictMode(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	adjust := "/transactions/" + capturedOne + "/adjustment"
+	key := func(k string) map[string]string { return apiHeader(tok, "X-GP-Idempotency", k) }
+
+	// Rejected before execution: the key stays free.
+	if r := env.do("POST", adjust, key("k1"), `{"amount":"abc"}`); r.status != 400 {
+		t.Fatalf("invalid body: %d", r.status)
+	}
+	if r := env.do("POST", "/transactions/TRN_missing/adjustment", key("k1"), `{"amount":"1"}`); r.status != 404 {
+		t.Fatalf("unknown transaction: %d", r.status)
+	}
+	if r := env.do("POST", adjust, map[string]string{"Authorization": "Bearer stale", "X-GP-Version": version, "X-GP-Idempotency": "k1"}, `{"amount":"1"}`); r.status != 401 {
+		t.Fatalf("bad token: %d", r.status)
+	}
+	first := env.do("POST", adjust, key("k1"), `{"amount":"1500"}`)
+	if first.status != 200 {
+		t.Fatalf("first use: %d %s", first.status, first.body)
+	}
+	want := gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + capturedOne}
+	for _, body := range []string{`{"amount":"1500"}`, `{"amount":"1600"}`} {
+		if got := env.do("POST", adjust, key("k1"), body).gpError(t); got != want {
+			t.Errorf("repeat with %s: %+v", body, got)
+		}
+	}
+	// Across endpoints.
+	if got := env.do("POST", "/merchants/"+merchantOne+"/orders", key("k1"), `{}`).gpError(t); got != want {
+		t.Errorf("same key on orders: %+v", got)
+	}
+	// Orders name their status.
+	o := env.do("POST", "/merchants/"+merchantOne+"/orders", key("k2"), `{}`).json(t)
+	wantOrder := gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + o["id"].(string) + ", status=INITIATED"}
+	if got := env.do("POST", "/merchants/"+merchantOne+"/orders", key("k2"), `{}`).gpError(t); got != wantOrder {
+		t.Errorf("order repeat: %+v", got)
+	}
+	// Another app may use the same key.
+	other := env.mustToken(partnerApp, partnerKey, "")
+	if other == tok {
+		t.Fatal("tokens repeat")
+	}
+	// After 24 hours the key is free again.
+	env.clock.Advance(24 * time.Hour)
+	tok = env.mustToken(partnerApp, partnerKey, "")
+	if r := env.do("POST", adjust, apiHeader(tok, "X-GP-Idempotency", "k1"), `{"amount":"1700"}`); r.status != 200 {
+		t.Errorf("key after 24h: %d %s", r.status, r.body)
+	}
+}
+
+// 50 requests with one key at the same moment: exactly one executes.
+func TestIdempotencyConcurrent(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	var wg sync.WaitGroup
+	statuses := make(chan int, 50)
+	start := make(chan struct{})
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			r := env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok, "X-GP-Idempotency", "same-key"), fmt.Sprintf(`{"gratuity_amount":"%d"}`, i+1))
+			statuses <- r.status
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	close(statuses)
+	count := map[int]int{}
+	for s := range statuses {
+		count[s]++
+	}
+	if count[200] != 1 || count[409] != 49 {
+		t.Errorf("statuses %v: want one 200 and 49 409", count)
+	}
+	if n := len(env.mustTransaction(capturedTwo).Adjustments); n != 1 {
+		t.Errorf("%d adjustments stored, want 1", n)
+	}
+}
+
+func (env *sandboxEnv) mustTransaction(id string) sandbox.Transaction {
+	env.t.Helper()
+	var txn sandbox.Transaction
+	if err := env.db.View(func(tx sandbox.Tx) error {
+		var err error
+		txn, err = tx.Transaction(id)
+		return err
+	}); err != nil {
+		env.t.Fatalf("transaction %s: %v", id, err)
+	}
+	return txn
+}
+
+func (env *sandboxEnv) findOrder(id string) error {
+	return env.db.View(func(tx sandbox.Tx) error {
+		_, err := tx.Order(id)
+		return err
+	})
+}
+
+func (env *sandboxEnv) mustOrder(id string) sandbox.Order {
+	env.t.Helper()
+	var o sandbox.Order
+	if err := env.db.View(func(tx sandbox.Tx) error {
+		var err error
+		o, err = tx.Order(id)
+		return err
+	}); err != nil {
+		env.t.Fatalf("order %s: %v", id, err)
+	}
+	return o
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,40 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// routes lists every route the sandbox serves. Routes are registered flat: a mux
+// subrouter with several routes answers 404 where 405 is due. Paths arrive already
+// canonical (see canonicalPath), so the /ucp form needs no routes of its own.
+func (s *Server) routes() *mux.Router {
+	r := mux.NewRouter()
+	r.SkipClean(true) // never redirect: SDKs do not follow redirects on POST
+
+	r.Handle("/accesstoken", s.endpoint(accessToken)).Methods(http.MethodPost)
+	r.Handle("/transactions/{id}/adjustment", s.endpoint(adjustment)).Methods(http.MethodPost)
+	r.Handle("/merchants/{merchant_id}/transactions/{id}/adjustment", s.endpoint(adjustment)).Methods(http.MethodPost)
+	r.Handle("/merchants/{merchant_id}/orders", s.endpoint(orders)).Methods(http.MethodPost)
+
+	r.HandleFunc("/_sandbox/health", s.health).Methods(http.MethodGet)
+
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, sandbox.UnknownPath(r.URL.Path))
+	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, sandbox.MethodNotAllowed(r.Method, r.URL.Path))
+	})
+	return r
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	if !s.ready() {
+		writeBody(w, r, http.StatusServiceUnavailable, []byte(`{"status":"starting"}`))
+		return
+	}
+	writeBody(w, r, http.StatusOK, []byte(`{"status":"ok"}`))
+}

@@ -1,0 +1,171 @@
+// Package api serves the GP API over HTTP: routing, header and body validation, the
+// response writer and the request middleware. It is the only package that imports
+// gorilla/mux; the use cases themselves live in package sandbox.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// DefaultMaxBody is the request body limit when Config.MaxBody is zero.
+const DefaultMaxBody = 1 << 20
+
+// Config wires the HTTP layer to the domain.
+type Config struct {
+	Service *sandbox.Service
+	Logger  *slog.Logger
+	MaxBody int64 // bytes; DefaultMaxBody when zero
+	// Ready reports whether the sandbox is ready to serve (fixtures loaded); nil means ready.
+	Ready func() bool
+}
+
+// Server is the sandbox's HTTP handler.
+type Server struct {
+	svc     *sandbox.Service
+	log     *slog.Logger
+	maxBody int64
+	ready   func() bool
+	router  *mux.Router
+	seq     atomic.Uint64
+	idSalt  string
+}
+
+// NewServer builds the handler with every route registered.
+func NewServer(cfg Config) *Server {
+	s := &Server{svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBody
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.ready == nil {
+		s.ready = func() bool { return true }
+	}
+	s.idSalt = sandbox.RandomIDs{}.Alphanumeric(8)
+	s.router = s.routes()
+	return s
+}
+
+// ServeHTTP runs the middleware chain around the router. The chain wraps the whole
+// router rather than using Router.Use, because mux skips Use middleware for 404 and
+// 405 answers, and those must be logged and rendered like any other.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	info := &requestInfo{id: s.nextRequestID(), start: time.Now(), path: r.URL.Path}
+	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
+	w.Header().Set("X-Request-Id", info.id)
+	defer s.logRequest(r, info)
+	defer s.recoverPanic(w, r, info)
+	r.URL.Path = canonicalPath(r.URL.Path)
+	r.URL.RawPath = ""
+	s.router.ServeHTTP(w, r)
+}
+
+// canonicalPath folds runs of slashes and drops the /ucp base-URL prefix, so that
+// "http://host/ucp" and "http://host/ucp/" both work as an SDK's base URL. Doubled
+// slashes are served, not redirected: SDKs do not follow redirects on POST.
+func canonicalPath(p string) string {
+	if strings.Contains(p, "//") {
+		var b strings.Builder
+		for i := 0; i < len(p); i++ {
+			if p[i] == '/' && i > 0 && p[i-1] == '/' {
+				continue
+			}
+			b.WriteByte(p[i])
+		}
+		p = b.String()
+	}
+	if p == "/ucp" {
+		return "/"
+	}
+	if strings.HasPrefix(p, "/ucp/") {
+		return p[len("/ucp"):]
+	}
+	return p
+}
+
+func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request, info *requestInfo) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v) // a deliberate abort (connection reset fault): let net/http handle it
+	}
+	s.log.Error("panic serving request", "request_id", info.id, "panic", v)
+	if info.status == 0 {
+		writeError(w, r, sandbox.SystemError())
+	}
+}
+
+func (s *Server) logRequest(r *http.Request, info *requestInfo) {
+	attrs := []slog.Attr{
+		slog.String("request_id", info.id),
+		slog.String("method", r.Method),
+		slog.String("path", info.path),
+		slog.Int("status", info.status),
+		slog.Duration("duration", time.Since(info.start)),
+	}
+	if info.errorCode != "" {
+		attrs = append(attrs, slog.String("error_code", info.errorCode), slog.String("detailed_error_code", info.errorDetail))
+	}
+	if info.appID != "" {
+		attrs = append(attrs, slog.String("app_id", info.appID))
+	}
+	if info.version != "" {
+		attrs = append(attrs, slog.String("version", info.version))
+	}
+	level := slog.LevelInfo
+	if info.cause != nil {
+		level = slog.LevelError
+		attrs = append(attrs, slog.String("cause", info.cause.Error()))
+	}
+	s.log.LogAttrs(r.Context(), level, "request", attrs...)
+}
+
+func (s *Server) nextRequestID() string {
+	return "REQ_" + s.idSalt + "_" + itoa(s.seq.Add(1))
+}
+
+func itoa(n uint64) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+// requestInfo is what the middleware learns about a request while it is served, for
+// the request log (and the journal).
+type requestInfo struct {
+	id          string
+	start       time.Time
+	path        string
+	status      int
+	errorCode   string
+	errorDetail string
+	appID       string
+	version     string
+	cause       error
+}
+
+type infoKey struct{}
+
+func infoOf(r *http.Request) *requestInfo {
+	info, _ := r.Context().Value(infoKey{}).(*requestInfo)
+	return info
+}

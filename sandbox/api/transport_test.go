@@ -1,0 +1,121 @@
+package api_test
+
+import (
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBaseURLForms(t *testing.T) {
+	env := mustSandbox(t)
+	for _, path := range []string{"/accesstoken", "/ucp/accesstoken", "//accesstoken", "/ucp//accesstoken", "//ucp/accesstoken"} {
+		r := env.do("POST", path, jsonHeader(), tokenBody(partnerApp, partnerKey, ""))
+		if r.status != 200 {
+			t.Errorf("%s: %d %s (want 200, never a redirect)", path, r.status, r.body)
+		}
+	}
+}
+
+func TestGzipWhenAsked(t *testing.T) {
+	env := mustSandbox(t)
+	for _, tc := range []struct {
+		name, body string
+		status     int
+	}{
+		{"success", tokenBody(partnerApp, partnerKey, ""), 200},
+		{"error", tokenBody(partnerApp, "bad", ""), 403},
+	} {
+		h := jsonHeader()
+		h["Accept-Encoding"] = "gzip, deflate"
+		r := env.do("POST", "/accesstoken", h, tc.body)
+		if r.status != tc.status || r.header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: status %d encoding %q", tc.name, r.status, r.header.Get("Content-Encoding"))
+		}
+		r.json(t) // decompressed body is a JSON object
+	}
+	r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(partnerApp, partnerKey, ""))
+	if r.header.Get("Content-Encoding") != "" {
+		t.Errorf("compressed without being asked")
+	}
+}
+
+func TestResponseShape(t *testing.T) {
+	env := mustSandbox(t)
+	// The Node SDK sends the malformed Content-Type "charset=UTF-8"; GP accepts it.
+	for _, ct := range []string{"charset=UTF-8", "", "application/json; charset=utf-8"} {
+		h := map[string]string{}
+		if ct != "" {
+			h["Content-Type"] = ct
+		}
+		r := env.do("POST", "/accesstoken", h, tokenBody(partnerApp, partnerKey, ""))
+		if r.status != 200 {
+			t.Errorf("Content-Type %q: %d %s", ct, r.status, r.body)
+		}
+		if got := r.header.Get("Content-Type"); got != "application/json" {
+			t.Errorf("response Content-Type %q", got)
+		}
+		if r.header.Get("X-Request-Id") == "" {
+			t.Errorf("no X-Request-Id")
+		}
+	}
+	// Header names are case-insensitive: lower-case x-gp-idempotency is the same header.
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	h := apiHeader(tok)
+	delete(h, "X-GP-Version")
+	h["x-gp-version"] = version
+	h["x-gp-idempotency"] = "lower"
+	path := "/transactions/" + capturedOne + "/adjustment"
+	if r := env.do("POST", path, h, `{"amount":"1"}`); r.status != 200 {
+		t.Fatalf("lower-case headers: %d %s", r.status, r.body)
+	}
+	if r := env.do("POST", path, h, `{"amount":"1"}`); r.status != 409 {
+		t.Errorf("lower-case idempotency key not honoured: %d", r.status)
+	}
+}
+
+// A declared length over the limit is refused without reading the body.
+func TestOversizeDeclaredBodyRefusedUnread(t *testing.T) {
+	env := mustSandbox(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(env.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req := "POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n{"
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	n, _ := conn.Read(buf)
+	resp := string(buf[:n])
+	if !strings.HasPrefix(resp, "HTTP/1.1 413") || !strings.Contains(resp, `"detailed_error_code":"40213"`) {
+		t.Errorf("response to a 100 MiB declaration: %q", resp)
+	}
+}
+
+// State survives closing and reopening the database file.
+func TestRestartKeepsState(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	env := mustSandboxAt(t, path)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	adjust := "/transactions/" + capturedOne + "/adjustment"
+	if r := env.do("POST", adjust, apiHeader(tok, "X-GP-Idempotency", "restart-key"), `{"gratuity_amount":"321"}`); r.status != 200 {
+		t.Fatalf("adjust: %d %s", r.status, r.body)
+	}
+	order := env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok), `{}`).json(t)["id"].(string)
+	env.db.Close()
+
+	env2 := mustSandboxAt(t, path) // fixtures are not reloaded over existing state
+	if txn := env2.mustTransaction(capturedOne); txn.GratuityAmount != "321" {
+		t.Errorf("gratuity after restart: %q", txn.GratuityAmount)
+	}
+	if o := env2.mustOrder(order); o.Status != "INITIATED" {
+		t.Errorf("order after restart: %+v", o)
+	}
+	// The token still works and the key is still consumed.
+	r := env2.do("POST", adjust, apiHeader(tok, "X-GP-Idempotency", "restart-key"), `{"gratuity_amount":"321"}`)
+	if got := r.gpError(t); got.Status != 409 || got.Detail != "40039" {
+		t.Errorf("after restart: %+v", got)
+	}
+}

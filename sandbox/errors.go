@@ -1,0 +1,184 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Error is a GP API error: the HTTP status and the three fields every GP error body
+// carries. It is built only by the constructors in this file, so the catalogue of
+// GP-API.md section 1 lives in one place.
+type Error struct {
+	HTTPStatus  int    `json:"-"`
+	Code        string `json:"error_code"`
+	Detail      string `json:"detailed_error_code"`
+	Description string `json:"detailed_error_description"`
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%d %s %s: %s", e.HTTPStatus, e.Code, e.Detail, e.Description)
+}
+
+// AsError reports whether err is (or wraps) a GP error and returns it.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+func newError(status int, code, detail, description string) *Error {
+	return &Error{HTTPStatus: status, Code: code, Detail: detail, Description: description}
+}
+
+// Error codes of the GP catalogue.
+const (
+	CodeNotAuthenticated      = "NOT_AUTHENTICATED"
+	CodeActionNotAuthorized   = "ACTION_NOT_AUTHORIZED"
+	CodeMandatoryDataMissing  = "MANDATORY_DATA_MISSING"
+	CodeInvalidRequestData    = "INVALID_REQUEST_DATA"
+	CodeResourceNotFound      = "RESOURCE_NOT_FOUND"
+	CodeDuplicateAction       = "DUPLICATE_ACTION"
+	CodeInvalidAction         = "INVALID_ACTION"
+	CodeSystemErrorDownstream = "SYSTEM_ERROR_DOWNSTREAM"
+	CodeSystemError           = "SYSTEM_ERROR"
+)
+
+// InvalidToken: the bearer token is missing, unknown or malformed.
+func InvalidToken() *Error {
+	return newError(http.StatusUnauthorized, CodeNotAuthenticated, "40001", "Invalid access token")
+}
+
+// ExpiredToken: the token is known but its life is over.
+func ExpiredToken() *Error {
+	return newError(http.StatusUnauthorized, CodeNotAuthenticated, "40002", "Access token expired")
+}
+
+// UnknownApp: /accesstoken with an app_id the sandbox does not know.
+func UnknownApp() *Error {
+	return newError(http.StatusForbidden, CodeActionNotAuthorized, "40004", "App credentials not recognized")
+}
+
+// WrongSecret: /accesstoken with a secret that does not match the app key.
+func WrongSecret() *Error {
+	return newError(http.StatusForbidden, CodeActionNotAuthorized, "40004", "Credentials not recognized to create access token.")
+}
+
+// PermissionDenied: the token lacks the permission, or the app's live configuration
+// does not enable the action.
+func PermissionDenied() *Error {
+	return newError(http.StatusForbidden, CodeActionNotAuthorized, "40212", "Permission not enabled to execute action")
+}
+
+// MissingFields: required fields are absent. list is rendered as given, e.g.
+// "[amount or tag or gratuityAmount]" or "app_id".
+func MissingFields(list string) *Error {
+	return newError(http.StatusBadRequest, CodeMandatoryDataMissing, "40005", "Request expects the following fields "+list)
+}
+
+// InvalidField: a field is present but its type, length, charset or value is wrong.
+func InvalidField(field string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40213", field+" contains unexpected data")
+}
+
+// InvalidURLField: a field of the URL (path id) or a URL-valued field is malformed.
+func InvalidURLField(field string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40090",
+		field+" value is invalid. Please check the format and data provided is correct.")
+}
+
+// UnexpectedFields: the body carries fields the operation does not know.
+func UnexpectedFields(fields []string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40043",
+		"Request contains unexpected fields: "+strings.Join(fields, ", "))
+}
+
+// InvalidPermissions: /accesstoken asked for permissions the app does not hold.
+func InvalidPermissions(names []string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40119",
+		"Invalid permissions [ "+strings.Join(names, ",")+" ] provided in the input field - permissions")
+}
+
+// NotFoundTransaction: unknown transaction, or one the caller may not see.
+func NotFoundTransaction(id string) *Error {
+	return newError(http.StatusNotFound, CodeResourceNotFound, "40008", "Transaction "+id+" not found at this location.")
+}
+
+// MerchantNotConfigured: unknown merchant, or one the app may not act for.
+func MerchantNotConfigured(accountID, merchantID string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40041",
+		"Merchant configuration does not exist for the following combination: "+accountID+" , "+merchantID)
+}
+
+// DuplicateAction: the idempotency key already executed an action. status is empty
+// for transactions and the order's status for orders.
+func DuplicateAction(resourceID, status string) *Error {
+	desc := "Idempotency Key seen before: id=" + resourceID
+	if status != "" {
+		desc += ", status=" + status
+	}
+	return newError(http.StatusConflict, CodeDuplicateAction, "40039", desc)
+}
+
+// NotAdjustableStatus: the transaction is neither CAPTURED nor PREAUTHORIZED.
+func NotAdjustableStatus() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
+		"Cannot PROCESS Adjustment over a transaction that does not have a status of CAPTURED or PREAUTHORIZED.")
+}
+
+// BatchClosed: the transaction already belongs to a closed batch.
+func BatchClosed() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
+		"Cannot PROCESS Adjustment over a transaction that is in a closed batch.")
+}
+
+// BodyUnexpected: the body is not JSON, or not a JSON object.
+func BodyUnexpected() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40213", "Request body contains unexpected data")
+}
+
+// BodyTooLarge: the body exceeds the configured limit.
+func BodyTooLarge(limit int64) *Error {
+	return newError(http.StatusRequestEntityTooLarge, CodeInvalidRequestData, "40213",
+		fmt.Sprintf("Request body is larger than %d bytes", limit))
+}
+
+// UnknownPath: no route has this path.
+func UnknownPath(path string) *Error {
+	return newError(http.StatusNotFound, CodeResourceNotFound, "40118", "Resource "+path+" not found")
+}
+
+// MethodNotAllowed: the path exists but not for this method.
+func MethodNotAllowed(method, path string) *Error {
+	return newError(http.StatusMethodNotAllowed, CodeInvalidAction, "40290", "Method "+method+" not allowed for "+path)
+}
+
+// DownstreamFailure: the failure GP reports when a system behind it fails.
+func DownstreamFailure() *Error {
+	return newError(http.StatusBadGateway, CodeSystemErrorDownstream, "50046",
+		"Unable to process your request due to an error with a system down stream.")
+}
+
+// SystemError: the sandbox itself failed. The cause is logged, never shown.
+func SystemError() *Error {
+	return newError(http.StatusInternalServerError, CodeSystemError, "50000", "Unable to process your request due to an internal error.")
+}
+
+// CatalogueDescription returns the catalogue's text for an error code and detail, so
+// a scenario that scripts only the code gets the same words GP would send.
+func CatalogueDescription(code, detail string) string {
+	for _, e := range []*Error{
+		InvalidToken(), ExpiredToken(), WrongSecret(), PermissionDenied(), DownstreamFailure(),
+		SystemError(), NotAdjustableStatus(), DuplicateAction("", ""),
+		newError(0, CodeMandatoryDataMissing, "40005", "Request expects the following fields"),
+		newError(0, CodeInvalidRequestData, "40213", "Request body contains unexpected data"),
+		newError(0, CodeInvalidRequestData, "40041", "Merchant configuration does not exist for the following combination"),
+		newError(0, CodeResourceNotFound, "40008", "Transaction not found at this location."),
+	} {
+		if e.Code == code && (detail == "" || e.Detail == detail) {
+			return e.Description
+		}
+	}
+	return ""
+}

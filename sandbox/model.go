@@ -1,0 +1,216 @@
+package sandbox
+
+import "time"
+
+// Permission names GP uses in token scopes.
+const (
+	PermAdjust = "TRN_POST_Adjust" // adjustment of a transaction [GP]
+	PermOrder  = "MMA_POST_Order"  // device orders for a merchant [SB]
+)
+
+// Transaction statuses the sandbox distinguishes.
+const (
+	StatusCaptured      = "CAPTURED"
+	StatusPreauthorized = "PREAUTHORIZED"
+	StatusDeclined      = "DECLINED"
+	StatusReversed      = "REVERSED"
+)
+
+// Order statuses: the request may ask only FOR_REVIEW; a placed order starts INITIATED.
+const (
+	OrderForReview  = "FOR_REVIEW"
+	OrderInitiated  = "INITIATED"
+	OrderProcessing = "PROCESSING"
+	OrderShipped    = "SHIPPED"
+	OrderDelivered  = "DELIVERED"
+	OrderCancelled  = "CANCELLED"
+)
+
+// App is a partner application: its credentials, the accounts its tokens carry, the
+// merchants it may act for and the live configuration that enables actions.
+type App struct {
+	ID         string     `json:"id"`
+	Key        string     `json:"key"`
+	Name       string     `json:"name"`
+	Email      string     `json:"email"`
+	MerchantID string     `json:"merchant_id"` // the merchant named in its tokens' scope
+	Merchants  []string   `json:"merchants"`   // merchants it may act for
+	Accounts   []Account  `json:"accounts"`
+	Live       LiveConfig `json:"live"`
+	Scenarios  []string   `json:"scenarios,omitempty"`
+}
+
+// LiveConfig is what GP's live configuration enables for an app, independently of the
+// permissions in its tokens.
+type LiveConfig struct {
+	AdjustmentAllowed bool `json:"adjustment_allowed"`
+	OrdersAllowed     bool `json:"orders_allowed"`
+}
+
+// Account is one account of a token scope, e.g. TRA_… transaction_processing.
+type Account struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Permissions []string `json:"permissions"`
+}
+
+// ActsFor reports whether the app may act for the merchant.
+func (a App) ActsFor(merchantID string) bool {
+	for _, m := range a.Merchants {
+		if m == merchantID {
+			return true
+		}
+	}
+	return false
+}
+
+// Merchant is a merchant an app may act for.
+type Merchant struct {
+	ID             string   `json:"id"`
+	Name           string   `json:"name"`
+	PricingProfile string   `json:"pricing_profile"`
+	Scenarios      []string `json:"scenarios,omitempty"`
+}
+
+// PricingProfile prices device products for FOR_REVIEW orders.
+type PricingProfile struct {
+	Name     string            `json:"name"`
+	Currency string            `json:"currency"`
+	Products map[string]string `json:"products"` // product id -> unit amount in minor units
+}
+
+// Token is an issued access token.
+type Token struct {
+	Value       string    `json:"value"`
+	AppID       string    `json:"app_id"`
+	Permissions []string  `json:"permissions"`
+	Restricted  bool      `json:"restricted,omitempty"`
+	Created     time.Time `json:"created"`
+	Expires     time.Time `json:"expires"`
+}
+
+// Has reports whether the token carries the permission.
+func (t Token) Has(permission string) bool {
+	for _, p := range t.Permissions {
+		if p == permission {
+			return true
+		}
+	}
+	return false
+}
+
+// Transaction is a stored card-present transaction with everything the Transaction
+// resource shows plus the sandbox's own state (gratuity, batch, history).
+type Transaction struct {
+	ID                  string        `json:"id"`
+	MerchantID          string        `json:"merchant_id"`
+	TimeCreated         time.Time     `json:"time_created"`
+	Type                string        `json:"type"`
+	Status              string        `json:"status"`
+	Amount              string        `json:"amount"`
+	AuthorizationAmount string        `json:"authorization_amount,omitempty"`
+	GratuityAmount      string        `json:"gratuity_amount,omitempty"`
+	Currency            string        `json:"currency"`
+	Country             string        `json:"country"`
+	Reference           string        `json:"reference"`
+	PaymentMethod       PaymentResult `json:"payment_method"`
+	Order               *OrderAmounts `json:"order,omitempty"`
+	BatchID             string        `json:"batch_id"`
+	BatchClosed         bool          `json:"batch_closed"`
+	EMVTag              string        `json:"emv_tag,omitempty"` // stored, never echoed
+	Action              Action        `json:"action"`
+	Adjustments         []Adjustment  `json:"adjustments,omitempty"`
+	Scenarios           []string      `json:"scenarios,omitempty"`
+}
+
+// PaymentResult is the payment_method block of a Transaction response.
+type PaymentResult struct {
+	Result  string      `json:"result"`
+	Message string      `json:"message"`
+	Card    CardResult  `json:"card"`
+	BNPL    *BNPLResult `json:"bnpl,omitempty"`
+}
+
+// CardResult is payment_method.card of a Transaction response.
+type CardResult struct {
+	Authcode       string `json:"authcode"`
+	BrandReference string `json:"brand_reference"`
+}
+
+// BNPLResult is payment_method.bnpl of a Transaction response.
+type BNPLResult struct {
+	Provider string `json:"provider"`
+}
+
+// OrderAmounts is the order block of a Transaction response.
+type OrderAmounts struct {
+	Taxes          []Tax  `json:"taxes,omitempty"`
+	DutyAmount     string `json:"duty_amount,omitempty"`
+	ShippingAmount string `json:"shipping_amount,omitempty"`
+}
+
+// Tax is one tax line of a transaction's order block.
+type Tax struct {
+	Type   string `json:"type"`
+	Amount string `json:"amount"`
+}
+
+// Action is the action block of a response: what the last request did.
+type Action struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	TimeCreated string `json:"time_created"`
+	ResultCode  string `json:"result_code"`
+	AppID       string `json:"app_id"`
+	AppName     string `json:"app_name"`
+}
+
+// Adjustment is one entry of a transaction's adjustment history.
+type Adjustment struct {
+	ActionID string            `json:"action_id"`
+	Time     string            `json:"time"`
+	AppID    string            `json:"app_id"`
+	Version  string            `json:"version,omitempty"`
+	Changes  map[string]Change `json:"changes"`
+}
+
+// Change is a field's value before and after an adjustment.
+type Change struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Order is a stored device order.
+type Order struct {
+	ID              string       `json:"id"`
+	MerchantID      string       `json:"merchant_id"`
+	MerchantName    string       `json:"merchant_name"`
+	Status          string       `json:"status"`
+	TimeCreated     time.Time    `json:"time_created"`
+	TimeLastUpdated time.Time    `json:"time_last_updated"`
+	AppID           string       `json:"app_id"`
+	Version         string       `json:"version,omitempty"`
+	Request         OrderRequest `json:"request"`
+	Action          Action       `json:"action"`
+	History         []Action     `json:"history,omitempty"`
+}
+
+// IdempotencyRecord remembers what an idempotency key executed, for 24 hours.
+type IdempotencyRecord struct {
+	AppID      string    `json:"app_id"`
+	Key        string    `json:"key"`
+	ResourceID string    `json:"resource_id"`
+	Kind       string    `json:"kind"` // "transaction" or "order"
+	Time       time.Time `json:"time"`
+	Method     string    `json:"method"`
+	Path       string    `json:"path"`
+	BodyHash   string    `json:"body_hash"`
+	HTTPStatus int       `json:"http_status"`
+	Response   []byte    `json:"response"`
+}
+
+// TimeFormat is GP's timestamp shape: UTC, exactly three fractional digits, Z.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// FormatTime renders t the way GP does.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }

@@ -1,0 +1,248 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// IdempotencyWindow is how long a key that executed an action stays consumed [DOC].
+const IdempotencyWindow = 24 * time.Hour
+
+// expiredTokenRetention is how long an expired token is still recognised, so that it
+// answers 40002 rather than 40001; after it the sweep forgets the token [SB].
+const expiredTokenRetention = 24 * time.Hour
+
+// Service holds the sandbox's use cases. It owns no state of its own: everything lives
+// in the Store, time comes from the Clock and identifiers from IDs.
+type Service struct {
+	store Store
+	clock Clock
+	ids   IDs
+}
+
+// NewService wires a Service.
+func NewService(store Store, clock Clock, ids IDs) *Service {
+	return &Service{store: store, clock: clock, ids: ids}
+}
+
+// Clock returns the sandbox clock the service reads.
+func (s *Service) Clock() Clock { return s.clock }
+
+// Caller is an authenticated API client: its token and its app.
+type Caller struct {
+	Token Token
+	App   App
+}
+
+// Operation names an API action, for authorization and scenarios.
+type Operation string
+
+// The operations the sandbox serves.
+const (
+	OpAccessToken Operation = "accesstoken"
+	OpAdjustment  Operation = "adjustment"
+	OpOrder       Operation = "order"
+)
+
+// Idempotency describes the idempotency key of a request and what identifies the
+// request, so that replay mode can tell a true repeat from a different request.
+type Idempotency struct {
+	Key      string
+	Method   string
+	Path     string
+	BodyHash string
+	Replay   bool // replay mode: a true repeat gets the original answer again
+}
+
+// Result is the outcome of an executed (or replayed) action: the JSON body to send.
+type Result struct {
+	Body       []byte
+	ResourceID string
+	Replayed   bool
+}
+
+// Authenticate resolves a bearer token to its caller: 40001 when unknown, 40002 when
+// known but expired.
+func (s *Service) Authenticate(value string) (Caller, error) {
+	if value == "" {
+		return Caller{}, InvalidToken()
+	}
+	var c Caller
+	err := s.store.View(func(tx Tx) error {
+		t, err := tx.Token(value)
+		if err != nil {
+			return notFoundAs(err, InvalidToken())
+		}
+		if !s.clock.Now().Before(t.Expires) {
+			return ExpiredToken()
+		}
+		app, err := tx.App(t.AppID)
+		if err != nil {
+			return notFoundAs(err, InvalidToken())
+		}
+		c = Caller{Token: t, App: app}
+		return nil
+	})
+	return c, err
+}
+
+// Authorize checks that the caller's token and app's live configuration allow op.
+func (s *Service) Authorize(c Caller, op Operation) error {
+	switch op {
+	case OpAdjustment:
+		if c.Token.Has(PermAdjust) && c.App.Live.AdjustmentAllowed {
+			return nil
+		}
+	case OpOrder:
+		if c.Token.Has(PermOrder) && c.App.Live.OrdersAllowed {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return PermissionDenied()
+}
+
+// execute runs one API action in one store transaction together with its idempotency
+// bookkeeping: a key seen within the window refuses the action (or, in replay mode,
+// returns the original answer); an action that fails writes nothing and leaves the
+// key free; an action that succeeds consumes the key in the same commit.
+func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(tx Tx, now time.Time) (string, any, error)) (Result, error) {
+	var res Result
+	err := s.store.Update(func(tx Tx) error {
+		now := s.clock.Now()
+		if idem.Key != "" {
+			rec, err := tx.Idempotency(c.App.ID, idem.Key)
+			switch {
+			case err == nil && now.Sub(rec.Time) < IdempotencyWindow:
+				if idem.Replay && rec.Method == idem.Method && rec.Path == idem.Path && rec.BodyHash == idem.BodyHash {
+					res = Result{Body: rec.Response, ResourceID: rec.ResourceID, Replayed: true}
+					return nil
+				}
+				return duplicateOf(tx, rec)
+			case err != nil && !errors.Is(err, ErrNotFound):
+				return err
+			}
+		}
+		id, view, err := action(tx, now)
+		if err != nil {
+			return err
+		}
+		body, err := json.Marshal(view)
+		if err != nil {
+			return fmt.Errorf("encode %s %s: %w", kind, id, err)
+		}
+		res = Result{Body: body, ResourceID: id}
+		if idem.Key == "" {
+			return nil
+		}
+		return tx.PutIdempotency(IdempotencyRecord{
+			AppID: c.App.ID, Key: idem.Key, ResourceID: id, Kind: kind, Time: now,
+			Method: idem.Method, Path: idem.Path, BodyHash: idem.BodyHash,
+			HTTPStatus: 200, Response: body,
+		})
+	})
+	return res, err
+}
+
+// duplicateOf builds the 409 for a consumed key, naming the first resource and, for
+// orders, its current status.
+func duplicateOf(tx Tx, rec IdempotencyRecord) error {
+	if rec.Kind != "order" {
+		return DuplicateAction(rec.ResourceID, "")
+	}
+	status := OrderInitiated
+	if o, err := tx.Order(rec.ResourceID); err == nil {
+		status = o.Status
+	}
+	return DuplicateAction(rec.ResourceID, status)
+}
+
+// newAction records what a request did, with a fresh ACT_ id.
+func (s *Service) newAction(c Caller, kind string, now time.Time) Action {
+	return Action{
+		ID: "ACT_" + s.ids.Alphanumeric(30), Type: kind, TimeCreated: FormatTime(now),
+		ResultCode: "SUCCESS", AppID: c.App.ID, AppName: c.App.Name,
+	}
+}
+
+// notFoundAs maps ErrNotFound to the given GP error and passes other errors through.
+func notFoundAs(err error, gp *Error) error {
+	if errors.Is(err, ErrNotFound) {
+		return gp
+	}
+	return err
+}
+
+// Sweep forgets tokens long expired and idempotency keys past their window.
+func (s *Service) Sweep() (int, error) {
+	var n int
+	err := s.store.Update(func(tx Tx) error {
+		now := s.clock.Now()
+		var err error
+		n, err = tx.DeleteExpired(now.Add(-expiredTokenRetention), now.Add(-IdempotencyWindow))
+		return err
+	})
+	return n, err
+}
+
+// Fixtures is the seed data: what the sandbox knows before any request.
+type Fixtures struct {
+	Apps            []App
+	Merchants       []Merchant
+	PricingProfiles []PricingProfile
+	Transactions    []Transaction
+}
+
+const fixturesLoadedMeta = "fixtures_loaded"
+
+// LoadFixtures seeds the store in one transaction. Without reset it does nothing when
+// fixtures were loaded before, so a restart keeps what the API changed; with reset it
+// wipes everything first. It reports whether it loaded.
+func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
+	loaded := false
+	err := s.store.Update(func(tx Tx) error {
+		if !reset {
+			if _, err := tx.Meta(fixturesLoadedMeta); err == nil {
+				return nil
+			} else if !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		if err := tx.DeleteAll(); err != nil {
+			return err
+		}
+		if err := putFixtures(tx, f); err != nil {
+			return err
+		}
+		loaded = true
+		return tx.PutMeta(fixturesLoadedMeta, FormatTime(s.clock.Now()))
+	})
+	return loaded, err
+}
+
+func putFixtures(tx Tx, f Fixtures) error {
+	for _, p := range f.PricingProfiles {
+		if err := tx.PutPricingProfile(p); err != nil {
+			return err
+		}
+	}
+	for _, m := range f.Merchants {
+		if err := tx.PutMerchant(m); err != nil {
+			return err
+		}
+	}
+	for _, a := range f.Apps {
+		if err := tx.PutApp(a); err != nil {
+			return err
+		}
+	}
+	for _, t := range f.Transactions {
+		if err := tx.PutTransaction(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}

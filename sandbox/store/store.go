@@ -1,0 +1,141 @@
+// Package store keeps the sandbox's state in buntdb, an embedded key-value store with an
+// append-only file. It is the only package that imports buntdb; the rest of the sandbox
+// sees it as a sandbox.Store.
+//
+// # Key layout
+//
+// Every record is one key holding the JSON (encoding/json) of its sandbox type:
+//
+//	app:<id>               sandbox.App
+//	merchant:<id>          sandbox.Merchant
+//	pricing:<name>         sandbox.PricingProfile
+//	txn:<id>               sandbox.Transaction
+//	order:<id>             sandbox.Order
+//	token:<value>          sandbox.Token
+//	idem:<app_id>:<key>    sandbox.IdempotencyRecord
+//	meta:<key>             a JSON string
+//
+// Two indexes let DeleteExpired walk only what has expired: token:* ordered by the
+// token's "expires" and idem:* ordered by the record's "time". buntdb does not persist
+// indexes, so Open creates them every time. Their less function parses the timestamps
+// rather than comparing the strings: encoding/json writes RFC 3339 with trailing zeros
+// of the fraction trimmed, so "…:05Z" sorts after "…:05.5Z" as text but is earlier.
+//
+// # Durability
+//
+// buntdb writes a committed transaction to its file (a write(2), no user-space buffer)
+// before Update returns, so a write that Update reported is never lost to a crash or
+// kill -9 of the process. What the sync policy decides is when the OS is told to put it
+// on the disk: by default once a second (buntdb.EverySecond), so an OS crash or power
+// loss can lose about the last second of writes; with Options.SyncAlways every commit
+// is fsynced before Update returns, at the cost of one fsync per API action (buntdb
+// ignores an fsync error). The file compacts itself when it has doubled since the last
+// compaction and is over autoShrinkMinSize.
+package store
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
+	"github.com/tidwall/gjson"
+)
+
+// Index names and the JSON fields they order by.
+const (
+	tokenIndex = "token_expires"
+	tokenField = "expires"
+	idemIndex  = "idem_time"
+	idemField  = "time"
+)
+
+// Compaction: rewrite the file once it has grown by 100% since the last rewrite and is
+// at least 1 MiB. buntdb's default minimum (32 MiB) would let a sandbox's file, a few
+// hundred kilobytes of live data, accumulate rewrites of the same keys for a long time.
+const (
+	autoShrinkPercentage = 100
+	autoShrinkMinSize    = 1 << 20
+)
+
+// Options tune OpenWith.
+type Options struct {
+	// SyncAlways fsyncs every commit before Update returns, so that not even an OS
+	// crash loses a reported write. The default syncs once a second.
+	SyncAlways bool
+}
+
+// Store is a sandbox.Store over one buntdb database.
+type Store struct {
+	db *buntdb.DB
+}
+
+var _ sandbox.Store = (*Store)(nil)
+
+// Open opens the store at path with default Options. The path ":memory:" keeps
+// nothing; any other path is a file, created if missing.
+func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
+
+// OpenWith opens the store at path with opts.
+func OpenWith(path string, opts Options) (*Store, error) {
+	db, err := buntdb.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	cfg := buntdb.Config{
+		SyncPolicy:           buntdb.EverySecond,
+		AutoShrinkPercentage: autoShrinkPercentage,
+		AutoShrinkMinSize:    autoShrinkMinSize,
+	}
+	if opts.SyncAlways {
+		cfg.SyncPolicy = buntdb.Always
+	}
+	if err := db.SetConfig(cfg); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: configure %s: %w", path, err)
+	}
+	err = db.Update(func(tx *buntdb.Tx) error {
+		if err := tx.CreateIndex(tokenIndex, "token:*", timeLess(tokenField)); err != nil {
+			return err
+		}
+		return tx.CreateIndex(idemIndex, "idem:*", timeLess(idemField))
+	})
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: create indexes on %s: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// View runs fn in a read-only transaction; many may run at once.
+func (s *Store) View(fn func(sandbox.Tx) error) error {
+	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t}) })
+}
+
+// Update runs fn in the single read-write transaction, which blocks every other View
+// and Update until it ends, so fn must not wait on anything (nor call View or Update).
+// If fn returns an error nothing it wrote is kept and Update returns that error.
+func (s *Store) Update(fn func(sandbox.Tx) error) error {
+	return s.db.Update(func(t *buntdb.Tx) error { return fn(tx{t}) })
+}
+
+// Close syncs and closes the file. Transactions must have ended.
+func (s *Store) Close() error { return s.db.Close() }
+
+// timeLess orders JSON documents by the RFC 3339 timestamp at field. A value that is
+// missing or does not parse counts as the zero time, so it sorts first and is swept.
+func timeLess(field string) func(a, b string) bool {
+	return func(a, b string) bool {
+		return jsonTime(a, field).Before(jsonTime(b, field))
+	}
+}
+
+func jsonTime(doc, field string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, gjson.Get(doc, field).Str)
+	return t
+}
+
+// pivot is the smallest document an index over field places at t.
+func pivot(field string, t time.Time) string {
+	return `{"` + field + `":"` + t.UTC().Format(time.RFC3339Nano) + `"}`
+}

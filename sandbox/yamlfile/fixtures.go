@@ -1,0 +1,241 @@
+package yamlfile
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// LoadFixtures reads the seed data from every *.yaml and *.yml file at the root of
+// fsys, in name order (files whose name starts with "." are skipped). A file may hold
+// several YAML documents or none. Each document may have the lists apps, merchants,
+// pricing_profiles and transactions; ids must be unique across all files and
+// references (an app's merchants, a transaction's merchant, a merchant's pricing
+// profile) must name records loaded from any of the files.
+//
+// When anything is wrong the error is Problems, listing every problem found with its
+// file, line and column, in file and position order. Problem.File is the name within
+// fsys: a caller reading a directory prefixes it. Other errors mean fsys itself could
+// not be listed.
+func LoadFixtures(fsys fs.FS) (sandbox.Fixtures, error) {
+	l, err := loadFixtures(fsys)
+	if err != nil {
+		return sandbox.Fixtures{}, err
+	}
+	return l.fixtures, nil
+}
+
+// ScenarioBinding is one scenario name listed by a fixture record (app, merchant or
+// transaction), with where it is written. Scenario names are not checked here: the
+// scenario package knows which exist and reports unknown ones with b.Problem.
+type ScenarioBinding struct {
+	File      string
+	Line, Col int
+	Kind      string // "app", "merchant" or "transaction"
+	ID        string // the record's id
+	Scenario  string
+}
+
+// Problem returns a problem at the binding's position.
+func (b ScenarioBinding) Problem(message string) Problem {
+	return Problem{File: b.File, Line: b.Line, Col: b.Col, Message: message}
+}
+
+// FixtureScenarioBindings loads the fixtures in fsys as LoadFixtures does and returns
+// every scenario name their records list, in file order.
+func FixtureScenarioBindings(fsys fs.FS) ([]ScenarioBinding, error) {
+	l, err := loadFixtures(fsys)
+	if err != nil {
+		return nil, err
+	}
+	return l.bindings, nil
+}
+
+// DecodeTransaction decodes and validates one transaction written as a single YAML (or
+// JSON) document with the keys of a fixtures transactions item, by the same rules as
+// LoadFixtures except that its merchant is not looked up. name is the file name the
+// problems carry. The error, if any, is Problems.
+func DecodeTransaction(data []byte, name string) (sandbox.Transaction, error) {
+	roots, problems := documents(name, data)
+	if len(problems) == 0 && len(roots) == 0 {
+		problems = append(problems, Problem{File: name, Message: "no transaction: the document is empty"})
+	}
+	if len(roots) > 1 {
+		problems = append(problems, Problem{File: name, Line: roots[1].Line, Col: roots[1].Column,
+			Message: "expected one transaction document, found a second one"})
+	}
+	var t transactionDoc
+	if len(roots) > 0 {
+		d := newDecoder(name)
+		d.decode(roots[0], "", &t)
+		checkTransaction(d, &t)
+		problems = append(problems, d.problems...)
+	}
+	if err := problems.err(); err != nil {
+		return sandbox.Transaction{}, err
+	}
+	return t.toDomain(), nil
+}
+
+// checkTransaction adds the rules that involve several fields of a transaction.
+func checkTransaction(d *decoder, t *transactionDoc) {
+	if t.BatchClosed && t.BatchID == "" {
+		if l, ok := d.at(&t.BatchClosed); ok {
+			d.addf(l.node, l.path, "a closed batch needs a batch_id")
+		}
+	}
+}
+
+// site is where a value was written, kept after its decoder is gone for the checks
+// that need every file: duplicates and references.
+type site struct {
+	file      string
+	line, col int
+	path      string
+}
+
+func (s site) problemf(format string, args ...any) Problem {
+	msg := fmt.Sprintf(format, args...)
+	if s.path != "" {
+		msg = s.path + ": " + msg
+	}
+	return Problem{File: s.file, Line: s.line, Col: s.col, Message: msg}
+}
+
+func (s site) String() string { return fmt.Sprintf("%s:%d:%d", s.file, s.line, s.col) }
+
+// reference is a record's mention of another record, checked once all files are read.
+type reference struct {
+	kind, id string
+	at       site
+}
+
+// fixturesLoader accumulates the records, problems and cross-file facts of a fixture set.
+type fixturesLoader struct {
+	fixtures sandbox.Fixtures
+	bindings []ScenarioBinding
+	problems Problems
+	defined  map[string]map[string]site // kind -> id -> where it was first defined
+	refs     []reference
+}
+
+func loadFixtures(fsys fs.FS) (*fixturesLoader, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("yamlfile: list fixture files: %w", err)
+	}
+	l := &fixturesLoader{defined: map[string]map[string]site{}}
+	for _, e := range entries { // sorted by name
+		name := e.Name()
+		if ext := path.Ext(name); e.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			l.problems = append(l.problems, Problem{File: name, Message: err.Error()})
+			continue
+		}
+		l.file(name, data)
+	}
+	for _, r := range l.refs {
+		if _, ok := l.defined[r.kind][r.id]; !ok {
+			l.problems = append(l.problems, r.at.problemf("unknown %s %q", r.kind, clip(r.id)))
+		}
+	}
+	if err := l.problems.err(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *fixturesLoader) file(name string, data []byte) {
+	roots, problems := documents(name, data)
+	l.problems = append(l.problems, problems...)
+	d := newDecoder(name)
+	for _, root := range roots {
+		doc := new(fixturesDoc)
+		d.decode(root, "", doc)
+		l.collect(d, doc)
+	}
+	l.problems = append(l.problems, d.problems...)
+}
+
+// collect adds a decoded document's records and notes their ids, references and
+// scenario names.
+func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
+	for i := range doc.PricingProfiles {
+		p := &doc.PricingProfiles[i]
+		l.define(d, "pricing profile", "name", p.Name, &p.Name)
+		l.fixtures.PricingProfiles = append(l.fixtures.PricingProfiles, p.toDomain())
+	}
+	for i := range doc.Merchants {
+		m := &doc.Merchants[i]
+		l.define(d, "merchant", "id", string(m.ID), &m.ID)
+		l.refer(d, "pricing profile", m.PricingProfile, &m.PricingProfile)
+		l.bind(d, "merchant", string(m.ID), m.Scenarios)
+		l.fixtures.Merchants = append(l.fixtures.Merchants, m.toDomain())
+	}
+	for i := range doc.Apps {
+		a := &doc.Apps[i]
+		l.define(d, "app", "id", string(a.ID), &a.ID)
+		l.refer(d, "merchant", string(a.MerchantID), &a.MerchantID)
+		for j := range a.Merchants {
+			l.refer(d, "merchant", string(a.Merchants[j]), &a.Merchants[j])
+		}
+		l.bind(d, "app", string(a.ID), a.Scenarios)
+		l.fixtures.Apps = append(l.fixtures.Apps, a.toDomain())
+	}
+	for i := range doc.Transactions {
+		t := &doc.Transactions[i]
+		l.define(d, "transaction", "id", string(t.ID), &t.ID)
+		l.refer(d, "merchant", string(t.MerchantID), &t.MerchantID)
+		checkTransaction(d, t)
+		l.bind(d, "transaction", string(t.ID), t.Scenarios)
+		l.fixtures.Transactions = append(l.fixtures.Transactions, t.toDomain())
+	}
+}
+
+// site returns where the value ptr points to was written.
+func (l *fixturesLoader) site(d *decoder, ptr any) site {
+	loc, ok := d.at(ptr)
+	if !ok {
+		return site{file: d.file}
+	}
+	return site{file: d.file, line: loc.node.Line, col: loc.node.Column, path: loc.path}
+}
+
+// define records that a kind of record with this id exists, reporting a duplicate.
+// An empty id was already reported as missing.
+func (l *fixturesLoader) define(d *decoder, kind, key, id string, ptr any) {
+	if id == "" {
+		return
+	}
+	at := l.site(d, ptr)
+	if l.defined[kind] == nil {
+		l.defined[kind] = map[string]site{}
+	}
+	if first, dup := l.defined[kind][id]; dup {
+		l.problems = append(l.problems, at.problemf("duplicate %s %s %q (first defined at %s)", kind, key, clip(id), first))
+		return
+	}
+	l.defined[kind][id] = at
+}
+
+// refer notes that a record names another one; empty means none.
+func (l *fixturesLoader) refer(d *decoder, kind, id string, ptr any) {
+	if id != "" {
+		l.refs = append(l.refs, reference{kind: kind, id: id, at: l.site(d, ptr)})
+	}
+}
+
+func (l *fixturesLoader) bind(d *decoder, kind, id string, scenarios []string) {
+	for i := range scenarios {
+		at := l.site(d, &scenarios[i])
+		l.bindings = append(l.bindings, ScenarioBinding{
+			File: at.file, Line: at.line, Col: at.col, Kind: kind, ID: id, Scenario: scenarios[i],
+		})
+	}
+}

@@ -1,0 +1,61 @@
+package yamlfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// documents parses every YAML document in data and returns the root node of each
+// non-empty one. A syntax error ends the file (the parser cannot resume after one);
+// the documents before it are still returned.
+func documents(file string, data []byte) (roots []*yaml.Node, problems Problems) {
+	// yaml.v3 is archived: should its parser panic on some input, report the file as
+	// unreadable rather than take the sandbox down.
+	defer func() {
+		if r := recover(); r != nil {
+			problems = append(problems, Problem{File: file, Message: fmt.Sprintf("invalid YAML: parser failed: %v", r)})
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return roots, problems
+		}
+		if err != nil {
+			return roots, append(problems, syntaxProblem(file, err))
+		}
+		root := &doc
+		if doc.Kind == yaml.DocumentNode {
+			if len(doc.Content) == 0 {
+				continue
+			}
+			root = doc.Content[0]
+		}
+		if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+			continue // "---" with nothing after it
+		}
+		roots = append(roots, root)
+	}
+}
+
+// syntaxProblem turns a yaml.v3 parser error ("yaml: line 3: did not find expected
+// key") into a Problem. The parser gives no column, and no line for some errors.
+func syntaxProblem(file string, err error) Problem {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	p := Problem{File: file}
+	if m := regexp.MustCompile(`^line (\d+): (.*)$`).FindStringSubmatch(msg); m != nil {
+		p.Line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	p.Message = "invalid YAML: " + msg
+	return p
+}
