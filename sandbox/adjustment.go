@@ -65,10 +65,13 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Result, error) {
 			return "", nil, BatchClosed()
 		}
 		t.Action = s.newAction(c, "AUTHORIZE", now)
-		t.Adjustments = append(t.Adjustments, Adjustment{
+		record := Adjustment{
 			ActionID: t.Action.ID, Time: t.Action.TimeCreated, AppID: c.App.ID,
 			Version: req.Version, Changes: applyAdjustment(&t, req),
-		})
+		}
+		if err := tx.PutAdjustment(t.ID, record); err != nil {
+			return "", nil, err
+		}
 		if err := tx.PutTransaction(t); err != nil {
 			return "", nil, err
 		}

@@ -119,7 +119,6 @@ type Transaction struct {
 	BatchClosed         bool          `json:"batch_closed"`
 	EMVTag              string        `json:"emv_tag,omitempty"` // stored, never echoed
 	Action              Action        `json:"action"`
-	Adjustments         []Adjustment  `json:"adjustments,omitempty"`
 	Scenarios           []string      `json:"scenarios,omitempty"`
 }
 

@@ -29,6 +29,11 @@ type Tx interface {
 
 	Transaction(id string) (Transaction, error)
 	PutTransaction(Transaction) error
+	// Adjustments returns a transaction's adjustment history, oldest first. History
+	// is kept apart from the transaction so that adjusting stays O(1) however often
+	// a transaction is adjusted.
+	Adjustments(transactionID string) ([]Adjustment, error)
+	PutAdjustment(transactionID string, a Adjustment) error
 	Order(id string) (Order, error)
 	PutOrder(Order) error
 

@@ -179,7 +179,7 @@ func TestFieldRules(t *testing.T) {
 		txn, err = tx.Transaction(capturedTwo)
 		return err
 	})
-	if len(txn.Adjustments) != 0 || txn.Amount != "1000" || txn.GratuityAmount != "" {
+	if len(env.mustAdjustments(capturedTwo)) != 0 || txn.Amount != "1000" || txn.GratuityAmount != "" {
 		t.Errorf("rejected requests changed the transaction: %+v", txn)
 	}
 }

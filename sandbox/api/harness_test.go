@@ -46,19 +46,19 @@ var startTime = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)
 // sandboxEnv is a sandbox served over real loopback HTTP, with a steppable clock and
 // seeded ids so that responses are byte-stable.
 type sandboxEnv struct {
-	t     *testing.T
+	t     testing.TB
 	URL   string
 	clock *sandbox.ManualClock
 	db    *store.Store
 	svc   *sandbox.Service
 }
 
-func mustSandbox(t *testing.T) *sandboxEnv {
+func mustSandbox(t testing.TB) *sandboxEnv {
 	t.Helper()
 	return mustSandboxAt(t, ":memory:")
 }
 
-func mustSandboxAt(t *testing.T, dbPath string) *sandboxEnv {
+func mustSandboxAt(t testing.TB, dbPath string) *sandboxEnv {
 	t.Helper()
 	fx, err := yamlfile.LoadFixtures(fixtures.FS)
 	if err != nil {
@@ -89,7 +89,7 @@ type reply struct {
 	body   []byte
 }
 
-func (r reply) json(t *testing.T) map[string]any {
+func (r reply) json(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(r.body, &m); err != nil {
@@ -106,7 +106,7 @@ type gpError struct {
 	Description string `json:"detailed_error_description"`
 }
 
-func (r reply) gpError(t *testing.T) gpError {
+func (r reply) gpError(t testing.TB) gpError {
 	t.Helper()
 	var e gpError
 	dec := json.NewDecoder(bytes.NewReader(r.body))

@@ -92,9 +92,10 @@ func TestAdjustmentKeepsStatusAndRecordsHistory(t *testing.T) {
 	if txn.Amount != "0" || txn.GratuityAmount != "150" || txn.EMVTag != "9F0206000000001000" || txn.Status != "PREAUTHORIZED" {
 		t.Errorf("stored %+v", txn)
 	}
-	if len(txn.Adjustments) != 2 || txn.Adjustments[0].Changes["gratuity_amount"].To != "150" ||
-		txn.Adjustments[1].Changes["amount"] != (sandbox.Change{From: "2500", To: "0"}) {
-		t.Errorf("history %+v", txn.Adjustments)
+	history := env.mustAdjustments(preauthorized)
+	if len(history) != 2 || history[0].Changes["gratuity_amount"].To != "150" ||
+		history[1].Changes["amount"] != (sandbox.Change{From: "2500", To: "0"}) || history[1].ActionID != actions[1] {
+		t.Errorf("history %+v", history)
 	}
 }
 
@@ -221,7 +222,7 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	if count[200] != 1 || count[409] != 49 {
 		t.Errorf("statuses %v: want one 200 and 49 409", count)
 	}
-	if n := len(env.mustTransaction(capturedTwo).Adjustments); n != 1 {
+	if n := len(env.mustAdjustments(capturedTwo)); n != 1 {
 		t.Errorf("%d adjustments stored, want 1", n)
 	}
 }
@@ -237,6 +238,19 @@ func (env *sandboxEnv) mustTransaction(id string) sandbox.Transaction {
 		env.t.Fatalf("transaction %s: %v", id, err)
 	}
 	return txn
+}
+
+func (env *sandboxEnv) mustAdjustments(id string) []sandbox.Adjustment {
+	env.t.Helper()
+	var history []sandbox.Adjustment
+	if err := env.db.View(func(tx sandbox.Tx) error {
+		var err error
+		history, err = tx.Adjustments(id)
+		return err
+	}); err != nil {
+		env.t.Fatalf("adjustments of %s: %v", id, err)
+	}
+	return history
 }
 
 func (env *sandboxEnv) findOrder(id string) error {

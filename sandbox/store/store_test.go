@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -89,8 +90,6 @@ func records() []record {
 		Order:   &sandbox.OrderAmounts{Taxes: []sandbox.Tax{{Type: "STATE", Amount: "80"}}, ShippingAmount: "500"},
 		BatchID: "BAT_1", EMVTag: "9F02",
 		Action: sandbox.Action{ID: "ACT_1", Type: "ADJUST", TimeCreated: sandbox.FormatTime(ms(123)), ResultCode: "SUCCESS", AppID: "app1", AppName: "Till"},
-		Adjustments: []sandbox.Adjustment{{ActionID: "ACT_1", Time: sandbox.FormatTime(ms(123)), AppID: "app1",
-			Changes: map[string]sandbox.Change{"gratuity_amount": {From: "0", To: "150"}}}},
 	}
 	order := sandbox.Order{
 		ID: "ORD_1", MerchantID: "MER_1", MerchantName: "Corner Shop", Status: sandbox.OrderInitiated,
@@ -470,4 +469,32 @@ func BenchmarkPutTransaction(b *testing.B) {
 			}
 		}
 	})
+}
+
+// Adjustment history comes back oldest first and only for its own transaction.
+func TestAdjustmentHistory(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "adj.db"))
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		for i, id := range []string{"ACT_b", "ACT_a", "ACT_c"} {
+			a := sandbox.Adjustment{ActionID: id, Time: sandbox.FormatTime(ms(10 - i)), AppID: "app1",
+				Changes: map[string]sandbox.Change{"amount": {From: "1", To: "2"}}}
+			if err := tx.PutAdjustment("TRN_1", a); err != nil {
+				return err
+			}
+		}
+		return tx.PutAdjustment("TRN_10", sandbox.Adjustment{ActionID: "ACT_other", Time: sandbox.FormatTime(ms(1))})
+	})
+	var got []sandbox.Adjustment
+	mustView(t, s, func(tx sandbox.Tx) error {
+		var err error
+		got, err = tx.Adjustments("TRN_1")
+		return err
+	})
+	var ids []string
+	for _, a := range got {
+		ids = append(ids, a.ActionID)
+	}
+	if strings.Join(ids, ",") != "ACT_c,ACT_a,ACT_b" {
+		t.Errorf("history %v: want oldest first, TRN_10's entry excluded", ids)
+	}
 }

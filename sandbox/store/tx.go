@@ -36,6 +36,29 @@ func (x tx) Transaction(id string) (sandbox.Transaction, error) {
 }
 func (x tx) PutTransaction(t sandbox.Transaction) error { return put(x.t, "txn:"+t.ID, t) }
 
+// Adjustment history keys sort by time (GP's fixed-width millisecond format) and
+// then action id: adj:<transaction id>:<time>:<action id>.
+func (x tx) Adjustments(transactionID string) ([]sandbox.Adjustment, error) {
+	var out []sandbox.Adjustment
+	var decodeErr error
+	err := x.t.AscendKeys("adj:"+transactionID+":*", func(key, value string) bool {
+		var a sandbox.Adjustment
+		if decodeErr = json.Unmarshal([]byte(value), &a); decodeErr != nil {
+			decodeErr = fmt.Errorf("store: decode %s: %w", key, decodeErr)
+			return false
+		}
+		out = append(out, a)
+		return true
+	})
+	if err == nil {
+		err = decodeErr
+	}
+	return out, err
+}
+func (x tx) PutAdjustment(transactionID string, a sandbox.Adjustment) error {
+	return put(x.t, "adj:"+transactionID+":"+a.Time+":"+a.ActionID, a)
+}
+
 func (x tx) Order(id string) (sandbox.Order, error) { return get[sandbox.Order](x.t, "order:"+id) }
 func (x tx) PutOrder(o sandbox.Order) error         { return put(x.t, "order:"+o.ID, o) }
 
