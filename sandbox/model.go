@@ -1,6 +1,9 @@
 package sandbox
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Permission names GP uses in token scopes.
 const (
@@ -196,16 +199,16 @@ type Order struct {
 
 // IdempotencyRecord remembers what an idempotency key executed, for 24 hours.
 type IdempotencyRecord struct {
-	AppID      string    `json:"app_id"`
-	Key        string    `json:"key"`
-	ResourceID string    `json:"resource_id"`
-	Kind       string    `json:"kind"` // "transaction" or "order"
-	Time       time.Time `json:"time"`
-	Method     string    `json:"method"`
-	Path       string    `json:"path"`
-	BodyHash   string    `json:"body_hash"`
-	HTTPStatus int       `json:"http_status"`
-	Response   []byte    `json:"response"`
+	AppID      string          `json:"app_id"`
+	Key        string          `json:"key"`
+	ResourceID string          `json:"resource_id"`
+	Kind       string          `json:"kind"` // "transaction" or "order"
+	Time       time.Time       `json:"time"`
+	Method     string          `json:"method"`
+	Path       string          `json:"path"`
+	BodyHash   string          `json:"body_hash"`
+	HTTPStatus int             `json:"http_status"`
+	Response   json.RawMessage `json:"response"`
 }
 
 // TimeFormat is GP's timestamp shape: UTC, exactly three fractional digits, Z.

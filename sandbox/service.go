@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -11,20 +12,58 @@ import (
 const IdempotencyWindow = 24 * time.Hour
 
 // expiredTokenRetention is how long an expired token is still recognised, so that it
-// answers 40002 rather than 40001; after it the sweep forgets the token [SB].
+// answers 40002 rather than 40001; after it the store forgets the token [SB].
 const expiredTokenRetention = 24 * time.Hour
+
+// idempotencyRetention is how long the store keeps a key's record in wall-clock time:
+// the window itself is judged against the sandbox clock, and the extra day keeps a key
+// consumed while a test holds the sandbox clock still.
+const idempotencyRetention = 2 * IdempotencyWindow
 
 // Service holds the sandbox's use cases. It owns no state of its own: everything lives
 // in the Store, time comes from the Clock and identifiers from IDs.
 type Service struct {
-	store Store
-	clock Clock
-	ids   IDs
+	store   Store
+	clock   Clock
+	ids     IDs
+	callers callerCache
 }
 
 // NewService wires a Service.
 func NewService(store Store, clock Clock, ids IDs) *Service {
 	return &Service{store: store, clock: clock, ids: ids}
+}
+
+// callerCache remembers who a token belongs to. A token never changes once issued and
+// an app changes only when fixtures are (re)loaded, which empties the cache; expiry is
+// still judged on every request. It is bounded: when full it starts over.
+type callerCache struct {
+	mu sync.RWMutex
+	m  map[string]Caller
+}
+
+const callerCacheSize = 10000
+
+func (c *callerCache) get(token string) (Caller, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	caller, ok := c.m[token]
+	return caller, ok
+}
+
+func (c *callerCache) put(token string, caller Caller) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= callerCacheSize {
+		c.m = make(map[string]Caller)
+	}
+	c.m[token] = caller
+}
+
+func (c *callerCache) clear() {
+	c.mu.Lock()
+	c.m = nil
+	c.mu.Unlock()
 }
 
 // Clock returns the sandbox clock the service reads.
@@ -69,23 +108,29 @@ func (s *Service) Authenticate(value string) (Caller, error) {
 	if value == "" {
 		return Caller{}, InvalidToken()
 	}
-	var c Caller
-	err := s.store.View(func(tx Tx) error {
-		t, err := tx.Token(value)
+	c, cached := s.callers.get(value)
+	if !cached {
+		err := s.store.View(func(tx Tx) error {
+			t, err := tx.Token(value)
+			if err != nil {
+				return notFoundAs(err, InvalidToken())
+			}
+			app, err := tx.App(t.AppID)
+			if err != nil {
+				return notFoundAs(err, InvalidToken())
+			}
+			c = Caller{Token: t, App: app}
+			return nil
+		})
 		if err != nil {
-			return notFoundAs(err, InvalidToken())
+			return Caller{}, err
 		}
-		if !s.clock.Now().Before(t.Expires) {
-			return ExpiredToken()
-		}
-		app, err := tx.App(t.AppID)
-		if err != nil {
-			return notFoundAs(err, InvalidToken())
-		}
-		c = Caller{Token: t, App: app}
-		return nil
-	})
-	return c, err
+		s.callers.put(value, c)
+	}
+	if !s.clock.Now().Before(c.Token.Expires) {
+		return Caller{}, ExpiredToken()
+	}
+	return c, nil
 }
 
 // Authorize checks that the caller's token and app's live configuration allow op.
@@ -142,7 +187,7 @@ func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(t
 			AppID: c.App.ID, Key: idem.Key, ResourceID: id, Kind: kind, Time: now,
 			Method: idem.Method, Path: idem.Path, BodyHash: idem.BodyHash,
 			HTTPStatus: 200, Response: body,
-		})
+		}, idempotencyRetention)
 	})
 	return res, err
 }
@@ -176,18 +221,6 @@ func notFoundAs(err error, gp *Error) error {
 	return err
 }
 
-// Sweep forgets tokens long expired and idempotency keys past their window.
-func (s *Service) Sweep() (int, error) {
-	var n int
-	err := s.store.Update(func(tx Tx) error {
-		now := s.clock.Now()
-		var err error
-		n, err = tx.DeleteExpired(now.Add(-expiredTokenRetention), now.Add(-IdempotencyWindow))
-		return err
-	})
-	return n, err
-}
-
 // Fixtures is the seed data: what the sandbox knows before any request.
 type Fixtures struct {
 	Apps            []App
@@ -218,6 +251,7 @@ func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
 			return err
 		}
 		loaded = true
+		s.callers.clear()
 		return tx.PutMeta(fixturesLoadedMeta, FormatTime(s.clock.Now()))
 	})
 	return loaded, err

@@ -37,14 +37,14 @@ type Tx interface {
 	Order(id string) (Order, error)
 	PutOrder(Order) error
 
+	// Tokens and idempotency records are kept for the given wall-clock duration and
+	// then forgotten by the store itself, so the database does not grow with them.
+	// Whether one is still valid is decided by the Service against the sandbox clock.
 	Token(value string) (Token, error)
-	PutToken(Token) error
+	PutToken(t Token, keep time.Duration) error
 	Idempotency(appID, key string) (IdempotencyRecord, error)
-	PutIdempotency(IdempotencyRecord) error
+	PutIdempotency(r IdempotencyRecord, keep time.Duration) error
 
-	// DeleteExpired removes tokens that expired before tokenCutoff and idempotency
-	// records created before keyCutoff, and reports how many records went.
-	DeleteExpired(tokenCutoff, keyCutoff time.Time) (int, error)
 	// DeleteAll wipes every record, for --reset and the admin reset.
 	DeleteAll() error
 

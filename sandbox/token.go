@@ -82,7 +82,7 @@ func (s *Service) IssueToken(req TokenRequest) (Result, error) {
 			Restricted: req.RestrictedToken == "YES",
 			Created:    now, Expires: now.Add(time.Duration(seconds) * time.Second),
 		}
-		if err := tx.PutToken(t); err != nil {
+		if err := tx.PutToken(t, t.Expires.Sub(now)+expiredTokenRetention); err != nil {
 			return err
 		}
 		merchantName := ""

@@ -28,7 +28,6 @@ const (
 	writeTimeout      = 60 * time.Second
 	idleTimeout       = 90 * time.Second
 	shutdownTimeout   = 15 * time.Second
-	sweepInterval     = time.Minute
 )
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -73,7 +72,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	fmt.Fprintf(stdout, "gpsandbox %s listening on http://%s\n", version, ln.Addr())
 
-	go sweep(ctx, svc, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -100,23 +98,4 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, nil))
 	}
 	return slog.New(slog.NewTextHandler(w, nil))
-}
-
-// sweep forgets long-expired tokens and idempotency keys past their window, so the
-// database does not grow without bound.
-func sweep(ctx context.Context, svc *sandbox.Service, logger *slog.Logger) {
-	t := time.NewTicker(sweepInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := svc.Sweep(); err != nil {
-				logger.Error("sweep failed", "error", err)
-			} else if n > 0 {
-				logger.Info("swept expired records", "count", n)
-			}
-		}
-	}
 }

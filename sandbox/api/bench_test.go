@@ -4,11 +4,18 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
+
+// benchConns is the number of concurrent client connections of the benchmarks.
+const benchConns = 64
 
 // BenchmarkAdjustment measures the adjustment endpoint over real loopback HTTP with a
 // file-backed store, an idempotency key on every request and parallel clients.
@@ -16,26 +23,129 @@ func BenchmarkAdjustment(b *testing.B) {
 	env := mustSandboxAt(b, filepath.Join(b.TempDir(), "bench.db"))
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	url := env.URL + "/transactions/" + capturedOne + "/adjustment"
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	client := benchClient()
 	var seq atomic.Uint64
-	b.SetParallelism(32) // 32 x GOMAXPROCS clients
+	b.SetParallelism(benchConns / 2) // 32 x GOMAXPROCS(2) clients
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			req, _ := http.NewRequest("POST", url, strings.NewReader(`{"gratuity_amount":"150"}`))
-			req.Header.Set("Authorization", "Bearer "+tok)
-			req.Header.Set("X-GP-Version", version)
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("X-GP-Idempotency", fmt.Sprintf("bench-%d", seq.Add(1)))
-			resp, err := client.Do(req)
-			if err != nil {
-				b.Fatal(err)
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				b.Fatalf("status %d", resp.StatusCode)
-			}
+			mustSend(b, client, adjustmentRequest(url, tok, seq.Add(1)))
 		}
 	})
+}
+
+// BenchmarkVersusBaseline runs a minimal net/http handler that reads the body and
+// writes a ~900-byte transaction JSON, then the sandbox's own endpoints doing their
+// real work, all with the same client and 64 connections, and reports each one's
+// throughput, p99 latency and ratio to the baseline.
+//
+//	go test -run '^$' -bench VersusBaseline -benchtime 20000x ./sandbox/api/
+func BenchmarkVersusBaseline(b *testing.B) {
+	rates := map[string]float64{}
+	baseline := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(baselineBody)
+	}))
+	defer baseline.Close()
+	run := func(name string, newRequest func(i uint64) *http.Request) {
+		b.Run(name, func(b *testing.B) {
+			rps, p99 := driveLoad(b, benchClient(), b.N, newRequest)
+			b.ReportMetric(rps, "req/s")
+			b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+			rates[name] = rps
+		})
+	}
+	run("baseline", func(uint64) *http.Request {
+		req, _ := http.NewRequest("POST", baseline.URL+"/transactions/x/adjustment", strings.NewReader(`{"gratuity_amount":"150"}`))
+		return req
+	})
+
+	env := mustSandboxAt(b, filepath.Join(b.TempDir(), "bench.db"))
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	adjustURL := env.URL + "/transactions/" + capturedOne + "/adjustment"
+	run("adjustment", func(i uint64) *http.Request { return adjustmentRequest(adjustURL, tok, i) })
+	run("accesstoken", func(uint64) *http.Request {
+		req, _ := http.NewRequest("POST", env.URL+"/accesstoken", strings.NewReader(tokenBody(partnerApp, partnerKey, "")))
+		req.Header.Set("Content-Type", "application/json")
+		return req
+	})
+	orderURL := env.URL + "/merchants/" + merchantOne + "/orders"
+	run("order", func(i uint64) *http.Request {
+		req, _ := http.NewRequest("POST", orderURL, strings.NewReader(`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}]}`))
+		setAPIHeaders(req, tok, i)
+		return req
+	})
+	if base := rates["baseline"]; base > 0 {
+		for _, name := range []string{"adjustment", "accesstoken", "order"} {
+			b.Logf("%-11s %8.0f req/s = %.2f x baseline (%.0f req/s)", name, rates[name], rates[name]/base, base)
+		}
+	}
+}
+
+// baselineBody is a transaction JSON of about 900 bytes, the size the sandbox sends.
+var baselineBody = []byte(`{"id":"TRN_CapturedSale000000000000000001","time_created":"2021-03-24T02:02:27.158Z","type":"SALE","status":"CAPTURED","amount":"1000","currency":"USD","country":"US","reference":"sandbox-sale-0001","payment_method":{"result":"00","message":"SUCCESS","card":{"authcode":"A36C21","brand_reference":"383224601004913"}},"order":{"taxes":[{"type":"STATE","amount":"80"}],"duty_amount":"0","shipping_amount":"500"},"batch_id":"BAT_1136475","action":{"id":"ACT_VrfAFR6aQ1mC6IMKOtaynKUrtPbEtU","type":"AUTHORIZE","time_created":"2026-11-22T02:21:53.426Z","result_code":"SUCCESS","app_id":"SandboxPartnerAppId0000000000001","app_name":"sandbox_partner"},"x":"` + strings.Repeat("0", 270) + `"}`)
+
+// driveLoad sends n requests over benchConns concurrent connections and returns the
+// throughput and the 99th-percentile latency.
+func driveLoad(b *testing.B, client *http.Client, n int, newRequest func(i uint64) *http.Request) (float64, time.Duration) {
+	var next atomic.Uint64
+	latencies := make([]time.Duration, n)
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for w := 0; w < benchConns; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1)
+				if i > uint64(n) {
+					return
+				}
+				t0 := time.Now()
+				mustSend(b, client, newRequest(i))
+				latencies[i-1] = time.Since(t0)
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+	return float64(n) / elapsed.Seconds(), latencies[(len(latencies)*99)/100]
+}
+
+func benchClient() *http.Client {
+	// No gzip: the baseline does not compress, so neither may the sandbox here.
+	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchConns, MaxConnsPerHost: benchConns, DisableCompression: true}}
+}
+
+func adjustmentRequest(url, tok string, i uint64) *http.Request {
+	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"gratuity_amount":"150"}`))
+	setAPIHeaders(req, tok, i)
+	return req
+}
+
+// benchKeys numbers idempotency keys across every run of every benchmark: a
+// benchmark function runs several times against the same store.
+var benchKeys atomic.Uint64
+
+func setAPIHeaders(req *http.Request, tok string, _ uint64) {
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("X-GP-Version", version)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-GP-Idempotency", fmt.Sprintf("bench-%d", benchKeys.Add(1)))
+}
+
+func mustSend(b *testing.B, client *http.Client, req *http.Request) {
+	resp, err := client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b.Fatalf("%s: status %d", req.URL.Path, resp.StatusCode)
+	}
 }

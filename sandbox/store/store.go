@@ -15,11 +15,10 @@
 //	idem:<app_id>:<key>    sandbox.IdempotencyRecord
 //	meta:<key>             a JSON string
 //
-// Two indexes let DeleteExpired walk only what has expired: token:* ordered by the
-// token's "expires" and idem:* ordered by the record's "time". buntdb does not persist
-// indexes, so Open creates them every time. Their less function parses the timestamps
-// rather than comparing the strings: encoding/json writes RFC 3339 with trailing zeros
-// of the fraction trimmed, so "…:05Z" sorts after "…:05.5Z" as text but is earlier.
+//	adj:<txn id>:<time>:<action id>  sandbox.Adjustment (history, oldest first)
+//
+// Tokens and idempotency records carry a buntdb TTL (kept in the file), so they
+// vanish by themselves once nobody can use them; no sweep and no index is needed.
 //
 // # Durability
 //
@@ -35,19 +34,9 @@ package store
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/tidwall/buntdb"
-	"github.com/tidwall/gjson"
-)
-
-// Index names and the JSON fields they order by.
-const (
-	tokenIndex = "token_expires"
-	tokenField = "expires"
-	idemIndex  = "idem_time"
-	idemField  = "time"
 )
 
 // Compaction: rewrite the file once it has grown by 100% since the last rewrite and is
@@ -94,16 +83,6 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: configure %s: %w", path, err)
 	}
-	err = db.Update(func(tx *buntdb.Tx) error {
-		if err := tx.CreateIndex(tokenIndex, "token:*", timeLess(tokenField)); err != nil {
-			return err
-		}
-		return tx.CreateIndex(idemIndex, "idem:*", timeLess(idemField))
-	})
-	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("store: create indexes on %s: %w", path, err)
-	}
 	return &Store{db: db}, nil
 }
 
@@ -121,21 +100,3 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 
 // Close syncs and closes the file. Transactions must have ended.
 func (s *Store) Close() error { return s.db.Close() }
-
-// timeLess orders JSON documents by the RFC 3339 timestamp at field. A value that is
-// missing or does not parse counts as the zero time, so it sorts first and is swept.
-func timeLess(field string) func(a, b string) bool {
-	return func(a, b string) bool {
-		return jsonTime(a, field).Before(jsonTime(b, field))
-	}
-}
-
-func jsonTime(doc, field string) time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, gjson.Get(doc, field).Str)
-	return t
-}
-
-// pivot is the smallest document an index over field places at t.
-func pivot(field string, t time.Time) string {
-	return `{"` + field + `":"` + t.UTC().Format(time.RFC3339Nano) + `"}`
-}

@@ -53,16 +53,6 @@ func mustClose(t *testing.T, s *Store) {
 	}
 }
 
-func mustDeleteExpired(t *testing.T, s *Store, tokenCutoff, keyCutoff time.Time) int {
-	t.Helper()
-	var n int
-	mustUpdate(t, s, func(tx sandbox.Tx) (err error) {
-		n, err = tx.DeleteExpired(tokenCutoff, keyCutoff)
-		return err
-	})
-	return n
-}
-
 // record is one record of each type: how to write it, how to read it back, and what
 // reading it back must give.
 type record struct {
@@ -114,9 +104,9 @@ func records() []record {
 			func(tx sandbox.Tx) (any, error) { return tx.Transaction("TRN_1") }, txn},
 		{"order", func(tx sandbox.Tx) error { return tx.PutOrder(order) },
 			func(tx sandbox.Tx) (any, error) { return tx.Order("ORD_1") }, order},
-		{"token", func(tx sandbox.Tx) error { return tx.PutToken(token) },
+		{"token", func(tx sandbox.Tx) error { return tx.PutToken(token, time.Hour) },
 			func(tx sandbox.Tx) (any, error) { return tx.Token("tok1") }, token},
-		{"idempotency", func(tx sandbox.Tx) error { return tx.PutIdempotency(idem) },
+		{"idempotency", func(tx sandbox.Tx) error { return tx.PutIdempotency(idem, time.Hour) },
 			func(tx sandbox.Tx) (any, error) { return tx.Idempotency("app1", "k1") }, idem},
 		{"meta", func(tx sandbox.Tx) error { return tx.PutMeta("fixtures", "2025-03-14T12:00:00.000Z") },
 			func(tx sandbox.Tx) (any, error) { return tx.Meta("fixtures") }, "2025-03-14T12:00:00.000Z"},
@@ -180,7 +170,7 @@ func TestMemory(t *testing.T) {
 func TestIdempotencyKeyIsPerApp(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
 	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "k", ResourceID: "r"})
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "k", ResourceID: "r"}, time.Hour)
 	})
 	mustView(t, s, func(tx sandbox.Tx) error {
 		if _, err := tx.Idempotency("b", "k"); !errors.Is(err, sandbox.ErrNotFound) {
@@ -228,35 +218,45 @@ func TestReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
 	mustPutAll(t, s)
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		return tx.PutToken(sandbox.Token{Value: "old", Expires: ms(-1)})
-	})
 	mustClose(t, s)
 
 	s = mustOpen(t, path)
 	mustHaveAll(t, s)
-	// The indexes are rebuilt on open: only "old" expired before base.
-	if n := mustDeleteExpired(t, s, base, base); n != 1 {
-		t.Fatalf("DeleteExpired after reopen = %d, want 1", n)
-	}
-	// Past every time in records(): the token and the idempotency record go.
-	if n := mustDeleteExpired(t, s, ms(2_000), ms(2_000)); n != 2 {
-		t.Fatalf("DeleteExpired after reopen = %d, want 2", n)
-	}
-	mustClose(t, s)
-
-	s = mustOpen(t, path)
-	mustView(t, s, func(tx sandbox.Tx) error {
-		for _, v := range []string{"old", "tok1"} {
-			if _, err := tx.Token(v); !errors.Is(err, sandbox.ErrNotFound) {
-				t.Errorf("token %s after delete and reopen: err = %v", v, err)
-			}
+	// The time-to-live of a token is kept in the file.
+	err := s.db.View(func(tx *buntdb.Tx) error {
+		ttl, err := tx.TTL("token:tok1")
+		if err == nil && (ttl <= 0 || ttl > time.Hour) {
+			t.Errorf("token TTL after reopen = %v, want within (0, 1h]", ttl)
 		}
-		if _, err := tx.App("app1"); err != nil {
-			t.Errorf("app after DeleteExpired: %v", err)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Tokens and idempotency records go by themselves once their time is up; other
+// records stay.
+func TestKeepDurationForgets(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
+	mustPutAll(t, s)
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		if err := tx.PutToken(sandbox.Token{Value: "short"}, 30*time.Millisecond); err != nil {
+			return err
+		}
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "short"}, 30*time.Millisecond)
+	})
+	time.Sleep(80 * time.Millisecond)
+	mustView(t, s, func(tx sandbox.Tx) error {
+		if _, err := tx.Token("short"); !errors.Is(err, sandbox.ErrNotFound) {
+			t.Errorf("short-lived token still there: %v", err)
+		}
+		if _, err := tx.Idempotency("a", "short"); !errors.Is(err, sandbox.ErrNotFound) {
+			t.Errorf("short-lived key still there: %v", err)
 		}
 		return nil
 	})
+	mustHaveAll(t, s)
 }
 
 // TestCommittedBeforeClose copies the file right after Update returns, without Close:
@@ -298,113 +298,12 @@ func TestSyncPolicy(t *testing.T) {
 	}
 }
 
-func TestDeleteExpired(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	// Offsets in ms from base. JSON makes them "…:00Z", "…:00.001Z", "…:00.1Z",
-	// "…:00.12Z", "…:00.121Z", "…:00.9Z", "…:01Z": text order is not time order.
-	offsets := []int{-1_000, 0, 1, 100, 120, 121, 900, 1_000}
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		for _, o := range offsets {
-			if err := tx.PutToken(sandbox.Token{Value: fmt.Sprint("t", o), Expires: ms(o)}); err != nil {
-				return err
-			}
-			if err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: fmt.Sprint("k", o), Time: ms(o)}); err != nil {
-				return err
-			}
-		}
-		// In another zone: "…T12:59:59.5+01:00" is 11:59:59.5Z, after t-1000 and before t0.
-		return tx.PutToken(sandbox.Token{Value: "zoned", Expires: ms(-500).In(time.FixedZone("CET", 3600))})
-	})
-
-	steps := []struct {
-		tokenCutoff, keyCutoff time.Time
-		gone                   []string // in addition to the steps before
-	}{
-		{ms(-1_000), ms(-1_000), nil}, // strictly before: equal times stay
-		{base, ms(-999), []string{"t-1000", "zoned", "k-1000"}},
-		{ms(120), base, []string{"t0", "t1", "t100"}},
-		{ms(121), ms(120), []string{"t120", "k0", "k1", "k100"}},
-		{ms(1_000), ms(1_000), []string{"t121", "t900", "k120", "k121", "k900"}},
-		{ms(1_000), ms(1_000), nil},
-	}
-	gone := map[string]bool{}
-	for i, st := range steps {
-		n := mustDeleteExpired(t, s, st.tokenCutoff, st.keyCutoff)
-		if n != len(st.gone) {
-			t.Errorf("step %d: deleted %d, want %d", i, n, len(st.gone))
-		}
-		for _, k := range st.gone {
-			gone[k] = true
-		}
-		mustView(t, s, func(tx sandbox.Tx) error {
-			for _, o := range offsets {
-				check := func(name string, err error) {
-					if got := errors.Is(err, sandbox.ErrNotFound); got != gone[name] || (err != nil && !got) {
-						t.Errorf("step %d: %s: err = %v, want gone = %v", i, name, err, gone[name])
-					}
-				}
-				_, err := tx.Token(fmt.Sprint("t", o))
-				check(fmt.Sprint("t", o), err)
-				_, err = tx.Idempotency("a", fmt.Sprint("k", o))
-				check(fmt.Sprint("k", o), err)
-			}
-			_, err := tx.Token("zoned")
-			if errors.Is(err, sandbox.ErrNotFound) != gone["zoned"] {
-				t.Errorf("step %d: zoned: err = %v", i, err)
-			}
-			return nil
-		})
-	}
-	// t1000 and k1000 are left.
-	if n := mustDeleteExpired(t, s, ms(1_001), ms(1_001)); n != 2 {
-		t.Errorf("last sweep deleted %d, want 2", n)
-	}
-}
-
-func TestIndexOrder(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	offsets := []int{900, 1, 121, 0, 1_000, 120, 100, 999}
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		for _, o := range offsets {
-			if err := tx.PutToken(sandbox.Token{Value: fmt.Sprint(o), Expires: ms(o)}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	var got []time.Time
-	err := s.db.View(func(tx *buntdb.Tx) error {
-		return tx.Ascend(tokenIndex, func(_, v string) bool {
-			got = append(got, jsonTime(v, tokenField))
-			return true
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(offsets) {
-		t.Fatalf("index holds %d tokens, want %d", len(got), len(offsets))
-	}
-	for i := 1; i < len(got); i++ {
-		if !got[i-1].Before(got[i]) {
-			t.Errorf("index order: %v before %v", got[i-1], got[i])
-		}
-	}
-}
-
 func TestDeleteAll(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
 	mustPutAll(t, s)
 	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.DeleteAll() })
 	mustHaveNone(t, s)
-	// The indexes survive the wipe.
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		return tx.PutToken(sandbox.Token{Value: "new", Expires: base})
-	})
-	if n := mustDeleteExpired(t, s, ms(1), ms(1)); n != 1 {
-		t.Errorf("DeleteExpired after DeleteAll = %d, want 1", n)
-	}
 	mustClose(t, s)
 	mustHaveNone(t, mustOpen(t, path))
 }
@@ -422,7 +321,7 @@ func TestConcurrentIdempotency(t *testing.T) {
 				}
 				writes.Add(1)
 				writer.Store(int32(i))
-				return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "app1", Key: "same", ResourceID: fmt.Sprint(i)})
+				return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "app1", Key: "same", ResourceID: fmt.Sprint(i)}, time.Hour)
 			})
 			if err != nil {
 				t.Error(err)

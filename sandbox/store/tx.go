@@ -65,13 +65,15 @@ func (x tx) PutOrder(o sandbox.Order) error         { return put(x.t, "order:"+o
 func (x tx) Token(value string) (sandbox.Token, error) {
 	return get[sandbox.Token](x.t, "token:"+value)
 }
-func (x tx) PutToken(t sandbox.Token) error { return put(x.t, "token:"+t.Value, t) }
+func (x tx) PutToken(t sandbox.Token, keep time.Duration) error {
+	return putFor(x.t, "token:"+t.Value, t, keep)
+}
 
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	return get[sandbox.IdempotencyRecord](x.t, idemKey(appID, key))
 }
-func (x tx) PutIdempotency(r sandbox.IdempotencyRecord) error {
-	return put(x.t, idemKey(r.AppID, r.Key), r)
+func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) error {
+	return putFor(x.t, idemKey(r.AppID, r.Key), r, keep)
 }
 
 func (x tx) Meta(key string) (string, error) { return get[string](x.t, "meta:"+key) }
@@ -79,25 +81,6 @@ func (x tx) PutMeta(key, value string) error { return put(x.t, "meta:"+key, valu
 
 // idemKey scopes an idempotency key to its app: two apps may use the same key.
 func idemKey(appID, key string) string { return "idem:" + appID + ":" + key }
-
-// DeleteExpired walks the two time indexes up to the cutoffs, then deletes what it
-// found: buntdb refuses writes while the transaction is iterating.
-func (x tx) DeleteExpired(tokenCutoff, keyCutoff time.Time) (int, error) {
-	var keys []string
-	collect := func(key, _ string) bool { keys = append(keys, key); return true }
-	if err := x.t.AscendLessThan(tokenIndex, pivot(tokenField, tokenCutoff), collect); err != nil {
-		return 0, fmt.Errorf("store: scan tokens: %w", err)
-	}
-	if err := x.t.AscendLessThan(idemIndex, pivot(idemField, keyCutoff), collect); err != nil {
-		return 0, fmt.Errorf("store: scan idempotency keys: %w", err)
-	}
-	for _, k := range keys {
-		if _, err := x.t.Delete(k); err != nil {
-			return 0, fmt.Errorf("store: delete %s: %w", k, err)
-		}
-	}
-	return len(keys), nil
-}
 
 // DeleteAll wipes every key; the indexes stay defined.
 func (x tx) DeleteAll() error { return x.t.DeleteAll() }
@@ -118,13 +101,21 @@ func get[T any](t *buntdb.Tx, key string) (T, error) {
 	return v, nil
 }
 
-// put stores v at key as JSON.
-func put(t *buntdb.Tx, key string, v any) error {
+// put stores v at key as JSON, for good.
+func put(t *buntdb.Tx, key string, v any) error { return putFor(t, key, v, 0) }
+
+// putFor stores v at key as JSON; with keep > 0 buntdb deletes the key by itself once
+// keep has passed (a TTL kept in the file, so it holds across restarts).
+func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", key, err)
 	}
-	if _, _, err := t.Set(key, string(b), nil); err != nil {
+	var opts *buntdb.SetOptions
+	if keep > 0 {
+		opts = &buntdb.SetOptions{Expires: true, TTL: keep}
+	}
+	if _, _, err := t.Set(key, string(b), opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil
