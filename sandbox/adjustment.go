@@ -6,6 +6,11 @@ import (
 	"time"
 )
 
+// AdjustmentHistoryLimit is how many adjustments of one transaction are remembered;
+// older entries are dropped [SB]. A till adjusts a sale a handful of times; a load test
+// adjusting one sale a million times must not grow the database by a million entries.
+const AdjustmentHistoryLimit = 100
+
 // AdjustRequest is a validated adjustment: which transaction, the fields to change
 // (empty means absent) and the request's idempotency data.
 type AdjustRequest struct {
@@ -69,7 +74,7 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Result, error) {
 			ActionID: t.Action.ID, Time: t.Action.TimeCreated, AppID: c.App.ID,
 			Version: req.Version, Changes: applyAdjustment(&t, req),
 		}
-		if err := tx.PutAdjustment(t.ID, record); err != nil {
+		if err := tx.PutAdjustment(t.ID, record, AdjustmentHistoryLimit); err != nil {
 			return "", nil, err
 		}
 		if err := tx.PutTransaction(t); err != nil {

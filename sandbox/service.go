@@ -183,11 +183,14 @@ func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(t
 		if idem.Key == "" {
 			return nil
 		}
-		return tx.PutIdempotency(IdempotencyRecord{
+		rec := IdempotencyRecord{
 			AppID: c.App.ID, Key: idem.Key, ResourceID: id, Kind: kind, Time: now,
-			Method: idem.Method, Path: idem.Path, BodyHash: idem.BodyHash,
-			HTTPStatus: 200, Response: body,
-		}, idempotencyRetention)
+			Method: idem.Method, Path: idem.Path, BodyHash: idem.BodyHash, HTTPStatus: 200,
+		}
+		if idem.Replay {
+			rec.Response = body // only replay mode needs the answer again: keep keys small
+		}
+		return tx.PutIdempotency(rec, idempotencyRetention)
 	})
 	return res, err
 }

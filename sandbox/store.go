@@ -31,9 +31,10 @@ type Tx interface {
 	PutTransaction(Transaction) error
 	// Adjustments returns a transaction's adjustment history, oldest first. History
 	// is kept apart from the transaction so that adjusting stays O(1) however often
-	// a transaction is adjusted.
+	// a transaction is adjusted. PutAdjustment adds an entry and then drops the
+	// oldest ones beyond keep, so history cannot grow without bound.
 	Adjustments(transactionID string) ([]Adjustment, error)
-	PutAdjustment(transactionID string, a Adjustment) error
+	PutAdjustment(transactionID string, a Adjustment, keep int) error
 	Order(id string) (Order, error)
 	PutOrder(Order) error
 

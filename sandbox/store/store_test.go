@@ -377,11 +377,11 @@ func TestAdjustmentHistory(t *testing.T) {
 		for i, id := range []string{"ACT_b", "ACT_a", "ACT_c"} {
 			a := sandbox.Adjustment{ActionID: id, Time: sandbox.FormatTime(ms(10 - i)), AppID: "app1",
 				Changes: map[string]sandbox.Change{"amount": {From: "1", To: "2"}}}
-			if err := tx.PutAdjustment("TRN_1", a); err != nil {
+			if err := tx.PutAdjustment("TRN_1", a, 100); err != nil {
 				return err
 			}
 		}
-		return tx.PutAdjustment("TRN_10", sandbox.Adjustment{ActionID: "ACT_other", Time: sandbox.FormatTime(ms(1))})
+		return tx.PutAdjustment("TRN_10", sandbox.Adjustment{ActionID: "ACT_other", Time: sandbox.FormatTime(ms(1))}, 100)
 	})
 	var got []sandbox.Adjustment
 	mustView(t, s, func(tx sandbox.Tx) error {
@@ -395,5 +395,28 @@ func TestAdjustmentHistory(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "ACT_c,ACT_a,ACT_b" {
 		t.Errorf("history %v: want oldest first, TRN_10's entry excluded", ids)
+	}
+}
+
+// History keeps only the newest entries beyond the limit.
+func TestAdjustmentHistoryTrimmed(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "adj.db"))
+	for i := 0; i < 5; i++ {
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			return tx.PutAdjustment("TRN_1", sandbox.Adjustment{ActionID: fmt.Sprint("ACT_", i), Time: sandbox.FormatTime(ms(i))}, 3)
+		})
+	}
+	var got []sandbox.Adjustment
+	mustView(t, s, func(tx sandbox.Tx) error {
+		var err error
+		got, err = tx.Adjustments("TRN_1")
+		return err
+	})
+	var ids []string
+	for _, a := range got {
+		ids = append(ids, a.ActionID)
+	}
+	if strings.Join(ids, ",") != "ACT_2,ACT_3,ACT_4" {
+		t.Errorf("history %v: want the newest three", ids)
 	}
 }

@@ -55,8 +55,22 @@ func (x tx) Adjustments(transactionID string) ([]sandbox.Adjustment, error) {
 	}
 	return out, err
 }
-func (x tx) PutAdjustment(transactionID string, a sandbox.Adjustment) error {
-	return put(x.t, "adj:"+transactionID+":"+a.Time+":"+a.ActionID, a)
+func (x tx) PutAdjustment(transactionID string, a sandbox.Adjustment, keep int) error {
+	pattern := "adj:" + transactionID + ":*"
+	if err := put(x.t, "adj:"+transactionID+":"+a.Time+":"+a.ActionID, a); err != nil {
+		return err
+	}
+	var keys []string // collected first: buntdb refuses deletes while iterating
+	x.t.DescendKeys(pattern, func(key, _ string) bool {
+		keys = append(keys, key)
+		return true
+	})
+	for i := keep; i < len(keys); i++ {
+		if _, err := x.t.Delete(keys[i]); err != nil {
+			return fmt.Errorf("store: trim %s: %w", keys[i], err)
+		}
+	}
+	return nil
 }
 
 func (x tx) Order(id string) (sandbox.Order, error) { return get[sandbox.Order](x.t, "order:"+id) }
