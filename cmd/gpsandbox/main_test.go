@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -105,20 +106,33 @@ func mustRun(t *testing.T, args ...string) (string, func()) {
 
 func post(t *testing.T, url, token, body string) (int, map[string]any) {
 	t.Helper()
+	status, m, err := postJSON(http.DefaultClient, url, token, "", body)
+	if err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
+	return status, m
+}
+
+// postJSON sends a JSON POST (with API headers when token is set) and decodes the
+// JSON object it answers.
+func postJSON(client *http.Client, url, token, idempotencyKey, body string) (int, map[string]any, error) {
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("X-GP-Version", "2021-03-22")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	if idempotencyKey != "" {
+		req.Header.Set("X-GP-Idempotency", idempotencyKey)
+	}
+	resp, err := client.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	var m map[string]any
 	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
-		t.Fatalf("%s: body not JSON: %v", url, err)
+		return resp.StatusCode, nil, fmt.Errorf("body not JSON: %w", err)
 	}
-	return resp.StatusCode, m
+	return resp.StatusCode, m, nil
 }
