@@ -30,10 +30,10 @@ import (
 
 type options struct {
 	url, appID, appKey, merchant, txn, scenario string
-	conns                                        int
-	duration                                     time.Duration
-	pid                                          int
-	scenarioShare                                float64
+	conns                                       int
+	duration                                    time.Duration
+	pid                                         int
+	scenarioShare                               float64
 }
 
 func main() {

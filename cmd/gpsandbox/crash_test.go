@@ -168,4 +168,3 @@ func mustIssueToken(t *testing.T, base string) string {
 	}
 	return m["token"].(string)
 }
-
