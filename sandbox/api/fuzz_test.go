@@ -1,0 +1,103 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/fixtures"
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+)
+
+// The fuzz targets send arbitrary bodies through the whole handler, with a real
+// store behind it: whatever comes in, the answer is 200 with a JSON object or a GP
+// error of the catalogue with its three fields, never a 500 and never a panic. Their
+// seeds run in every `go test`; run one for longer with e.g.
+//
+//	go test -run '^$' -fuzz FuzzAdjustmentBody -fuzztime 10m ./sandbox/api/
+
+func FuzzTokenBody(f *testing.F) {
+	for _, seed := range []string{
+		tokenBody(partnerApp, partnerKey, ""),
+		tokenBody(partnerApp, partnerKey, `"permissions":["MMA_POST_Order"],"seconds_to_expire":600,"interval_to_expire":"1_HOUR","restricted_token":"YES"`),
+		tokenBody(partnerApp, "wrong", ""),
+		`{"app_id":"a","nonce":"n","secret":"s","grant_type":"password"}`,
+		`{"seconds_to_expire":1e400}`, `[]`, `null`, `{"a":1}{}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	fuzzEndpoint(f, "/accesstoken", false)
+}
+
+func FuzzAdjustmentBody(f *testing.F) {
+	for _, seed := range []string{
+		`{"amount":"100","gratuity_amount":"20","payment_method":{"card":{"tag":"9F02"}}}`,
+		`{"payment_method":{"card":{}}}`, `{"amount":"000"}`, `{"amount":1000}`,
+		"{\"amount\":\"\xff\"}", `{"gratuity_amount":"1","tip":"2"}`, `[]`, `{}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	fuzzEndpoint(f, "/transactions/"+capturedOne+"/adjustment", true)
+}
+
+func FuzzOrderBody(f *testing.F) {
+	for _, seed := range []string{
+		`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":"2"}}],"status":"FOR_REVIEW"}`,
+		`{"addresses":[{"functions":["SHIPPING"],"contact_phone":{"country_code":"1","subscriber_number":"5551234"}}]}`,
+		`{"payment_method":{"card":{"number":"4263970000005262","cvv":"123","expiry_month":"12","expiry_year":"2030"}}}`,
+		`{"notifications":{"status_url":"https://x.example/h"}}`, `{"products":[null]}`, `{"products":{}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	fuzzEndpoint(f, "/merchants/"+merchantOne+"/orders", true)
+}
+
+func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
+	fx, err := yamlfile.LoadFixtures(fixtures.FS)
+	if err != nil {
+		f.Fatal(err)
+	}
+	db, err := store.Open(":memory:")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { db.Close() })
+	svc := sandbox.NewService(db, sandbox.WallClock{}, sandbox.RandomIDs{})
+	if _, err := svc.LoadFixtures(fx, false); err != nil {
+		f.Fatal(err)
+	}
+	handler := api.NewServer(api.Config{Service: svc, MaxBody: 64 << 10})
+	token := ""
+	if authenticated {
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, httptest.NewRequest("POST", "/accesstoken", bytes.NewBufferString(tokenBody(partnerApp, partnerKey, ""))))
+		var t struct{ Token string }
+		json.Unmarshal(rec.Body.Bytes(), &t)
+		token = t.Token
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("X-GP-Version", version)
+		}
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		var m map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+			t.Fatalf("%q: answer is not a JSON object: %s", body, rec.Body.Bytes())
+		}
+		if rec.Code == http.StatusOK {
+			return
+		}
+		if rec.Code >= 500 || m["error_code"] == nil || m["detailed_error_code"] == nil || m["detailed_error_description"] == nil || len(m) != 3 {
+			t.Fatalf("%q: %d %s", body, rec.Code, rec.Body.Bytes())
+		}
+	})
+}
