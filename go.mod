@@ -5,12 +5,12 @@ go 1.26
 require (
 	github.com/gorilla/mux v1.8.1
 	github.com/tidwall/buntdb v1.3.2
-	github.com/tidwall/gjson v1.14.3
 	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
 	github.com/tidwall/btree v1.4.2 // indirect
+	github.com/tidwall/gjson v1.14.3 // indirect
 	github.com/tidwall/grect v0.1.4 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
