@@ -34,6 +34,8 @@ type options struct {
 	duration                                    time.Duration
 	pid                                         int
 	scenarioShare                               float64
+	mix                                         string
+	requests                                    int64
 }
 
 func main() {
@@ -48,9 +50,11 @@ func main() {
 	flag.StringVar(&o.txn, "transaction", "TRN_CapturedSale000000000000000001", "transaction to adjust")
 	flag.StringVar(&o.scenario, "scenario", "flaky-then-ok", "scenario named by the scenario share")
 	flag.Float64Var(&o.scenarioShare, "scenario-share", 0.05, "share of requests sent with X-Sandbox-Scenario")
+	flag.StringVar(&o.mix, "mix", "mixed", "workload: mixed, adjust (adjustments without keys) or adjust-key (each with a new key)")
+	flag.Int64Var(&o.requests, "requests", 0, "stop after this many requests (0: run for -duration)")
 	flag.Parse()
-	if o.duration > time.Hour || o.conns < 1 || o.conns > 10000 {
-		fmt.Fprintln(os.Stderr, "gpsandbox-load: -duration at most 1h, -conns 1..10000")
+	if o.duration > time.Hour || o.conns < 1 || o.conns > 10000 || (o.mix != "mixed" && o.mix != "adjust" && o.mix != "adjust-key") {
+		fmt.Fprintln(os.Stderr, "gpsandbox-load: -duration at most 1h, -conns 1..10000, -mix mixed|adjust|adjust-key")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -104,7 +108,11 @@ func runLoad(ctx context.Context, o options) (*report, error) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 42))
 			for ctx.Err() == nil {
-				op, req := nextRequest(rng, base, token, o, seq.Add(1))
+				n := seq.Add(1)
+				if o.requests > 0 && int64(n) > o.requests {
+					return
+				}
+				op, req := nextRequest(rng, base, token, o, n)
 				t0 := time.Now()
 				status, code := send(client, req)
 				if ctx.Err() != nil && status == 0 {
@@ -124,6 +132,12 @@ func runLoad(ctx context.Context, o options) (*report, error) {
 // with idempotency keys), 15% placed orders, 15% FOR_REVIEW orders, and the scenario
 // share taken out of the adjustments.
 func nextRequest(rng *rand.Rand, base, token string, o options, n uint64) (string, *http.Request) {
+	switch o.mix {
+	case "adjust":
+		return "adjust", apiRequest(base+"/transactions/"+o.txn+"/adjustment", token, n, `{"gratuity_amount":"150"}`, false)
+	case "adjust-key":
+		return "adjust-key", apiRequest(base+"/transactions/"+o.txn+"/adjustment", token, n, `{"gratuity_amount":"150"}`, true)
+	}
 	p := rng.Float64()
 	switch {
 	case p < 0.10:
@@ -209,7 +223,7 @@ func rss(pid int) string {
 	if err != nil {
 		return ""
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	for line := range strings.SplitSeq(string(b), "\n") {
 		if strings.HasPrefix(line, "VmRSS:") {
 			return strings.TrimSpace(strings.TrimPrefix(line, "VmRSS:"))
 		}
