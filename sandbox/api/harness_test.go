@@ -48,7 +48,7 @@ var startTime = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)
 type sandboxEnv struct {
 	t     testing.TB
 	URL   string
-	clock *sandbox.ManualClock
+	clock *sandbox.VirtualClock
 	db    *store.Store
 	svc   *sandbox.Service
 }
@@ -68,7 +68,7 @@ func mustSandboxAt(t testing.TB, dbPath string) *sandboxEnv {
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	clock := sandbox.NewManualClock(startTime)
+	clock := sandbox.NewFrozenClock(startTime)
 	svc := sandbox.NewService(db, clock, sandbox.NewSeededIDs(1))
 	if _, err := svc.LoadFixtures(fx, false); err != nil {
 		t.Fatalf("seed: %v", err)
