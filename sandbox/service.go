@@ -17,9 +17,10 @@ const expiredTokenRetention = 24 * time.Hour
 // Service holds the sandbox's use cases. It owns no state of its own: everything lives
 // in the Store, time comes from the Clock and identifiers from IDs.
 type Service struct {
-	store Store
-	clock Clock
-	ids   IDs
+	store    Store
+	clock    Clock
+	ids      IDs
+	notified func() // called after an outbox entry commits
 }
 
 // NewService wires a Service.
