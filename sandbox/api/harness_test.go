@@ -53,12 +53,12 @@ type sandboxEnv struct {
 	svc   *sandbox.Service
 }
 
-func mustSandbox(t testing.TB) *sandboxEnv {
+func mustSandbox(t testing.TB, opts ...func(*api.Config)) *sandboxEnv {
 	t.Helper()
-	return mustSandboxAt(t, ":memory:")
+	return mustSandboxAt(t, ":memory:", opts...)
 }
 
-func mustSandboxAt(t testing.TB, dbPath string) *sandboxEnv {
+func mustSandboxAt(t testing.TB, dbPath string, opts ...func(*api.Config)) *sandboxEnv {
 	t.Helper()
 	fx, err := yamlfile.LoadFixtures(fixtures.FS)
 	if err != nil {
@@ -73,7 +73,11 @@ func mustSandboxAt(t testing.TB, dbPath string) *sandboxEnv {
 	if _, err := svc.LoadFixtures(fx, false); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	srv := httptest.NewServer(api.NewServer(api.Config{Service: svc, MaxBody: 64 << 10}))
+	cfg := api.Config{Service: svc, MaxBody: 64 << 10, Fixtures: fx, DecodeTransaction: yamlfile.DecodeTransaction}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv := httptest.NewServer(api.NewServer(cfg))
 	env := &sandboxEnv{t: t, URL: srv.URL, clock: clock, db: db, svc: svc}
 	t.Cleanup(func() {
 		srv.Close()
