@@ -164,6 +164,7 @@ func (w *Worker) pass(ctx context.Context) (next time.Time, again bool, err erro
 	}
 	now := w.clock.Now()
 	var wg sync.WaitGroup
+	var mu sync.Mutex
 	for _, n := range heads {
 		if n.NextAttempt.After(now) {
 			if next.IsZero() || n.NextAttempt.Before(next) {
@@ -175,15 +176,23 @@ func (w *Worker) pass(ctx context.Context) (next time.Time, again bool, err erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.deliver(ctx, n)
+			if derr := w.deliver(ctx, n); derr != nil {
+				mu.Lock()
+				err = derr
+				mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()
+	if err != nil {
+		return time.Time{}, false, err // back off rather than resend at once
+	}
 	return next, again, nil
 }
 
-// deliver applies the scenario decision (once) and makes one attempt.
-func (w *Worker) deliver(ctx context.Context, n sandbox.Notification) {
+// deliver applies the scenario decision (once) and makes one attempt (two for a
+// duplicate). It fails only when the outcome could not be recorded.
+func (w *Worker) deliver(ctx context.Context, n sandbox.Notification) error {
 	sends := 1
 	if !n.Decided {
 		d := Decision{}
@@ -192,35 +201,33 @@ func (w *Worker) deliver(ctx context.Context, n sandbox.Notification) {
 		}
 		switch d.Action {
 		case Drop:
-			w.record(n, func(n *sandbox.Notification, _ time.Time) {
+			return w.record(n, func(n *sandbox.Notification, _ time.Time) {
 				n.Decided, n.State, n.NextAttempt = true, sandbox.NotificationDropped, time.Time{}
 			})
-			return
 		case Delay:
-			w.record(n, func(n *sandbox.Notification, now time.Time) {
+			return w.record(n, func(n *sandbox.Notification, now time.Time) {
 				n.Decided, n.NextAttempt = true, now.Add(d.Delay)
 			})
-			return
 		case Duplicate:
 			sends = 2
 		}
 	}
 	var attempts []sandbox.DeliveryAttempt
+	delivered := false
 	for range sends {
 		a := w.post(ctx, n)
 		if ctx.Err() != nil {
-			return // shutting down: leave the entry pending for the next start
+			return nil // shutting down: leave the entry pending for the next start
 		}
 		attempts = append(attempts, a)
+		delivered = delivered || (a.HTTPStatus >= 200 && a.HTTPStatus < 300)
 	}
-	w.record(n, func(n *sandbox.Notification, now time.Time) {
+	return w.record(n, func(n *sandbox.Notification, now time.Time) {
 		n.Decided = true
-		for _, a := range attempts {
-			n.Attempts = append(n.Attempts, a)
-		}
+		n.Attempts = append(n.Attempts, attempts...)
 		last := &n.Attempts[len(n.Attempts)-1]
 		switch {
-		case last.HTTPStatus >= 200 && last.HTTPStatus < 300:
+		case delivered:
 			n.State, n.NextAttempt = sandbox.NotificationDelivered, time.Time{}
 		case len(n.Attempts) >= w.maxAttempts:
 			n.State, n.NextAttempt = sandbox.NotificationFailed, time.Time{}
@@ -231,16 +238,16 @@ func (w *Worker) deliver(ctx context.Context, n sandbox.Notification) {
 	})
 }
 
-func (w *Worker) record(n sandbox.Notification, fn func(*sandbox.Notification, time.Time)) {
+func (w *Worker) record(n sandbox.Notification, fn func(*sandbox.Notification, time.Time)) error {
 	got, err := w.svc.UpdateNotification(n.OrderID, n.Seq, fn)
 	switch {
 	case errors.Is(err, sandbox.ErrNotFound):
-		return // wiped by a reset while it was being sent
+		return nil // wiped by a reset while it was being sent
 	case err != nil:
-		w.log.Error("record notification attempt", "order_id", n.OrderID, "seq", n.Seq, "error", err)
-	default:
-		w.log.Info("notification", "order_id", got.OrderID, "seq", got.Seq, "state", got.State, "attempts", len(got.Attempts))
+		return fmt.Errorf("record notification %s #%d: %w", n.OrderID, n.Seq, err)
 	}
+	w.log.Info("notification", "order_id", got.OrderID, "seq", got.Seq, "state", got.State, "attempts", len(got.Attempts))
+	return nil
 }
 
 // post sends the notification once and reports how it went.
