@@ -69,33 +69,103 @@ func (s *SeededIDs) Alphanumeric(n int) string {
 	return string(b)
 }
 
-// ManualClock is a clock that moves only when told: tests, deterministic runs and the
-// admin clock. It is safe for concurrent use.
-type ManualClock struct {
-	mu sync.Mutex
-	t  time.Time
+// VirtualClock is the sandbox clock: wall time shifted by an offset, or frozen at an
+// instant. The admin API advances, sets, freezes and unfreezes it, and everything that
+// reads time (timestamps, token expiry, the idempotency window, notification retries)
+// moves with it. It is safe for concurrent use.
+type VirtualClock struct {
+	mu      sync.Mutex
+	wall    func() time.Time
+	offset  time.Duration // added to wall time while running
+	frozen  bool
+	at      time.Time // the time while frozen
+	changed chan struct{}
 }
 
-// NewManualClock returns a clock stopped at t.
-func NewManualClock(t time.Time) *ManualClock { return &ManualClock{t: t.UTC()} }
+// NewVirtualClock returns a running clock that reads the wall time.
+func NewVirtualClock() *VirtualClock {
+	return &VirtualClock{wall: time.Now, changed: make(chan struct{})}
+}
 
-// Now returns the clock's time.
-func (c *ManualClock) Now() time.Time {
+// NewFrozenClock returns a clock stopped at t: it moves only when told.
+func NewFrozenClock(t time.Time) *VirtualClock {
+	c := NewVirtualClock()
+	c.frozen, c.at = true, t.UTC().Truncate(time.Millisecond)
+	return c
+}
+
+// Now returns the sandbox time in UTC, truncated to milliseconds as GP shows it.
+func (c *VirtualClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.t
+	return c.now()
 }
 
-// Set moves the clock to t.
-func (c *ManualClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t.UTC()
-	c.mu.Unlock()
+func (c *VirtualClock) now() time.Time {
+	if c.frozen {
+		return c.at
+	}
+	return c.wall().Add(c.offset).UTC().Truncate(time.Millisecond)
 }
 
-// Advance moves the clock forward by d.
-func (c *ManualClock) Advance(d time.Duration) {
+// Frozen reports whether the clock is stopped.
+func (c *VirtualClock) Frozen() bool {
 	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	return c.frozen
+}
+
+// Advance moves the clock forward by d (backward when d is negative).
+func (c *VirtualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.frozen {
+		c.at = c.at.Add(d).Truncate(time.Millisecond)
+	} else {
+		c.offset += d
+	}
+	c.signal()
+}
+
+// Set moves the clock to t; a running clock goes on running from there.
+func (c *VirtualClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t = t.UTC().Truncate(time.Millisecond)
+	if c.frozen {
+		c.at = t
+	} else {
+		c.offset = t.Sub(c.wall())
+	}
+	c.signal()
+}
+
+// Freeze stops the clock at the current sandbox time (true) or lets it run on from
+// there (false).
+func (c *VirtualClock) Freeze(freeze bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if freeze == c.frozen {
+		return
+	}
+	if freeze {
+		c.at = c.now()
+	} else {
+		c.offset = c.at.Sub(c.wall())
+	}
+	c.frozen = freeze
+	c.signal()
+}
+
+// Changed returns a channel that is closed the next time the clock is moved, set,
+// frozen or unfrozen, so that a goroutine waiting for a sandbox time can re-plan.
+func (c *VirtualClock) Changed() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.changed
+}
+
+func (c *VirtualClock) signal() {
+	close(c.changed)
+	c.changed = make(chan struct{})
 }

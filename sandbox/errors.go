@@ -133,6 +133,28 @@ func BatchClosed() *Error {
 		"Cannot PROCESS Adjustment over a transaction that is in a closed batch.")
 }
 
+// InvalidTransition: an order cannot move from one status to the other [SB].
+func InvalidTransition(from, to string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
+		"Cannot change the status of an Order from "+from+" to "+to+".")
+}
+
+// NotFoundOrder: unknown order (admin API).
+func NotFoundOrder(id string) *Error {
+	return newError(http.StatusNotFound, CodeResourceNotFound, "40008", "Order "+id+" not found at this location.")
+}
+
+// InvalidAdminToken: an admin call without the admin token, or with a wrong one.
+func InvalidAdminToken() *Error {
+	return newError(http.StatusUnauthorized, CodeNotAuthenticated, "40001", "Invalid admin token")
+}
+
+// InvalidDocument: an admin body that does not validate; problems says where and why,
+// e.g. "body:3:9: amount: want a quoted string of digits".
+func InvalidDocument(problems string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40213", problems)
+}
+
 // BodyUnexpected: the body is not JSON, or not a JSON object.
 func BodyUnexpected() *Error {
 	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40213", "Request body contains unexpected data")

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"encoding/json"
+	"errors"
 	"math/big"
 	"time"
 )
@@ -110,7 +112,8 @@ func (s *Service) CreateOrder(c Caller, merchantID string, version string, req O
 	if req.Status == OrderForReview {
 		idem.Key = "" // a price quote executes no action
 	}
-	return s.execute(c, idem, "order", func(tx Tx, now time.Time) (string, any, error) {
+	notified := false
+	res, err := s.execute(c, idem, "order", func(tx Tx, now time.Time) (string, any, error) {
 		m, err := s.orderMerchant(tx, c, merchantID)
 		if err != nil {
 			return "", nil, err
@@ -132,8 +135,77 @@ func (s *Service) CreateOrder(c Caller, merchantID string, version string, req O
 		if err := tx.PutOrder(o); err != nil {
 			return "", nil, err
 		}
+		if notified, err = s.enqueueNotification(tx, o, c.App.Key, now); err != nil {
+			return "", nil, err
+		}
 		return o.ID, o.View(), nil
 	})
+	if err == nil && notified && !res.Replayed {
+		s.notifyWritten()
+	}
+	return res, err
+}
+
+// orderTransitions is the order lifecycle [SB]: INITIATED → PROCESSING → SHIPPED →
+// DELIVERED, one step at a time, and CANCELLED from any state before SHIPPED.
+var orderTransitions = map[string][]string{
+	OrderInitiated:  {OrderProcessing, OrderCancelled},
+	OrderProcessing: {OrderShipped, OrderCancelled},
+	OrderShipped:    {OrderDelivered},
+}
+
+// OrderStatuses lists the statuses an order can have, in lifecycle order.
+var OrderStatuses = []string{OrderInitiated, OrderProcessing, OrderShipped, OrderDelivered, OrderCancelled}
+
+func canMove(from, to string) bool {
+	for _, s := range orderTransitions[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
+
+// ChangeOrderStatus moves an order one step along its lifecycle, records the change as
+// an action of type ORDER_<status> in the name of the app that placed the order, and
+// writes the notification in the same transaction. It returns the order as the API
+// shows it.
+func (s *Service) ChangeOrderStatus(id, status string) (Result, error) {
+	var res Result
+	notified := false
+	err := s.store.Update(func(tx Tx) error {
+		now := s.clock.Now()
+		o, err := tx.Order(id)
+		if err != nil {
+			return notFoundAs(err, NotFoundOrder(id))
+		}
+		if !canMove(o.Status, status) {
+			return InvalidTransition(o.Status, status)
+		}
+		app, err := tx.App(o.AppID)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		o.Status, o.TimeLastUpdated = status, now
+		o.Action = Action{
+			ID: "ACT_" + s.ids.Alphanumeric(30), Type: "ORDER_" + status, TimeCreated: FormatTime(now),
+			ResultCode: "SUCCESS", AppID: o.AppID, AppName: app.Name,
+		}
+		o.History = append(o.History, o.Action)
+		if err := tx.PutOrder(o); err != nil {
+			return err
+		}
+		if notified, err = s.enqueueNotification(tx, o, app.Key, now); err != nil {
+			return err
+		}
+		res = Result{ResourceID: o.ID}
+		res.Body, err = json.Marshal(o.View())
+		return err
+	})
+	if err == nil && notified {
+		s.notifyWritten()
+	}
+	return res, err
 }
 
 // orderMerchant returns the merchant if the caller's app may act for it, else 40041

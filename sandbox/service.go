@@ -23,10 +23,11 @@ const idempotencyRetention = 2 * IdempotencyWindow
 // Service holds the sandbox's use cases. It owns no state of its own: everything lives
 // in the Store, time comes from the Clock and identifiers from IDs.
 type Service struct {
-	store   Store
-	clock   Clock
-	ids     IDs
-	callers callerCache
+	store    Store
+	clock    Clock
+	ids      IDs
+	callers  callerCache
+	notified func() // called after an outbox entry commits
 }
 
 // NewService wires a Service.
@@ -254,9 +255,12 @@ func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
 			return err
 		}
 		loaded = true
-		s.callers.clear()
 		return tx.PutMeta(fixturesLoadedMeta, FormatTime(s.clock.Now()))
 	})
+	if loaded && err == nil {
+		// After the commit: a caller cached while the update ran is dropped too.
+		s.callers.clear()
+	}
 	return loaded, err
 }
 

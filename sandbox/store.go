@@ -35,8 +35,19 @@ type Tx interface {
 	// oldest ones beyond keep, so history cannot grow without bound.
 	Adjustments(transactionID string) ([]Adjustment, error)
 	PutAdjustment(transactionID string, a Adjustment, keep int) error
+	// DeleteAdjustments forgets a transaction's history (the admin API replaced it).
+	DeleteAdjustments(transactionID string) error
 	Order(id string) (Order, error)
 	PutOrder(Order) error
+
+	// Notification reads one outbox entry; PutNotification writes it, and keeps it in
+	// the pending set exactly while its state is NotificationPending.
+	Notification(orderID string, seq int) (Notification, error)
+	PutNotification(Notification) error
+	// Notifications lists an order's entries by seq, or every entry when orderID is "".
+	Notifications(orderID string) ([]Notification, error)
+	// PendingNotifications lists the pending entries ordered by order id, then seq.
+	PendingNotifications() ([]Notification, error)
 
 	// Tokens and idempotency records are kept for the given wall-clock duration and
 	// then forgotten by the store itself, so the database does not grow with them.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // config is everything the command line and environment can set.
@@ -17,6 +18,13 @@ type config struct {
 	reset     bool
 	logFormat string
 	maxBody   int64
+
+	adminToken     string
+	journalSize    int
+	notifyAttempts int
+	clock          time.Time // zero: the wall clock
+	seed           uint64
+	seeded         bool
 }
 
 // parseServeFlags reads flags, each falling back to its GPSANDBOX_ environment variable
@@ -37,6 +45,11 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.BoolVar(&c.reset, "reset", false, "wipe the database and reload fixtures at start")
 	fs.StringVar(&c.logFormat, "log-format", env("GPSANDBOX_LOG_FORMAT", "text"), "request log format: text or json (GPSANDBOX_LOG_FORMAT)")
 	maxBody := fs.String("max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
+	fs.StringVar(&c.adminToken, "admin-token", env("GPSANDBOX_ADMIN_TOKEN", ""), "token required by /_sandbox/ calls; empty leaves them open (GPSANDBOX_ADMIN_TOKEN)")
+	journalSize := fs.String("journal-size", env("GPSANDBOX_JOURNAL_SIZE", "10000"), "requests kept in the journal (GPSANDBOX_JOURNAL_SIZE)")
+	attempts := fs.String("notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
+	clock := fs.String("clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
+	seed := fs.String("seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids and tokens (GPSANDBOX_SEED)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -52,6 +65,23 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	var err error
 	if c.maxBody, err = parseSize(*maxBody); err != nil {
 		return c, usageError(fmt.Sprintf("--max-body %q: %v", *maxBody, err))
+	}
+	if c.journalSize, err = strconv.Atoi(*journalSize); err != nil || c.journalSize < 1 || c.journalSize > 10_000_000 {
+		return c, usageError(fmt.Sprintf("--journal-size %q: want 1..10000000", *journalSize))
+	}
+	if c.notifyAttempts, err = strconv.Atoi(*attempts); err != nil || c.notifyAttempts < 1 || c.notifyAttempts > 100 {
+		return c, usageError(fmt.Sprintf("--notify-attempts %q: want 1..100", *attempts))
+	}
+	if *clock != "" {
+		if c.clock, err = time.Parse(time.RFC3339Nano, *clock); err != nil {
+			return c, usageError(fmt.Sprintf("--clock %q: want a time such as 2021-03-22T10:00:00.000Z", *clock))
+		}
+	}
+	if *seed != "" {
+		if c.seed, err = strconv.ParseUint(*seed, 10, 64); err != nil {
+			return c, usageError(fmt.Sprintf("--seed %q: want a non-negative integer", *seed))
+		}
+		c.seeded = true
 	}
 	return c, nil
 }

@@ -43,6 +43,10 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"--log-format", "xml"},
 		{"--max-body", "-1"},
 		{"--no-such-flag"},
+		{"--journal-size", "0"},
+		{"--notify-attempts", "x"},
+		{"--clock", "tomorrow"},
+		{"--seed", "-3"},
 		{"frobnicate"},
 	} {
 		err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard)
@@ -57,6 +61,17 @@ func TestEnvironmentFallback(t *testing.T) {
 	cfg, err := parseServeFlags(nil, func(k string) string { return env[k] }, io.Discard)
 	if err != nil || cfg.maxBody != 2048 || cfg.addr != "127.0.0.1:9999" {
 		t.Errorf("cfg %+v err %v", cfg, err)
+	}
+	env = map[string]string{"GPSANDBOX_ADMIN_TOKEN": "adm", "GPSANDBOX_JOURNAL_SIZE": "5", "GPSANDBOX_NOTIFY_ATTEMPTS": "3",
+		"GPSANDBOX_CLOCK": "2021-03-22T10:00:00.000Z", "GPSANDBOX_SEED": "7"}
+	cfg, err = parseServeFlags(nil, func(k string) string { return env[k] }, io.Discard)
+	if err != nil || cfg.adminToken != "adm" || cfg.journalSize != 5 || cfg.notifyAttempts != 3 ||
+		!cfg.clock.Equal(time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)) || !cfg.seeded || cfg.seed != 7 {
+		t.Errorf("cfg %+v err %v", cfg, err)
+	}
+	cfg, err = parseServeFlags(nil, func(string) string { return "" }, io.Discard)
+	if err != nil || cfg.journalSize != 10000 || cfg.notifyAttempts != 8 || !cfg.clock.IsZero() || cfg.seeded {
+		t.Errorf("defaults %+v err %v", cfg, err)
 	}
 	cfg, err = parseServeFlags([]string{"--addr", ":1"}, func(k string) string { return env[k] }, io.Discard)
 	if err != nil || cfg.addr != ":1" {

@@ -16,6 +16,7 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
@@ -50,7 +51,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	defer db.Close()
 
-	svc := sandbox.NewService(db, sandbox.WallClock{}, sandbox.RandomIDs{})
+	clock := sandbox.NewVirtualClock()
+	if !cfg.clock.IsZero() {
+		clock = sandbox.NewFrozenClock(cfg.clock)
+	}
+	var ids sandbox.IDs = sandbox.RandomIDs{}
+	if cfg.seeded {
+		ids = sandbox.NewSeededIDs(cfg.seed)
+	}
+	svc := sandbox.NewService(db, clock, ids)
 	loaded, err := svc.LoadFixtures(fx, cfg.reset)
 	if err != nil {
 		return fmt.Errorf("load fixtures: %w", err)
@@ -61,8 +70,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	handler := api.NewServer(api.Config{
+		Service: svc, Logger: logger, MaxBody: cfg.maxBody, IDs: ids,
+		AdminToken: cfg.adminToken, JournalSize: cfg.journalSize, Fixtures: fx,
+		DecodeTransaction: yamlfile.DecodeTransaction,
+	})
+	worker := notify.New(notify.Config{Service: svc, MaxAttempts: cfg.notifyAttempts, Logger: logger})
 	srv := &http.Server{
-		Handler:           api.NewServer(api.Config{Service: svc, Logger: logger, MaxBody: cfg.maxBody}),
+		Handler:           handler,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -72,6 +87,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	fmt.Fprintf(stdout, "gpsandbox %s listening on http://%s\n", version, ln.Addr())
 
+	// The worker stops after the HTTP server (no request can write a new entry) and
+	// before the store closes (deferred above, so it runs last).
+	wctx, stopWorker := context.WithCancel(context.Background())
+	workerDone := make(chan struct{})
+	go func() {
+		defer close(workerDone)
+		worker.Run(wctx)
+	}()
+	defer func() {
+		stopWorker()
+		<-workerDone
+	}()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

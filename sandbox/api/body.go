@@ -36,6 +36,7 @@ const (
 	kURL                // an absolute http(s) URL: malformed is 40090
 	kInt                // a JSON integer
 	kCount              // a JSON integer or a string of digits
+	kBool               // true or false
 	kObject
 	kArray
 )
@@ -136,6 +137,11 @@ func checkValue(f field, v any, path string) error {
 		return checkArray(f, v, path)
 	case kInt, kCount:
 		return checkInteger(f, v, path)
+	case kBool:
+		if _, ok := v.(bool); !ok {
+			return sandbox.InvalidField(path)
+		}
+		return nil
 	}
 	s, ok := v.(string)
 	if !ok || !textOK(s) || !lengthOK(s, f.min, f.max) {

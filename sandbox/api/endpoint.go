@@ -41,6 +41,9 @@ type call struct {
 
 func (s *Server) endpoint(op operation) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info := infoOf(r); info != nil {
+			info.operation = string(op.op)
+		}
 		c, err := s.prepare(w, r, op)
 		if err != nil {
 			writeError(w, r, err)

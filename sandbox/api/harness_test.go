@@ -48,17 +48,17 @@ var startTime = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)
 type sandboxEnv struct {
 	t     testing.TB
 	URL   string
-	clock *sandbox.ManualClock
+	clock *sandbox.VirtualClock
 	db    *store.Store
 	svc   *sandbox.Service
 }
 
-func mustSandbox(t testing.TB) *sandboxEnv {
+func mustSandbox(t testing.TB, opts ...func(*api.Config)) *sandboxEnv {
 	t.Helper()
-	return mustSandboxAt(t, ":memory:")
+	return mustSandboxAt(t, ":memory:", opts...)
 }
 
-func mustSandboxAt(t testing.TB, dbPath string) *sandboxEnv {
+func mustSandboxAt(t testing.TB, dbPath string, opts ...func(*api.Config)) *sandboxEnv {
 	t.Helper()
 	fx, err := yamlfile.LoadFixtures(fixtures.FS)
 	if err != nil {
@@ -68,12 +68,16 @@ func mustSandboxAt(t testing.TB, dbPath string) *sandboxEnv {
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	clock := sandbox.NewManualClock(startTime)
+	clock := sandbox.NewFrozenClock(startTime)
 	svc := sandbox.NewService(db, clock, sandbox.NewSeededIDs(1))
 	if _, err := svc.LoadFixtures(fx, false); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	srv := httptest.NewServer(api.NewServer(api.Config{Service: svc, MaxBody: 64 << 10}))
+	cfg := api.Config{Service: svc, MaxBody: 64 << 10, Fixtures: fx, DecodeTransaction: yamlfile.DecodeTransaction}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv := httptest.NewServer(api.NewServer(cfg))
 	env := &sandboxEnv{t: t, URL: srv.URL, clock: clock, db: db, svc: svc}
 	t.Cleanup(func() {
 		srv.Close()

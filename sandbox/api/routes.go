@@ -21,6 +21,15 @@ func (s *Server) routes() *mux.Router {
 	r.Handle("/merchants/{merchant_id}/orders", s.endpoint(orders)).Methods(http.MethodPost)
 
 	r.HandleFunc("/_sandbox/health", s.health).Methods(http.MethodGet)
+	r.Handle("/_sandbox/reset", s.admin(s.adminReset)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/transactions/{id}", s.admin(s.adminGetTransaction)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/transactions/{id}", s.admin(s.adminPutTransaction)).Methods(http.MethodPut)
+	r.Handle("/_sandbox/orders/{id}", s.admin(s.adminGetOrder)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/orders/{id}/status", s.admin(s.adminOrderStatus)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/requests", s.admin(s.adminRequests)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/notifications", s.admin(s.adminNotifications)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/clock", s.admin(s.adminGetClock)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/clock", s.admin(s.adminPostClock)).Methods(http.MethodPost)
 
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, sandbox.UnknownPath(r.URL.Path))

@@ -26,6 +26,23 @@ type Config struct {
 	MaxBody int64 // bytes; DefaultMaxBody when zero
 	// Ready reports whether the sandbox is ready to serve (fixtures loaded); nil means ready.
 	Ready func() bool
+
+	// AdminToken, when set, is required as "Authorization: Bearer <token>" by every
+	// /_sandbox/ call except health.
+	AdminToken string
+	// JournalSize bounds the request journal (DefaultJournalSize when zero, no journal
+	// when negative).
+	JournalSize int
+	// Fixtures are what POST /_sandbox/reset loads again.
+	Fixtures sandbox.Fixtures
+	// AfterReset, when set, runs after a reset committed (scenario counters).
+	AfterReset func()
+	// DecodeTransaction validates a transaction document for PUT /_sandbox/transactions
+	// the way fixtures are validated; nil refuses every document.
+	DecodeTransaction func(data []byte, name string) (sandbox.Transaction, error)
+	// IDs seeds the request-id salt; RandomIDs when nil. A seeded source makes request
+	// ids reproducible.
+	IDs sandbox.IDs
 }
 
 // Server is the sandbox's HTTP handler.
@@ -37,11 +54,21 @@ type Server struct {
 	router  *mux.Router
 	seq     atomic.Uint64
 	idSalt  string
+
+	adminToken        string
+	journal           *journal
+	fixtures          sandbox.Fixtures
+	afterReset        func()
+	decodeTransaction func([]byte, string) (sandbox.Transaction, error)
 }
 
 // NewServer builds the handler with every route registered.
 func NewServer(cfg Config) *Server {
-	s := &Server{svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready}
+	s := &Server{
+		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
+		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures, afterReset: cfg.AfterReset,
+		decodeTransaction: cfg.DecodeTransaction,
+	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}
@@ -51,7 +78,17 @@ func NewServer(cfg Config) *Server {
 	if s.ready == nil {
 		s.ready = func() bool { return true }
 	}
-	s.idSalt = sandbox.RandomIDs{}.Alphanumeric(8)
+	if cfg.JournalSize == 0 {
+		cfg.JournalSize = DefaultJournalSize
+	}
+	if cfg.JournalSize > 0 {
+		s.journal = newJournal(cfg.JournalSize)
+	}
+	ids := cfg.IDs
+	if ids == nil {
+		ids = sandbox.RandomIDs{}
+	}
+	s.idSalt = ids.Alphanumeric(8)
 	s.router = s.routes()
 	return s
 }
@@ -60,15 +97,28 @@ func NewServer(cfg Config) *Server {
 // router rather than using Router.Use, because mux skips Use middleware for 404 and
 // 405 answers, and those must be logged and rendered like any other.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	info := &requestInfo{id: s.nextRequestID(), start: time.Now(), path: r.URL.Path}
+	info := &requestInfo{
+		id: s.nextRequestID(), start: time.Now(), path: r.URL.Path, method: r.Method,
+		session: r.Header.Get("X-Sandbox-Session"),
+	}
 	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
 	w.Header().Set("X-Request-Id", info.id)
 	defer s.logRequest(r, info)
 	defer s.recoverPanic(w, r, info)
 	r.URL.Path = canonicalPath(r.URL.Path)
 	r.URL.RawPath = ""
+	if s.journal != nil && !isAdminPath(r.URL.Path) {
+		info.journaled = true
+		info.time = s.svc.Clock().Now()
+		info.headers = journalHeaders(r.Header)
+		s.peekBody(r, info)
+	}
 	s.router.ServeHTTP(w, r)
 }
+
+// isAdminPath reports whether p is under /_sandbox/: admin calls are not journaled,
+// so the journal shows what clients sent to the API and nothing else.
+func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
 
 // canonicalPath folds runs of slashes and drops the /ucp base-URL prefix, so that
 // "http://host/ucp" and "http://host/ucp/" both work as an SDK's base URL. Doubled
@@ -130,6 +180,9 @@ func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 		attrs = append(attrs, slog.String("cause", info.cause.Error()))
 	}
 	s.log.LogAttrs(r.Context(), level, "request", attrs...)
+	if info.journaled {
+		s.journal.add(info)
+	}
 }
 
 func (s *Server) nextRequestID() string {
@@ -161,6 +214,16 @@ type requestInfo struct {
 	appID       string
 	version     string
 	cause       error
+
+	// For the journal.
+	journaled     bool
+	method        string
+	time          time.Time // sandbox time at arrival
+	operation     string
+	session       string // X-Sandbox-Session
+	headers       map[string]string
+	body          []byte // at most journalBodyCap bytes, as received
+	bodyTruncated bool
 }
 
 type infoKey struct{}

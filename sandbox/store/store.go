@@ -13,6 +13,9 @@
 //	order:<id>             sandbox.Order
 //	token:<value>          sandbox.Token
 //	idem:<app_id>:<key>    sandbox.IdempotencyRecord
+//	adj:<txn>:<time>:<act> sandbox.Adjustment (a transaction's history)
+//	ntf:<order>:<seq>      sandbox.Notification (the outbox and delivery log)
+//	outbox:<order>:<seq>   "" while that notification is pending
 //	meta:<key>             a JSON string
 //
 //	adj:<txn id>:<time>:<action id>  sandbox.Adjustment (history, oldest first)

@@ -39,21 +39,7 @@ func (x tx) PutTransaction(t sandbox.Transaction) error { return put(x.t, "txn:"
 // Adjustment history keys sort by time (GP's fixed-width millisecond format) and
 // then action id: adj:<transaction id>:<time>:<action id>.
 func (x tx) Adjustments(transactionID string) ([]sandbox.Adjustment, error) {
-	var out []sandbox.Adjustment
-	var decodeErr error
-	err := x.t.AscendKeys("adj:"+transactionID+":*", func(key, value string) bool {
-		var a sandbox.Adjustment
-		if decodeErr = json.Unmarshal([]byte(value), &a); decodeErr != nil {
-			decodeErr = fmt.Errorf("store: decode %s: %w", key, decodeErr)
-			return false
-		}
-		out = append(out, a)
-		return true
-	})
-	if err == nil {
-		err = decodeErr
-	}
-	return out, err
+	return scan[sandbox.Adjustment](x.t, "adj:"+transactionID+":*")
 }
 func (x tx) PutAdjustment(transactionID string, a sandbox.Adjustment, keep int) error {
 	pattern := "adj:" + transactionID + ":*"
@@ -73,8 +59,81 @@ func (x tx) PutAdjustment(transactionID string, a sandbox.Adjustment, keep int) 
 	return nil
 }
 
+// DeleteAdjustments deletes adj:<transaction id>:*, collecting the keys first:
+// buntdb refuses writes while the transaction is iterating.
+func (x tx) DeleteAdjustments(transactionID string) error {
+	var keys []string
+	err := x.t.AscendKeys("adj:"+transactionID+":*", func(key, _ string) bool {
+		keys = append(keys, key)
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("store: scan adjustments of %s: %w", transactionID, err)
+	}
+	for _, k := range keys {
+		if _, err := x.t.Delete(k); err != nil {
+			return fmt.Errorf("store: delete %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
 func (x tx) Order(id string) (sandbox.Order, error) { return get[sandbox.Order](x.t, "order:"+id) }
 func (x tx) PutOrder(o sandbox.Order) error         { return put(x.t, "order:"+o.ID, o) }
+
+// Outbox keys: ntf:<order id>:<seq> holds the entry, outbox:<order id>:<seq> (empty)
+// marks it pending. The seq is zero-padded so that key order is delivery order.
+func ntfKey(orderID string, seq int) string    { return fmt.Sprintf("ntf:%s:%08d", orderID, seq) }
+func outboxKey(orderID string, seq int) string { return fmt.Sprintf("outbox:%s:%08d", orderID, seq) }
+
+func (x tx) Notification(orderID string, seq int) (sandbox.Notification, error) {
+	return get[sandbox.Notification](x.t, ntfKey(orderID, seq))
+}
+
+func (x tx) PutNotification(n sandbox.Notification) error {
+	if err := put(x.t, ntfKey(n.OrderID, n.Seq), n); err != nil {
+		return err
+	}
+	key := outboxKey(n.OrderID, n.Seq)
+	if n.State == sandbox.NotificationPending {
+		if _, _, err := x.t.Set(key, "", nil); err != nil {
+			return fmt.Errorf("store: put %s: %w", key, err)
+		}
+		return nil
+	}
+	if _, err := x.t.Delete(key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
+		return fmt.Errorf("store: delete %s: %w", key, err)
+	}
+	return nil
+}
+
+func (x tx) Notifications(orderID string) ([]sandbox.Notification, error) {
+	pattern := "ntf:*"
+	if orderID != "" {
+		pattern = "ntf:" + orderID + ":*"
+	}
+	return scan[sandbox.Notification](x.t, pattern)
+}
+
+func (x tx) PendingNotifications() ([]sandbox.Notification, error) {
+	var keys []string
+	err := x.t.AscendKeys("outbox:*", func(key, _ string) bool {
+		keys = append(keys, "ntf:"+key[len("outbox:"):])
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: scan outbox: %w", err)
+	}
+	out := make([]sandbox.Notification, 0, len(keys))
+	for _, k := range keys {
+		n, err := get[sandbox.Notification](x.t, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
 
 func (x tx) Token(value string) (sandbox.Token, error) {
 	return get[sandbox.Token](x.t, "token:"+value)
@@ -113,6 +172,25 @@ func get[T any](t *buntdb.Tx, key string) (T, error) {
 		return v, fmt.Errorf("store: decode %s: %w", key, err)
 	}
 	return v, nil
+}
+
+// scan decodes every value whose key matches pattern, in key order.
+func scan[T any](t *buntdb.Tx, pattern string) ([]T, error) {
+	var out []T
+	var decodeErr error
+	err := t.AscendKeys(pattern, func(key, value string) bool {
+		var v T
+		if decodeErr = json.Unmarshal([]byte(value), &v); decodeErr != nil {
+			decodeErr = fmt.Errorf("store: decode %s: %w", key, decodeErr)
+			return false
+		}
+		out = append(out, v)
+		return true
+	})
+	if err == nil {
+		err = decodeErr
+	}
+	return out, err
 }
 
 // put stores v at key as JSON, for good.

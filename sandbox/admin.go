@@ -1,0 +1,63 @@
+package sandbox
+
+import "time"
+
+// The admin API's use cases: reading and seeding state from outside. They bypass
+// authentication by design; the api package guards them with the admin token.
+
+// TransactionHistory returns a stored transaction and its adjustment history.
+func (s *Service) TransactionHistory(id string) (Transaction, []Adjustment, error) {
+	var t Transaction
+	var history []Adjustment
+	err := s.store.View(func(tx Tx) error {
+		var err error
+		if t, err = tx.Transaction(id); err != nil {
+			return notFoundAs(err, NotFoundTransaction(id))
+		}
+		history, err = tx.Adjustments(id)
+		return err
+	})
+	return t, history, err
+}
+
+// ReplaceTransaction creates or replaces a transaction, as a fixture would have it: its
+// merchant must exist, and a replaced transaction starts with no adjustment history.
+func (s *Service) ReplaceTransaction(t Transaction) error {
+	return s.store.Update(func(tx Tx) error {
+		if _, err := tx.Merchant(t.MerchantID); err != nil {
+			return notFoundAs(err, InvalidDocument("merchant_id: unknown merchant "+t.MerchantID))
+		}
+		if err := tx.DeleteAdjustments(t.ID); err != nil {
+			return err
+		}
+		return tx.PutTransaction(t)
+	})
+}
+
+// Order returns a stored order.
+func (s *Service) Order(id string) (Order, error) {
+	var o Order
+	err := s.store.View(func(tx Tx) error {
+		var err error
+		o, err = tx.Order(id)
+		return notFoundAs(err, NotFoundOrder(id))
+	})
+	return o, err
+}
+
+// Reset wipes every record (orders, tokens, keys, the outbox) and loads the fixtures
+// again, in one transaction: a concurrent request sees the state before or after.
+func (s *Service) Reset(f Fixtures) error {
+	_, err := s.LoadFixtures(f, true)
+	return err
+}
+
+// MovableClock is a clock the admin API can steer; VirtualClock is one.
+type MovableClock interface {
+	Clock
+	Frozen() bool
+	Advance(d time.Duration)
+	Set(t time.Time)
+	Freeze(bool)
+	Changed() <-chan struct{}
+}

@@ -1,0 +1,329 @@
+package api
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// The admin API under /_sandbox/: JSON in and out, errors in the GP shape. It reads and
+// steers the sandbox from outside; the scenario routes are registered elsewhere.
+
+// adminHandler serves one admin call and returns the value to render as JSON.
+type adminHandler func(r *http.Request) (any, error)
+
+// admin wraps h with the admin token check. API tokens never open admin calls: only
+// the configured admin token does, compared in constant time; without one configured
+// the admin API is open.
+func (s *Server) admin(h adminHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info := infoOf(r); info != nil {
+			info.operation = "admin"
+		}
+		if s.adminToken != "" {
+			got := bearerToken(r)
+			// ConstantTimeCompare returns early on a length difference; comparing
+			// digests keeps even the token's length from leaking through timing.
+			if subtle.ConstantTimeCompare(digest(got), digest(s.adminToken)) != 1 {
+				writeError(w, r, sandbox.InvalidAdminToken())
+				return
+			}
+		}
+		v, err := h(r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		body, err := json.Marshal(v)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeBody(w, r, http.StatusOK, body)
+	})
+}
+
+func digest(s string) []byte {
+	sum := sha256.Sum256([]byte(s))
+	return sum[:]
+}
+
+// adminBody reads and checks an admin JSON body against spec.
+func (s *Server) adminBody(r *http.Request, spec []field) (object, error) {
+	if err := checkContentType(r); err != nil {
+		return nil, err
+	}
+	raw, err := s.readBody(nil, r)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := decodeObject(raw)
+	if err != nil {
+		return nil, err
+	}
+	return obj, checkBody(obj, spec)
+}
+
+// POST /_sandbox/reset
+func (s *Server) adminReset(r *http.Request) (any, error) {
+	if err := s.svc.Reset(s.fixtures); err != nil {
+		return nil, err
+	}
+	if s.afterReset != nil {
+		s.afterReset()
+	}
+	return map[string]string{"status": "reset"}, nil
+}
+
+// adminTransaction is a stored transaction as the admin API shows it: the fixture
+// fields (so that it can be PUT back), the sandbox's own state and the history.
+type adminTransaction struct {
+	ID                  string                `json:"id"`
+	MerchantID          string                `json:"merchant_id"`
+	TimeCreated         string                `json:"time_created"`
+	Type                string                `json:"type"`
+	Status              string                `json:"status"`
+	Amount              string                `json:"amount"`
+	AuthorizationAmount string                `json:"authorization_amount,omitempty"`
+	GratuityAmount      string                `json:"gratuity_amount,omitempty"`
+	Currency            string                `json:"currency"`
+	Country             string                `json:"country"`
+	Reference           string                `json:"reference,omitempty"`
+	PaymentMethod       sandbox.PaymentResult `json:"payment_method"`
+	Order               *sandbox.OrderAmounts `json:"order,omitempty"`
+	BatchID             string                `json:"batch_id,omitempty"`
+	BatchClosed         bool                  `json:"batch_closed"`
+	EMVTag              string                `json:"emv_tag,omitempty"`
+	Action              sandbox.Action        `json:"action"`
+	Adjustments         []sandbox.Adjustment  `json:"adjustments"`
+}
+
+func adminTransactionView(t sandbox.Transaction, history []sandbox.Adjustment) adminTransaction {
+	if history == nil {
+		history = []sandbox.Adjustment{}
+	}
+	return adminTransaction{
+		ID: t.ID, MerchantID: t.MerchantID, TimeCreated: sandbox.FormatTime(t.TimeCreated),
+		Type: t.Type, Status: t.Status, Amount: t.Amount, AuthorizationAmount: t.AuthorizationAmount,
+		GratuityAmount: t.GratuityAmount, Currency: t.Currency, Country: t.Country,
+		Reference: t.Reference, PaymentMethod: t.PaymentMethod, Order: t.Order, BatchID: t.BatchID,
+		BatchClosed: t.BatchClosed, EMVTag: t.EMVTag, Action: t.Action, Adjustments: history,
+	}
+}
+
+// GET /_sandbox/transactions/{id}
+func (s *Server) adminGetTransaction(r *http.Request) (any, error) {
+	t, history, err := s.svc.TransactionHistory(mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	return adminTransactionView(t, history), nil
+}
+
+// PUT /_sandbox/transactions/{id}: the body is one transaction written as in the
+// fixtures (JSON, or YAML), validated by the same rules; its id must be the path's.
+func (s *Server) adminPutTransaction(r *http.Request) (any, error) {
+	id := mux.Vars(r)["id"]
+	raw, err := s.readBody(nil, r)
+	if err != nil {
+		return nil, err
+	}
+	if s.decodeTransaction == nil {
+		return nil, sandbox.InvalidDocument("transaction documents are not accepted by this server")
+	}
+	t, err := s.decodeTransaction(raw, "body")
+	if err != nil {
+		return nil, sandbox.InvalidDocument(strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if t.ID != id {
+		return nil, sandbox.InvalidDocument("id: " + t.ID + " is not the id of the path, " + id)
+	}
+	if err := s.svc.ReplaceTransaction(t); err != nil {
+		return nil, err
+	}
+	return adminTransactionView(t, nil), nil
+}
+
+// adminOrder is a stored order as the admin API shows it: the API's view plus who
+// placed it, where its notifications go and every action of its life.
+type adminOrder struct {
+	ID              string               `json:"id"`
+	MerchantID      string               `json:"merchant_id"`
+	MerchantName    string               `json:"merchant_name"`
+	Status          string               `json:"status"`
+	TimeCreated     string               `json:"time_created"`
+	TimeLastUpdated string               `json:"time_last_updated"`
+	Action          sandbox.Action       `json:"action"`
+	AppID           string               `json:"app_id"`
+	Version         string               `json:"version,omitempty"`
+	StatusURL       string               `json:"status_url,omitempty"`
+	Request         sandbox.OrderRequest `json:"request"`
+	History         []sandbox.Action     `json:"history"`
+}
+
+// GET /_sandbox/orders/{id}
+func (s *Server) adminGetOrder(r *http.Request) (any, error) {
+	o, err := s.svc.Order(mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	return adminOrder{
+		ID: o.ID, MerchantID: o.MerchantID, MerchantName: o.MerchantName, Status: o.Status,
+		TimeCreated: sandbox.FormatTime(o.TimeCreated), TimeLastUpdated: sandbox.FormatTime(o.TimeLastUpdated),
+		Action: o.Action, AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
+		Request: o.Request, History: o.History,
+	}, nil
+}
+
+var orderStatusBody = []field{
+	{name: "status", kind: kEnum, required: true, enum: sandbox.OrderStatuses},
+}
+
+// POST /_sandbox/orders/{id}/status {"status": "PROCESSING"}: answers the order as
+// the API shows it, with the action of the change.
+func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
+	body, err := s.adminBody(r, orderStatusBody)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.svc.ChangeOrderStatus(mux.Vars(r)["id"], str(body, "status"))
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(res.Body), nil
+}
+
+// GET /_sandbox/requests?operation=&session=&status=&limit=
+func (s *Server) adminRequests(r *http.Request) (any, error) {
+	if s.journal == nil {
+		return map[string]any{"requests": []journalEntry{}}, nil
+	}
+	f, err := parseJournalFilter(r, s.journal.size)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"requests": s.journal.list(f)}, nil
+}
+
+// notificationView is one delivery as GET /_sandbox/notifications shows it. The
+// signature is left out, as the journal redacts it.
+type notificationView struct {
+	OrderID     string          `json:"order_id"`
+	Seq         int             `json:"seq"`
+	Action      string          `json:"action"`
+	OrderStatus string          `json:"order_status"`
+	URL         string          `json:"url"`
+	State       string          `json:"state"`
+	Created     string          `json:"created"`
+	NextAttempt string          `json:"next_attempt,omitempty"`
+	Attempts    []attemptView   `json:"attempts"`
+	Body        json.RawMessage `json:"body"`
+}
+
+type attemptView struct {
+	Time        string `json:"time"`
+	HTTPStatus  int    `json:"http_status,omitempty"`
+	Error       string `json:"error,omitempty"`
+	NextAttempt string `json:"next_attempt,omitempty"`
+}
+
+func formatOptional(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return sandbox.FormatTime(t)
+}
+
+// GET /_sandbox/notifications?order_id=
+func (s *Server) adminNotifications(r *http.Request) (any, error) {
+	list, err := s.svc.Notifications(r.URL.Query().Get("order_id"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]notificationView, 0, len(list))
+	for _, n := range list {
+		v := notificationView{
+			OrderID: n.OrderID, Seq: n.Seq, Action: n.Action, OrderStatus: n.OrderStatus, URL: n.URL,
+			State: n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: formatOptional(n.NextAttempt),
+			Attempts: []attemptView{}, Body: json.RawMessage(n.Body),
+		}
+		for _, a := range n.Attempts {
+			v.Attempts = append(v.Attempts, attemptView{
+				Time: sandbox.FormatTime(a.Time), HTTPStatus: a.HTTPStatus, Error: a.Error,
+				NextAttempt: formatOptional(a.NextAttempt),
+			})
+		}
+		out = append(out, v)
+	}
+	return map[string]any{"notifications": out}, nil
+}
+
+var clockBody = []field{
+	{name: "advance", kind: kString, min: 1, max: 50},
+	{name: "set", kind: kString, min: 1, max: 50},
+	{name: "freeze", kind: kBool},
+}
+
+// GET /_sandbox/clock
+func (s *Server) adminGetClock(*http.Request) (any, error) { return s.clockView(), nil }
+
+// POST /_sandbox/clock {"set": time} {"advance": "25h"} {"freeze": bool}, applied in
+// that order when several are given.
+func (s *Server) adminPostClock(r *http.Request) (any, error) {
+	body, err := s.adminBody(r, clockBody)
+	if err != nil {
+		return nil, err
+	}
+	clock, ok := s.svc.Clock().(sandbox.MovableClock)
+	if !ok {
+		return nil, sandbox.InvalidDocument("the sandbox clock cannot be moved")
+	}
+	_, hasSet := body["set"].(string)
+	_, hasAdvance := body["advance"].(string)
+	freeze, hasFreeze := body["freeze"].(bool)
+	if !hasSet && !hasAdvance && !hasFreeze {
+		return nil, sandbox.MissingFields("[advance or set or freeze]")
+	}
+	var at time.Time
+	if hasSet {
+		if at, err = time.Parse(time.RFC3339Nano, str(body, "set")); err != nil {
+			return nil, sandbox.InvalidField("set")
+		}
+	}
+	var d time.Duration
+	if hasAdvance {
+		if d, err = time.ParseDuration(str(body, "advance")); err != nil || d <= 0 {
+			return nil, sandbox.InvalidField("advance")
+		}
+	}
+	if hasSet {
+		clock.Set(at)
+	}
+	if hasAdvance {
+		clock.Advance(d)
+	}
+	if hasFreeze {
+		clock.Freeze(freeze)
+	}
+	return s.clockView(), nil
+}
+
+type clockView struct {
+	Now    string `json:"now"`
+	Frozen bool   `json:"frozen"`
+}
+
+func (s *Server) clockView() clockView {
+	v := clockView{Now: sandbox.FormatTime(s.svc.Clock().Now())}
+	if c, ok := s.svc.Clock().(sandbox.MovableClock); ok {
+		v.Frozen = c.Frozen()
+	}
+	return v
+}

@@ -1,0 +1,249 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// DefaultJournalSize is how many requests the journal keeps when not configured.
+const DefaultJournalSize = 10000
+
+// journalBodyCap is how much of a request body the journal keeps: with the entry
+// count it bounds the journal's memory (10000 entries hold at most ~160 MiB of body).
+const journalBodyCap = 16 << 10
+
+// journalHeaderCap bounds each journaled header value.
+const journalHeaderCap = 256
+
+// journaledHeaders are the request headers the journal keeps; redacted ones are
+// replaced by "[REDACTED]" whatever their value.
+var journaledHeaders = []string{
+	"Authorization", "Content-Type", "Content-Length", "Content-Encoding", "Accept-Encoding",
+	"User-Agent", "X-GP-Version", "X-GP-Idempotency", "X-GP-Signature", "X-Sandbox-Session",
+	"X-Sandbox-Scenario",
+}
+
+var redactedHeaders = map[string]bool{"Authorization": true, "X-GP-Signature": true}
+
+// journalEntry is one request as GET /_sandbox/requests shows it.
+type journalEntry struct {
+	Time          string            `json:"time"`
+	RequestID     string            `json:"request_id"`
+	Method        string            `json:"method"`
+	Path          string            `json:"path"`
+	Operation     string            `json:"operation"`
+	Status        int               `json:"status"`
+	ErrorCode     string            `json:"error_code"`
+	DetailCode    string            `json:"detailed_error_code"`
+	Rule          string            `json:"rule"`
+	Miss          string            `json:"miss"`
+	Session       string            `json:"session"`
+	AppID         string            `json:"app_id"`
+	Version       string            `json:"version"`
+	Headers       map[string]string `json:"headers"`
+	Body          json.RawMessage   `json:"body"`
+	BodyTruncated bool              `json:"body_truncated,omitempty"`
+}
+
+// journal is a ring buffer of the last size requests: once full, each new entry
+// replaces the oldest, so its memory never grows past size entries. The buffer grows
+// to size as requests come, rather than being allocated up front.
+type journal struct {
+	mu      sync.Mutex
+	size    int
+	entries []journalEntry
+	next    int // where the next entry goes once the buffer is full
+}
+
+func newJournal(size int) *journal { return &journal{size: size} }
+
+// add records a served request. Secrets are gone before the entry is stored: headers
+// were redacted when captured, and the body is masked here.
+func (j *journal) add(info *requestInfo) {
+	e := journalEntry{
+		Time: sandbox.FormatTime(info.time), RequestID: info.id, Method: info.method,
+		Path: info.path, Operation: info.operation, Status: info.status,
+		ErrorCode: info.errorCode, DetailCode: info.errorDetail, Session: info.session,
+		AppID: info.appID, Version: info.version,
+		Headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
+		BodyTruncated: info.bodyTruncated,
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.entries) < j.size {
+		j.entries = append(j.entries, e)
+		return
+	}
+	j.entries[j.next] = e
+	j.next = (j.next + 1) % j.size
+}
+
+// journalFilter selects entries for GET /_sandbox/requests.
+type journalFilter struct {
+	operation, session string
+	status             int // 0: any
+	limit              int
+}
+
+// list returns the matching entries, newest first.
+func (j *journal) list(f journalFilter) []journalEntry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := []journalEntry{}
+	n := len(j.entries)
+	for i := 1; i <= n && len(out) < f.limit; i++ {
+		e := j.entries[(j.next-i+n)%n] // j.next is 0 until the buffer is full
+		if (f.operation == "" || e.Operation == f.operation) && (f.session == "" || e.Session == f.session) &&
+			(f.status == 0 || e.Status == f.status) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// journalHeaders captures the journaled headers, redacting credentials.
+func journalHeaders(h http.Header) map[string]string {
+	out := map[string]string{}
+	for _, name := range journaledHeaders {
+		v := h.Get(name)
+		switch {
+		case v == "":
+			continue
+		case redactedHeaders[name]:
+			v = "[REDACTED]"
+		case len(v) > journalHeaderCap:
+			v = v[:journalHeaderCap]
+		}
+		out[name] = v
+	}
+	return out
+}
+
+// peekBody reads up to journalBodyCap bytes of the body for the journal and puts them
+// back in front of the rest, so the handler reads the same stream. A body declared
+// larger than the limit is not touched: it is refused unread.
+func (s *Server) peekBody(r *http.Request, info *requestInfo) {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength > s.maxBody {
+		return
+	}
+	buf, err := io.ReadAll(io.LimitReader(r.Body, journalBodyCap+1))
+	var rest io.Reader = r.Body
+	if err != nil {
+		rest = errReader{err}
+	}
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(buf), rest), r.Body}
+	if len(buf) > journalBodyCap {
+		buf, info.bodyTruncated = buf[:journalBodyCap], true
+	}
+	info.body = buf
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// maskedBody returns the body for the journal: JSON with card numbers cut to first six
+// and last four digits, CVVs and /accesstoken secrets replaced; anything that is not a
+// whole JSON value becomes a JSON string with long digit runs masked.
+func maskedBody(raw []byte, truncated bool) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage(`null`)
+	}
+	if !truncated {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) == nil {
+			if _, err := dec.Token(); err != io.EOF {
+				v = nil // trailing data: not one JSON value
+			}
+		}
+		if v != nil {
+			if b, err := json.Marshal(maskValue(v, "")); err == nil {
+				return b
+			}
+		}
+	}
+	b, _ := json.Marshal(maskDigitRuns(string(raw)))
+	return b
+}
+
+func maskValue(v any, parent string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			switch {
+			case k == "cvv" || k == "secret":
+				x[k] = "[REDACTED]"
+			case k == "number" && parent == "card":
+				if s, ok := e.(string); ok {
+					x[k] = sandbox.MaskCardNumber(s)
+				} else {
+					x[k] = "[REDACTED]"
+				}
+			default:
+				x[k] = maskValue(e, k)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = maskValue(e, parent)
+		}
+	case string:
+		return maskDigitRuns(x)
+	}
+	return v
+}
+
+// maskDigitRuns masks every run of 12 or more digits the way card numbers are masked,
+// so a card number in an unexpected place is not kept in clear either.
+func maskDigitRuns(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		j := i
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j-i >= 12 {
+			copy(b[i:j], sandbox.MaskCardNumber(string(b[i:j])))
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	return string(b)
+}
+
+// parseJournalFilter reads ?operation=&session=&status=&limit= (limit 1..size,
+// default 100).
+func parseJournalFilter(r *http.Request, size int) (journalFilter, error) {
+	q := r.URL.Query()
+	f := journalFilter{operation: q.Get("operation"), session: q.Get("session"), limit: min(100, size)}
+	if v := q.Get("status"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 100 || n > 599 {
+			return f, sandbox.InvalidField("status")
+		}
+		f.status = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return f, sandbox.InvalidField("limit")
+		}
+		f.limit = min(n, size)
+	}
+	return f, nil
+}

@@ -1,0 +1,375 @@
+package notify_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/fixtures"
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+)
+
+const (
+	partnerApp  = "SandboxPartnerAppId0000000000001"
+	partnerKey  = "SandboxAppKey001"
+	merchantOne = "MER_00000000000000000000000000000001"
+)
+
+var startTime = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)
+
+// received is one notification as the partner's listener saw it.
+type received struct {
+	Status string
+	Action string
+	ID     string
+}
+
+// listener is a partner's webhook endpoint on a real loopback port. It verifies every
+// signature with the app key and answers with the next status of its script (200
+// once the script is used up).
+type listener struct {
+	t      *testing.T
+	srv    *httptest.Server
+	mu     sync.Mutex
+	got    []received
+	script []int
+}
+
+func mustListener(t *testing.T, script ...int) *listener {
+	l := &listener{t: t, script: script}
+	l.srv = httptest.NewServer(http.HandlerFunc(l.serve))
+	t.Cleanup(l.srv.Close)
+	return l
+}
+
+func (l *listener) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if got, want := r.Header.Get("X-GP-Signature"), sandbox.Sign(body, partnerKey); got != want {
+		l.t.Errorf("signature %q, want %q", got, want)
+	}
+	if r.Header.Get("Content-Type") != "application/json" || r.Method != http.MethodPost {
+		l.t.Errorf("%s with Content-Type %q", r.Method, r.Header.Get("Content-Type"))
+	}
+	var o struct {
+		ID     string
+		Status string
+		Action struct{ Type string }
+	}
+	if err := json.Unmarshal(body, &o); err != nil {
+		l.t.Errorf("body is not an order: %v: %s", err, body)
+	}
+	l.mu.Lock()
+	status := http.StatusOK
+	if len(l.script) > 0 {
+		status, l.script = l.script[0], l.script[1:]
+	}
+	if status/100 == 2 {
+		l.got = append(l.got, received{Status: o.Status, Action: o.Action.Type, ID: o.ID})
+	}
+	l.mu.Unlock()
+	w.WriteHeader(status)
+}
+
+func (l *listener) received() []received {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]received(nil), l.got...)
+}
+
+// env is a Service over a real buntdb file with a frozen sandbox clock.
+type env struct {
+	t      *testing.T
+	path   string
+	db     *store.Store
+	clock  *sandbox.VirtualClock
+	svc    *sandbox.Service
+	caller sandbox.Caller
+}
+
+func mustEnv(t *testing.T, path string) *env {
+	t.Helper()
+	fx, err := yamlfile.LoadFixtures(fixtures.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := sandbox.NewFrozenClock(startTime)
+	svc := sandbox.NewService(db, clock, sandbox.NewSeededIDs(3))
+	if _, err := svc.LoadFixtures(fx, false); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.IssueToken(sandbox.TokenRequest{AppID: partnerApp, Nonce: "n", Secret: sandbox.Secret("n", partnerKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caller, err := svc.Authenticate(res.ResourceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, path: path, db: db, clock: clock, svc: svc, caller: caller}
+	t.Cleanup(func() { db.Close() })
+	return e
+}
+
+// start runs a worker until the test ends (or stop is called).
+func (e *env) start(cfg notify.Config) (stop func()) {
+	cfg.Service = e.svc
+	w := notify.New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(ctx)
+	}()
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	e.t.Cleanup(stop)
+	return stop
+}
+
+func (e *env) mustOrder(url string) string {
+	e.t.Helper()
+	res, err := e.svc.CreateOrder(e.caller, merchantOne, "2021-03-22",
+		sandbox.OrderRequest{StatusURL: url, Products: []sandbox.OrderProduct{{ID: "PRO_TRA_CP-US-CARD-A920_SP"}}}, sandbox.Idempotency{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return res.ResourceID
+}
+
+func (e *env) mustMove(id string, statuses ...string) {
+	e.t.Helper()
+	for _, s := range statuses {
+		if _, err := e.svc.ChangeOrderStatus(id, s); err != nil {
+			e.t.Fatalf("%s → %s: %v", id, s, err)
+		}
+	}
+}
+
+func (e *env) notifications(orderID string) []sandbox.Notification {
+	e.t.Helper()
+	list, err := e.svc.Notifications(orderID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return list
+}
+
+// waitFor polls cond until it holds or five seconds pass.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// settle gives a worker that should stay idle the time to misbehave.
+func settle() { time.Sleep(100 * time.Millisecond) }
+
+func lifecycle(id string) []received {
+	return []received{
+		{"INITIATED", "ORDER_INITIATED", id}, {"PROCESSING", "ORDER_PROCESSING", id},
+		{"SHIPPED", "ORDER_SHIPPED", id}, {"DELIVERED", "ORDER_DELIVERED", id},
+	}
+}
+
+func TestDeliversEachChangeOnceInOrder(t *testing.T) {
+	l := mustListener(t)
+	e := mustEnv(t, ":memory:")
+	// Every change is in the outbox before the worker starts, so nothing but the
+	// worker's per-order ordering keeps them in order.
+	a, b := e.mustOrder(l.srv.URL+"/a"), e.mustOrder(l.srv.URL+"/b")
+	e.mustMove(a, sandbox.OrderProcessing, sandbox.OrderShipped)
+	e.mustMove(b, sandbox.OrderProcessing)
+	e.mustMove(a, sandbox.OrderDelivered)
+	e.mustMove(b, sandbox.OrderShipped, sandbox.OrderDelivered)
+	e.start(notify.Config{})
+
+	waitFor(t, "8 deliveries", func() bool { return len(l.received()) >= 8 })
+	settle()
+	got := l.received()
+	if len(got) != 8 {
+		t.Fatalf("received %d notifications, want 8: %v", len(got), got)
+	}
+	perOrder := map[string][]received{}
+	for _, r := range got {
+		perOrder[r.ID] = append(perOrder[r.ID], r)
+	}
+	for _, id := range []string{a, b} {
+		if want := lifecycle(id); !equal(perOrder[id], want) {
+			t.Errorf("order %s received %v, want %v", id, perOrder[id], want)
+		}
+	}
+	for _, n := range e.notifications("") {
+		if n.State != sandbox.NotificationDelivered || len(n.Attempts) != 1 || n.Attempts[0].HTTPStatus != 200 {
+			t.Errorf("%s #%d: state %s attempts %+v", n.OrderID, n.Seq, n.State, n.Attempts)
+		}
+	}
+}
+
+func TestRetriesAfter500OnTheSandboxClock(t *testing.T) {
+	l := mustListener(t, http.StatusInternalServerError)
+	e := mustEnv(t, ":memory:")
+	e.start(notify.Config{})
+	id := e.mustOrder(l.srv.URL)
+
+	waitFor(t, "the first attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
+	n := e.notifications(id)[0]
+	if a := n.Attempts[0]; a.HTTPStatus != 500 || !a.NextAttempt.Equal(startTime.Add(notify.FirstRetry)) || n.State != sandbox.NotificationPending {
+		t.Fatalf("after a 500: state %s attempt %+v", n.State, a)
+	}
+	settle() // the clock is frozen: no retry may happen on its own
+	if len(l.received()) != 0 || len(e.notifications(id)[0].Attempts) != 1 {
+		t.Fatal("retried before the sandbox clock reached the retry time")
+	}
+	e.clock.Advance(notify.FirstRetry - time.Millisecond)
+	settle()
+	if len(e.notifications(id)[0].Attempts) != 1 {
+		t.Fatal("retried a millisecond early")
+	}
+	e.clock.Advance(time.Millisecond)
+	waitFor(t, "the retry", func() bool { return len(l.received()) == 1 })
+	waitFor(t, "delivered", func() bool { return e.notifications(id)[0].State == sandbox.NotificationDelivered })
+	if n := e.notifications(id)[0]; len(n.Attempts) != 2 || n.Attempts[1].HTTPStatus != 200 {
+		t.Errorf("attempts %+v", n.Attempts)
+	}
+}
+
+func TestRetriesAfterTheListenerWasDown(t *testing.T) {
+	// Find a free port, then leave it closed: the first attempt is refused.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	e := mustEnv(t, ":memory:")
+	e.start(notify.Config{})
+	id := e.mustOrder("http://" + addr + "/hook")
+	waitFor(t, "a refused attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
+	if a := e.notifications(id)[0].Attempts[0]; a.Error == "" || a.HTTPStatus != 0 {
+		t.Fatalf("attempt %+v, want a connection error", a)
+	}
+
+	l := &listener{t: t}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(l.serve))
+	if srv.Listener, err = net.Listen("tcp", addr); err != nil {
+		t.Skipf("port %s was taken meanwhile: %v", addr, err)
+	}
+	srv.Start()
+	defer srv.Close()
+	e.clock.Advance(notify.FirstRetry)
+	waitFor(t, "the retry", func() bool { return len(l.received()) == 1 })
+	if got := l.received()[0]; got != (received{"INITIATED", "ORDER_INITIATED", id}) {
+		t.Errorf("received %+v", got)
+	}
+}
+
+func TestResumesAfterRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sandbox.db")
+	l := mustListener(t, 503)
+	e := mustEnv(t, path)
+	stop := e.start(notify.Config{})
+	id := e.mustOrder(l.srv.URL)
+	waitFor(t, "the failed attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
+	stop()
+	e.mustMove(id, sandbox.OrderProcessing, sandbox.OrderShipped) // written while no worker runs
+	if err := e.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A new process on the same file: a new store, service and worker.
+	e2 := mustEnv(t, path)
+	e2.clock.Set(startTime.Add(notify.FirstRetry))
+	e2.start(notify.Config{})
+	waitFor(t, "3 deliveries", func() bool { return len(l.received()) == 3 })
+	settle()
+	if got, want := l.received(), lifecycle(id)[:3]; !equal(got, want) {
+		t.Errorf("received %v, want %v", got, want)
+	}
+}
+
+func TestGivesUpAfterMaxAttemptsThenDeliversTheNextChange(t *testing.T) {
+	l := mustListener(t, 500, 500)
+	e := mustEnv(t, ":memory:")
+	id := e.mustOrder(l.srv.URL)
+	e.mustMove(id, sandbox.OrderProcessing)
+	e.start(notify.Config{MaxAttempts: 2})
+	waitFor(t, "the first attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
+	e.clock.Advance(notify.FirstRetry)
+	waitFor(t, "the next change", func() bool { return len(l.received()) == 1 })
+	list := e.notifications(id)
+	if list[0].State != sandbox.NotificationFailed || len(list[0].Attempts) != 2 || !list[0].NextAttempt.IsZero() {
+		t.Errorf("first: %s %+v", list[0].State, list[0].Attempts)
+	}
+	if got := l.received()[0]; got.Status != "PROCESSING" {
+		t.Errorf("received %+v, want the PROCESSING change", got)
+	}
+}
+
+func TestDeciderDropsDuplicatesAndDelays(t *testing.T) {
+	l := mustListener(t)
+	e := mustEnv(t, ":memory:")
+	id := e.mustOrder(l.srv.URL)
+	e.mustMove(id, sandbox.OrderProcessing, sandbox.OrderShipped)
+	decisions := map[string]notify.Decision{
+		"INITIATED":  {Action: notify.Drop},
+		"PROCESSING": {Action: notify.Duplicate},
+		"SHIPPED":    {Action: notify.Delay, Delay: time.Minute},
+	}
+	e.start(notify.Config{Decide: func(n sandbox.Notification) notify.Decision { return decisions[n.OrderStatus] }})
+	waitFor(t, "the duplicate", func() bool { return len(l.received()) == 2 })
+	settle()
+	if got := l.received(); len(got) != 2 || got[0].Status != "PROCESSING" || got[1].Status != "PROCESSING" {
+		t.Fatalf("received %v, want PROCESSING twice and nothing else yet", got)
+	}
+	if n := e.notifications(id)[0]; n.State != sandbox.NotificationDropped || len(n.Attempts) != 0 {
+		t.Errorf("dropped one: %s %+v", n.State, n.Attempts)
+	}
+	e.clock.Advance(time.Minute)
+	waitFor(t, "the delayed one", func() bool { return len(l.received()) == 3 })
+	if got := l.received()[2]; got.Status != "SHIPPED" {
+		t.Errorf("received %+v", got)
+	}
+}
+
+func TestBackoffDoublesUpToTheCap(t *testing.T) {
+	want := []time.Duration{10 * time.Second, 20 * time.Second, 40 * time.Second, 80 * time.Second}
+	for i, w := range want {
+		if got := notify.Backoff(i + 1); got != w {
+			t.Errorf("Backoff(%d) = %v, want %v", i+1, got, w)
+		}
+	}
+	if got := notify.Backoff(30); got != notify.MaxRetry {
+		t.Errorf("Backoff(30) = %v, want the cap", got)
+	}
+}
+
+func equal(a, b []received) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
