@@ -14,6 +14,7 @@
 //	token:<value>          sandbox.Token
 //	idem:<app_id>:<key>    sandbox.IdempotencyRecord
 //	meta:<key>             a JSON string
+//	step:<scenario>:<rule>:<scope>   a JSON number: sequence steps a scope consumed
 //
 // Two indexes let DeleteExpired walk only what has expired: token:* ordered by the
 // token's "expires" and idem:* ordered by the record's "time". buntdb does not persist
