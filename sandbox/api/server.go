@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
 // DefaultMaxBody is the request body limit when Config.MaxBody is zero.
@@ -26,6 +27,9 @@ type Config struct {
 	MaxBody int64 // bytes; DefaultMaxBody when zero
 	// Ready reports whether the sandbox is ready to serve (fixtures loaded); nil means ready.
 	Ready func() bool
+	// Scenarios decides scripted outcomes; nil serves every request normally and
+	// ignores the X-Sandbox-* headers.
+	Scenarios *scenario.Engine
 }
 
 // Server is the sandbox's HTTP handler.
@@ -34,6 +38,7 @@ type Server struct {
 	log     *slog.Logger
 	maxBody int64
 	ready   func() bool
+	engine  *scenario.Engine
 	router  *mux.Router
 	seq     atomic.Uint64
 	idSalt  string
@@ -41,7 +46,7 @@ type Server struct {
 
 // NewServer builds the handler with every route registered.
 func NewServer(cfg Config) *Server {
-	s := &Server{svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready}
+	s := &Server{svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready, engine: cfg.Scenarios}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}
@@ -124,6 +129,21 @@ func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 	if info.version != "" {
 		attrs = append(attrs, slog.String("version", info.version))
 	}
+	if info.session != "" {
+		attrs = append(attrs, slog.String("session", info.session))
+	}
+	if info.rule != "" {
+		attrs = append(attrs, slog.String("rule", info.rule))
+		if info.step >= 0 {
+			attrs = append(attrs, slog.Int("step", info.step))
+		}
+	}
+	if info.fault != "" {
+		attrs = append(attrs, slog.String("fault", info.fault))
+	}
+	if info.miss != "" {
+		attrs = append(attrs, slog.String("miss", info.miss))
+	}
 	level := slog.LevelInfo
 	if info.cause != nil {
 		level = slog.LevelError
@@ -161,6 +181,11 @@ type requestInfo struct {
 	appID       string
 	version     string
 	cause       error
+	session     string // X-Sandbox-Session, when the request carries it
+	rule        string // the scenario rule that shaped the answer: "<scenario>#<index>"
+	step        int    // with rule: the sequence step used, -1 for a rule without sequence
+	fault       string // the fault that rule scripted, if any
+	miss        string // scenarios were active but none matched: the closest rule and why
 }
 
 type infoKey struct{}
