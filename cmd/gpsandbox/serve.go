@@ -11,11 +11,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
@@ -45,6 +47,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return fmt.Errorf("fixtures: %w", err)
 	}
+	scs, err := loadScenarios(cfg)
+	if err != nil {
+		return err
+	}
 	db, err := store.Open(cfg.db)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", cfg.db, err)
@@ -57,13 +63,24 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return fmt.Errorf("load fixtures: %w", err)
 	}
 	logger.Info("store ready", "db", cfg.db, "fixtures_loaded", loaded, "reset", cfg.reset)
+	engine, err := scenario.NewEngine(db, scs)
+	if err != nil {
+		return fmt.Errorf("scenarios: %w", err)
+	}
+	if err := engine.SetGlobal(cfg.scenarios); err != nil {
+		return usageError(fmt.Sprintf("--scenario: %v", err))
+	}
+	logger.Info("scenarios ready", "count", len(scs), "dir", cfg.scenariosDir, "global", strings.Join(cfg.scenarios, ","))
+	if cfg.scenariosDir != "" {
+		go watchScenarios(ctx, cfg.scenariosDir, engine, logger, reloadInterval)
+	}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           api.NewServer(api.Config{Service: svc, Logger: logger, MaxBody: cfg.maxBody}),
+		Handler:           api.NewServer(api.Config{Service: svc, Logger: logger, MaxBody: cfg.maxBody, Scenarios: engine}),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
