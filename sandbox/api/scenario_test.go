@@ -295,6 +295,11 @@ func TestScenarioActivation(t *testing.T) {
 	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "X-Sandbox-Scenario contains unexpected data"}) {
 		t.Errorf("unknown name: %+v", got)
 	}
+	// A session name longer than 100 characters is refused, naming the header.
+	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Session", strings.Repeat("s", 101)), `{"amount":"1"}`)
+	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "X-Sandbox-Session contains unexpected data"}) {
+		t.Errorf("long session: %+v", got)
+	}
 	// A named scenario that matches nothing: the request passes and the log says why.
 	r = env.do("POST", orderPath, apiHeader(tok, "X-Sandbox-Scenario", "batch-closed", "X-Sandbox-Session", "s-1"), orderBody)
 	if r.status != 200 || r.header.Get("X-Sandbox-Rule") != "" {
