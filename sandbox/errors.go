@@ -187,6 +187,15 @@ func SystemError() *Error {
 	return newError(http.StatusInternalServerError, CodeSystemError, "50000", "Unable to process your request due to an internal error.")
 }
 
+// Scripted is an error a scenario scripts instead of the action: any status and tuple
+// the scenario's author chose, the description defaulting to the catalogue's text.
+func Scripted(status int, code, detail, description string) *Error {
+	if description == "" {
+		description = CatalogueDescription(code, detail)
+	}
+	return newError(status, code, detail, description)
+}
+
 // CatalogueDescription returns the catalogue's text for an error code and detail, so
 // a scenario that scripts only the code gets the same words GP would send.
 func CatalogueDescription(code, detail string) string {

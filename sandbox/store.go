@@ -63,4 +63,11 @@ type Tx interface {
 	// Meta reads and writes small sandbox bookkeeping values (e.g. fixtures loaded).
 	Meta(key string) (string, error)
 	PutMeta(key, value string) error
+
+	// ScenarioStep returns how many requests of a scope (a session or an app) a
+	// scenario's sequence rule has answered so far: 0 when none. PutScenarioStep
+	// stores the new count; reading and writing in one Update makes concurrent
+	// requests of one scope each consume exactly one step.
+	ScenarioStep(scope, scenario string, rule int) (int, error)
+	PutScenarioStep(scope, scenario string, rule int, n int) error
 }

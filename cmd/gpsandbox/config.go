@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
 // config is everything the command line and environment can set.
@@ -25,6 +27,33 @@ type config struct {
 	clock          time.Time // zero: the wall clock
 	seed           uint64
 	seeded         bool
+
+	// scenarios are the globally active scenario names; scenariosDir replaces the
+	// built-in scenario files.
+	scenarios    []string
+	scenariosDir string
+}
+
+// names is a repeatable flag collecting scenario names; each use may also list
+// several separated by commas.
+type names struct {
+	list *[]string
+	set  bool // given on the command line: the environment's list no longer counts
+}
+
+func (n *names) String() string {
+	if n.list == nil {
+		return ""
+	}
+	return strings.Join(*n.list, ",")
+}
+
+func (n *names) Set(v string) error {
+	if !n.set {
+		*n.list, n.set = nil, true
+	}
+	*n.list = append(*n.list, scenario.SplitNames(v)...)
+	return nil
 }
 
 // parseServeFlags reads flags, each falling back to its GPSANDBOX_ environment variable
@@ -44,6 +73,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&c.fixtures, "fixtures", env("GPSANDBOX_FIXTURES", ""), "fixtures directory instead of the embedded defaults (GPSANDBOX_FIXTURES)")
 	fs.BoolVar(&c.reset, "reset", false, "wipe the database and reload fixtures at start")
 	fs.StringVar(&c.logFormat, "log-format", env("GPSANDBOX_LOG_FORMAT", "text"), "request log format: text or json (GPSANDBOX_LOG_FORMAT)")
+	c.scenarios = scenario.SplitNames(getenv("GPSANDBOX_SCENARIOS"))
+	fs.Var(&names{list: &c.scenarios}, "scenario", "activate a scenario for every request; repeatable (GPSANDBOX_SCENARIOS=a,b)")
+	fs.StringVar(&c.scenariosDir, "scenarios", env("GPSANDBOX_SCENARIOS_DIR", ""), "scenario directory instead of the built-in scenarios, reloaded on change (GPSANDBOX_SCENARIOS_DIR)")
 	maxBody := fs.String("max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
 	fs.StringVar(&c.adminToken, "admin-token", env("GPSANDBOX_ADMIN_TOKEN", ""), "token required by /_sandbox/ calls; empty leaves them open (GPSANDBOX_ADMIN_TOKEN)")
 	journalSize := fs.String("journal-size", env("GPSANDBOX_JOURNAL_SIZE", "10000"), "requests kept in the journal (GPSANDBOX_JOURNAL_SIZE)")

@@ -11,12 +11,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
@@ -45,6 +47,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return fmt.Errorf("fixtures: %w", err)
 	}
+	scs, err := loadScenarios(cfg)
+	if err != nil {
+		return err
+	}
 	db, err := store.Open(cfg.db)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", cfg.db, err)
@@ -65,6 +71,17 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return fmt.Errorf("load fixtures: %w", err)
 	}
 	logger.Info("store ready", "db", cfg.db, "fixtures_loaded", loaded, "reset", cfg.reset)
+	engine, err := scenario.NewEngine(db, scs)
+	if err != nil {
+		return fmt.Errorf("scenarios: %w", err)
+	}
+	if err := engine.SetGlobal(cfg.scenarios); err != nil {
+		return usageError(fmt.Sprintf("--scenario: %v", err))
+	}
+	logger.Info("scenarios ready", "count", len(scs), "dir", cfg.scenariosDir, "global", strings.Join(cfg.scenarios, ","))
+	if cfg.scenariosDir != "" {
+		go watchScenarios(ctx, cfg.scenariosDir, engine, logger, reloadInterval)
+	}
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -73,9 +90,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	handler := api.NewServer(api.Config{
 		Service: svc, Logger: logger, MaxBody: cfg.maxBody, IDs: ids,
 		AdminToken: cfg.adminToken, JournalSize: cfg.journalSize, Fixtures: fx,
-		DecodeTransaction: yamlfile.DecodeTransaction,
+		DecodeTransaction: yamlfile.DecodeTransaction, Scenarios: engine,
 	})
-	worker := notify.New(notify.Config{Service: svc, MaxAttempts: cfg.notifyAttempts, Logger: logger})
+	worker := notify.New(notify.Config{
+		Service: svc, MaxAttempts: cfg.notifyAttempts, Logger: logger,
+		Decide: notificationScenarios(engine, svc, logger),
+	})
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: readHeaderTimeout,

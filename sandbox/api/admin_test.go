@@ -33,6 +33,8 @@ func adminCalls(orderID string) [][3]string {
 		{"GET", "/_sandbox/notifications", ""},
 		{"GET", "/_sandbox/clock", ""},
 		{"POST", "/_sandbox/clock", `{"advance":"1s"}`},
+		{"GET", "/_sandbox/scenarios", ""},
+		{"PUT", "/_sandbox/scenarios/active", `{"names":[]}`},
 		{"POST", "/_sandbox/reset", ""},
 	}
 }

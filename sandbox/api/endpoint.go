@@ -49,6 +49,15 @@ func (s *Server) endpoint(op operation) http.Handler {
 			writeError(w, r, err)
 			return
 		}
+		d, err := s.decide(r, op, c)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if d.Matched() {
+			s.script(w, r, op, c, d)
+			return
+		}
 		res, err := op.execute(s, c)
 		if err != nil {
 			writeError(w, r, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,8 +18,10 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+	"github.com/gp-sandbox/gp-sandbox/scenarios"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -46,11 +49,12 @@ var startTime = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)
 // sandboxEnv is a sandbox served over real loopback HTTP, with a steppable clock and
 // seeded ids so that responses are byte-stable.
 type sandboxEnv struct {
-	t     testing.TB
-	URL   string
-	clock *sandbox.VirtualClock
-	db    *store.Store
-	svc   *sandbox.Service
+	t      testing.TB
+	URL    string
+	clock  *sandbox.VirtualClock
+	db     *store.Store
+	svc    *sandbox.Service
+	engine *scenario.Engine
 }
 
 func mustSandbox(t testing.TB, opts ...func(*api.Config)) *sandboxEnv {
@@ -60,11 +64,37 @@ func mustSandbox(t testing.TB, opts ...func(*api.Config)) *sandboxEnv {
 
 func mustSandboxAt(t testing.TB, dbPath string, opts ...func(*api.Config)) *sandboxEnv {
 	t.Helper()
+	return mustSandboxWith(t, envOptions{dbPath: dbPath, api: opts})
+}
+
+// envOptions vary the sandbox a test runs against.
+type envOptions struct {
+	dbPath    string                  // ":memory:" when empty
+	fixtures  func(*sandbox.Fixtures) // edits the default fixtures before they are loaded
+	scenarios []scenario.Scenario     // the built-in scenarios when nil
+	global    []string                // globally active scenarios
+	log       io.Writer               // request log (JSON lines); discarded when nil
+	api       []func(*api.Config)     // adjust the HTTP configuration
+}
+
+func mustSandboxWith(t testing.TB, o envOptions) *sandboxEnv {
+	t.Helper()
+	if o.dbPath == "" {
+		o.dbPath = ":memory:"
+	}
 	fx, err := yamlfile.LoadFixtures(fixtures.FS)
 	if err != nil {
 		t.Fatalf("load fixtures: %v", err)
 	}
-	db, err := store.Open(dbPath)
+	if o.fixtures != nil {
+		o.fixtures(&fx)
+	}
+	if o.scenarios == nil {
+		if o.scenarios, err = yamlfile.LoadScenarios(scenarios.FS); err != nil {
+			t.Fatalf("load scenarios: %v", err)
+		}
+	}
+	db, err := store.Open(o.dbPath)
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -73,12 +103,26 @@ func mustSandboxAt(t testing.TB, dbPath string, opts ...func(*api.Config)) *sand
 	if _, err := svc.LoadFixtures(fx, false); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	cfg := api.Config{Service: svc, MaxBody: 64 << 10, Fixtures: fx, DecodeTransaction: yamlfile.DecodeTransaction}
-	for _, o := range opts {
-		o(&cfg)
+	engine, err := scenario.NewEngine(db, o.scenarios)
+	if err != nil {
+		t.Fatalf("scenarios: %v", err)
+	}
+	if err := engine.SetGlobal(o.global); err != nil {
+		t.Fatalf("global scenarios: %v", err)
+	}
+	var logger *slog.Logger
+	if o.log != nil {
+		logger = slog.New(slog.NewJSONHandler(o.log, nil))
+	}
+	cfg := api.Config{
+		Service: svc, MaxBody: 64 << 10, Scenarios: engine, Logger: logger,
+		Fixtures: fx, DecodeTransaction: yamlfile.DecodeTransaction,
+	}
+	for _, configure := range o.api {
+		configure(&cfg)
 	}
 	srv := httptest.NewServer(api.NewServer(cfg))
-	env := &sandboxEnv{t: t, URL: srv.URL, clock: clock, db: db, svc: svc}
+	env := &sandboxEnv{t: t, URL: srv.URL, clock: clock, db: db, svc: svc, engine: engine}
 	t.Cleanup(func() {
 		srv.Close()
 		db.Close()

@@ -39,6 +39,13 @@ func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 // writeError renders err as a GP error. Anything that is not a catalogue error is the
 // sandbox's own failure: logged with the request id, shown as SYSTEM_ERROR only.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status, body := errorResponse(r, err)
+	writeBody(w, r, status, body)
+}
+
+// errorResponse is the status and body of err as writeError sends them, noting the
+// error on the request's log record.
+func errorResponse(r *http.Request, err error) (int, []byte) {
 	gp, ok := sandbox.AsError(err)
 	if !ok {
 		if info := infoOf(r); info != nil {
@@ -51,7 +58,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		info.errorDetail = gp.Detail
 	}
 	body, _ := json.Marshal(gp) // three strings: cannot fail
-	writeBody(w, r, gp.HTTPStatus, body)
+	return gp.HTTPStatus, body
 }
 
 // acceptsGzip reports whether Accept-Encoding lists gzip without q=0.

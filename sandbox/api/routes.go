@@ -30,6 +30,8 @@ func (s *Server) routes() *mux.Router {
 	r.Handle("/_sandbox/notifications", s.admin(s.adminNotifications)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/clock", s.admin(s.adminGetClock)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/clock", s.admin(s.adminPostClock)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/scenarios", s.admin(s.adminScenarios)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/scenarios/active", s.admin(s.adminSetActiveScenarios)).Methods(http.MethodPut)
 
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, sandbox.UnknownPath(r.URL.Path))

@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
 // DefaultMaxBody is the request body limit when Config.MaxBody is zero.
@@ -43,6 +44,9 @@ type Config struct {
 	// IDs seeds the request-id salt; RandomIDs when nil. A seeded source makes request
 	// ids reproducible.
 	IDs sandbox.IDs
+	// Scenarios decides scripted outcomes; nil serves every request normally and
+	// ignores the X-Sandbox-* headers.
+	Scenarios *scenario.Engine
 }
 
 // Server is the sandbox's HTTP handler.
@@ -51,6 +55,7 @@ type Server struct {
 	log     *slog.Logger
 	maxBody int64
 	ready   func() bool
+	engine  *scenario.Engine
 	router  *mux.Router
 	seq     atomic.Uint64
 	idSalt  string
@@ -67,7 +72,7 @@ func NewServer(cfg Config) *Server {
 	s := &Server{
 		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
 		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures, afterReset: cfg.AfterReset,
-		decodeTransaction: cfg.DecodeTransaction,
+		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
@@ -174,6 +179,21 @@ func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 	if info.version != "" {
 		attrs = append(attrs, slog.String("version", info.version))
 	}
+	if info.session != "" {
+		attrs = append(attrs, slog.String("session", info.session))
+	}
+	if info.rule != "" {
+		attrs = append(attrs, slog.String("rule", info.rule))
+		if info.step >= 0 {
+			attrs = append(attrs, slog.Int("step", info.step))
+		}
+	}
+	if info.fault != "" {
+		attrs = append(attrs, slog.String("fault", info.fault))
+	}
+	if info.miss != "" {
+		attrs = append(attrs, slog.String("miss", info.miss))
+	}
 	level := slog.LevelInfo
 	if info.cause != nil {
 		level = slog.LevelError
@@ -220,10 +240,14 @@ type requestInfo struct {
 	method        string
 	time          time.Time // sandbox time at arrival
 	operation     string
-	session       string // X-Sandbox-Session
 	headers       map[string]string
 	body          []byte // at most journalBodyCap bytes, as received
 	bodyTruncated bool
+	session       string // X-Sandbox-Session, when the request carries it
+	rule          string // the scenario rule that shaped the answer: "<scenario>#<index>"
+	step          int    // with rule: the sequence step used, -1 for a rule without sequence
+	fault         string // the fault that rule scripted, if any
+	miss          string // scenarios were active but none matched: the closest rule and why
 }
 
 type infoKey struct{}

@@ -17,6 +17,7 @@
 //	ntf:<order>:<seq>      sandbox.Notification (the outbox and delivery log)
 //	outbox:<order>:<seq>   "" while that notification is pending
 //	meta:<key>             a JSON string
+//	step:<scenario>:<rule>:<scope>   a JSON number: sequence steps a scope consumed
 //
 //	adj:<txn id>:<time>:<action id>  sandbox.Adjustment (history, oldest first)
 //

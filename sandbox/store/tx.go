@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -151,6 +152,23 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 
 func (x tx) Meta(key string) (string, error) { return get[string](x.t, "meta:"+key) }
 func (x tx) PutMeta(key, value string) error { return put(x.t, "meta:"+key, value) }
+
+func (x tx) ScenarioStep(scope, scenario string, rule int) (int, error) {
+	n, err := get[int](x.t, stepKey(scope, scenario, rule))
+	if errors.Is(err, sandbox.ErrNotFound) {
+		return 0, nil
+	}
+	return n, err
+}
+func (x tx) PutScenarioStep(scope, scenario string, rule int, n int) error {
+	return put(x.t, stepKey(scope, scenario, rule), n)
+}
+
+// stepKey names a sequence counter. The scope comes last because it is the client's
+// text (a session header) and may contain any character, ':' included.
+func stepKey(scope, scenario string, rule int) string {
+	return "step:" + scenario + ":" + strconv.Itoa(rule) + ":" + scope
+}
 
 // idemKey scopes an idempotency key to its app: two apps may use the same key.
 func idemKey(appID, key string) string { return "idem:" + appID + ":" + key }

@@ -1,6 +1,7 @@
 package yamlfile
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -23,6 +24,13 @@ type checker interface{ check() string }
 // reads it as a timestamp (time_created: 2021-03-24T02:02:27.158Z). Their check
 // validates the exact text, so nothing is converted behind the writer's back.
 type timestampText interface{ timestampText() }
+
+// scalarForm is implemented (on the pointer) by types that may also be written as a
+// single scalar: an outcome written as "pass", a list of operations written as one
+// name. setScalar reads the scalar and returns what is wrong with it, or "".
+type scalarForm interface {
+	setScalar(n *yaml.Node) string
+}
 
 // location is where a decoded value was written and its path in the document.
 type location struct {
@@ -107,8 +115,19 @@ func (d *decoder) value(n *yaml.Node, path string, v reflect.Value) bool {
 		defer delete(d.expanding, n)
 		n = n.Alias
 	}
+	if n.Kind == yaml.ScalarNode && !isNull(n) && v.CanAddr() {
+		if sf, isScalarForm := v.Addr().Interface().(scalarForm); isScalarForm {
+			if msg := sf.setScalar(n); msg != "" {
+				d.addf(n, path, "%s", msg)
+				return false
+			}
+			return true
+		}
+	}
 	var ok bool
 	switch v.Kind() {
+	case reflect.Interface:
+		ok = d.anyValue(n, path, v)
 	case reflect.Pointer:
 		if isNull(n) {
 			v.SetZero()
@@ -291,6 +310,65 @@ func (d *decoder) mapping(n *yaml.Node, path string, v reflect.Value) bool {
 		m.SetMapIndex(key, elem)
 	}
 	v.Set(m)
+	return ok
+}
+
+// anyValue decodes n into an empty interface as JSON would hold it: mappings with
+// string keys become map[string]any, lists []any, numbers json.Number (only numbers
+// JSON can write), strings, booleans and null themselves. A timestamp stays its text.
+func (d *decoder) anyValue(n *yaml.Node, path string, v reflect.Value) bool {
+	if v.NumMethod() != 0 {
+		panic(fmt.Sprintf("yamlfile: cannot decode into %s", v.Type()))
+	}
+	var out any
+	ok := true
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := map[string]any{}
+		for k, val := range d.pairs(n, path) {
+			var x any
+			if !d.value(val, join(path, k.Value), reflect.ValueOf(&x).Elem()) {
+				ok = false
+			}
+			m[k.Value] = x
+		}
+		out = m
+	case yaml.SequenceNode:
+		list := make([]any, len(n.Content))
+		for i, item := range n.Content {
+			if !d.value(item, fmt.Sprintf("%s[%d]", path, i), reflect.ValueOf(&list[i]).Elem()) {
+				ok = false
+			}
+		}
+		out = list
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+		case "!!str", "!!timestamp":
+			out = n.Value
+		case "!!bool":
+			var b bool
+			ok = d.boolean(n, path, reflect.ValueOf(&b).Elem())
+			out = b
+		case "!!int", "!!float":
+			if !json.Valid([]byte(n.Value)) || (n.ShortTag() == "!!int" && !isDecimal(n.Value)) {
+				d.addf(n, path, "expected a number as JSON writes it, got %s", clip(n.Value))
+				return false
+			}
+			out = json.Number(n.Value)
+		default:
+			d.addf(n, path, "expected a JSON value, got %s", describe(n))
+			return false
+		}
+	default:
+		d.addf(n, path, "expected a JSON value, got %s", describe(n))
+		return false
+	}
+	if out == nil {
+		v.SetZero()
+	} else {
+		v.Set(reflect.ValueOf(out))
+	}
 	return ok
 }
 

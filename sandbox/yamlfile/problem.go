@@ -1,4 +1,4 @@
-// Package yamlfile reads the sandbox's YAML files (fixtures now, scenarios later) strictly:
+// Package yamlfile reads the sandbox's YAML files (fixtures and scenarios) strictly:
 // unknown keys, wrong scalar types and invalid values are problems reported at the file,
 // line and column where they are written, all of them at once rather than the first one.
 //

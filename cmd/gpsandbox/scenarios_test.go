@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func mustMatchGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("golden %s: %v (run go test -update)", path, err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from golden\n got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"validate/broken-scenarios.golden", []string{"--scenarios", "testdata/validate/broken-scenarios", "--fixtures", "testdata/validate/fixtures"}},
+		{"validate/unknown-binding.golden", []string{"--scenarios", "testdata/validate/good-scenarios", "--fixtures", "testdata/validate/fixtures"}},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"validate"}, tc.args...), noEnv, &out, io.Discard)
+		if err == nil || exitCode(err) != 1 {
+			t.Errorf("%s: err %v, want exit status 1", tc.golden, err)
+		}
+		mustMatchGolden(t, tc.golden, out.Bytes())
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"validate"}, noEnv, &out, io.Discard); err != nil {
+		t.Fatalf("built-ins: %v\n%s", err, out.String())
+	}
+	if got := out.String(); !strings.HasPrefix(got, "ok: 10 scenarios; fixtures: ") || strings.Count(got, "\n") != 1 {
+		t.Errorf("summary %q", got)
+	}
+	if err := run(context.Background(), []string{"validate", "extra"}, noEnv, io.Discard, io.Discard); exitCode(err) != 2 {
+		t.Errorf("stray argument: %v", err)
+	}
+}
+
+func TestScenarioFlags(t *testing.T) {
+	env := map[string]string{"GPSANDBOX_SCENARIOS": "slow-network, downstream-error", "GPSANDBOX_SCENARIOS_DIR": "/tmp/s"}
+	getenv := func(k string) string { return env[k] }
+	cfg, err := parseServeFlags(nil, getenv, io.Discard)
+	if err != nil || strings.Join(cfg.scenarios, ",") != "slow-network,downstream-error" || cfg.scenariosDir != "/tmp/s" {
+		t.Errorf("from the environment: %+v %v", cfg, err)
+	}
+	cfg, err = parseServeFlags([]string{"--scenario", "a", "--scenario", "b,c"}, getenv, io.Discard)
+	if err != nil || strings.Join(cfg.scenarios, ",") != "a,b,c" {
+		t.Errorf("flags replace the environment: %+v %v", cfg, err)
+	}
+	err = run(context.Background(), []string{"--db", ":memory:", "--addr", "127.0.0.1:0", "--scenario", "no-such"},
+		func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "no-such") {
+		t.Errorf("unknown global scenario: %v", err)
+	}
+}
+
+func TestGlobalScenario(t *testing.T) {
+	base, stop := mustRun(t, "--db", ":memory:", "--scenario", "order-merchant-not-configured")
+	defer stop()
+	tok := mustToken(t, base)
+	status, body := post(t, base+"/ucp/merchants/MER_00000000000000000000000000000001/orders", tok, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP"}]}`)
+	if status != 400 || body["detailed_error_code"] != "40041" {
+		t.Errorf("order: %d %v", status, body)
+	}
+}
+
+// Writing, changing and breaking a file of --scenarios DIR while the sandbox runs.
+func TestScenariosHotReload(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hot.yaml")
+	write := func(detail string) {
+		src := "version: 1\nname: hot\nrules:\n  - when: {operation: adjustment}\n    then: {status: 502, error: {code: SYSTEM_ERROR_DOWNSTREAM, detail: \"" + detail + "\", description: scripted}}\n"
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("50046")
+	base, stop := mustRun(t, "--db", ":memory:", "--scenarios", dir)
+	defer stop()
+	tok := mustToken(t, base)
+	adjust := func() (int, string) {
+		req, _ := http.NewRequest("POST", base+"/transactions/TRN_CapturedSale000000000000000001/adjustment", strings.NewReader(`{"amount":"5"}`))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("X-GP-Version", "2021-03-22")
+		req.Header.Set("X-Sandbox-Scenario", "hot")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, body := adjust(); status != 502 || !strings.Contains(body, `"50046"`) {
+		t.Fatalf("first version: %d %s", status, body)
+	}
+
+	write("5004799") // a different size, whatever the file system's time resolution
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		_, body := adjust()
+		if strings.Contains(body, `"5004799"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the change was not picked up: %s", body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	if err := os.WriteFile(file, []byte("version: 1\nname: hot\nrules: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * reloadInterval)
+	if status, body := adjust(); status != 502 || !strings.Contains(body, `"5004799"`) {
+		t.Errorf("a broken file must keep the last good set: %d %s", status, body)
+	}
+}
+
+func mustToken(t *testing.T, base string) string {
+	t.Helper()
+	status, body := post(t, base+"/accesstoken", "", `{"app_id":"SandboxPartnerAppId0000000000001","nonce":"n","secret":"`+
+		sandbox.Secret("n", "SandboxAppKey001")+`","grant_type":"client_credentials"}`)
+	if status != 200 {
+		t.Fatalf("token: %d %v", status, body)
+	}
+	return body["token"].(string)
+}

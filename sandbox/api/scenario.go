@@ -1,0 +1,278 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+)
+
+// Scenario headers. X-Sandbox-Scenario names the scenarios of one request (commas
+// between names); X-Sandbox-Session scopes sequence state, so that parallel test
+// suites do not consume one another's steps.
+const (
+	headerScenario = "X-Sandbox-Scenario"
+	headerSession  = "X-Sandbox-Session"
+	headerRule     = "X-Sandbox-Rule"
+)
+
+// maxSession is the length limit of X-Sandbox-Session.
+const maxSession = 100
+
+// decide asks the scenario engine what to do with a call that passed every check.
+// It runs after prepare, so a request the real API would refuse is refused whatever
+// the scenarios say, and before execute, so a scripted error leaves no trace.
+func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decision, error) {
+	if s.engine == nil {
+		return scenario.Decision{}, nil
+	}
+	info := infoOf(r)
+	session := r.Header.Get(headerSession)
+	if session != "" && (len(session) > maxSession || !printableASCII(session)) {
+		return scenario.Decision{}, sandbox.InvalidField(headerSession)
+	}
+	req := scenario.Request{
+		Operation:     string(op.op),
+		TransactionID: c.vars["id"],
+		MerchantID:    c.vars["merchant_id"],
+		AppID:         c.caller.App.ID,
+		Header:        r.Header,
+		Body:          c.body,
+		Named:         scenario.SplitNames(strings.Join(r.Header.Values(headerScenario), ",")),
+	}
+	if op.op == sandbox.OpAccessToken {
+		// No token yet: the app is the one asking for it.
+		req.AppID = str(c.body, "app_id")
+	}
+	sub, err := s.svc.Subjects(req.AppID, req.MerchantID, req.TransactionID)
+	if err != nil {
+		return scenario.Decision{}, err
+	}
+	req.Bound = sub.Scenarios
+	if req.MerchantID == "" {
+		req.MerchantID = sub.TransactionMerchant
+	}
+	req.Scope = "app:" + req.AppID
+	if session != "" {
+		req.Scope = "session:" + session
+	}
+	d, err := s.engine.Decide(req)
+	var unknown *scenario.UnknownError
+	if errors.As(err, &unknown) {
+		return d, sandbox.InvalidField(headerScenario)
+	}
+	if info != nil {
+		info.session, info.rule, info.step, info.miss = session, d.Ref(), d.Step, d.Miss
+		info.fault = d.Outcome.Fault
+	}
+	return d, err
+}
+
+// script answers a call as the matched rule says. The action executes unless the
+// rule scripts an error or a fault instead of it (apply executes it anyway); then the
+// answer is delayed, broken or sent as the rule says.
+func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c *call, d scenario.Decision) {
+	o := d.Outcome
+	w.Header().Set(headerRule, d.Ref())
+	if o.Idempotency == scenario.IdempotencyReplay {
+		c.idem.Replay = true
+	}
+	// Without apply, a scripted error or fault stands for an action that did not
+	// happen: with nothing to show, an empty or malformed answer is 200 "{".
+	status, body := http.StatusOK, []byte("{}")
+	if (o.Error == nil && o.Fault == "") || o.Apply {
+		res, err := op.execute(s, c)
+		switch {
+		case err != nil:
+			status, body = errorResponse(r, err)
+		case o.Body != nil:
+			status, body = http.StatusOK, mergeJSON(res.Body, o.Body)
+		default:
+			status, body = http.StatusOK, res.Body
+		}
+	}
+	if e := o.Error; e != nil {
+		// The client sees the scripted error even when apply executed the action (or
+		// the action failed): that is what the rule is for.
+		status, body = errorResponse(r, sandbox.Scripted(o.Status, e.Code, e.Detail, e.Description))
+	}
+	switch o.Fault {
+	case scenario.FaultTimeout:
+		hold(r.Context(), o.Hold())
+		dropConnection(w, false)
+		return
+	case scenario.FaultReset:
+		hold(r.Context(), o.Delay)
+		dropConnection(w, true)
+		return
+	}
+	hold(r.Context(), o.Delay)
+	switch o.Fault {
+	case scenario.FaultEmpty:
+		if info := infoOf(r); info != nil {
+			info.status = status
+		}
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(status)
+	case scenario.FaultMalformed:
+		writeBody(w, r, status, body[:len(body)/2])
+	default:
+		writeBody(w, r, status, body)
+	}
+}
+
+// hold waits d, or less if the client goes away.
+func hold(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// dropConnection closes the client's connection without an answer. With reset the
+// close is abortive (TCP RST, as a crashed peer or a middlebox would send) rather than
+// an orderly FIN. Where the connection cannot be taken over (HTTP/2), aborting the
+// handler makes net/http drop the stream instead.
+func dropConnection(w http.ResponseWriter, reset bool) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok && reset {
+		_ = tcp.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+// mergeJSON merges patch onto the JSON object body, keeping the order of body's
+// members (GP's field order) and appending new ones in key order: objects merge
+// member by member, anything else replaces. A body that is not an object is returned
+// unchanged.
+func mergeJSON(body []byte, patch map[string]any) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	base, err := decodeOrdered(dec)
+	if err != nil {
+		return body
+	}
+	if _, ok := base.(orderedObject); !ok {
+		return body
+	}
+	out, err := json.Marshal(merge(base, patch))
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+type member struct {
+	key string
+	val any
+}
+
+// orderedObject is a JSON object that keeps its members' order.
+type orderedObject []member
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(m.val)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func decodeOrdered(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil
+	}
+	switch delim {
+	case '{':
+		obj := orderedObject{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := decodeOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			obj = append(obj, member{key: k.(string), val: v})
+		}
+		_, err = dec.Token()
+		return obj, err
+	case '[':
+		arr := []any{}
+		for dec.More() {
+			v, err := decodeOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+		_, err = dec.Token()
+		return arr, err
+	}
+	return nil, errors.New("unexpected JSON delimiter")
+}
+
+func merge(base any, patch any) any {
+	pm, ok := patch.(map[string]any)
+	bo, isObject := base.(orderedObject)
+	if !ok || !isObject {
+		return patch
+	}
+	out := append(orderedObject{}, bo...)
+	keys := make([]string, 0, len(pm))
+	for k := range pm {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		found := false
+		for i := range out {
+			if out[i].key == k {
+				out[i].val = merge(out[i].val, pm[k])
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, member{key: k, val: pm[k]})
+		}
+	}
+	return out
+}

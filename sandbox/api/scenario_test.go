@@ -1,0 +1,400 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+)
+
+const (
+	adjustPath = "/ucp/transactions/" + capturedOne + "/adjustment"
+	orderPath  = "/ucp/merchants/" + merchantOne + "/orders"
+	orderBody  = `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}]}`
+)
+
+// gratuity reads a transaction's stored gratuity, to tell whether an action was applied.
+func (env *sandboxEnv) gratuity(id string) string {
+	env.t.Helper()
+	var g string
+	err := env.db.View(func(tx sandbox.Tx) error {
+		t, err := tx.Transaction(id)
+		g = t.GratuityAmount
+		return err
+	})
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	return g
+}
+
+// attempt sends a request with a client of its own (no connection reuse, the given
+// timeout) and returns the client's error instead of failing: faults are client errors.
+func (env *sandboxEnv) attempt(timeout time.Duration, path string, header map[string]string, body string) (reply, error) {
+	req, _ := http.NewRequest("POST", env.URL+path, strings.NewReader(body))
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Accept-Encoding", "identity")
+	client := &http.Client{Timeout: timeout, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		return reply{}, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return reply{status: resp.StatusCode, header: resp.Header, body: b}, err
+}
+
+func mustRule(t *testing.T, r reply, want string) {
+	t.Helper()
+	if got := r.header.Get("X-Sandbox-Rule"); got != want {
+		t.Errorf("X-Sandbox-Rule = %q, want %q (status %d %s)", got, want, r.status, r.body)
+	}
+}
+
+// Every built-in scenario, switched on by header, does what the README says.
+func TestBuiltinScenarios(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	with := func(name string, extra ...string) map[string]string {
+		return apiHeader(tok, append([]string{"X-Sandbox-Scenario", name}, extra...)...)
+	}
+
+	t.Run("adjustment-not-available", func(t *testing.T) {
+		r := env.do("POST", adjustPath, with("adjustment-not-available"), `{"gratuity_amount":"111"}`)
+		if got := r.gpError(t); got != (gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}) {
+			t.Errorf("got %+v", got)
+		}
+		mustRule(t, r, "adjustment-not-available#0")
+		if g := env.gratuity(capturedOne); g == "111" {
+			t.Error("the refused adjustment was stored")
+		}
+		// Orders are not concerned.
+		r = env.do("POST", orderPath, with("adjustment-not-available"), orderBody)
+		if r.status != 200 || r.header.Get("X-Sandbox-Rule") != "" {
+			t.Errorf("order: %d %s", r.status, r.body)
+		}
+	})
+	t.Run("downstream-error", func(t *testing.T) {
+		want := gpError{502, "SYSTEM_ERROR_DOWNSTREAM", "50046", "Unable to process your request due to an error with a system down stream."}
+		r := env.do("POST", "/accesstoken", map[string]string{"X-Sandbox-Scenario": "downstream-error"}, tokenBody(partnerApp, partnerKey, ""))
+		if got := r.gpError(t); got != want {
+			t.Errorf("token: %+v", got)
+		}
+		r = env.do("POST", orderPath, with("downstream-error"), orderBody)
+		if got := r.gpError(t); got != want {
+			t.Errorf("order: %+v", got)
+		}
+	})
+	t.Run("batch-closed", func(t *testing.T) {
+		r := env.do("POST", adjustPath, with("batch-closed"), `{"amount":"1"}`)
+		if got := r.gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch."}) {
+			t.Errorf("got %+v", got)
+		}
+	})
+	t.Run("order-merchant-not-configured", func(t *testing.T) {
+		r := env.do("POST", orderPath, with("order-merchant-not-configured"), orderBody)
+		if got := r.gpError(t); got.Status != 400 || got.Code != "INVALID_REQUEST_DATA" || got.Detail != "40041" ||
+			!strings.HasPrefix(got.Description, "Merchant configuration does not exist") {
+			t.Errorf("got %+v", got)
+		}
+	})
+	t.Run("declined-adjustment", func(t *testing.T) {
+		r := env.do("POST", "/transactions/"+capturedTwo+"/adjustment", with("declined-adjustment"), `{"gratuity_amount":"42"}`)
+		m := r.json(t)
+		pm, _ := m["payment_method"].(map[string]any)
+		if r.status != 200 || m["status"] != "DECLINED" || pm["result"] != "55" || pm["card"] == nil {
+			t.Errorf("got %d %s", r.status, r.body)
+		}
+		// The merge keeps GP's field order.
+		if !bytes.HasPrefix(r.body, []byte(`{"id":"`+capturedTwo+`","time_created":`)) {
+			t.Errorf("field order lost: %s", r.body)
+		}
+		if g := env.gratuity(capturedTwo); g != "42" {
+			t.Errorf("stored gratuity %q, want the executed change", g)
+		}
+	})
+	t.Run("idempotency-replay", func(t *testing.T) {
+		h := with("idempotency-replay", "X-GP-Idempotency", "replay-1")
+		first := env.do("POST", orderPath, h, orderBody)
+		again := env.do("POST", orderPath, h, orderBody)
+		if first.status != 200 || again.status != 200 || !bytes.Equal(first.body, again.body) {
+			t.Errorf("replay: %d %s / %d %s", first.status, first.body, again.status, again.body)
+		}
+		other := env.do("POST", orderPath, h, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A80_SP"}]}`)
+		if got := other.gpError(t); got.Status != 409 || got.Code != "DUPLICATE_ACTION" {
+			t.Errorf("other body: %+v", got)
+		}
+		// Without the scenario the same key is a plain 409.
+		if r := env.do("POST", orderPath, apiHeader(tok, "X-GP-Idempotency", "replay-1"), orderBody); r.status != 409 {
+			t.Errorf("without replay: %d %s", r.status, r.body)
+		}
+	})
+	t.Run("flaky-then-ok", func(t *testing.T) {
+		var got []int
+		for range 4 {
+			got = append(got, env.do("POST", orderPath, with("flaky-then-ok", "X-Sandbox-Session", "flaky"), orderBody).status)
+		}
+		if fmt.Sprint(got) != "[502 502 200 200]" {
+			t.Errorf("statuses %v", got)
+		}
+	})
+	t.Run("token-expired", func(t *testing.T) {
+		h := with("token-expired", "X-Sandbox-Session", "expiry", "X-GP-Idempotency", "expiry-1")
+		r := env.do("POST", adjustPath, h, `{"amount":"900"}`)
+		if got := r.gpError(t); got != (gpError{401, "NOT_AUTHENTICATED", "40002", "Access token expired"}) {
+			t.Errorf("first call: %+v", got)
+		}
+		// The client re-authenticates and resends with the same idempotency key.
+		h["Authorization"] = "Bearer " + env.mustToken(partnerApp, partnerKey, "")
+		if r := env.do("POST", adjustPath, h, `{"amount":"900"}`); r.status != 200 {
+			t.Errorf("resend: %d %s", r.status, r.body)
+		}
+	})
+	t.Run("slow-network", func(t *testing.T) {
+		start := time.Now()
+		r := env.do("POST", orderPath, with("slow-network"), orderBody)
+		if d := time.Since(start); r.status != 200 || d < time.Second {
+			t.Errorf("status %d after %v, want 200 after at least 1s", r.status, d)
+		}
+	})
+	t.Run("timeout-after-commit", func(t *testing.T) {
+		// The rule holds the connection 10 s; the client gives up long before, as a
+		// client would, and finds the change stored.
+		start := time.Now()
+		_, err := env.attempt(300*time.Millisecond, "/transactions/"+preauthorized+"/adjustment",
+			with("timeout-after-commit"), `{"gratuity_amount":"77"}`)
+		if err == nil || time.Since(start) > 5*time.Second {
+			t.Fatalf("want a client timeout, got err %v after %v", err, time.Since(start))
+		}
+		if g := env.gratuity(preauthorized); g != "77" {
+			t.Errorf("stored gratuity %q, want 77", g)
+		}
+	})
+}
+
+func faultScenarios(t *testing.T) []scenario.Scenario {
+	t.Helper()
+	src := `version: 1
+name: faults
+rules:
+  - when: {operation: adjustment, body: {gratuity_amount: "1"}}
+    then: {fault: reset}
+  - when: {operation: adjustment, body: {gratuity_amount: "2"}}
+    then: {fault: timeout, delay: 100ms, apply: true}
+  - when: {operation: adjustment, body: {gratuity_amount: "3"}}
+    then: {fault: empty}
+  - when: {operation: adjustment, body: {gratuity_amount: "4"}}
+    then: {fault: malformed, apply: true}
+  - when: {operation: adjustment, body: {gratuity_amount: "5"}}
+    then: {fault: malformed, status: 502, error: {code: SYSTEM_ERROR_DOWNSTREAM, detail: "50046"}}
+`
+	scs, err := yamlfile.LoadScenarios(mapFS("faults.yaml", src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scs
+}
+
+// Every fault kind, as a real client sees it.
+func TestFaultsSeenByClient(t *testing.T) {
+	env := mustSandboxWith(t, envOptions{scenarios: faultScenarios(t)})
+	h := apiHeader(env.mustToken(partnerApp, partnerKey, ""), "X-Sandbox-Scenario", "faults")
+	path := "/transactions/" + capturedOne + "/adjustment"
+
+	if _, err := env.attempt(5*time.Second, path, h, `{"gratuity_amount":"1"}`); err == nil {
+		t.Error("reset: the client got an answer")
+	} else if g := env.gratuity(capturedOne); g == "1" {
+		t.Error("reset without apply stored the change")
+	}
+
+	start := time.Now()
+	_, err := env.attempt(5*time.Second, path, h, `{"gratuity_amount":"2"}`)
+	var netErr interface{ Timeout() bool }
+	if err == nil || (errors.As(err, &netErr) && netErr.Timeout()) || time.Since(start) < 100*time.Millisecond {
+		t.Errorf("timeout: want the server to close after 100ms, got %v after %v", err, time.Since(start))
+	}
+	if g := env.gratuity(capturedOne); g != "2" {
+		t.Errorf("timeout with apply: stored gratuity %q, want 2", g)
+	}
+
+	r, err := env.attempt(5*time.Second, path, h, `{"gratuity_amount":"3"}`)
+	if err != nil || r.status != 200 || len(r.body) != 0 || r.header.Get("X-Sandbox-Rule") != "faults#2" {
+		t.Errorf("empty: %v %d %q", err, r.status, r.body)
+	}
+	if g := env.gratuity(capturedOne); g != "2" {
+		t.Errorf("empty without apply stored the change: %q", g)
+	}
+
+	r, err = env.attempt(5*time.Second, path, h, `{"gratuity_amount":"4"}`)
+	if err != nil || r.status != 200 || len(r.body) == 0 || json.Valid(r.body) || !bytes.HasPrefix(r.body, []byte(`{"id":"`)) {
+		t.Errorf("malformed: %v %d %q", err, r.status, r.body)
+	}
+	if g := env.gratuity(capturedOne); g != "4" {
+		t.Errorf("malformed with apply: stored gratuity %q, want 4", g)
+	}
+
+	r, err = env.attempt(5*time.Second, path, h, `{"gratuity_amount":"5"}`)
+	if err != nil || r.status != 502 || json.Valid(r.body) || !bytes.HasPrefix(r.body, []byte(`{"error_code":"SYSTEM_`)) {
+		t.Errorf("malformed error: %v %d %q", err, r.status, r.body)
+	}
+}
+
+// Header, fixture binding and global activation, and their precedence.
+func TestScenarioActivation(t *testing.T) {
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	env := mustSandboxWith(t, envOptions{
+		global: []string{"downstream-error"},
+		fixtures: func(fx *sandbox.Fixtures) {
+			for i := range fx.Transactions {
+				if fx.Transactions[i].ID == capturedTwo {
+					fx.Transactions[i].Scenarios = []string{"batch-closed"}
+				}
+			}
+		},
+		log: lockedWriter{&mu, &logs},
+	})
+	// The global scenario also covers /accesstoken; a header naming another scenario
+	// replaces it.
+	if r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(partnerApp, partnerKey, "")); r.status != 502 {
+		t.Fatalf("global on accesstoken: %d %s", r.status, r.body)
+	}
+	r := env.do("POST", "/accesstoken", map[string]string{"X-Sandbox-Scenario": "adjustment-not-available, batch-closed"}, tokenBody(partnerApp, partnerKey, ""))
+	if r.status != 200 {
+		t.Fatalf("header replaces global: %d %s", r.status, r.body)
+	}
+	tok := r.json(t)["token"].(string)
+
+	// Bound to the transaction: its binding beats the global scenario.
+	r = env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok), `{"amount":"1"}`)
+	if got := r.gpError(t); got.Detail != "40290" {
+		t.Errorf("fixture binding: %+v", got)
+	}
+	mustRule(t, r, "batch-closed#0")
+	// Another transaction: the global scenario.
+	r = env.do("POST", adjustPath, apiHeader(tok), `{"amount":"1"}`)
+	mustRule(t, r, "downstream-error#0")
+	// The header beats the binding.
+	r = env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available"), `{"amount":"1"}`)
+	mustRule(t, r, "adjustment-not-available#0")
+	// An unknown name in the header is the client's mistake, named after the header.
+	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available,no-such"), `{"amount":"1"}`)
+	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "X-Sandbox-Scenario contains unexpected data"}) {
+		t.Errorf("unknown name: %+v", got)
+	}
+	// A session name longer than 100 characters is refused, naming the header.
+	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Session", strings.Repeat("s", 101)), `{"amount":"1"}`)
+	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "X-Sandbox-Session contains unexpected data"}) {
+		t.Errorf("long session: %+v", got)
+	}
+	// A named scenario that matches nothing: the request passes and the log says why.
+	r = env.do("POST", orderPath, apiHeader(tok, "X-Sandbox-Scenario", "batch-closed", "X-Sandbox-Session", "s-1"), orderBody)
+	if r.status != 200 || r.header.Get("X-Sandbox-Rule") != "" {
+		t.Errorf("miss: %d %s", r.status, r.body)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	var sawRule, sawMiss bool
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if rec["rule"] == "batch-closed#0" {
+			sawRule = true
+		}
+		if rec["miss"] == "batch-closed#0: operation is order, want adjustment" && rec["session"] == "s-1" {
+			sawMiss = true
+		}
+	}
+	if !sawRule || !sawMiss {
+		t.Errorf("request log lacks the rule (%v) or the miss with its session (%v):\n%s", sawRule, sawMiss, logs.String())
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Two test suites running the same sequence in parallel, each in its own session,
+// see the whole sequence each; concurrent requests of one session share its steps.
+func TestParallelSessions(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	var wg sync.WaitGroup
+	results := make([]string, 2)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", fmt.Sprintf("suite-%d", i))
+			var got []int
+			for range 5 {
+				r, err := env.attempt(5*time.Second, orderPath, h, orderBody)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got = append(got, r.status)
+			}
+			results[i] = fmt.Sprint(got)
+		}()
+	}
+	var mu sync.Mutex
+	failures := 0
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", "shared")
+			r, err := env.attempt(5*time.Second, orderPath, h, orderBody)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if r.status == 502 {
+				mu.Lock()
+				failures++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for i, got := range results {
+		if got != "[502 502 200 200 200]" {
+			t.Errorf("suite %d saw %s", i, got)
+		}
+	}
+	if failures != 2 {
+		t.Errorf("shared session: %d failures, want exactly 2", failures)
+	}
+	// Without a session header the scope is the token's app, apart from the sessions.
+	if r := env.do("POST", orderPath, apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok"), orderBody); r.status != 502 {
+		t.Errorf("app scope first call: %d", r.status)
+	}
+}
+
+func mapFS(name, content string) fstest.MapFS {
+	return fstest.MapFS{name: &fstest.MapFile{Data: []byte(content)}}
+}

@@ -1,0 +1,270 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// Engine holds the loaded scenarios and the globally active names, and decides
+// requests against them. The set is swapped atomically (hot reload, admin calls):
+// a request is decided against one set from start to end.
+type Engine struct {
+	store sandbox.Store
+	mu    sync.Mutex // serialises writers; readers only load state
+	state atomic.Pointer[state]
+}
+
+// state is one immutable snapshot of an Engine.
+type state struct {
+	byName   map[string]*Scenario
+	order    []string          // names in load order
+	global   []string          // globally active names, in activation order
+	loadErrs map[string]string // file -> why its last load failed
+}
+
+// UnknownError is a scenario name that no loaded scenario has.
+type UnknownError struct{ Name string }
+
+func (e *UnknownError) Error() string { return fmt.Sprintf("unknown scenario %q", e.Name) }
+
+// NewEngine returns an engine over scenarios, keeping sequence counters in store.
+func NewEngine(store sandbox.Store, scenarios []Scenario) (*Engine, error) {
+	e := &Engine{store: store}
+	e.state.Store(&state{byName: map[string]*Scenario{}})
+	if err := e.Replace(scenarios); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Replace makes scenarios the loaded set and forgets earlier load errors. It refuses
+// (keeping the current set) a set with an invalid scenario, a repeated name, or that
+// lacks a globally active scenario.
+func (e *Engine) Replace(scenarios []Scenario) error {
+	next := &state{byName: make(map[string]*Scenario, len(scenarios))}
+	for i := range scenarios {
+		sc := scenarios[i]
+		if err := sc.Check(); err != nil {
+			return err
+		}
+		if _, dup := next.byName[sc.Name]; dup {
+			return fmt.Errorf("scenario %q is defined twice", sc.Name)
+		}
+		next.byName[sc.Name] = &sc
+		next.order = append(next.order, sc.Name)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cur := e.state.Load()
+	for _, g := range cur.global {
+		if _, ok := next.byName[g]; !ok {
+			return fmt.Errorf("scenario %q is globally active and would disappear", g)
+		}
+	}
+	next.global = cur.global
+	e.state.Store(next)
+	return nil
+}
+
+// SetLoadErrors records why files failed to load, for List. The loaded set stays as
+// it is: a broken file keeps the last good set active. nil clears them.
+func (e *Engine) SetLoadErrors(errs map[string]string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	next := *e.state.Load()
+	next.loadErrs = errs
+	e.state.Store(&next)
+}
+
+// SetGlobal makes names the globally active scenarios, in that order; an empty list
+// deactivates them all. An unknown name changes nothing.
+func (e *Engine) SetGlobal(names []string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cur := e.state.Load()
+	var global []string
+	for _, n := range names {
+		if _, ok := cur.byName[n]; !ok {
+			return &UnknownError{Name: n}
+		}
+		if !slices.Contains(global, n) {
+			global = append(global, n)
+		}
+	}
+	next := *cur
+	next.global = global
+	e.state.Store(&next)
+	return nil
+}
+
+// Global returns the globally active scenario names.
+func (e *Engine) Global() []string { return slices.Clone(e.state.Load().global) }
+
+// Has reports whether a scenario of that name is loaded.
+func (e *Engine) Has(name string) bool {
+	_, ok := e.state.Load().byName[name]
+	return ok
+}
+
+// Entry is one line of List: a loaded scenario, or a file that failed to load.
+type Entry struct {
+	Name        string // empty for a file that failed to load and defines nothing loaded
+	Description string
+	File        string
+	Global      bool   // globally active
+	Rules       int    // number of rules
+	LoadError   string // why File failed to load last time (the scenario shown is the last good one)
+}
+
+// List returns the loaded scenarios in load order, then files whose last load failed
+// and that define none of them.
+func (e *Engine) List() []Entry {
+	st := e.state.Load()
+	var out []Entry
+	files := map[string]bool{}
+	for _, n := range st.order {
+		sc := st.byName[n]
+		files[sc.File] = true
+		out = append(out, Entry{
+			Name: sc.Name, Description: sc.Description, File: sc.File, Rules: len(sc.Rules),
+			Global: slices.Contains(st.global, n), LoadError: st.loadErrs[sc.File],
+		})
+	}
+	for _, f := range sortedKeys(st.loadErrs) {
+		if !files[f] {
+			out = append(out, Entry{File: f, LoadError: st.loadErrs[f]})
+		}
+	}
+	return out
+}
+
+// Activation sources, by precedence.
+const (
+	SourceHeader  = "header"
+	SourceFixture = "fixture"
+	SourceGlobal  = "global"
+)
+
+// Decision is what the engine decided for a request.
+type Decision struct {
+	Scenario string // the matched scenario; empty when no rule matched
+	Rule     int    // index of the matched rule in the scenario's rules
+	Step     int    // index of the sequence step used; -1 for a rule with then
+	Outcome  Outcome
+	Source   string // which activation made the scenarios active
+	// Miss explains, when scenarios were active but no rule matched, the rule that came
+	// closest and what differed: "adjustment-not-available#0: operation is order, want adjustment".
+	Miss string
+}
+
+// Matched reports whether a rule matched.
+func (d Decision) Matched() bool { return d.Scenario != "" }
+
+// Ref is "<scenario>#<rule index>", the X-Sandbox-Rule header value.
+func (d Decision) Ref() string {
+	if !d.Matched() {
+		return ""
+	}
+	return ruleRef(d.Scenario, d.Rule)
+}
+
+// Decide finds the first rule of the active scenarios that matches req and returns
+// its outcome, consuming one step of a sequence rule in req's scope.
+//
+// The active scenarios are those the request names, else those its fixture records
+// are bound to, else the global ones: the first of the three that names any is the
+// whole active set. A name the request gives that is not loaded is an *UnknownError;
+// unknown bound or global names are skipped.
+func (e *Engine) Decide(req Request) (Decision, error) {
+	st := e.state.Load()
+	names, source := req.Named, SourceHeader
+	switch {
+	case len(req.Named) > 0:
+		for _, n := range req.Named {
+			if _, ok := st.byName[n]; !ok {
+				return Decision{}, &UnknownError{Name: n}
+			}
+		}
+	case len(req.Bound) > 0:
+		names, source = req.Bound, SourceFixture
+	default:
+		names, source = st.global, SourceGlobal
+	}
+	var active []*Scenario
+	for _, n := range names {
+		if sc, ok := st.byName[n]; ok && !slices.Contains(active, sc) {
+			active = append(active, sc)
+		}
+	}
+	d := Decision{Rule: -1, Step: -1}
+	if len(active) == 0 {
+		return d, nil
+	}
+	d.Source = source
+	for _, sc := range active {
+		for i, r := range sc.Rules {
+			if !r.When.matches(req) {
+				continue
+			}
+			d.Scenario, d.Rule = sc.Name, i
+			if r.Then != nil {
+				d.Outcome = *r.Then
+				return d, nil
+			}
+			step, err := e.nextStep(req.Scope, sc.Name, i, r.Sequence)
+			if err != nil {
+				return Decision{}, err
+			}
+			d.Step, d.Outcome = step, r.Sequence[step].Then
+			return d, nil
+		}
+	}
+	d.Miss = closestMiss(active, req)
+	return d, nil
+}
+
+// DecideNotification decides how a status notification is sent: the outcome may drop
+// it, send it twice or delay it. req describes the order (MerchantID, AppID), its
+// scope and active names as for Decide; its Operation is set here.
+func (e *Engine) DecideNotification(req Request) (Decision, error) {
+	req.Operation = OpNotification
+	return e.Decide(req)
+}
+
+// nextStep consumes one call of a sequence in scope and returns the index of the step
+// that answers it. Reading and incrementing the counter in one store transaction makes
+// concurrent requests of one scope each take a different call.
+func (e *Engine) nextStep(scope, name string, rule int, seq []Step) (int, error) {
+	if scope == "" {
+		scope = "global"
+	}
+	total := 0
+	for _, s := range seq {
+		total += max(s.Times, 1)
+	}
+	var n int
+	err := e.store.Update(func(tx sandbox.Tx) error {
+		var err error
+		if n, err = tx.ScenarioStep(scope, name, rule); err != nil {
+			return err
+		}
+		if n >= total {
+			return nil // on the last step, which repeats: nothing left to count
+		}
+		return tx.PutScenarioStep(scope, name, rule, n+1)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("scenario %s: sequence step: %w", name, err)
+	}
+	for i, s := range seq {
+		if n < max(s.Times, 1) {
+			return i, nil
+		}
+		n -= max(s.Times, 1)
+	}
+	return len(seq) - 1, nil
+}

@@ -1,0 +1,267 @@
+package scenario_test
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+)
+
+func errorOutcome(status int, code, detail string) *scenario.Outcome {
+	return &scenario.Outcome{Status: status, Error: &scenario.Error{Code: code, Detail: detail}}
+}
+
+func testScenarios() []scenario.Scenario {
+	return []scenario.Scenario{
+		{Name: "deny", File: "deny.yaml", Rules: []scenario.Rule{{
+			When: scenario.When{Operations: []string{scenario.OpAdjustment}},
+			Then: errorOutcome(403, "ACTION_NOT_AUTHORIZED", "40212"),
+		}}},
+		{Name: "picky", File: "picky.yaml", Rules: []scenario.Rule{
+			{
+				When: scenario.When{
+					Operations: []string{scenario.OpAdjustment}, TransactionID: "TRN_1",
+					Headers: map[string]string{"X-GP-Version": "2020-12-22"},
+					Body:    map[string]any{"gratuity_amount": "999", "payment_method": map[string]any{"card": map[string]any{"tag": "9F"}}},
+				},
+				Then: errorOutcome(502, "SYSTEM_ERROR_DOWNSTREAM", "50046"),
+			},
+			{
+				When: scenario.When{Operations: []string{scenario.OpOrder}, Body: map[string]any{"quantity": json.Number("2")}},
+				Then: &scenario.Outcome{Fault: scenario.FaultEmpty},
+			},
+		}},
+		{Name: "slow", File: "slow.yaml", Rules: []scenario.Rule{{
+			When: scenario.When{Operations: []string{scenario.OpAny}},
+			Then: &scenario.Outcome{Delay: 1},
+		}}},
+		{Name: "flaky", File: "flaky.yaml", Rules: []scenario.Rule{{
+			When: scenario.When{Operations: []string{scenario.OpAdjustment, scenario.OpOrder}},
+			Sequence: []scenario.Step{
+				{Then: *errorOutcome(502, "SYSTEM_ERROR_DOWNSTREAM", "50046"), Times: 2},
+				{Then: scenario.Outcome{}},
+			},
+		}}},
+		{Name: "notify", File: "notify.yaml", Rules: []scenario.Rule{{
+			When: scenario.When{Operations: []string{scenario.OpNotification}, MerchantID: "MER_1"},
+			Sequence: []scenario.Step{
+				{Then: scenario.Outcome{Fault: scenario.FaultDrop}},
+				{Then: scenario.Outcome{Fault: scenario.FaultDuplicate}},
+			},
+		}}},
+	}
+}
+
+func mustEngine(t *testing.T, path string) (*scenario.Engine, *store.Store) {
+	t.Helper()
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	e, err := scenario.NewEngine(db, testScenarios())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, db
+}
+
+func TestDecidePrecedence(t *testing.T) {
+	e, _ := mustEngine(t, ":memory:")
+	if err := e.SetGlobal([]string{"slow"}); err != nil {
+		t.Fatal(err)
+	}
+	adj := scenario.Request{Operation: scenario.OpAdjustment, Scope: "app:A"}
+	for _, tc := range []struct {
+		name         string
+		named, bound []string
+		want, source string
+	}{
+		{"global only", nil, nil, "slow", scenario.SourceGlobal},
+		{"binding beats global", nil, []string{"deny"}, "deny", scenario.SourceFixture},
+		{"header beats binding", []string{"picky", "slow"}, []string{"deny"}, "slow", scenario.SourceHeader},
+		{"unknown bound names are skipped", nil, []string{"gone", "deny"}, "deny", scenario.SourceFixture},
+	} {
+		req := adj
+		req.Named, req.Bound = tc.named, tc.bound
+		d, err := e.Decide(req)
+		if err != nil || d.Scenario != tc.want || d.Source != tc.source {
+			t.Errorf("%s: got %q from %q (err %v), want %q from %q", tc.name, d.Scenario, d.Source, err, tc.want, tc.source)
+		}
+	}
+	req := adj
+	req.Named = []string{"deny", "nope"}
+	var unknown *scenario.UnknownError
+	if _, err := e.Decide(req); !errors.As(err, &unknown) || unknown.Name != "nope" {
+		t.Errorf("unknown header name: err %v", err)
+	}
+	// With no scenario active there is nothing to explain.
+	if err := e.SetGlobal(nil); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := e.Decide(adj); err != nil || d.Matched() || d.Miss != "" || d.Source != "" {
+		t.Errorf("nothing active: %+v %v", d, err)
+	}
+}
+
+func TestMatching(t *testing.T) {
+	e, _ := mustEngine(t, ":memory:")
+	header := http.Header{}
+	header.Set("x-gp-version", "2020-12-22")
+	body := map[string]any{"gratuity_amount": "999", "amount": "5", "payment_method": map[string]any{"card": map[string]any{"tag": "9F"}}}
+	base := scenario.Request{Operation: scenario.OpAdjustment, TransactionID: "TRN_1", Header: header, Body: body, Named: []string{"picky"}}
+	if d, err := e.Decide(base); err != nil || d.Ref() != "picky#0" || d.Outcome.Status != 502 {
+		t.Fatalf("full match: %+v %v", d, err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(r *scenario.Request)
+		miss   string
+	}{
+		{"other transaction", func(r *scenario.Request) { r.TransactionID = "TRN_2" }, "picky#0: transaction_id is TRN_2, want TRN_1"},
+		{"header value differs", func(r *scenario.Request) {
+			r.Header = http.Header{"X-Gp-Version": {"2021-03-22"}}
+		}, `picky#0: header X-GP-Version is "2021-03-22", want "2020-12-22"`},
+		{"header absent", func(r *scenario.Request) { r.Header = http.Header{} }, `picky#0: header X-GP-Version is absent, want "2020-12-22"`},
+		{"body value differs", func(r *scenario.Request) {
+			r.Body = map[string]any{"gratuity_amount": "998", "payment_method": map[string]any{"card": map[string]any{"tag": "9F"}}}
+		}, `picky#0: body.gratuity_amount is "998", want "999"`},
+		{"nested body member absent", func(r *scenario.Request) {
+			r.Body = map[string]any{"gratuity_amount": "999", "payment_method": map[string]any{"card": map[string]any{}}}
+		}, `picky#0: body.payment_method.card.tag is absent, want "9F"`},
+		{"number is not a string", func(r *scenario.Request) {
+			r.Body = map[string]any{"gratuity_amount": json.Number("999"), "payment_method": map[string]any{"card": map[string]any{"tag": "9F"}}}
+		}, `picky#0: body.gratuity_amount is 999, want "999"`},
+	} {
+		req := base
+		tc.change(&req)
+		d, err := e.Decide(req)
+		if err != nil || d.Matched() || d.Miss != tc.miss {
+			t.Errorf("%s: matched %q, miss %q (err %v), want miss %q", tc.name, d.Ref(), d.Miss, err, tc.miss)
+		}
+	}
+	// Numbers compare by value: 2.0 in the request matches 2 in the rule.
+	order := scenario.Request{Operation: scenario.OpOrder, Body: map[string]any{"quantity": json.Number("2.0")}, Named: []string{"picky"}}
+	if d, _ := e.Decide(order); d.Ref() != "picky#1" || d.Outcome.Fault != scenario.FaultEmpty {
+		t.Errorf("order: %+v", d)
+	}
+	// The closest miss is the rule with the fewest differences, across scenarios.
+	token := scenario.Request{Operation: scenario.OpAccessToken, Named: []string{"picky", "deny"}}
+	if d, _ := e.Decide(token); !strings.HasPrefix(d.Miss, "deny#0: operation is accesstoken, want adjustment") {
+		t.Errorf("closest miss: %q", d.Miss)
+	}
+}
+
+func TestSequenceScopes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "steps.db")
+	e, db := mustEngine(t, path)
+	decide := func(scope string) scenario.Decision {
+		t.Helper()
+		d, err := e.Decide(scenario.Request{Operation: scenario.OpOrder, Scope: scope, Named: []string{"flaky"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	// Twenty concurrent requests of one scope: exactly two get the failing step.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	steps := map[int]int{}
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := decide("session:A")
+			mu.Lock()
+			steps[d.Step]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if steps[0] != 2 || steps[1] != 18 {
+		t.Errorf("steps taken in one scope: %v, want 2 of step 0 and 18 of step 1", steps)
+	}
+	// Another scope starts from the beginning.
+	if d := decide("session:B"); d.Step != 0 || d.Outcome.Status != 502 {
+		t.Errorf("scope B first call: %+v", d)
+	}
+	// Counters survive a restart.
+	db.Close()
+	e2, _ := mustEngine(t, path)
+	d, err := e2.Decide(scenario.Request{Operation: scenario.OpAdjustment, Scope: "session:B", Named: []string{"flaky"}})
+	if err != nil || d.Step != 0 || d.Ref() != "flaky#0" {
+		t.Errorf("scope B second call after restart: %+v %v", d, err)
+	}
+	d, _ = e2.Decide(scenario.Request{Operation: scenario.OpAdjustment, Scope: "session:B", Named: []string{"flaky"}})
+	if d.Step != 1 || !d.Outcome.Pass() {
+		t.Errorf("scope B third call after restart: %+v", d)
+	}
+}
+
+func TestDecideNotification(t *testing.T) {
+	e, _ := mustEngine(t, ":memory:")
+	if err := e.SetGlobal([]string{"slow", "notify"}); err != nil {
+		t.Fatal(err)
+	}
+	n := scenario.Request{MerchantID: "MER_1", AppID: "APP", Scope: "app:APP"}
+	var faults []string
+	for range 3 {
+		d, err := e.DecideNotification(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		faults = append(faults, d.Outcome.Fault)
+	}
+	// "slow" matches any API operation but not notifications.
+	if strings.Join(faults, ",") != "drop,duplicate,duplicate" {
+		t.Errorf("notification faults %v", faults)
+	}
+	n.MerchantID = "MER_2"
+	if d, _ := e.DecideNotification(n); d.Matched() || !strings.Contains(d.Miss, "merchant_id is MER_2, want MER_1") {
+		t.Errorf("other merchant: %+v", d)
+	}
+	// A notification rule never matches an API request.
+	if d, _ := e.Decide(scenario.Request{Operation: scenario.OpOrder, MerchantID: "MER_1", Named: []string{"notify"}}); d.Matched() {
+		t.Errorf("order matched a notification rule: %+v", d)
+	}
+}
+
+func TestEngineSetManagement(t *testing.T) {
+	e, _ := mustEngine(t, ":memory:")
+	var unknown *scenario.UnknownError
+	if err := e.SetGlobal([]string{"deny", "missing"}); !errors.As(err, &unknown) {
+		t.Errorf("SetGlobal unknown: %v", err)
+	}
+	if err := e.SetGlobal([]string{"deny", "deny"}); err != nil || strings.Join(e.Global(), ",") != "deny" {
+		t.Errorf("SetGlobal: %v %v", err, e.Global())
+	}
+	// A new set without the globally active scenario is refused; the old set stays.
+	if err := e.Replace(testScenarios()[1:]); err == nil || !e.Has("deny") {
+		t.Errorf("Replace dropping a global scenario: %v", err)
+	}
+	dup := append(testScenarios(), testScenarios()[0])
+	if err := e.Replace(dup); err == nil {
+		t.Error("Replace accepted a repeated name")
+	}
+	if err := e.Replace([]scenario.Scenario{{Name: "bad name", Rules: testScenarios()[0].Rules}}); err == nil {
+		t.Error("Replace accepted an invalid name")
+	}
+	e.SetLoadErrors(map[string]string{"deny.yaml": "deny.yaml:3:5: boom", "new.yaml": "new.yaml:1:1: bad"})
+	list := e.List()
+	if len(list) != 6 || list[0].Name != "deny" || !list[0].Global || list[0].LoadError == "" ||
+		list[1].LoadError != "" || list[5].File != "new.yaml" || list[5].Name != "" {
+		t.Errorf("List: %+v", list)
+	}
+	if err := e.SetGlobal(nil); err != nil || len(e.Global()) != 0 {
+		t.Errorf("SetGlobal(nil): %v %v", err, e.Global())
+	}
+	if err := e.Replace(testScenarios()[1:2]); err != nil || e.Has("deny") || len(e.List()) != 1 {
+		t.Errorf("Replace: %v %+v", err, e.List())
+	}
+}

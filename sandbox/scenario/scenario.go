@@ -1,0 +1,196 @@
+// Package scenario decides what the sandbox answers when a test has scripted an
+// outcome: a GP error instead of the action, a changed response, latency, a broken
+// connection, idempotency replay, or a sequence of those per session.
+//
+// It is pure evaluation over the standard library and package sandbox: scenario files
+// are read by sandbox/yamlfile, requests arrive already parsed from sandbox/api, and
+// sequence counters live in the sandbox Store so that they survive a restart.
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Operations a rule can match. Any matches every API operation (not notifications,
+// which are not requests of the client).
+const (
+	OpAccessToken  = "accesstoken"
+	OpAdjustment   = "adjustment"
+	OpOrder        = "order"
+	OpNotification = "notification"
+	OpAny          = "any"
+)
+
+// Faults a rule can script. The first four break an API answer; drop and duplicate
+// concern status notifications.
+const (
+	FaultReset     = "reset"     // close the connection without an answer
+	FaultTimeout   = "timeout"   // hold the connection for the delay, then close it
+	FaultEmpty     = "empty"     // answer with no body
+	FaultMalformed = "malformed" // answer with a truncated JSON body
+	FaultDrop      = "drop"      // do not send the notification
+	FaultDuplicate = "duplicate" // send the notification twice
+)
+
+// DefaultTimeoutHold is how long a timeout fault holds the connection when its outcome
+// names no delay.
+const DefaultTimeoutHold = 10 * time.Second
+
+// MaxDelay bounds a delay: the server's write timeout is a minute, so a longer delay
+// would lose the answer it delays.
+const MaxDelay = 45 * time.Second
+
+// Scenario is one loaded scenario file.
+type Scenario struct {
+	Name        string
+	Description string
+	File        string // where it was loaded from, for listings
+	Rules       []Rule
+}
+
+// Rule is a condition and what to do when it holds: one outcome (Then) or a sequence.
+type Rule struct {
+	When     When
+	Then     *Outcome
+	Sequence []Step
+}
+
+// When is a rule's condition. Empty fields match anything.
+type When struct {
+	Operations    []string // any of these; OpAny matches every API operation
+	TransactionID string
+	MerchantID    string
+	AppID         string
+	Headers       map[string]string // names case-insensitive, values exact
+	Body          map[string]any    // a JSON subset of the request body
+}
+
+// Step is one step of a sequence, applied Times times (at least once); the last step
+// of a sequence repeats for ever.
+type Step struct {
+	Then  Outcome
+	Times int
+}
+
+// Outcome is what the sandbox does for a matched request. The zero Outcome is pass:
+// the normal behaviour.
+type Outcome struct {
+	Status      int    // with Error: the HTTP status of the scripted error
+	Error       *Error // a GP error instead of the action
+	Body        map[string]any
+	Delay       time.Duration
+	Fault       string
+	Apply       bool   // execute the action even though the client sees Error or Fault
+	Idempotency string // "replay" switches the request's key to replay mode
+}
+
+// Error is a scripted GP error. An empty Description means the catalogue's text.
+type Error struct {
+	Code        string
+	Detail      string
+	Description string
+}
+
+// IdempotencyReplay is the only Outcome.Idempotency value.
+const IdempotencyReplay = "replay"
+
+// Pass reports whether the outcome leaves the answer as it would be anyway.
+func (o Outcome) Pass() bool {
+	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == ""
+}
+
+// String renders an outcome briefly, for logs and listings.
+func (o Outcome) String() string {
+	var parts []string
+	if o.Error != nil {
+		parts = append(parts, strconv.Itoa(o.Status)+" "+o.Error.Code+" "+o.Error.Detail)
+	}
+	if o.Body != nil {
+		parts = append(parts, "body")
+	}
+	if o.Delay > 0 {
+		parts = append(parts, "delay "+o.Delay.String())
+	}
+	if o.Fault != "" {
+		parts = append(parts, "fault "+o.Fault)
+	}
+	if o.Apply {
+		parts = append(parts, "apply")
+	}
+	if o.Idempotency != "" {
+		parts = append(parts, "idempotency "+o.Idempotency)
+	}
+	if len(parts) == 0 {
+		return "pass"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Hold is how long a timeout fault holds the connection.
+func (o Outcome) Hold() time.Duration {
+	if o.Delay > 0 {
+		return o.Delay
+	}
+	return DefaultTimeoutHold
+}
+
+// Check reports what is wrong with a scenario that did not come through the YAML
+// loader (which reports the same mistakes with their positions): nil when it is
+// usable by an Engine.
+func (s *Scenario) Check() error {
+	if !ValidName(s.Name) {
+		return fmt.Errorf("scenario name %q: %s", s.Name, NameRule)
+	}
+	if len(s.Rules) == 0 {
+		return fmt.Errorf("scenario %s: no rules", s.Name)
+	}
+	for i, r := range s.Rules {
+		if (r.Then == nil) == (len(r.Sequence) == 0) {
+			return fmt.Errorf("scenario %s rule %d: needs either then or a sequence with steps", s.Name, i)
+		}
+		if len(r.When.Operations) == 0 {
+			return fmt.Errorf("scenario %s rule %d: no operation", s.Name, i)
+		}
+		for _, op := range r.When.Operations {
+			if !ValidOperation(op) {
+				return fmt.Errorf("scenario %s rule %d: unknown operation %q", s.Name, i, op)
+			}
+		}
+	}
+	return nil
+}
+
+// NameRule describes a valid scenario name, for messages.
+const NameRule = "must be 1 to 100 letters, digits, '-', '_' or '.', starting with a letter or digit"
+
+// ValidName reports whether name can name a scenario: it is listed in a header
+// separated by commas, so it has no commas, spaces or other punctuation.
+func ValidName(name string) bool {
+	if name == "" || len(name) > 100 {
+		return false
+	}
+	for i, c := range []byte(name) {
+		alnum := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !alnum && (i == 0 || !strings.ContainsRune("-_.", rune(c))) {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidOperation reports whether op is an operation a rule can name.
+func ValidOperation(op string) bool {
+	switch op {
+	case OpAccessToken, OpAdjustment, OpOrder, OpNotification, OpAny:
+		return true
+	}
+	return false
+}
+
+// OperationNames lists the operation names a rule can use, for messages.
+func OperationNames() []string {
+	return []string{OpAccessToken, OpAdjustment, OpOrder, OpNotification, OpAny}
+}

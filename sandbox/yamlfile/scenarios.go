@@ -1,0 +1,387 @@
+package yamlfile
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+)
+
+// LoadScenarios reads the scenarios of every *.yaml and *.yml file at the root of fsys,
+// in name order (names starting with "." are skipped). Each YAML document is one
+// scenario; names must be unique across all files.
+//
+// When anything is wrong the error is Problems, listing every problem with its file,
+// line and column. Problem.File (and Scenario.File) is the name within fsys. Other
+// errors mean fsys itself could not be listed.
+func LoadScenarios(fsys fs.FS) ([]scenario.Scenario, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("yamlfile: list scenario files: %w", err)
+	}
+	l := &scenarioLoader{names: map[string]site{}}
+	for _, e := range entries {
+		name := e.Name()
+		if ext := path.Ext(name); e.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			l.problems = append(l.problems, Problem{File: name, Message: err.Error()})
+			continue
+		}
+		l.file(name, data)
+	}
+	if err := l.problems.err(); err != nil {
+		return nil, err
+	}
+	return l.scenarios, nil
+}
+
+// CheckScenarioBindings reports every fixture binding that names no scenario known
+// to known.
+func CheckScenarioBindings(bindings []ScenarioBinding, known func(name string) bool) Problems {
+	var ps Problems
+	for _, b := range bindings {
+		if !known(b.Scenario) {
+			ps = append(ps, b.Problem(fmt.Sprintf("%s %s: unknown scenario %q", b.Kind, b.ID, clip(b.Scenario))))
+		}
+	}
+	return ps.sorted()
+}
+
+type scenarioLoader struct {
+	scenarios []scenario.Scenario
+	problems  Problems
+	names     map[string]site
+}
+
+func (l *scenarioLoader) file(name string, data []byte) {
+	roots, problems := documents(name, data)
+	l.problems = append(l.problems, problems...)
+	if len(roots) == 0 && len(problems) == 0 {
+		l.problems = append(l.problems, Problem{File: name, Message: "no scenario: the file is empty"})
+	}
+	for _, root := range roots {
+		d := newDecoder(name)
+		doc := new(scenarioDoc)
+		d.decode(root, "", doc)
+		checkScenario(d, doc)
+		if len(d.problems) > 0 {
+			l.problems = append(l.problems, d.problems...)
+			continue
+		}
+		if doc.Name != "" {
+			loc, _ := d.at(&doc.Name)
+			at := site{file: name, line: loc.node.Line, col: loc.node.Column, path: "name"}
+			if first, dup := l.names[doc.Name]; dup {
+				l.problems = append(l.problems, at.problemf("duplicate scenario name %q (first defined at %s)", doc.Name, first))
+				continue
+			}
+			l.names[doc.Name] = at
+		}
+		l.scenarios = append(l.scenarios, doc.toScenario(name))
+	}
+}
+
+// The scenario file schema.
+
+type scenarioDoc struct {
+	Version     int       `yaml:"version,required"`
+	Name        string    `yaml:"name,required"`
+	Description string    `yaml:"description"`
+	Rules       []ruleDoc `yaml:"rules,required"`
+}
+
+type ruleDoc struct {
+	When     whenDoc     `yaml:"when,required"`
+	Then     *outcomeDoc `yaml:"then"`
+	Sequence []stepDoc   `yaml:"sequence"`
+}
+
+type whenDoc struct {
+	Operation     operations                 `yaml:"operation,required"`
+	TransactionID string                     `yaml:"transaction_id"`
+	MerchantID    string                     `yaml:"merchant_id"`
+	AppID         string                     `yaml:"app_id"`
+	Headers       map[headerName]headerValue `yaml:"headers"`
+	Body          map[string]any             `yaml:"body"`
+}
+
+type stepDoc struct {
+	Then  *outcomeDoc `yaml:"then,required"`
+	Times *int        `yaml:"times"`
+}
+
+type outcomeDoc struct {
+	Pass        bool           `yaml:"pass"`
+	Status      int            `yaml:"status"`
+	Error       *errorDoc      `yaml:"error"`
+	Body        map[string]any `yaml:"body"`
+	Delay       duration       `yaml:"delay"`
+	Fault       string         `yaml:"fault"`
+	Apply       bool           `yaml:"apply"`
+	Idempotency string         `yaml:"idempotency"`
+}
+
+type errorDoc struct {
+	Code        string `yaml:"code,required"`
+	Detail      digits `yaml:"detail,required"`
+	Description string `yaml:"description"`
+}
+
+// setScalar reads "then: pass".
+func (o *outcomeDoc) setScalar(n *yaml.Node) string {
+	if n.ShortTag() != "!!str" || n.Value != "pass" {
+		return fmt.Sprintf("expected pass or a mapping of outcome fields, got %s", describe(n))
+	}
+	o.Pass = true
+	return ""
+}
+
+// operations is "operation: adjustment" or "operation: [adjustment, order]".
+type operations []string
+
+func (o *operations) setScalar(n *yaml.Node) string {
+	if n.ShortTag() != "!!str" {
+		return fmt.Sprintf("expected an operation or a list of them, got %s", describe(n))
+	}
+	*o = operations{n.Value}
+	return o.check()
+}
+
+func (o operations) check() string {
+	if len(o) == 0 {
+		return "needs at least one operation"
+	}
+	for _, op := range o {
+		if !scenario.ValidOperation(op) {
+			return fmt.Sprintf("unknown operation %q (want %s)", clip(op), strings.Join(scenario.OperationNames(), ", "))
+		}
+		if op == scenario.OpNotification && len(o) > 1 {
+			return "notification cannot be listed with other operations: its outcomes differ"
+		}
+	}
+	return ""
+}
+
+// headerName is an HTTP header name.
+type headerName string
+
+func (h headerName) check() string {
+	if h == "" {
+		return "a header name must not be empty"
+	}
+	for _, c := range []byte(h) {
+		if !isAlnum(c) && !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
+			return fmt.Sprintf("not a header name: %q", clip(string(h)))
+		}
+	}
+	return ""
+}
+
+// headerValue may be written unquoted even where YAML reads a timestamp:
+// X-GP-Version: 2020-12-22.
+type headerValue string
+
+func (headerValue) timestampText() {}
+
+// duration is a Go duration such as 1s or 250ms.
+type duration string
+
+func (s duration) check() string {
+	d, err := time.ParseDuration(string(s))
+	if err != nil || d < 0 || d > scenario.MaxDelay {
+		return fmt.Sprintf("must be a duration such as 1s or 250ms, at most %s, got %q", scenario.MaxDelay, clip(string(s)))
+	}
+	return ""
+}
+
+func (s duration) value() time.Duration {
+	d, _ := time.ParseDuration(string(s))
+	return d
+}
+
+// digits is a GP detailed error code such as "40212".
+type digits string
+
+func (s digits) check() string {
+	if s == "" || len(s) > 10 || strings.Trim(string(s), "0123456789") != "" {
+		return fmt.Sprintf("must be the digits of a detailed error code such as \"40212\", got %q", clip(string(s)))
+	}
+	return ""
+}
+
+// checkScenario adds the rules that involve several fields.
+func checkScenario(d *decoder, doc *scenarioDoc) {
+	if l, ok := d.at(&doc.Version); ok && doc.Version != 1 {
+		d.addf(l.node, l.path, "unsupported version %d (want 1)", doc.Version)
+	}
+	if l, ok := d.at(&doc.Name); ok && doc.Name != "" && !scenario.ValidName(doc.Name) {
+		d.addf(l.node, l.path, "%s", scenario.NameRule)
+	}
+	if l, ok := d.at(&doc.Rules); ok && len(doc.Rules) == 0 {
+		d.addf(l.node, l.path, "a scenario needs at least one rule")
+	}
+	for i := range doc.Rules {
+		r := &doc.Rules[i]
+		at, _ := d.at(r)
+		notification := checkWhen(d, &r.When)
+		thenAt, thenWritten := d.at(&r.Then)
+		_, sequenceWritten := d.at(&r.Sequence)
+		switch {
+		case thenWritten && sequenceWritten:
+			d.addf(at.node, at.path, "a rule has either then or sequence, not both")
+		case !thenWritten && !sequenceWritten:
+			d.addf(at.node, at.path, "a rule needs then or sequence")
+		case thenWritten && r.Then == nil:
+			if isNull(thenAt.node) {
+				d.addf(thenAt.node, thenAt.path, "then needs pass or outcome fields")
+			} // else not decodable: already reported
+		case r.Then != nil:
+			checkOutcome(d, r.Then, notification)
+		case len(r.Sequence) == 0:
+			l, _ := d.at(&r.Sequence)
+			d.addf(l.node, l.path, "a sequence needs at least one step")
+		}
+		for j := range r.Sequence {
+			s := &r.Sequence[j]
+			if s.Then != nil {
+				checkOutcome(d, s.Then, notification)
+			} else if l, ok := d.at(&s.Then); ok && isNull(l.node) {
+				d.addf(l.node, l.path, "then needs pass or outcome fields")
+			}
+			if l, ok := d.at(&s.Times); ok && s.Times != nil && *s.Times < 1 {
+				d.addf(l.node, l.path, "times must be at least 1")
+			}
+		}
+	}
+}
+
+// checkWhen reports conditions that cannot apply and tells whether the rule is about
+// notifications.
+func checkWhen(d *decoder, w *whenDoc) bool {
+	if len(w.Operation) != 1 || w.Operation[0] != scenario.OpNotification {
+		return false
+	}
+	for _, f := range []struct {
+		ptr any
+		set bool
+	}{{&w.TransactionID, w.TransactionID != ""}, {&w.Headers, w.Headers != nil}, {&w.Body, w.Body != nil}} {
+		if l, ok := d.at(f.ptr); ok && f.set {
+			d.addf(l.node, l.path, "a notification has no request to match this against")
+		}
+	}
+	return true
+}
+
+// checkOutcome reports fields that contradict one another or do not fit the operation.
+func checkOutcome(d *decoder, o *outcomeDoc, notification bool) {
+	at, _ := d.at(o)
+	problem := func(ptr any, format string, args ...any) {
+		l, ok := d.at(ptr)
+		if !ok {
+			l = at
+		}
+		d.addf(l.node, l.path, format, args...)
+	}
+	if o.Pass {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" {
+			problem(&o.Pass, "pass cannot be combined with other outcome fields")
+		}
+		return
+	}
+	if notification {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" {
+			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
+		}
+		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
+			problem(&o.Fault, "unknown notification fault %q (want drop or duplicate)", clip(o.Fault))
+		}
+		return
+	}
+	switch {
+	case o.Status != 0 && o.Error == nil:
+		problem(&o.Status, "status needs an error: a scripted status is always a GP error")
+	case o.Error != nil && o.Status == 0:
+		problem(&o.Error, "error needs a status")
+	case o.Status != 0 && (o.Status < 400 || o.Status > 599):
+		problem(&o.Status, "status must be an error status between 400 and 599, got %d", o.Status)
+	}
+	if e := o.Error; e != nil && e.Description == "" && e.Code != "" && e.Detail != "" &&
+		sandbox.CatalogueDescription(e.Code, string(e.Detail)) == "" {
+		problem(&e.Code, "the catalogue has no text for %s %s: write a description", clip(e.Code), clip(string(e.Detail)))
+	}
+	if o.Body != nil && o.Error != nil {
+		problem(&o.Body, "body merges onto a success response: it cannot be combined with error")
+	}
+	switch o.Fault {
+	case "", scenario.FaultEmpty, scenario.FaultMalformed:
+	case scenario.FaultReset, scenario.FaultTimeout:
+		if o.Error != nil || o.Body != nil {
+			problem(&o.Fault, "fault %s sends no answer: error and body would never be seen", o.Fault)
+		}
+	default:
+		problem(&o.Fault, "unknown fault %q (want reset, timeout, empty or malformed)", clip(o.Fault))
+	}
+	if o.Apply && o.Error == nil && o.Fault == "" {
+		problem(&o.Apply, "apply needs an error or a fault: without them the action is applied anyway")
+	}
+	if o.Idempotency != "" && o.Idempotency != scenario.IdempotencyReplay {
+		problem(&o.Idempotency, "unknown idempotency mode %q (want replay)", clip(o.Idempotency))
+	}
+}
+
+func (doc *scenarioDoc) toScenario(file string) scenario.Scenario {
+	sc := scenario.Scenario{Name: doc.Name, Description: doc.Description, File: file}
+	for _, r := range doc.Rules {
+		rule := scenario.Rule{When: r.When.toWhen()}
+		if r.Then != nil {
+			o := r.Then.toOutcome()
+			rule.Then = &o
+		}
+		for _, s := range r.Sequence {
+			times := 1
+			if s.Times != nil {
+				times = *s.Times
+			}
+			rule.Sequence = append(rule.Sequence, scenario.Step{Then: s.Then.toOutcome(), Times: times})
+		}
+		sc.Rules = append(sc.Rules, rule)
+	}
+	return sc
+}
+
+func (w *whenDoc) toWhen() scenario.When {
+	out := scenario.When{
+		Operations: []string(w.Operation), TransactionID: w.TransactionID,
+		MerchantID: w.MerchantID, AppID: w.AppID, Body: w.Body,
+	}
+	if w.Headers != nil {
+		out.Headers = make(map[string]string, len(w.Headers))
+		for k, v := range w.Headers {
+			out.Headers[string(k)] = string(v)
+		}
+	}
+	return out
+}
+
+func (o *outcomeDoc) toOutcome() scenario.Outcome {
+	out := scenario.Outcome{
+		Status: o.Status, Body: o.Body, Delay: o.Delay.value(), Fault: o.Fault,
+		Apply: o.Apply, Idempotency: o.Idempotency,
+	}
+	if e := o.Error; e != nil {
+		out.Error = &scenario.Error{Code: e.Code, Detail: string(e.Detail), Description: e.Description}
+		if out.Error.Description == "" {
+			out.Error.Description = sandbox.CatalogueDescription(e.Code, string(e.Detail))
+		}
+	}
+	return out
+}

@@ -1,0 +1,215 @@
+package yamlfile
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+	"github.com/gp-sandbox/gp-sandbox/scenarios"
+)
+
+func mustScenarioProblems(t *testing.T, src string) []string {
+	t.Helper()
+	_, err := LoadScenarios(files("s.yaml", src))
+	var ps Problems
+	if !errors.As(err, &ps) {
+		t.Fatalf("LoadScenarios error = %v, want Problems", err)
+	}
+	return problemStrings(ps)
+}
+
+func TestLoadScenariosReadsEveryField(t *testing.T) {
+	src := `version: 1
+name: every-field
+description: all of it
+rules:
+  - when:
+      operation: adjustment
+      transaction_id: TRN_1
+      merchant_id: MER_1
+      app_id: APP_1
+      headers: {X-GP-Version: 2020-12-22}
+      body: {gratuity_amount: "999", n: 2, ok: true, none: null, list: [1.5, x]}
+    then:
+      status: 403
+      error: {code: ACTION_NOT_AUTHORIZED, detail: "40212"}
+      apply: true
+      delay: 250ms
+  - when: {operation: [adjustment, order]}
+    sequence:
+      - {then: {body: {status: DECLINED}, fault: malformed}, times: 2}
+      - then: pass
+  - when: {operation: any}
+    then: {idempotency: replay, fault: timeout, delay: 2s, apply: true}
+---
+version: 1
+name: notes
+rules:
+  - when: {operation: notification, merchant_id: MER_1}
+    then: {fault: duplicate, delay: 1s}
+`
+	got, err := LoadScenarios(files("a.yaml", src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []scenario.Scenario{
+		{Name: "every-field", Description: "all of it", File: "a.yaml", Rules: []scenario.Rule{
+			{
+				When: scenario.When{
+					Operations: []string{"adjustment"}, TransactionID: "TRN_1", MerchantID: "MER_1", AppID: "APP_1",
+					Headers: map[string]string{"X-GP-Version": "2020-12-22"},
+					Body: map[string]any{"gratuity_amount": "999", "n": json.Number("2"), "ok": true, "none": nil,
+						"list": []any{json.Number("1.5"), "x"}},
+				},
+				Then: &scenario.Outcome{Status: 403, Apply: true, Delay: 250 * time.Millisecond, Error: &scenario.Error{
+					Code: "ACTION_NOT_AUTHORIZED", Detail: "40212", Description: "Permission not enabled to execute action"}},
+			},
+			{
+				When: scenario.When{Operations: []string{"adjustment", "order"}},
+				Sequence: []scenario.Step{
+					{Then: scenario.Outcome{Body: map[string]any{"status": "DECLINED"}, Fault: "malformed"}, Times: 2},
+					{Then: scenario.Outcome{}, Times: 1},
+				},
+			},
+			{
+				When: scenario.When{Operations: []string{"any"}},
+				Then: &scenario.Outcome{Idempotency: "replay", Fault: "timeout", Delay: 2 * time.Second, Apply: true},
+			},
+		}},
+		{Name: "notes", File: "a.yaml", Rules: []scenario.Rule{{
+			When: scenario.When{Operations: []string{"notification"}, MerchantID: "MER_1"},
+			Then: &scenario.Outcome{Fault: "duplicate", Delay: time.Second},
+		}}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %#v\nwant %#v", got, want)
+	}
+}
+
+func TestLoadScenariosProblems(t *testing.T) {
+	head := "version: 1\nname: x\nrules:\n"
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"unknown key", head + "  - when: {operation: order}\n    then: {stauts: 400}\n",
+			[]string{`s.yaml:5:12: rules[0].then: unknown key "stauts"`}},
+		{"unknown operation", head + "  - when: {operation: refund}\n    then: pass\n",
+			[]string{`s.yaml:4:23: rules[0].when.operation: unknown operation "refund" (want accesstoken, adjustment, order, notification, any)`}},
+		{"status without error", head + "  - when: {operation: order}\n    then: {status: 400}\n",
+			[]string{`s.yaml:5:20: rules[0].then.status: status needs an error: a scripted status is always a GP error`}},
+		{"error without status", head + "  - when: {operation: order}\n    then: {error: {code: SYSTEM_ERROR, detail: \"50000\"}}\n",
+			[]string{`s.yaml:5:19: rules[0].then.error: error needs a status`}},
+		{"unquoted detail", head + "  - when: {operation: order}\n    then: {status: 500, error: {code: SYSTEM_ERROR, detail: 50000}}\n",
+			[]string{`s.yaml:5:61: rules[0].then.error.detail: expected a string, got the number 50000; write it in quotes`}},
+		{"bad duration", head + "  - when: {operation: order}\n    then: {delay: soon}\n",
+			[]string{`s.yaml:5:19: rules[0].then.delay: must be a duration such as 1s or 250ms, at most 45s, got "soon"`}},
+		{"empty sequence", head + "  - when: {operation: order}\n    sequence: []\n",
+			[]string{`s.yaml:5:15: rules[0].sequence: a sequence needs at least one step`}},
+		{"then and sequence", head + "  - when: {operation: order}\n    then: pass\n    sequence: [{then: pass}]\n",
+			[]string{`s.yaml:4:5: rules[0]: a rule has either then or sequence, not both`}},
+		{"unknown fault", head + "  - when: {operation: order}\n    then: {fault: drop}\n",
+			[]string{`s.yaml:5:19: rules[0].then.fault: unknown fault "drop" (want reset, timeout, empty or malformed)`}},
+		{"notification outcome", head + "  - when: {operation: notification, headers: {A: b}}\n    then: {status: 500, error: {code: SYSTEM_ERROR, detail: \"50000\"}}\n",
+			[]string{
+				`s.yaml:4:46: rules[0].when.headers: a notification has no request to match this against`,
+				`s.yaml:5:11: rules[0].then: a notification outcome has only delay and fault (drop or duplicate)`,
+			}},
+		{"uncatalogued error without description", head + "  - when: {operation: order}\n    then: {status: 418, error: {code: TEAPOT, detail: \"41800\"}}\n",
+			[]string{`s.yaml:5:39: rules[0].then.error.code: the catalogue has no text for TEAPOT 41800: write a description`}},
+		{"apply alone", head + "  - when: {operation: order}\n    then: {apply: true}\n",
+			[]string{`s.yaml:5:19: rules[0].then.apply: apply needs an error or a fault: without them the action is applied anyway`}},
+		{"bad name and version", "version: 2\nname: a b\nrules: [{when: {operation: any}, then: pass}]\n",
+			[]string{`s.yaml:1:10: version: unsupported version 2 (want 1)`, `s.yaml:2:7: name: ` + scenario.NameRule}},
+		{"not pass", head + "  - when: {operation: order}\n    then: fail\n",
+			[]string{`s.yaml:5:11: rules[0].then: expected pass or a mapping of outcome fields, got the string "fail"`}},
+		{"missing keys", "name: x\nrules:\n  - then: pass\n",
+			[]string{`s.yaml:1:1: missing required key "version"`, `s.yaml:3:5: rules[0]: missing required key "when"`}},
+		{"times below one", head + "  - when: {operation: order}\n    sequence: [{then: pass, times: 0}]\n",
+			[]string{`s.yaml:5:36: rules[0].sequence[0].times: times must be at least 1`}},
+		{"empty file", "", []string{`s.yaml: no scenario: the file is empty`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mustScenarioProblems(t, tc.src); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
+
+func TestLoadScenariosDuplicateNames(t *testing.T) {
+	doc := "version: 1\nname: same\nrules: [{when: {operation: any}, then: pass}]\n"
+	_, err := LoadScenarios(files("a.yaml", doc, "b.yml", doc, "c.txt", "ignored"))
+	if err == nil || err.Error() != `b.yml:2:7: name: duplicate scenario name "same" (first defined at a.yaml:2:7)` {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCheckScenarioBindings(t *testing.T) {
+	bindings, err := FixtureScenarioBindings(files("f.yaml", `merchants:
+  - id: MER_1
+    name: one
+    scenarios: [slow-network, nope]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := CheckScenarioBindings(bindings, func(n string) bool { return n == "slow-network" })
+	if got := problemStrings(ps); !reflect.DeepEqual(got, []string{`f.yaml:4:31: merchant MER_1: unknown scenario "nope"`}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+// The built-in scenarios load, each with the name of its file, and satisfy the
+// engine's own checks.
+func TestBuiltinScenariosLoad(t *testing.T) {
+	got, err := LoadScenarios(scenarios.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, sc := range got {
+		names = append(names, sc.Name)
+		if sc.File != sc.Name+".yaml" || sc.Description == "" {
+			t.Errorf("%s: file %s, description %q", sc.Name, sc.File, sc.Description)
+		}
+		if err := sc.Check(); err != nil {
+			t.Error(err)
+		}
+	}
+	want := "adjustment-not-available batch-closed declined-adjustment downstream-error flaky-then-ok " +
+		"idempotency-replay order-merchant-not-configured slow-network timeout-after-commit token-expired"
+	if strings.Join(names, " ") != want {
+		t.Errorf("built-ins: %s", names)
+	}
+}
+
+// FuzzLoadScenarios: loading never panics, and whatever loads without problems is a
+// set the engine accepts.
+func FuzzLoadScenarios(f *testing.F) {
+	entries, _ := scenarios.FS.ReadDir(".")
+	for _, e := range entries {
+		if data, err := scenarios.FS.ReadFile(e.Name()); err == nil && strings.HasSuffix(e.Name(), ".yaml") {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("version: 1\nname: n\nrules: [{when: {operation: [order]}, sequence: [{then: pass, times: 3}]}]\n"))
+	f.Add([]byte("version: 1\nname: &a n\nrules: [{when: {operation: *a}, then: {body: {a: [1, {b: null}]}}}]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := LoadScenarios(files("f.yaml", string(data)))
+		if err != nil {
+			var ps Problems
+			if !errors.As(err, &ps) || len(ps) == 0 {
+				t.Fatalf("error is not Problems: %v", err)
+			}
+			return
+		}
+		if _, err := scenario.NewEngine(nil, got); err != nil {
+			t.Fatalf("loaded set refused by the engine: %v\n%s", err, data)
+		}
+	})
+}
