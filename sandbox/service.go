@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,7 +28,8 @@ type Service struct {
 	clock    Clock
 	ids      IDs
 	callers  callerCache
-	notified func() // called after an outbox entry commits
+	bound    atomic.Bool // some stored record binds a scenario (see HasBindings)
+	notified func()      // called after an outbox entry commits
 }
 
 // NewService wires a Service.
@@ -235,14 +237,44 @@ type Fixtures struct {
 
 const fixturesLoadedMeta = "fixtures_loaded"
 
+// bindingsMeta is present once any stored record binds a scenario.
+const bindingsMeta = "scenario_bindings"
+
+// HasBindings reports whether any stored app, merchant or transaction binds a
+// scenario. When none does and no scenario is named or global, a request needs no
+// scenario lookups at all.
+func (s *Service) HasBindings() bool { return s.bound.Load() }
+
+// bindScenarios reports whether any record of the fixtures binds a scenario.
+func (f Fixtures) bindScenarios() bool {
+	for _, a := range f.Apps {
+		if len(a.Scenarios) > 0 {
+			return true
+		}
+	}
+	for _, m := range f.Merchants {
+		if len(m.Scenarios) > 0 {
+			return true
+		}
+	}
+	for _, t := range f.Transactions {
+		if len(t.Scenarios) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // LoadFixtures seeds the store in one transaction. Without reset it does nothing when
 // fixtures were loaded before, so a restart keeps what the API changed; with reset it
 // wipes everything first. It reports whether it loaded.
 func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
-	loaded := false
+	loaded, bound := false, false
 	err := s.store.Update(func(tx Tx) error {
 		if !reset {
 			if _, err := tx.Meta(fixturesLoadedMeta); err == nil {
+				_, err := tx.Meta(bindingsMeta)
+				bound = err == nil
 				return nil
 			} else if !errors.Is(err, ErrNotFound) {
 				return err
@@ -254,9 +286,17 @@ func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
 		if err := putFixtures(tx, f); err != nil {
 			return err
 		}
-		loaded = true
+		loaded, bound = true, f.bindScenarios()
+		if bound {
+			if err := tx.PutMeta(bindingsMeta, "yes"); err != nil {
+				return err
+			}
+		}
 		return tx.PutMeta(fixturesLoadedMeta, FormatTime(s.clock.Now()))
 	})
+	if err == nil {
+		s.bound.Store(bound)
+	}
 	if loaded && err == nil {
 		// After the commit: a caller cached while the update ran is dropped too.
 		s.callers.clear()

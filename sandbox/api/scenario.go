@@ -52,6 +52,13 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 		// No token yet: the app is the one asking for it.
 		req.AppID = str(c.body, "app_id")
 	}
+	if len(req.Named) == 0 && !s.engine.HasGlobal() && !s.svc.HasBindings() {
+		// No scenario can apply: spare the request the lookups.
+		if info != nil {
+			info.session = session
+		}
+		return scenario.Decision{Rule: -1, Step: -1}, nil
+	}
 	sub, err := s.svc.Subjects(req.AppID, req.MerchantID, req.TransactionID)
 	if err != nil {
 		return scenario.Decision{}, err

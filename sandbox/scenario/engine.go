@@ -101,6 +101,9 @@ func (e *Engine) SetGlobal(names []string) error {
 	return nil
 }
 
+// HasGlobal reports whether any scenario is globally active.
+func (e *Engine) HasGlobal() bool { return len(e.state.Load().global) > 0 }
+
 // Global returns the globally active scenario names.
 func (e *Engine) Global() []string { return slices.Clone(e.state.Load().global) }
 
