@@ -1,6 +1,7 @@
 // Command gpsandbox runs the offline GP API sandbox.
 //
 //	gpsandbox [serve] [flags]   serve the API (the default)
+//	gpsandbox healthcheck       probe a running sandbox: exit 0 when healthy, 1 otherwise
 //	gpsandbox version           print the version
 package main
 
@@ -35,11 +36,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	switch cmd {
 	case "serve":
 		return serve(ctx, args, getenv, stdout, stderr)
+	case "healthcheck":
+		return healthcheck(ctx, args, getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "gpsandbox", version)
 		return nil
 	default:
-		return usageError(fmt.Sprintf("unknown command %q (want serve or version)", cmd))
+		return usageError(fmt.Sprintf("unknown command %q (want serve, healthcheck or version)", cmd))
 	}
 }
 
