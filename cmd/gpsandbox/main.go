@@ -2,6 +2,7 @@
 //
 //	gpsandbox [serve] [flags]   serve the API (the default)
 //	gpsandbox validate [flags]  check scenario and fixture files
+//	gpsandbox healthcheck       probe a running sandbox: exit 0 when healthy, 1 otherwise
 //	gpsandbox version           print the version
 package main
 
@@ -38,11 +39,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return serve(ctx, args, getenv, stdout, stderr)
 	case "validate":
 		return validate(args, getenv, stdout, stderr)
+	case "healthcheck":
+		return healthcheck(ctx, args, getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "gpsandbox", version)
 		return nil
 	default:
-		return usageError(fmt.Sprintf("unknown command %q (want serve, validate or version)", cmd))
+		return usageError(fmt.Sprintf("unknown command %q (want serve, validate, healthcheck or version)", cmd))
 	}
 }
 

@@ -82,6 +82,13 @@ func TestEnvironmentFallback(t *testing.T) {
 // mustRun starts run on port 0 and returns its base URL once health answers ok.
 func mustRun(t *testing.T, args ...string) (string, func()) {
 	t.Helper()
+	return mustRunWith(t, http.DefaultClient, args...)
+}
+
+// mustRunWith is mustRun polling health with client (one that trusts the sandbox's
+// certificate, for --tls).
+func mustRunWith(t *testing.T, client *http.Client, args ...string) (string, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
@@ -95,10 +102,14 @@ func mustRun(t *testing.T, args ...string) (string, func()) {
 		t.Fatalf("no listening line: %v (run: %v)", err, <-done)
 	}
 	go io.Copy(io.Discard, pr)
-	base := strings.TrimSpace(line[strings.Index(line, "http://"):])
+	_, base, ok := strings.Cut(strings.TrimSpace(line), "listening on ")
+	if !ok {
+		cancel()
+		t.Fatalf("unexpected first line %q", line)
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		resp, err := http.Get(base + "/_sandbox/health")
+		resp, err := client.Get(base + "/_sandbox/health")
 		if err == nil {
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()

@@ -83,6 +83,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		go watchScenarios(ctx, cfg.scenariosDir, engine, logger, reloadInterval)
 	}
 
+	tlsCfg, err := serverTLS(cfg.tls, time.Now())
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
@@ -104,8 +108,16 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		TLSConfig:         tlsCfg,
 	}
-	fmt.Fprintf(stdout, "gpsandbox %s listening on http://%s\n", version, ln.Addr())
+	scheme := "http"
+	if tlsCfg != nil {
+		scheme = "https"
+		if cfg.tls.caOut != "" {
+			logger.Info("wrote the CA certificate clients should trust", "path", cfg.tls.caOut)
+		}
+	}
+	fmt.Fprintf(stdout, "gpsandbox %s listening on %s://%s\n", version, scheme, ln.Addr())
 
 	// The worker stops after the HTTP server (no request can write a new entry) and
 	// before the store closes (deferred above, so it runs last).
@@ -120,7 +132,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		<-workerDone
 	}()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if tlsCfg != nil {
+			errc <- srv.ServeTLS(ln, "", "") // certificates come from srv.TLSConfig
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		return err

@@ -197,7 +197,13 @@ func (env *sandboxEnv) do(method, path string, header map[string]string, body st
 			env.t.Fatalf("bad gzip: %v", err)
 		}
 	}
-	return reply{status: resp.StatusCode, header: resp.Header, body: b}
+	rep := reply{status: resp.StatusCode, header: resp.Header, body: b}
+	// Every exchange of the suite is checked against openapi.yaml (contract_test.go).
+	x := exchange{method: method, path: path, header: req.Header, body: []byte(body), reply: rep}
+	if err := mustContract(env.t).check(x); err != nil {
+		env.t.Errorf("contract: %s %s: %v", method, path, err)
+	}
+	return rep
 }
 
 func tokenBody(appID, key string, extra string) string {

@@ -20,7 +20,9 @@ func (s *Server) routes() *mux.Router {
 	r.Handle("/merchants/{merchant_id}/transactions/{id}/adjustment", s.endpoint(adjustment)).Methods(http.MethodPost)
 	r.Handle("/merchants/{merchant_id}/orders", s.endpoint(orders)).Methods(http.MethodPost)
 
+	// The sandbox's own endpoints live under /_sandbox/, apart from the GP API.
 	r.HandleFunc("/_sandbox/health", s.health).Methods(http.MethodGet)
+	r.HandleFunc("/_sandbox/openapi.yaml", s.openapi).Methods(http.MethodGet)
 	r.Handle("/_sandbox/reset", s.admin(s.adminReset)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/transactions/{id}", s.admin(s.adminGetTransaction)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/transactions/{id}", s.admin(s.adminPutTransaction)).Methods(http.MethodPut)

@@ -1,0 +1,80 @@
+package sandboxtest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing/fstest"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/sandboxtest"
+)
+
+// A partner's test adds a tip to a captured sale through the API, as its GP client
+// would, then checks what the sandbox stored: the gratuity, which the API does not
+// echo, and the adjustment history.
+func Example() {
+	// In a test: srv := sandboxtest.NewServer(t), closed when the test ends. An
+	// Example has no t, so it closes the server itself.
+	srv := sandboxtest.NewServer(nil)
+	defer srv.Close()
+
+	req, _ := http.NewRequest("POST", srv.URL+"/ucp/transactions/"+sandboxtest.CapturedSale+"/adjustment",
+		strings.NewReader(`{"gratuity_amount":"200"}`))
+	req.Header.Set("Authorization", "Bearer "+srv.Token())
+	req.Header.Set("X-GP-Version", sandboxtest.Version)
+	req.Header.Set("X-GP-Idempotency", "tip-0001")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	var txn struct{ Status, Amount string }
+	json.NewDecoder(resp.Body).Decode(&txn)
+	fmt.Println(resp.StatusCode, txn.Status, txn.Amount)
+
+	stored := srv.Transaction(sandboxtest.CapturedSale)
+	fmt.Println("gratuity:", stored.GratuityAmount)
+	for _, a := range srv.Adjustments(sandboxtest.CapturedSale) {
+		c := a.Changes["gratuity_amount"]
+		fmt.Printf("adjusted by %s: gratuity_amount %q -> %q\n", a.AppID, c.From, c.To)
+	}
+	// Output:
+	// 200 CAPTURED 1000
+	// gratuity: 200
+	// adjusted by SandboxPartnerAppId0000000000001: gratuity_amount "" -> "200"
+}
+
+// A sandbox with the test's own fixtures instead of the embedded defaults.
+func ExampleWithFixtures() {
+	files := fstest.MapFS{"shop.yaml": {Data: []byte(`
+apps:
+  - id: ShopApp
+    key: ShopKey
+    name: shop
+    merchant_id: MER_Shop
+    merchants: [MER_Shop]
+    accounts:
+      - {id: TRA_Shop, name: transaction_processing, permissions: [TRN_POST_Adjust]}
+    live: {adjustment_allowed: true}
+merchants:
+  - {id: MER_Shop, name: The Shop}
+transactions:
+  - id: TRN_Shop1
+    merchant_id: MER_Shop
+    time_created: 2021-03-24T02:02:27.158Z
+    type: SALE
+    status: CAPTURED
+    amount: "4200"
+    currency: EUR
+    country: IE
+`)}}
+	srv := sandboxtest.NewServer(nil, sandboxtest.WithFixtures(files))
+	defer srv.Close()
+
+	token := srv.Token("ShopApp", "ShopKey")
+	fmt.Println(len(token), srv.Transaction("TRN_Shop1").Amount)
+	// Output:
+	// 28 4200
+}

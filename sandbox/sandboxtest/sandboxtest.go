@@ -1,0 +1,220 @@
+// Package sandboxtest runs a gp-sandbox in-process for Go tests, the way
+// net/http/httptest runs an HTTP server: NewServer starts it on a loopback port with
+// an in-memory store and the embedded default fixtures, and the test's cleanup stops
+// it.
+//
+//	func TestTip(t *testing.T) {
+//		srv := sandboxtest.NewServer(t)
+//		client := mygp.NewClient(srv.URL + "/ucp") // the code under test
+//		...
+//		txn := srv.Transaction(sandboxtest.CapturedSale)
+//		if txn.GratuityAmount != "200" { ... }
+//	}
+//
+// The server's clock stands still unless the test moves it (Server.Clock), so
+// timestamps are stable and a token or an idempotency key expires only when told to.
+package sandboxtest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/fixtures"
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+)
+
+// Records of the embedded default fixtures (see the README's fixture table).
+const (
+	DefaultAppID      = "SandboxPartnerAppId0000000000001" // may adjust and order for merchants One and Two
+	DefaultAppKey     = "SandboxAppKey001"
+	RestrictedAppID   = "SandboxRestrictedAppId0000000002" // live configuration enables neither action
+	RestrictedAppKey  = "SandboxAppKey002"
+	MerchantOne       = "MER_00000000000000000000000000000001"
+	MerchantTwo       = "MER_00000000000000000000000000000002"
+	CapturedSale      = "TRN_CapturedSale000000000000000001" // SALE, CAPTURED, 1000 USD, open batch
+	CapturedSaleTwo   = "TRN_CapturedSale000000000000000002"
+	PreauthorizedSale = "TRN_PreauthorizedSale00000000000001"
+	DeclinedSale      = "TRN_DeclinedSale000000000000000001" // adjusting it is 400 INVALID_ACTION
+	Version           = "2021-03-22"                         // the X-GP-Version current SDKs send
+)
+
+// Option configures NewServer.
+type Option func(*config)
+
+type config struct {
+	fixtures fs.FS
+	start    time.Time
+	seed     uint64
+	// Scenarios: WithScenarios(fs.FS) belongs here, handing the files to the scenario
+	// engine the way fixtures are handed to yamlfile.LoadFixtures.
+}
+
+// WithFixtures replaces the embedded default fixtures with the *.yaml and *.yml files
+// at the root of fsys (an os.DirFS, an embed.FS, a fstest.MapFS), in the schema the
+// README describes.
+func WithFixtures(fsys fs.FS) Option { return func(c *config) { c.fixtures = fsys } }
+
+// WithTime starts the sandbox clock at t instead of the current time.
+func WithTime(t time.Time) Option { return func(c *config) { c.start = t } }
+
+// WithSeed makes generated ids (tokens, ACT_, ORD_) a deterministic sequence, so that
+// whole responses can be compared with golden files. Seed 0 means random ids.
+func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// Server is a running in-process sandbox.
+type Server struct {
+	// URL is the base URL, http://127.0.0.1:port, with no trailing slash. Every API
+	// path is served both under it and under URL+"/ucp", the form GP SDKs are given.
+	URL string
+	// Clock is the sandbox clock: Advance it to expire tokens or idempotency keys.
+	Clock *sandbox.VirtualClock
+	// Service is the sandbox's domain service, for what the helpers do not cover.
+	Service *sandbox.Service
+
+	t     testing.TB
+	http  *httptest.Server
+	store *store.Store
+}
+
+// NewServer starts a sandbox with an in-memory store and registers its Close with
+// t.Cleanup. A failure to start fails the test.
+//
+// t may be nil where no test is at hand (an Example, TestMain): then the caller must
+// Close the server, and a failure panics.
+func NewServer(t testing.TB, opts ...Option) *Server {
+	if t != nil {
+		t.Helper()
+	}
+	cfg := config{fixtures: fixtures.FS, start: time.Now()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &Server{t: t, Clock: sandbox.NewFrozenClock(cfg.start.Truncate(time.Millisecond))}
+	fx, err := yamlfile.LoadFixtures(cfg.fixtures)
+	if err != nil {
+		s.fatalf("sandboxtest: fixtures: %v", err)
+	}
+	if s.store, err = store.Open(":memory:"); err != nil {
+		s.fatalf("sandboxtest: store: %v", err)
+	}
+	var ids sandbox.IDs = sandbox.RandomIDs{}
+	if cfg.seed != 0 {
+		ids = sandbox.NewSeededIDs(cfg.seed)
+	}
+	s.Service = sandbox.NewService(s.store, s.Clock, ids)
+	if _, err := s.Service.LoadFixtures(fx, true); err != nil {
+		s.store.Close()
+		s.fatalf("sandboxtest: load fixtures: %v", err)
+	}
+	s.http = httptest.NewServer(api.NewServer(api.Config{Service: s.Service}))
+	s.URL = s.http.URL
+	if t != nil {
+		t.Cleanup(s.Close)
+	}
+	return s
+}
+
+// Close stops the server, waiting for in-flight requests, and drops its state. It may
+// be called more than once.
+func (s *Server) Close() {
+	if s.http == nil {
+		return
+	}
+	s.http.Close()
+	s.store.Close()
+	s.http = nil
+}
+
+// Client returns an HTTP client for the server (httptest's, closed with it).
+func (s *Server) Client() *http.Client { return s.http.Client() }
+
+// Token issues an access token through POST /accesstoken and returns it. Without
+// arguments it is for the default partner app (DefaultAppID, DefaultAppKey); with two,
+// they are the app id and key. A refusal fails the test.
+func (s *Server) Token(appIDAndKey ...string) string {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	appID, key := DefaultAppID, DefaultAppKey
+	switch len(appIDAndKey) {
+	case 0:
+	case 2:
+		appID, key = appIDAndKey[0], appIDAndKey[1]
+	default:
+		s.fatalf("sandboxtest: Token takes no arguments or an app id and key, got %d", len(appIDAndKey))
+	}
+	nonce := "sandboxtest-" + sandbox.RandomIDs{}.Alphanumeric(12)
+	res, err := s.Service.IssueToken(sandbox.TokenRequest{AppID: appID, Nonce: nonce, Secret: sandbox.Secret(nonce, key)})
+	if err != nil {
+		s.fatalf("sandboxtest: token for %s: %v", appID, err)
+	}
+	var answer struct {
+		Token string `json:"token"`
+	}
+	if err := json.Unmarshal(res.Body, &answer); err != nil || answer.Token == "" {
+		s.fatalf("sandboxtest: token for %s: unexpected answer %s", appID, res.Body)
+	}
+	return answer.Token
+}
+
+// Transaction returns the stored transaction, with what the API does not echo
+// (gratuity_amount, the EMV tag). An unknown id fails the test.
+func (s *Server) Transaction(id string) sandbox.Transaction {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	var txn sandbox.Transaction
+	s.view("transaction "+id, func(tx sandbox.Tx) (err error) { txn, err = tx.Transaction(id); return })
+	return txn
+}
+
+// Adjustments returns the adjustment history of a transaction, oldest first: what
+// each adjustment changed, by which app, under which X-GP-Version.
+func (s *Server) Adjustments(transactionID string) []sandbox.Adjustment {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	var adj []sandbox.Adjustment
+	s.view("adjustments of "+transactionID, func(tx sandbox.Tx) (err error) { adj, err = tx.Adjustments(transactionID); return })
+	return adj
+}
+
+// Order returns a stored device order (FOR_REVIEW orders are never stored). An
+// unknown id fails the test.
+func (s *Server) Order(id string) sandbox.Order {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	var o sandbox.Order
+	s.view("order "+id, func(tx sandbox.Tx) (err error) { o, err = tx.Order(id); return })
+	return o
+}
+
+func (s *Server) view(what string, fn func(sandbox.Tx) error) {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	if err := s.store.View(fn); err != nil {
+		if errors.Is(err, sandbox.ErrNotFound) {
+			s.fatalf("sandboxtest: %s: not found", what)
+		}
+		s.fatalf("sandboxtest: %s: %v", what, err)
+	}
+}
+
+func (s *Server) fatalf(format string, args ...any) {
+	if s.t == nil {
+		panic(fmt.Sprintf(format, args...))
+	}
+	s.t.Helper()
+	s.t.Fatalf(format, args...)
+}

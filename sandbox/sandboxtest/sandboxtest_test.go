@@ -1,0 +1,125 @@
+package sandboxtest_test
+
+import (
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/sandboxtest"
+)
+
+func TestNewServerClosesWithTheTest(t *testing.T) {
+	var url string
+	t.Run("inner", func(t *testing.T) {
+		srv := sandboxtest.NewServer(t, sandboxtest.WithTime(time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)))
+		url = srv.URL
+		resp, err := srv.Client().Get(srv.URL + "/_sandbox/health")
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("health: %v %v", resp, err)
+		}
+		resp.Body.Close()
+		if got := srv.Clock.Now(); !got.Equal(time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)) {
+			t.Errorf("clock %v", got)
+		}
+	})
+	if _, err := http.Get(url + "/_sandbox/health"); err == nil {
+		t.Errorf("server still answers after its test ended")
+	}
+}
+
+func TestTokensOfOtherApps(t *testing.T) {
+	srv := sandboxtest.NewServer(t, sandboxtest.WithSeed(1))
+	tok := srv.Token(sandboxtest.RestrictedAppID, sandboxtest.RestrictedAppKey)
+	req, _ := http.NewRequest("POST", srv.URL+"/transactions/"+sandboxtest.CapturedSale+"/adjustment", strings.NewReader(`{"amount":"1"}`))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("X-GP-Version", sandboxtest.Version)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("restricted app adjusted: %d", resp.StatusCode)
+	}
+	if n := len(srv.Adjustments(sandboxtest.CapturedSale)); n != 0 {
+		t.Errorf("%d adjustments recorded for a refused request", n)
+	}
+}
+
+// TestSeparateModule proves the package works for a partner: a module of its own,
+// importing sandboxtest through a replace directive pointing at this repository, runs
+// a test against it with go test.
+func TestSeparateModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module of its own")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/partner\n\ngo 1.26\n\n"+
+		"require github.com/gp-sandbox/gp-sandbox v0.0.0\n\n"+
+		"replace github.com/gp-sandbox/gp-sandbox => "+repo+"\n")
+	write("partner_test.go", partnerTest)
+
+	cmd := exec.Command(gobin, "test", "-mod=mod", "-count=1", "./...")
+	cmd.Dir = dir
+	// -mod=mod lets go write the new module's go.sum from the module cache (or the
+	// GOPROXY of the environment); GOWORK=off keeps any enclosing workspace out.
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test in a separate module: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "ok  \texample.com/partner") {
+		t.Errorf("unexpected output:\n%s", out)
+	}
+}
+
+// partnerTest is the whole test file of the separate module.
+const partnerTest = `package partner_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/sandboxtest"
+)
+
+func TestTipIsStored(t *testing.T) {
+	srv := sandboxtest.NewServer(t)
+	req, _ := http.NewRequest("POST", srv.URL+"/ucp/transactions/"+sandboxtest.CapturedSale+"/adjustment",
+		strings.NewReader(` + "`" + `{"gratuity_amount":"200"}` + "`" + `))
+	req.Header.Set("Authorization", "Bearer "+srv.Token())
+	req.Header.Set("X-GP-Version", sandboxtest.Version)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct{ Status string }
+	json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != 200 || body.Status != "CAPTURED" {
+		t.Fatalf("adjustment: %d %+v", resp.StatusCode, body)
+	}
+	if got := srv.Transaction(sandboxtest.CapturedSale).GratuityAmount; got != "200" {
+		t.Errorf("stored gratuity %q, want 200", got)
+	}
+}
+`
