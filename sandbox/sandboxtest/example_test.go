@@ -11,28 +11,32 @@ import (
 )
 
 // A partner's test adds a tip to a captured sale through the API, as its GP client
-// would, then checks what the sandbox stored: the gratuity, which the API does not
-// echo, and the adjustment history.
+// would, retries it with the same idempotency key, then checks what the sandbox
+// stored (the gratuity, which the API does not echo, and the adjustment history) and
+// what the journal saw.
 func Example() {
 	// In a test: srv := sandboxtest.NewServer(t), closed when the test ends. An
 	// Example has no t, so it closes the server itself.
 	srv := sandboxtest.NewServer(nil)
 	defer srv.Close()
 
-	req, _ := http.NewRequest("POST", srv.URL+"/ucp/transactions/"+sandboxtest.CapturedSale+"/adjustment",
-		strings.NewReader(`{"gratuity_amount":"200"}`))
-	req.Header.Set("Authorization", "Bearer "+srv.Token())
-	req.Header.Set("X-GP-Version", sandboxtest.Version)
-	req.Header.Set("X-GP-Idempotency", "tip-0001")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		panic(err)
+	token := srv.Token()
+	for range 2 {
+		req, _ := http.NewRequest("POST", srv.URL+"/ucp/transactions/"+sandboxtest.CapturedSale+"/adjustment",
+			strings.NewReader(`{"gratuity_amount":"200"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", sandboxtest.Version)
+		req.Header.Set("X-GP-Idempotency", "tip-0001")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		var answer struct{ Status, Amount string } // empty for the 409's error body
+		json.NewDecoder(resp.Body).Decode(&answer)
+		resp.Body.Close()
+		fmt.Println(strings.TrimSpace(fmt.Sprint(resp.StatusCode, " ", answer.Status, " ", answer.Amount)))
 	}
-	defer resp.Body.Close()
-	var txn struct{ Status, Amount string }
-	json.NewDecoder(resp.Body).Decode(&txn)
-	fmt.Println(resp.StatusCode, txn.Status, txn.Amount)
 
 	stored := srv.Transaction(sandboxtest.CapturedSale)
 	fmt.Println("gratuity:", stored.GratuityAmount)
@@ -40,10 +44,42 @@ func Example() {
 		c := a.Changes["gratuity_amount"]
 		fmt.Printf("adjusted by %s: gratuity_amount %q -> %q\n", a.AppID, c.From, c.To)
 	}
+	for _, r := range srv.Requests("operation=adjustment") { // newest first
+		fmt.Println("journal:", r.Status, r.ErrorCode, r.Headers["Authorization"])
+	}
 	// Output:
 	// 200 CAPTURED 1000
+	// 409
 	// gratuity: 200
 	// adjusted by SandboxPartnerAppId0000000000001: gratuity_amount "" -> "200"
+	// journal: 409 DUPLICATE_ACTION [REDACTED]
+	// journal: 200  [REDACTED]
+}
+
+// A test of a client's retry logic: with the built-in flaky-then-ok scenario active,
+// the first two calls of a session answer 502 and the third passes.
+func ExampleWithGlobalScenarios() {
+	srv := sandboxtest.NewServer(nil, sandboxtest.WithGlobalScenarios("flaky-then-ok"))
+	defer srv.Close()
+
+	token := srv.Token()
+	for range 3 {
+		req, _ := http.NewRequest("POST", srv.URL+"/ucp/transactions/"+sandboxtest.CapturedSale+"/adjustment",
+			strings.NewReader(`{"gratuity_amount":"200"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", sandboxtest.Version)
+		req.Header.Set("X-Sandbox-Session", "retry-test")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode, resp.Header.Get("X-Sandbox-Rule"))
+	}
+	// Output:
+	// 502 flaky-then-ok#0
+	// 502 flaky-then-ok#0
+	// 200 flaky-then-ok#0
 }
 
 // A sandbox with the test's own fixtures instead of the embedded defaults.

@@ -13,9 +13,14 @@
 //
 // The server's clock stands still unless the test moves it (Server.Clock), so
 // timestamps are stable and a token or an idempotency key expires only when told to.
+// Everything the standalone sandbox has is there: the built-in scenarios (or the
+// test's own), the request journal, the admin API under URL+"/_sandbox/" and the
+// notification worker, which posts status notifications to the test's listeners.
 package sandboxtest
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,8 +33,11 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+	"github.com/gp-sandbox/gp-sandbox/scenarios"
 )
 
 // Records of the embedded default fixtures (see the README's fixture table).
@@ -51,17 +59,27 @@ const (
 type Option func(*config)
 
 type config struct {
-	fixtures fs.FS
-	start    time.Time
-	seed     uint64
-	// Scenarios: WithScenarios(fs.FS) belongs here, handing the files to the scenario
-	// engine the way fixtures are handed to yamlfile.LoadFixtures.
+	fixtures  fs.FS
+	scenarios fs.FS
+	global    []string
+	start     time.Time
+	seed      uint64
 }
 
 // WithFixtures replaces the embedded default fixtures with the *.yaml and *.yml files
 // at the root of fsys (an os.DirFS, an embed.FS, a fstest.MapFS), in the schema the
 // README describes.
 func WithFixtures(fsys fs.FS) Option { return func(c *config) { c.fixtures = fsys } }
+
+// WithScenarios replaces the built-in scenarios with the scenario files at the root of
+// fsys, in the format the README describes.
+func WithScenarios(fsys fs.FS) Option { return func(c *config) { c.scenarios = fsys } }
+
+// WithGlobalScenarios activates scenarios for every request, as --scenario does.
+// Server.SetScenarios changes the set while the server runs.
+func WithGlobalScenarios(names ...string) Option {
+	return func(c *config) { c.global = append(c.global, names...) }
+}
 
 // WithTime starts the sandbox clock at t instead of the current time.
 func WithTime(t time.Time) Option { return func(c *config) { c.start = t } }
@@ -80,9 +98,11 @@ type Server struct {
 	// Service is the sandbox's domain service, for what the helpers do not cover.
 	Service *sandbox.Service
 
-	t     testing.TB
-	http  *httptest.Server
-	store *store.Store
+	t          testing.TB
+	http       *httptest.Server
+	store      *store.Store
+	engine     *scenario.Engine
+	stopWorker func()
 }
 
 // NewServer starts a sandbox with an in-memory store and registers its Close with
@@ -94,7 +114,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	if t != nil {
 		t.Helper()
 	}
-	cfg := config{fixtures: fixtures.FS, start: time.Now()}
+	cfg := config{fixtures: fixtures.FS, scenarios: scenarios.FS, start: time.Now()}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -102,6 +122,10 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	fx, err := yamlfile.LoadFixtures(cfg.fixtures)
 	if err != nil {
 		s.fatalf("sandboxtest: fixtures: %v", err)
+	}
+	scs, err := yamlfile.LoadScenarios(cfg.scenarios)
+	if err != nil {
+		s.fatalf("sandboxtest: scenarios: %v", err)
 	}
 	if s.store, err = store.Open(":memory:"); err != nil {
 		s.fatalf("sandboxtest: store: %v", err)
@@ -115,8 +139,19 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		s.store.Close()
 		s.fatalf("sandboxtest: load fixtures: %v", err)
 	}
-	s.http = httptest.NewServer(api.NewServer(api.Config{Service: s.Service}))
+	if s.engine, err = scenario.NewEngine(s.store, scs); err == nil {
+		err = s.engine.SetGlobal(cfg.global)
+	}
+	if err != nil {
+		s.store.Close()
+		s.fatalf("sandboxtest: scenarios: %v", err)
+	}
+	s.http = httptest.NewServer(api.NewServer(api.Config{
+		Service: s.Service, Scenarios: s.engine, IDs: ids, Fixtures: fx,
+		DecodeTransaction: yamlfile.DecodeTransaction,
+	}))
 	s.URL = s.http.URL
+	s.startWorker()
 	if t != nil {
 		t.Cleanup(s.Close)
 	}
@@ -130,8 +165,105 @@ func (s *Server) Close() {
 		return
 	}
 	s.http.Close()
+	s.stopWorker()
 	s.store.Close()
 	s.http = nil
+}
+
+// startWorker runs the notification worker until Close.
+func (s *Server) startWorker() {
+	ctx, cancel := context.WithCancel(context.Background())
+	worker := notify.New(notify.Config{Service: s.Service})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		worker.Run(ctx)
+	}()
+	s.stopWorker = func() {
+		cancel()
+		<-done
+	}
+}
+
+// SetScenarios replaces the globally active scenarios (PUT /_sandbox/scenarios/active).
+// An unknown name fails the test.
+func (s *Server) SetScenarios(names ...string) {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	if err := s.engine.SetGlobal(names); err != nil {
+		s.fatalf("sandboxtest: %v", err)
+	}
+}
+
+// Request is one entry of the request journal (GET /_sandbox/requests): what a client
+// sent and what it was answered, with secrets redacted and card data masked.
+type Request struct {
+	Time       string            `json:"time"`
+	RequestID  string            `json:"request_id"`
+	Method     string            `json:"method"`
+	Path       string            `json:"path"`
+	Operation  string            `json:"operation"`
+	Status     int               `json:"status"`
+	ErrorCode  string            `json:"error_code"`
+	DetailCode string            `json:"detailed_error_code"`
+	Rule       string            `json:"rule"`
+	Miss       string            `json:"miss"`
+	Session    string            `json:"session"`
+	AppID      string            `json:"app_id"`
+	Version    string            `json:"version"`
+	Headers    map[string]string `json:"headers"`
+	Body       json.RawMessage   `json:"body"`
+}
+
+// Requests returns the request journal, newest first. query filters it as the admin
+// call does, e.g. "operation=adjustment&status=409"; "" lists everything.
+func (s *Server) Requests(query string) []Request {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	var answer struct {
+		Requests []Request `json:"requests"`
+	}
+	path := "/_sandbox/requests"
+	if query != "" {
+		path += "?" + query
+	}
+	if status := s.Admin("GET", path, nil, &answer); status != http.StatusOK {
+		s.fatalf("sandboxtest: GET %s: status %d", path, status)
+	}
+	return answer.Requests
+}
+
+// Admin makes an admin call (a path under /_sandbox/), sending body as JSON when it is
+// not nil and decoding the JSON answer into out when out is not nil. It returns the
+// HTTP status; a transport failure or an answer that does not decode fails the test.
+func (s *Server) Admin(method, path string, body, out any) int {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	var payload bytes.Buffer
+	if body != nil {
+		if err := json.NewEncoder(&payload).Encode(body); err != nil {
+			s.fatalf("sandboxtest: encode %s %s: %v", method, path, err)
+		}
+	}
+	req, err := http.NewRequest(method, s.URL+path, &payload)
+	if err != nil {
+		s.fatalf("sandboxtest: %s %s: %v", method, path, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := s.http.Client().Do(req)
+	if err != nil {
+		s.fatalf("sandboxtest: %s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			s.fatalf("sandboxtest: %s %s: answer: %v", method, path, err)
+		}
+	}
+	return resp.StatusCode
 }
 
 // Client returns an HTTP client for the server (httptest's, closed with it).

@@ -1,7 +1,9 @@
 package sandboxtest_test
 
 import (
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/sandboxtest"
 )
 
@@ -123,3 +126,37 @@ func TestTipIsStored(t *testing.T) {
 	}
 }
 `
+
+// The in-process sandbox delivers signed status notifications to the test's listener.
+func TestNotificationsReachTheTestsListener(t *testing.T) {
+	got := make(chan *http.Request, 4)
+	bodies := make(chan []byte, 4)
+	listener := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- r
+		bodies <- b
+	}))
+	defer listener.Close()
+	srv := sandboxtest.NewServer(t)
+	req, _ := http.NewRequest("POST", srv.URL+"/merchants/"+sandboxtest.MerchantOne+"/orders",
+		strings.NewReader(`{"notifications":{"status_url":"`+listener.URL+`"}}`))
+	req.Header.Set("Authorization", "Bearer "+srv.Token())
+	req.Header.Set("X-GP-Version", sandboxtest.Version)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("order: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	select {
+	case r := <-got:
+		body := <-bodies
+		if want := sandbox.Sign(body, sandboxtest.DefaultAppKey); r.Header.Get("X-GP-Signature") != want {
+			t.Errorf("signature %q, want %q", r.Header.Get("X-GP-Signature"), want)
+		}
+		if !strings.Contains(string(body), `"status":"INITIATED"`) {
+			t.Errorf("notification body %s", body)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification arrived")
+	}
+}
