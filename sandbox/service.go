@@ -265,6 +265,20 @@ func (f Fixtures) bindScenarios() bool {
 	return false
 }
 
+// FixturesLoaded reports whether fixtures were loaded into the store before.
+func (s *Service) FixturesLoaded() (bool, error) {
+	loaded := false
+	err := s.store.View(func(tx Tx) error {
+		_, err := tx.Meta(fixturesLoadedMeta)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		loaded = err == nil
+		return err
+	})
+	return loaded, err
+}
+
 // LoadFixtures seeds the store in one transaction. Without reset it does nothing when
 // fixtures were loaded before, so a restart keeps what the API changed; with reset it
 // wipes everything first. It reports whether it loaded.

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -161,4 +163,32 @@ func postJSON(client *http.Client, url, token, idempotencyKey, body string) (int
 		return resp.StatusCode, nil, fmt.Errorf("body not JSON: %w", err)
 	}
 	return resp.StatusCode, m, nil
+}
+
+// Fixture files are read into a new database (or with --reset) only: a restart over
+// a seeded database starts without them, and --reset reads them again, problems
+// and all.
+func TestFixturesReadOnlyWhenSeeding(t *testing.T) {
+	dir := t.TempDir()
+	fixturesDir := filepath.Join(dir, "fixtures")
+	if err := os.CopyFS(fixturesDir, fixtures.FS); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "seeded.db")
+	_, stop := mustRun(t, "--db", db, "--fixtures", fixturesDir)
+	stop()
+
+	writeFile(t, filepath.Join(fixturesDir, "broken.yaml"), "apps:\n  - id: [not, a, string]\n")
+	base, stop := mustRun(t, "--db", db, "--fixtures", fixturesDir)
+	tok := mustIssueToken(t, base) // the seeded apps are there
+	stop()
+	if tok == "" {
+		t.Fatal("no token after restart")
+	}
+
+	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--fixtures", fixturesDir, "--reset"},
+		func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "broken.yaml:2:") {
+		t.Errorf("--reset over broken fixtures: %v, want the problem with its position", err)
+	}
 }

@@ -53,24 +53,19 @@ func filePath(dir, embedded, name string) string {
 }
 
 // loadScenarios reads the scenario set and checks the fixtures' bindings against it.
-func loadScenarios(cfg config) ([]scenario.Scenario, error) {
+func loadScenarios(cfg config, bindings []yamlfile.ScenarioBinding) ([]scenario.Scenario, error) {
 	scs, err := yamlfile.LoadScenarios(scenarioFS(cfg.scenariosDir))
 	if err != nil {
 		return nil, fmt.Errorf("scenarios:\n%w", located(err, cfg.scenariosDir, "scenarios"))
 	}
-	if ps := bindingProblems(cfg, scs); len(ps) > 0 {
+	if ps := bindingProblems(cfg, scs, bindings); len(ps) > 0 {
 		return nil, fmt.Errorf("fixtures bind unknown scenarios:\n%w", ps)
 	}
 	return scs, nil
 }
 
-// bindingProblems reports fixture records bound to scenarios that scs lacks. Fixtures
-// that do not load are reported by their own loader.
-func bindingProblems(cfg config, scs []scenario.Scenario) yamlfile.Problems {
-	bindings, err := yamlfile.FixtureScenarioBindings(fixtureFS(cfg.fixtures))
-	if err != nil {
-		return nil
-	}
+// bindingProblems reports fixture records bound to scenarios that scs lacks.
+func bindingProblems(cfg config, scs []scenario.Scenario, bindings []yamlfile.ScenarioBinding) yamlfile.Problems {
 	known := map[string]bool{}
 	for _, sc := range scs {
 		known[sc.Name] = true
@@ -113,10 +108,10 @@ func validate(args []string, getenv func(string) string, stdout, stderr io.Write
 	}
 	scs, scErr := yamlfile.LoadScenarios(scenarioFS(cfg.scenariosDir))
 	add(located(scErr, cfg.scenariosDir, "scenarios"))
-	fx, fxErr := yamlfile.LoadFixtures(fixtureFS(cfg.fixtures))
+	fx, bindings, fxErr := yamlfile.LoadFixturesWithBindings(fixtureFS(cfg.fixtures))
 	add(located(fxErr, cfg.fixtures, "fixtures"))
 	if scErr == nil && fxErr == nil {
-		for _, p := range bindingProblems(cfg, scs) {
+		for _, p := range bindingProblems(cfg, scs, bindings) {
 			problems = append(problems, p.String())
 		}
 	}

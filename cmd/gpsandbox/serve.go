@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -43,14 +44,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	logger := newLogger(cfg.logFormat, stderr)
 
-	fx, err := yamlfile.LoadFixtures(fixtureFS(cfg.fixtures))
-	if err != nil {
-		return fmt.Errorf("fixtures: %w", err)
-	}
-	scs, err := loadScenarios(cfg)
-	if err != nil {
-		return err
-	}
 	db, err := store.Open(cfg.db)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", cfg.db, err)
@@ -66,9 +59,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ids = sandbox.NewSeededIDs(cfg.seed)
 	}
 	svc := sandbox.NewService(db, clock, ids)
-	loaded, err := svc.LoadFixtures(fx, cfg.reset)
+	bindings, loaded, err := seed(cfg, svc)
 	if err != nil {
-		return fmt.Errorf("load fixtures: %w", err)
+		return err
+	}
+	scs, err := loadScenarios(cfg, bindings)
+	if err != nil {
+		return err
 	}
 	logger.Info("store ready", "db", cfg.db, "fixtures_loaded", loaded, "reset", cfg.reset)
 	engine, err := scenario.NewEngine(db, scs)
@@ -93,7 +90,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	handler := api.NewServer(api.Config{
 		Service: svc, Logger: logger, MaxBody: cfg.maxBody, IDs: ids,
-		AdminToken: cfg.adminToken, JournalSize: cfg.journalSize, Fixtures: fx,
+		AdminToken: cfg.adminToken, JournalSize: cfg.journalSize,
+		Fixtures: func() (sandbox.Fixtures, error) {
+			fx, _, err := loadFixtures(cfg)
+			return fx, err
+		},
 		DecodeTransaction: yamlfile.DecodeTransaction, Scenarios: engine,
 	})
 	worker := notify.New(notify.Config{
@@ -148,6 +149,46 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	return srv.Shutdown(sctx)
+}
+
+// seed loads the fixtures into a new database, or over everything with --reset. Over
+// a database that has them already it reads no fixture file: a restart keeps what the
+// API changed and is ready in milliseconds whatever the size of the fixture set
+// (`gpsandbox validate` checks the files). It returns the fixtures' scenario bindings
+// when it read them, and whether it loaded.
+func seed(cfg config, svc *sandbox.Service) ([]yamlfile.ScenarioBinding, bool, error) {
+	already, err := svc.FixturesLoaded()
+	if err != nil {
+		return nil, false, fmt.Errorf("open %s: %w", cfg.db, err)
+	}
+	var fx sandbox.Fixtures
+	var bindings []yamlfile.ScenarioBinding
+	if cfg.reset || !already {
+		if fx, bindings, err = loadFixtures(cfg); err != nil {
+			return nil, false, err
+		}
+		// Decoding and storing a large set leaves a great deal of garbage behind (YAML
+		// node trees, encoded records): give that memory back once it is done.
+		defer debug.FreeOSMemory()
+	}
+	// Over loaded fixtures this writes nothing; it only learns what the store holds.
+	loaded, err := svc.LoadFixtures(fx, cfg.reset)
+	if err != nil {
+		return nil, false, fmt.Errorf("load fixtures: %w", err)
+	}
+	return bindings, loaded, nil
+}
+
+// loadFixtures reads the fixture files. Decoding a large set makes a great deal of
+// short-lived garbage (the YAML node trees), so the collector runs less often while it
+// lasts.
+func loadFixtures(cfg config) (sandbox.Fixtures, []yamlfile.ScenarioBinding, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	fx, bindings, err := yamlfile.LoadFixturesWithBindings(fixtureFS(cfg.fixtures))
+	if err != nil {
+		return fx, nil, fmt.Errorf("fixtures: %w", err)
+	}
+	return fx, bindings, nil
 }
 
 // fixtureFS is the fixtures directory when one is given, else the embedded defaults.

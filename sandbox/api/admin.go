@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -73,7 +74,14 @@ func (s *Server) adminBody(r *http.Request, spec []field) (object, error) {
 
 // POST /_sandbox/reset
 func (s *Server) adminReset(r *http.Request) (any, error) {
-	if err := s.svc.Reset(s.fixtures); err != nil {
+	var fx sandbox.Fixtures
+	if s.fixtures != nil {
+		var err error
+		if fx, err = s.fixtures(); err != nil {
+			return nil, fmt.Errorf("reset: read fixtures: %w", err)
+		}
+	}
+	if err := s.svc.Reset(fx); err != nil {
 		return nil, err
 	}
 	if s.afterReset != nil {

@@ -116,7 +116,8 @@ func mustSandboxWith(t testing.TB, o envOptions) *sandboxEnv {
 	}
 	cfg := api.Config{
 		Service: svc, MaxBody: 64 << 10, Scenarios: engine, Logger: logger,
-		Fixtures: fx, DecodeTransaction: yamlfile.DecodeTransaction,
+		Fixtures:          func() (sandbox.Fixtures, error) { return fx, nil },
+		DecodeTransaction: yamlfile.DecodeTransaction,
 	}
 	for _, configure := range o.api {
 		configure(&cfg)

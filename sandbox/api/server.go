@@ -34,8 +34,9 @@ type Config struct {
 	// JournalSize bounds the request journal (DefaultJournalSize when zero, no journal
 	// when negative).
 	JournalSize int
-	// Fixtures are what POST /_sandbox/reset loads again.
-	Fixtures sandbox.Fixtures
+	// Fixtures reads the fixtures POST /_sandbox/reset loads again; they are read at
+	// each reset rather than held in memory for good. Nil resets to no fixtures.
+	Fixtures func() (sandbox.Fixtures, error)
 	// AfterReset, when set, runs after a reset committed (scenario counters).
 	AfterReset func()
 	// DecodeTransaction validates a transaction document for PUT /_sandbox/transactions
@@ -62,7 +63,7 @@ type Server struct {
 
 	adminToken        string
 	journal           *journal
-	fixtures          sandbox.Fixtures
+	fixtures          func() (sandbox.Fixtures, error)
 	afterReset        func()
 	decodeTransaction func([]byte, string) (sandbox.Transaction, error)
 }

@@ -147,7 +147,8 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		s.fatalf("sandboxtest: scenarios: %v", err)
 	}
 	s.http = httptest.NewServer(api.NewServer(api.Config{
-		Service: s.Service, Scenarios: s.engine, IDs: ids, Fixtures: fx,
+		Service: s.Service, Scenarios: s.engine, IDs: ids,
+		Fixtures:          func() (sandbox.Fixtures, error) { return fx, nil },
 		DecodeTransaction: yamlfile.DecodeTransaction,
 	}))
 	s.URL = s.http.URL

@@ -57,10 +57,12 @@ type decoder struct {
 	locs       map[any]location
 	aliasNodes int                 // nodes visited through aliases
 	expanding  map[*yaml.Node]bool // aliases being expanded, to refuse cycles
+	structs    map[reflect.Type]structFields
 }
 
 func newDecoder(file string) *decoder {
-	return &decoder{file: file, locs: map[any]location{}, expanding: map[*yaml.Node]bool{}}
+	return &decoder{file: file, locs: map[any]location{}, expanding: map[*yaml.Node]bool{},
+		structs: map[reflect.Type]structFields{}}
 }
 
 // decode decodes n into the value out points to, named path in problems ("" for the
@@ -70,7 +72,21 @@ func (d *decoder) decode(n *yaml.Node, path string, out any) {
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		panic(fmt.Sprintf("yamlfile: decode into %T, want a non-nil pointer", out))
 	}
+	if len(d.locs) == 0 {
+		// One location per node: sizing the map once spares a large fixture file
+		// the rehashing of a map grown a few entries at a time.
+		d.locs = make(map[any]location, countNodes(n))
+	}
 	d.value(n, path, v.Elem())
+}
+
+// countNodes counts the nodes of a tree, not following aliases.
+func countNodes(n *yaml.Node) int {
+	c := 1
+	for _, child := range n.Content {
+		c += countNodes(child)
+	}
+	return c
 }
 
 // at returns where the value ptr points to was written. ptr must point into a value
@@ -170,19 +186,31 @@ type field struct {
 	required bool
 }
 
-// fields lists the yaml-tagged exported fields of a struct type by key, in order.
-func fields(t reflect.Type) (byKey map[string]field, keys []string) {
-	byKey = map[string]field{}
+// structFields are the yaml-tagged exported fields of a struct type: by key, and
+// their keys in order.
+type structFields struct {
+	byKey map[string]field
+	keys  []string
+}
+
+// fields lists the fields of a struct type, once per type and decoder: a fixture set
+// of many records would otherwise reflect over the same types again for each.
+func (d *decoder) fields(t reflect.Type) structFields {
+	if sf, ok := d.structs[t]; ok {
+		return sf
+	}
+	sf := structFields{byKey: map[string]field{}}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 		if !f.IsExported() || name == "" || name == "-" {
 			continue
 		}
-		byKey[name] = field{index: i, required: opts == "required"}
-		keys = append(keys, name)
+		sf.byKey[name] = field{index: i, required: opts == "required"}
+		sf.keys = append(sf.keys, name)
 	}
-	return byKey, keys
+	d.structs[t] = sf
+	return sf
 }
 
 // object decodes a mapping into a struct. Null counts as an empty mapping, so that a
@@ -192,8 +220,9 @@ func (d *decoder) object(n *yaml.Node, path string, v reflect.Value) bool {
 		d.addf(n, path, "expected a mapping, got %s", describe(n))
 		return false
 	}
-	byKey, keys := fields(v.Type())
-	seen := map[string]*yaml.Node{}
+	sf := d.fields(v.Type())
+	byKey, keys := sf.byKey, sf.keys
+	seen := make(map[string]bool, len(keys))
 	ok := true
 	for k, val := range d.pairs(n, path) {
 		f, known := byKey[k.Value]
@@ -202,7 +231,7 @@ func (d *decoder) object(n *yaml.Node, path string, v reflect.Value) bool {
 			ok = false
 			continue
 		}
-		seen[k.Value] = k
+		seen[k.Value] = true
 		fv := v.Field(f.index)
 		if !d.value(val, join(path, k.Value), fv) {
 			ok = false
@@ -229,7 +258,10 @@ func (d *decoder) pairs(n *yaml.Node, path string) func(yield func(k, v *yaml.No
 		if n.Kind != yaml.MappingNode {
 			return
 		}
-		first := map[string]*yaml.Node{}
+		var first map[string]*yaml.Node // built only for large mappings: small ones scan
+		if len(n.Content) > 32 {
+			first = make(map[string]*yaml.Node, len(n.Content)/2)
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.AliasNode && k.Alias != nil {
@@ -243,11 +275,13 @@ func (d *decoder) pairs(n *yaml.Node, path string) func(yield func(k, v *yaml.No
 				d.addf(k, path, "expected a string key, got %s", describe(k))
 				continue
 			}
-			if prev, dup := first[k.Value]; dup {
+			if prev := earlierKey(n.Content[:i], k.Value, first); prev != nil {
 				d.addf(k, path, "duplicate key %q (first at line %d)", clip(k.Value), prev.Line)
 				continue
 			}
-			first[k.Value] = k
+			if first != nil {
+				first[k.Value] = k
+			}
 			if !yield(k, val) {
 				return
 			}
@@ -256,6 +290,24 @@ func (d *decoder) pairs(n *yaml.Node, path string) func(yield func(k, v *yaml.No
 }
 
 // sequence decodes a list into a slice; null is an empty list.
+// earlierKey finds a key written before, among the keys of content (a mapping's
+// content up to the current pair) or, when given, in the index of a large mapping.
+func earlierKey(content []*yaml.Node, key string, index map[string]*yaml.Node) *yaml.Node {
+	if index != nil {
+		return index[key]
+	}
+	for i := 0; i+1 < len(content); i += 2 {
+		k := content[i]
+		if k.Kind == yaml.AliasNode && k.Alias != nil {
+			k = k.Alias
+		}
+		if k.Value == key && k.Kind == yaml.ScalarNode {
+			return k
+		}
+	}
+	return nil
+}
+
 func (d *decoder) sequence(n *yaml.Node, path string, v reflect.Value) bool {
 	if isNull(n) {
 		v.SetZero()

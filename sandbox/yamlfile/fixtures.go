@@ -44,14 +44,15 @@ func (b ScenarioBinding) Problem(message string) Problem {
 	return Problem{File: b.File, Line: b.Line, Col: b.Col, Message: message}
 }
 
-// FixtureScenarioBindings loads the fixtures in fsys as LoadFixtures does and returns
-// every scenario name their records list, in file order.
-func FixtureScenarioBindings(fsys fs.FS) ([]ScenarioBinding, error) {
+// LoadFixturesWithBindings loads the fixtures in fsys as LoadFixtures does and also
+// returns every scenario name their records list, in file order, so that a caller can
+// check them against the scenarios without reading the files twice.
+func LoadFixturesWithBindings(fsys fs.FS) (sandbox.Fixtures, []ScenarioBinding, error) {
 	l, err := loadFixtures(fsys)
 	if err != nil {
-		return nil, err
+		return sandbox.Fixtures{}, nil, err
 	}
-	return l.bindings, nil
+	return l.fixtures, l.bindings, nil
 }
 
 // DecodeTransaction decodes and validates one transaction written as a single YAML (or

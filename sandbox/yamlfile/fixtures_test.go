@@ -413,9 +413,9 @@ func TestDecodeTransaction(t *testing.T) {
 }
 
 func TestFixtureScenarioBindings(t *testing.T) {
-	got, err := FixtureScenarioBindings(files("a.yaml", complete))
+	_, got, err := LoadFixturesWithBindings(files("a.yaml", complete))
 	if err != nil {
-		t.Fatalf("FixtureScenarioBindings: %v", err)
+		t.Fatalf("LoadFixturesWithBindings: %v", err)
 	}
 	want := []ScenarioBinding{
 		{File: "a.yaml", Line: 11, Col: 17, Kind: "merchant", ID: "MER_1", Scenario: "slow"},

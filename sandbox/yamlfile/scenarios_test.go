@@ -150,7 +150,7 @@ func TestLoadScenariosDuplicateNames(t *testing.T) {
 }
 
 func TestCheckScenarioBindings(t *testing.T) {
-	bindings, err := FixtureScenarioBindings(files("f.yaml", `merchants:
+	_, bindings, err := LoadFixturesWithBindings(files("f.yaml", `merchants:
   - id: MER_1
     name: one
     scenarios: [slow-network, nope]
