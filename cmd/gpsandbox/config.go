@@ -34,6 +34,10 @@ type config struct {
 	scenariosDir string
 
 	tls tlsConfig
+
+	// Connection timeouts: how long a client may take over its headers, over its whole
+	// request, and how long an idle keep-alive connection is kept.
+	readHeaderTimeout, readTimeout, idleTimeout time.Duration
 }
 
 // names is a repeatable flag collecting scenario names; each use may also list
@@ -112,6 +116,18 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	attempts := fs.String("notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
 	clock := fs.String("clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
 	seed := fs.String("seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids and tokens (GPSANDBOX_SEED)")
+	timeouts := []struct {
+		flag, env, def string
+		into           *time.Duration
+	}{
+		{"read-header-timeout", "GPSANDBOX_READ_HEADER_TIMEOUT", "5s", &c.readHeaderTimeout},
+		{"read-timeout", "GPSANDBOX_READ_TIMEOUT", "30s", &c.readTimeout},
+		{"idle-timeout", "GPSANDBOX_IDLE_TIMEOUT", "90s", &c.idleTimeout},
+	}
+	timeoutText := make([]*string, len(timeouts))
+	for i, t := range timeouts {
+		timeoutText[i] = fs.String(t.flag, env(t.env, t.def), "connection timeout, a Go duration ("+t.env+")")
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -142,6 +158,13 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	}
 	if c.notifyAttempts, err = strconv.Atoi(*attempts); err != nil || c.notifyAttempts < 1 || c.notifyAttempts > 100 {
 		return c, usageError(fmt.Sprintf("--notify-attempts %q: want 1..100", *attempts))
+	}
+	for i, t := range timeouts {
+		d, err := time.ParseDuration(*timeoutText[i])
+		if err != nil || d <= 0 || d > time.Hour {
+			return c, usageError(fmt.Sprintf("--%s %q: want a duration from 1ms to 1h such as 5s", t.flag, *timeoutText[i]))
+		}
+		*t.into = d
 	}
 	if *clock != "" {
 		if c.clock, err = time.Parse(time.RFC3339Nano, *clock); err != nil {

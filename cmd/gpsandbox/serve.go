@@ -24,14 +24,12 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
-// Server timeouts: a client that dawdles over its headers or sits idle cannot pin a
+// Server timeouts beside the configurable ones (config.readHeaderTimeout, ...): a
+// client that dawdles over its headers, its body or an idle connection cannot pin a
 // connection (or a goroutine) for ever.
 const (
-	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 60 * time.Second
-	idleTimeout       = 90 * time.Second
-	shutdownTimeout   = 15 * time.Second
+	writeTimeout    = 60 * time.Second
+	shutdownTimeout = 15 * time.Second
 )
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -103,10 +101,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	})
 	srv := &http.Server{
 		Handler:           handler,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
+		ReadHeaderTimeout: cfg.readHeaderTimeout,
+		ReadTimeout:       cfg.readTimeout,
 		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
+		IdleTimeout:       cfg.idleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		TLSConfig:         tlsCfg,

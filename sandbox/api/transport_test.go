@@ -1,9 +1,13 @@
 package api_test
 
 import (
+	"bytes"
+	"io"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -117,5 +121,40 @@ func TestRestartKeepsState(t *testing.T) {
 	r := env2.do("POST", adjust, apiHeader(tok, "X-GP-Idempotency", "restart-key"), `{"gratuity_amount":"321"}`)
 	if got := r.gpError(t); got.Status != 409 || got.Detail != "40039" {
 		t.Errorf("after restart: %+v", got)
+	}
+}
+
+// A 100 MiB chunked body (no declared length) is refused at the limit: the sandbox
+// stops reading after the limit, so the client cannot push the rest.
+func TestOversizeStreamedBodyRefusedAtTheLimit(t *testing.T) {
+	env := mustSandbox(t)
+	pr, pw := io.Pipe()
+	var sent atomic.Int64
+	go func() {
+		chunk := bytes.Repeat([]byte(" "), 64<<10)
+		pw.Write([]byte(`{"app_id":"`))
+		for sent.Load() < 100<<20 {
+			n, err := pw.Write(chunk)
+			sent.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+		pw.Close()
+	}()
+	req, _ := http.NewRequest("POST", env.URL+"/accesstoken", pr)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	pr.CloseWithError(io.ErrClosedPipe) // stop the writer once answered
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 413 || !strings.Contains(string(body), "Request body is larger than 65536 bytes") {
+		t.Errorf("streamed 100 MiB: %d %s", resp.StatusCode, body)
+	}
+	if n := sent.Load(); n >= 100<<20 {
+		t.Errorf("the whole 100 MiB was accepted (%d bytes) before the answer", n)
 	}
 }

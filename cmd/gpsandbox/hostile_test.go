@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the real binary and treat it the way a hostile or broken client
+// would. They are part of the normal suite; skipped with -short.
+
+// Slow headers (slowloris) and slow bodies are cut off by the read timeouts, and the
+// sandbox goes on serving everyone else meanwhile.
+func TestSlowClientsAreCutOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary; skipped with -short")
+	}
+	_, base := mustStartBinary(t, mustBuildBinary(t), "--db", ":memory:",
+		"--read-header-timeout", "1s", "--read-timeout", "2s")
+	addr := strings.TrimPrefix(base, "http://")
+	cases := map[string]struct {
+		head   string // sent at once
+		drip   string // then one byte every 200 ms
+		within time.Duration
+	}{
+		"slow headers": {"POST /accesstoken HTTP/1.1\r\nHost: x\r\n", "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 3 * time.Second},
+		"slow body":    {"POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n", strings.Repeat(" ", 100), 4 * time.Second},
+	}
+	var wg sync.WaitGroup
+	for name, c := range cases {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				return
+			}
+			defer conn.Close()
+			start := time.Now()
+			conn.Write([]byte(c.head))
+			closed := make(chan struct{})
+			go func() { io.Copy(io.Discard, conn); close(closed) }()
+			for i := 0; i < len(c.drip); i++ {
+				select {
+				case <-closed:
+					if took := time.Since(start); took > c.within {
+						t.Errorf("%s: cut off only after %v", name, took)
+					}
+					return
+				case <-time.After(200 * time.Millisecond):
+					conn.Write([]byte{c.drip[i]})
+				}
+			}
+			t.Errorf("%s: the sandbox waited for the whole drip (%v)", name, time.Since(start))
+		}()
+	}
+	// Meanwhile a normal client is served at once.
+	time.Sleep(300 * time.Millisecond)
+	t0 := time.Now()
+	if resp, err := http.Get(base + "/_sandbox/health"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("health during the slow clients: %v %v", resp, err)
+	} else if took := time.Since(t0); took > 500*time.Millisecond {
+		t.Errorf("health took %v during the slow clients", took)
+	}
+	wg.Wait()
+}
+
+// 10,000 idle connections neither exhaust the process nor slow the others, and the
+// header timeout closes them.
+func TestTenThousandIdleConnections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary; skipped with -short")
+	}
+	const idle = 10_000
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur < idle+500 {
+		t.Fatalf("this test needs %d file descriptors; the limit is %d (%v)", idle+500, lim.Cur, err)
+	}
+	proc, base := mustStartBinary(t, mustBuildBinary(t), "--db", ":memory:", "--read-header-timeout", "3s")
+	addr := strings.TrimPrefix(base, "http://")
+	conns := make([]net.Conn, 0, idle)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for len(conns) < idle {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("connection %d: %v", len(conns), err)
+		}
+		conns = append(conns, c)
+	}
+	t0 := time.Now()
+	tok := mustIssueToken(t, base)
+	if took := time.Since(t0); took > time.Second || tok == "" {
+		t.Errorf("a token took %v with %d idle connections open", took, idle)
+	}
+	t.Logf("server RSS with %d idle connections: %s", idle, rssOf(proc.Process.Pid))
+
+	// Past the header timeout every idle connection has been closed by the server.
+	time.Sleep(3500 * time.Millisecond)
+	open := 0
+	buf := make([]byte, 1)
+	for _, c := range conns {
+		c.SetReadDeadline(time.Now().Add(time.Millisecond))
+		if _, err := c.Read(buf); err != nil && !isEOF(err) {
+			open++ // timed out reading: still open
+		}
+	}
+	if open > 0 {
+		t.Errorf("%d of %d idle connections still open after the header timeout", open, idle)
+	}
+}
+
+func isEOF(err error) bool {
+	return err == io.EOF || strings.Contains(err.Error(), "connection reset")
+}
+
+func rssOf(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "unknown"
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			return strings.TrimSpace(strings.TrimPrefix(line, "VmRSS:"))
+		}
+	}
+	return "unknown"
+}
+
+// SIGTERM under load: every request the sandbox accepted before the signal is
+// answered in full, and the process exits cleanly.
+func TestSigtermFinishesInFlightRequests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary; skipped with -short")
+	}
+	// slow-network holds each answer for a second: the requests are surely in flight
+	// when the signal comes.
+	proc, base := mustStartBinary(t, mustBuildBinary(t), "--db", ":memory:", "--scenario", "slow-network")
+	tok := mustIssueToken(t, base)
+	const inFlight = 20
+	results := make(chan error, inFlight)
+	for i := 0; i < inFlight; i++ {
+		go func(i int) {
+			status, m, err := postJSON(&http.Client{Timeout: 10 * time.Second},
+				base+"/transactions/TRN_CapturedSale000000000000000001/adjustment", tok, fmt.Sprint("term-", i), `{"gratuity_amount":"5"}`)
+			if err == nil && (status != 200 || m["status"] != "CAPTURED") {
+				err = fmt.Errorf("status %d %v", status, m)
+			}
+			results <- err
+		}(i)
+	}
+	time.Sleep(400 * time.Millisecond)
+	if err := proc.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < inFlight; i++ {
+		if err := <-results; err != nil {
+			t.Errorf("request accepted before SIGTERM: %v", err)
+		}
+	}
+	if err := proc.Wait(); err != nil {
+		t.Errorf("exit after SIGTERM: %v", err)
+	}
+	if _, err := http.Get(base + "/_sandbox/health"); err == nil {
+		t.Error("still accepting connections after SIGTERM")
+	}
+}
