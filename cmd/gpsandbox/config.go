@@ -33,7 +33,8 @@ type config struct {
 	scenarios    []string
 	scenariosDir string
 
-	tls tlsConfig
+	tls   tlsConfig
+	pprof bool // serve the runtime profiles under /_sandbox/debug/pprof/
 
 	// Connection timeouts: how long a client may take over its headers, over its whole
 	// request, and how long an idle keep-alive connection is kept.
@@ -110,6 +111,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&c.tls.certFile, "tls-cert", env("GPSANDBOX_TLS_CERT", ""), "serve HTTPS with this PEM certificate (chain) file instead (GPSANDBOX_TLS_CERT)")
 	fs.StringVar(&c.tls.keyFile, "tls-key", env("GPSANDBOX_TLS_KEY", ""), "PEM private key of --tls-cert (GPSANDBOX_TLS_KEY)")
 	fs.StringVar(&c.tls.caOut, "tls-ca-out", env("GPSANDBOX_TLS_CA_OUT", ""), "write the generated CA certificate (PEM) to this file, for clients to trust (GPSANDBOX_TLS_CA_OUT)")
+	fs.BoolVar(&c.pprof, "pprof", envBool(getenv, "GPSANDBOX_PPROF"), "serve runtime profiles under /_sandbox/debug/pprof/, behind the admin token (GPSANDBOX_PPROF)")
 	maxBody := fs.String("max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
 	fs.StringVar(&c.adminToken, "admin-token", env("GPSANDBOX_ADMIN_TOKEN", ""), "token required by /_sandbox/ calls; empty leaves them open (GPSANDBOX_ADMIN_TOKEN)")
 	journalSize := fs.String("journal-size", env("GPSANDBOX_JOURNAL_SIZE", "10000"), "requests kept in the journal (GPSANDBOX_JOURNAL_SIZE)")

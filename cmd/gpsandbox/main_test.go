@@ -192,3 +192,34 @@ func TestFixturesReadOnlyWhenSeeding(t *testing.T) {
 		t.Errorf("--reset over broken fixtures: %v, want the problem with its position", err)
 	}
 }
+
+// --pprof serves the runtime profiles behind the admin token; without it they are
+// not there.
+func TestPprofBehindAdminToken(t *testing.T) {
+	base, stop := mustRun(t, "--db", ":memory:", "--pprof", "--admin-token", "adm1n")
+	defer stop()
+	get := func(token string) (int, string) {
+		req, _ := http.NewRequest("GET", base+"/_sandbox/debug/pprof/goroutine?debug=1", nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, _ := get(""); status != 401 {
+		t.Errorf("without the admin token: %d", status)
+	}
+	if status, body := get("adm1n"); status != 200 || !strings.HasPrefix(body, "goroutine profile: total ") {
+		t.Errorf("with the admin token: %d %.60s", status, body)
+	}
+	base2, stop2 := mustRun(t, "--db", ":memory:")
+	defer stop2()
+	if resp, err := http.Get(base2 + "/_sandbox/debug/pprof/goroutine"); err != nil || resp.StatusCode != 404 {
+		t.Errorf("without --pprof: %v %v", resp, err)
+	}
+}

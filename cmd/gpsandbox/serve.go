@@ -88,7 +88,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	handler := api.NewServer(api.Config{
 		Service: svc, Logger: logger, MaxBody: cfg.maxBody, IDs: ids,
-		AdminToken: cfg.adminToken, JournalSize: cfg.journalSize,
+		AdminToken: cfg.adminToken, JournalSize: cfg.journalSize, Pprof: cfg.pprof,
 		Fixtures: func() (sandbox.Fixtures, error) {
 			fx, _, err := loadFixtures(cfg)
 			return fx, err

@@ -31,6 +31,9 @@ type Config struct {
 	// AdminToken, when set, is required as "Authorization: Bearer <token>" by every
 	// /_sandbox/ call except health.
 	AdminToken string
+	// Pprof serves net/http/pprof under /_sandbox/debug/pprof/ (behind the admin
+	// token), to profile a running sandbox.
+	Pprof bool
 	// JournalSize bounds the request journal (DefaultJournalSize when zero, no journal
 	// when negative).
 	JournalSize int
@@ -96,6 +99,9 @@ func NewServer(cfg Config) *Server {
 	}
 	s.idSalt = ids.Alphanumeric(8)
 	s.router = s.routes()
+	if cfg.Pprof {
+		s.debugRoutes(s.router)
+	}
 	return s
 }
 
