@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// loadClient sends the workload's requests the way a GP SDK would: it re-requests its
+// access token after a 401 and sends the request once more.
+type loadClient struct {
+	client    *http.Client
+	base      string
+	o         options
+	statusURL string // set with -notify
+
+	mu    sync.RWMutex
+	token string
+}
+
+// op is one kind of request of the mix.
+type op struct {
+	name     string
+	path     string
+	body     string
+	key      bool // send a fresh X-GP-Idempotency
+	scenario bool // send X-Sandbox-Scenario
+	token    bool // /accesstoken: no bearer
+}
+
+// pick draws the next request of the mix: 10% tokens, 15% placed orders, 15%
+// FOR_REVIEW orders, the scenario share, and adjustments (half with keys) for the rest.
+func (c *loadClient) pick(rng *rand.Rand) op {
+	adjust := "/transactions/" + c.o.txn + "/adjustment"
+	switch c.o.mix {
+	case "adjust":
+		return op{name: "adjust", path: adjust, body: `{"gratuity_amount":"150"}`}
+	case "adjust-key":
+		return op{name: "adjust-key", path: adjust, body: `{"gratuity_amount":"150"}`, key: true}
+	}
+	orders := "/merchants/" + c.o.merchant + "/orders"
+	order := `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}]`
+	if c.statusURL != "" {
+		order += `,"notifications":{"status_url":"` + c.statusURL + `"}`
+	}
+	order += "}"
+	p := rng.Float64()
+	switch {
+	case p < 0.10:
+		return op{name: "accesstoken", path: "/accesstoken", token: true}
+	case p < 0.25:
+		return op{name: "order", path: orders, body: order, key: true}
+	case p < 0.40:
+		return op{name: "order-review", path: orders, body: `{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`}
+	case p < 0.40+c.o.scenarioShare:
+		return op{name: "scenario", path: adjust, body: `{"gratuity_amount":"100"}`, scenario: true}
+	case p < 0.70:
+		return op{name: "adjust-key", path: adjust, body: `{"gratuity_amount":"150"}`, key: true}
+	default:
+		return op{name: "adjust", path: adjust, body: `{"gratuity_amount":"150"}`}
+	}
+}
+
+// answer is what came back for one request.
+type answer struct {
+	status   int
+	code     string // error_code, or the transport error
+	scripted bool   // a scenario rule shaped it (X-Sandbox-Rule)
+	reauth   bool   // a 401 made the client renew its token and resend
+}
+
+func (c *loadClient) send(o op, n uint64) answer {
+	key := ""
+	if o.key {
+		key = fmt.Sprintf("load-%d-%d", time.Now().UnixNano(), n)
+	}
+	a := c.once(o, n, key)
+	if a.status == http.StatusUnauthorized && !o.token && !a.scripted {
+		// What SDKs do [GP]: a new token, the same request again, same key.
+		if err := c.refreshToken(c.currentToken()); err != nil {
+			return answer{code: "token: " + err.Error()}
+		}
+		a = c.once(o, n, key)
+		a.reauth = true
+	}
+	return a
+}
+
+func (c *loadClient) once(o op, n uint64, key string) answer {
+	body := o.body
+	if o.token {
+		body = c.tokenBody(fmt.Sprint("load-", n))
+	}
+	req, _ := http.NewRequest(http.MethodPost, c.base+o.path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if !o.token {
+		req.Header.Set("Authorization", "Bearer "+c.currentToken())
+		req.Header.Set("X-GP-Version", "2021-03-22")
+	}
+	if key != "" {
+		req.Header.Set("X-GP-Idempotency", key)
+	}
+	if o.scenario {
+		req.Header.Set("X-Sandbox-Scenario", c.o.scenario)
+		req.Header.Set("X-Sandbox-Session", fmt.Sprint("load-", n%16))
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return answer{code: "transport: " + err.Error()}
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	a := answer{status: resp.StatusCode, scripted: resp.Header.Get("X-Sandbox-Rule") != ""}
+	if resp.StatusCode != http.StatusOK {
+		var e struct {
+			Code string `json:"error_code"`
+		}
+		json.Unmarshal(raw, &e)
+		a.code = e.Code
+	}
+	return a
+}
+
+func (c *loadClient) currentToken() string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.token
+}
+
+// refreshToken issues a new token unless another worker already replaced stale.
+func (c *loadClient) refreshToken(stale string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.token != stale {
+		return nil
+	}
+	req, _ := http.NewRequest(http.MethodPost, c.base+"/accesstoken", strings.NewReader(c.tokenBody("load")))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var t struct{ Token string }
+	if err := json.NewDecoder(resp.Body).Decode(&t); err != nil || t.Token == "" {
+		return fmt.Errorf("status %d, no token", resp.StatusCode)
+	}
+	c.token = t.Token
+	return nil
+}
+
+func (c *loadClient) tokenBody(nonce string) string {
+	sum := sha512.Sum512([]byte(nonce + c.o.appKey))
+	return `{"app_id":"` + c.o.appID + `","nonce":"` + nonce + `","secret":"` + hex.EncodeToString(sum[:]) + `","grant_type":"client_credentials"}`
+}
+
+// reset wipes the sandbox's state (tokens included: the workers re-authenticate).
+func (c *loadClient) reset(rep *report) {
+	req, _ := http.NewRequest(http.MethodPost, c.base+"/_sandbox/reset", nil)
+	c.admin(req)
+	resp, err := c.client.Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	if err != nil || resp.StatusCode != http.StatusOK {
+		rep.resetFailures.Add(1)
+		return
+	}
+	rep.resets.Add(1)
+}
+
+func (c *loadClient) admin(req *http.Request) {
+	if c.o.adminToken != "" {
+		req.Header.Set("Authorization", "Bearer "+c.o.adminToken)
+	}
+}
+
+// sample reads the server's RSS (from /proc, with -pid) and goroutine count (from
+// /_sandbox/debug/pprof, when the sandbox runs with --pprof).
+func (c *loadClient) sample() sample {
+	s := sample{at: time.Now(), rss: rss(c.o.pid), goroutines: "?"}
+	req, _ := http.NewRequest(http.MethodGet, c.base+"/_sandbox/debug/pprof/goroutine?debug=1", nil)
+	c.admin(req)
+	if resp, err := c.client.Do(req); err == nil {
+		line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+		resp.Body.Close()
+		if total, ok := strings.CutPrefix(strings.TrimSpace(line), "goroutine profile: total "); ok {
+			s.goroutines = total
+		}
+	}
+	return s
+}
+
+type sample struct {
+	at              time.Time
+	rss, goroutines string
+}
+
+func (s sample) String() string {
+	return fmt.Sprintf("%s  server RSS %s, goroutines %s", s.at.UTC().Format("15:04:05"), s.rss, s.goroutines)
+}
+
+// rss reads VmRSS of pid from /proc; "?" when unknown.
+func rss(pid int) string {
+	if pid == 0 {
+		return "?"
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "?"
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
+}
