@@ -106,18 +106,20 @@ func TestTenThousandIdleConnections(t *testing.T) {
 	}
 	t.Logf("server RSS with %d idle connections: %s", idle, rssOf(proc.Process.Pid))
 
-	// Past the header timeout every idle connection has been closed by the server.
-	time.Sleep(3500 * time.Millisecond)
+	// Past the header timeout every idle connection is closed by the server. The
+	// timeout counts from the accept, which can trail the dial on a busy machine:
+	// allow a few seconds more before calling a connection still open.
+	deadline := time.Now().Add(3*time.Second + 5*time.Second)
 	open := 0
 	buf := make([]byte, 1)
 	for _, c := range conns {
-		c.SetReadDeadline(time.Now().Add(time.Millisecond))
+		c.SetReadDeadline(deadline)
 		if _, err := c.Read(buf); err != nil && !isEOF(err) {
 			open++ // timed out reading: still open
 		}
 	}
 	if open > 0 {
-		t.Errorf("%d of %d idle connections still open after the header timeout", open, idle)
+		t.Errorf("%d of %d idle connections still open well after the header timeout", open, idle)
 	}
 }
 

@@ -57,3 +57,24 @@ func TestAdminScenariosListAndActivate(t *testing.T) {
 		t.Errorf("after clearing: %d %s", r.status, r.body)
 	}
 }
+
+// The journal says which rule shaped an answer, or why a named scenario did not.
+func TestJournalRecordsRuleAndMiss(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-Sandbox-Scenario", "downstream-error"), `{"gratuity_amount":"1"}`)
+	env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available"), `{}`)
+	var journal struct {
+		Requests []struct{ Path, Rule, Miss string }
+	}
+	if err := json.Unmarshal(env.do("GET", "/_sandbox/requests?limit=2", nil, "").body, &journal); err != nil || len(journal.Requests) != 2 {
+		t.Fatalf("journal: %v %+v", err, journal)
+	}
+	order, adjust := journal.Requests[0], journal.Requests[1]
+	if adjust.Rule != "downstream-error#0" || adjust.Miss != "" {
+		t.Errorf("matched rule in the journal: %+v", adjust)
+	}
+	if order.Rule != "" || order.Miss != "adjustment-not-available#0: operation is order, want adjustment" {
+		t.Errorf("closest miss in the journal: %+v", order)
+	}
+}

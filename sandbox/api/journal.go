@@ -69,7 +69,8 @@ func (j *journal) add(info *requestInfo) {
 	e := journalEntry{
 		Time: sandbox.FormatTime(info.time), RequestID: info.id, Method: info.method,
 		Path: info.path, Operation: info.operation, Status: info.status,
-		ErrorCode: info.errorCode, DetailCode: info.errorDetail, Session: info.session,
+		ErrorCode: info.errorCode, DetailCode: info.errorDetail, Rule: info.rule, Miss: info.miss,
+		Session: info.session,
 		AppID: info.appID, Version: info.version,
 		Headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
 		BodyTruncated: info.bodyTruncated,

@@ -23,6 +23,7 @@ func main() {
 	}
 	client := &http.Client{Timeout: 10 * time.Second}
 	failed := 0
+	scenario := "" // X-Sandbox-Scenario of the next steps
 	step := func(name string, wantStatus int, wantText, method, path, token, idem, body string) map[string]any {
 		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -32,6 +33,9 @@ func main() {
 		}
 		if idem != "" {
 			req.Header.Set("X-GP-Idempotency", idem)
+		}
+		if scenario != "" {
+			req.Header.Set("X-Sandbox-Scenario", scenario)
 		}
 		resp, err := client.Do(req)
 		if err != nil {
@@ -67,7 +71,11 @@ func main() {
 	step("5 order", 200, `"status":"INITIATED"`, "POST", orders, token, "",
 		`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}]}`)
 
-	fmt.Printf("walkthrough: %d passed, %d failed\n", 5-failed, failed)
+	// A scenario of the folder mounted at /scenarios (GPSANDBOX_SCENARIOS_DIR).
+	scenario = "compose-outage"
+	step("6 scenario from the mounted folder", 502, `"detailed_error_code":"50046"`, "POST", adjust, token, "", `{"gratuity_amount":"300"}`)
+
+	fmt.Printf("walkthrough: %d passed, %d failed\n", 6-failed, failed)
 	if failed > 0 {
 		os.Exit(1)
 	}
