@@ -70,11 +70,14 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Result, error) {
 			return "", nil, BatchClosed()
 		}
 		t.Action = s.newAction(c, "AUTHORIZE", now)
+		t.AdjustmentCount++
 		record := Adjustment{
-			ActionID: t.Action.ID, Time: t.Action.TimeCreated, AppID: c.App.ID,
+			Seq: t.AdjustmentCount, ActionID: t.Action.ID, Time: t.Action.TimeCreated, AppID: c.App.ID,
 			Version: req.Version, Changes: applyAdjustment(&t, req),
 		}
-		if err := tx.PutAdjustment(t.ID, record, AdjustmentHistoryLimit); err != nil {
+		// A ring of AdjustmentHistoryLimit slots: the newest entry replaces the oldest.
+		slot := (t.AdjustmentCount - 1) % AdjustmentHistoryLimit
+		if err := tx.PutAdjustment(t.ID, slot, record); err != nil {
 			return "", nil, err
 		}
 		if err := tx.PutTransaction(t); err != nil {

@@ -120,7 +120,8 @@ type Transaction struct {
 	Order               *OrderAmounts `json:"order,omitempty"`
 	BatchID             string        `json:"batch_id"`
 	BatchClosed         bool          `json:"batch_closed"`
-	EMVTag              string        `json:"emv_tag,omitempty"` // stored, never echoed
+	EMVTag              string        `json:"emv_tag,omitempty"`          // stored, never echoed
+	AdjustmentCount     int           `json:"adjustment_count,omitempty"` // adjustments ever made: numbers the history
 	Action              Action        `json:"action"`
 	Scenarios           []string      `json:"scenarios,omitempty"`
 }
@@ -169,6 +170,7 @@ type Action struct {
 
 // Adjustment is one entry of a transaction's adjustment history.
 type Adjustment struct {
+	Seq      int               `json:"seq"` // 1 for the transaction's first adjustment
 	ActionID string            `json:"action_id"`
 	Time     string            `json:"time"`
 	AppID    string            `json:"app_id"`

@@ -29,12 +29,13 @@ type Tx interface {
 
 	Transaction(id string) (Transaction, error)
 	PutTransaction(Transaction) error
-	// Adjustments returns a transaction's adjustment history, oldest first. History
-	// is kept apart from the transaction so that adjusting stays O(1) however often
-	// a transaction is adjusted. PutAdjustment adds an entry and then drops the
-	// oldest ones beyond keep, so history cannot grow without bound.
+	// Adjustments returns a transaction's adjustment history, oldest (lowest Seq)
+	// first. History is kept apart from the transaction so that adjusting stays O(1)
+	// however often a transaction is adjusted. PutAdjustment writes an entry into a
+	// slot of the history, replacing what the slot held: the Service keeps a ring of
+	// slots, so history cannot grow without bound and no write has to scan it.
 	Adjustments(transactionID string) ([]Adjustment, error)
-	PutAdjustment(transactionID string, a Adjustment, keep int) error
+	PutAdjustment(transactionID string, slot int, a Adjustment) error
 	// DeleteAdjustments forgets a transaction's history (the admin API replaced it).
 	DeleteAdjustments(transactionID string) error
 	Order(id string) (Order, error)

@@ -71,7 +71,7 @@ func (j *journal) add(info *requestInfo) {
 		Path: info.path, Operation: info.operation, Status: info.status,
 		ErrorCode: info.errorCode, DetailCode: info.errorDetail, Rule: info.rule, Miss: info.miss,
 		Session: info.session,
-		AppID: info.appID, Version: info.version,
+		AppID:   info.appID, Version: info.version,
 		Headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
 		BodyTruncated: info.bodyTruncated,
 	}

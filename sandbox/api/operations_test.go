@@ -281,3 +281,22 @@ func containsAny(s string, subs ...string) bool {
 	}
 	return false
 }
+
+// A transaction remembers its newest 100 adjustments, numbered from its first.
+func TestAdjustmentHistoryKeepsTheNewestHundred(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	for i := 1; i <= 105; i++ {
+		if r := env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok), fmt.Sprintf(`{"gratuity_amount":"%d"}`, i)); r.status != 200 {
+			t.Fatalf("adjustment %d: %d %s", i, r.status, r.body)
+		}
+	}
+	history := env.mustAdjustments(capturedTwo)
+	if len(history) != 100 || history[0].Seq != 6 || history[99].Seq != 105 ||
+		history[0].Changes["gratuity_amount"] != (sandbox.Change{From: "5", To: "6"}) {
+		t.Fatalf("history of %d entries, first %+v, last %+v", len(history), history[0], history[len(history)-1])
+	}
+	if txn := env.mustTransaction(capturedTwo); txn.GratuityAmount != "105" || txn.AdjustmentCount != 105 {
+		t.Errorf("transaction after 105 adjustments: %+v", txn)
+	}
+}

@@ -19,7 +19,7 @@
 //	meta:<key>             a JSON string
 //	step:<scenario>:<rule>:<scope>   a JSON number: sequence steps a scope consumed
 //
-//	adj:<txn id>:<time>:<action id>  sandbox.Adjustment (history, oldest first)
+//	adj:<txn id>:<slot>    sandbox.Adjustment (a ring of history slots)
 //
 // Tokens and idempotency records carry a buntdb TTL (kept in the file), so they
 // vanish by themselves once nobody can use them; no sweep and no index is needed.

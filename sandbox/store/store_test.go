@@ -370,53 +370,49 @@ func BenchmarkPutTransaction(b *testing.B) {
 	})
 }
 
-// Adjustment history comes back oldest first and only for its own transaction.
+// Adjustment history comes back in Seq order, whatever the slots, and only for its
+// own transaction.
 func TestAdjustmentHistory(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "adj.db"))
 	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		for i, id := range []string{"ACT_b", "ACT_a", "ACT_c"} {
-			a := sandbox.Adjustment{ActionID: id, Time: sandbox.FormatTime(ms(10 - i)), AppID: "app1",
+		for slot, seq := range []int{3, 1, 2} {
+			a := sandbox.Adjustment{Seq: seq, ActionID: fmt.Sprint("ACT_", seq), Time: sandbox.FormatTime(ms(seq)), AppID: "app1",
 				Changes: map[string]sandbox.Change{"amount": {From: "1", To: "2"}}}
-			if err := tx.PutAdjustment("TRN_1", a, 100); err != nil {
+			if err := tx.PutAdjustment("TRN_1", slot, a); err != nil {
 				return err
 			}
 		}
-		return tx.PutAdjustment("TRN_10", sandbox.Adjustment{ActionID: "ACT_other", Time: sandbox.FormatTime(ms(1))}, 100)
+		return tx.PutAdjustment("TRN_10", 0, sandbox.Adjustment{Seq: 1, ActionID: "ACT_other"})
 	})
-	var got []sandbox.Adjustment
-	mustView(t, s, func(tx sandbox.Tx) error {
-		var err error
-		got, err = tx.Adjustments("TRN_1")
-		return err
-	})
-	var ids []string
-	for _, a := range got {
-		ids = append(ids, a.ActionID)
-	}
-	if strings.Join(ids, ",") != "ACT_c,ACT_a,ACT_b" {
-		t.Errorf("history %v: want oldest first, TRN_10's entry excluded", ids)
+	if ids := mustHistory(t, s, "TRN_1"); ids != "ACT_1,ACT_2,ACT_3" {
+		t.Errorf("history %v: want Seq order, TRN_10's entry excluded", ids)
 	}
 }
 
-// History keeps only the newest entries beyond the limit.
-func TestAdjustmentHistoryTrimmed(t *testing.T) {
+// Writing a slot replaces what it held: that is how the oldest entry goes.
+func TestAdjustmentSlotReplaced(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "adj.db"))
-	for i := 0; i < 5; i++ {
+	for seq := 1; seq <= 5; seq++ {
 		mustUpdate(t, s, func(tx sandbox.Tx) error {
-			return tx.PutAdjustment("TRN_1", sandbox.Adjustment{ActionID: fmt.Sprint("ACT_", i), Time: sandbox.FormatTime(ms(i))}, 3)
+			return tx.PutAdjustment("TRN_1", (seq-1)%3, sandbox.Adjustment{Seq: seq, ActionID: fmt.Sprint("ACT_", seq)})
 		})
 	}
+	if ids := mustHistory(t, s, "TRN_1"); ids != "ACT_3,ACT_4,ACT_5" {
+		t.Errorf("history %v: want the newest three", ids)
+	}
+}
+
+func mustHistory(t *testing.T, s *Store, txn string) string {
+	t.Helper()
 	var got []sandbox.Adjustment
 	mustView(t, s, func(tx sandbox.Tx) error {
 		var err error
-		got, err = tx.Adjustments("TRN_1")
+		got, err = tx.Adjustments(txn)
 		return err
 	})
 	var ids []string
 	for _, a := range got {
 		ids = append(ids, a.ActionID)
 	}
-	if strings.Join(ids, ",") != "ACT_2,ACT_3,ACT_4" {
-		t.Errorf("history %v: want the newest three", ids)
-	}
+	return strings.Join(ids, ",")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -40,24 +41,12 @@ func (x tx) PutTransaction(t sandbox.Transaction) error { return put(x.t, "txn:"
 // Adjustment history keys sort by time (GP's fixed-width millisecond format) and
 // then action id: adj:<transaction id>:<time>:<action id>.
 func (x tx) Adjustments(transactionID string) ([]sandbox.Adjustment, error) {
-	return scan[sandbox.Adjustment](x.t, "adj:"+transactionID+":*")
+	history, err := scan[sandbox.Adjustment](x.t, "adj:"+transactionID+":*")
+	slices.SortFunc(history, func(a, b sandbox.Adjustment) int { return a.Seq - b.Seq })
+	return history, err
 }
-func (x tx) PutAdjustment(transactionID string, a sandbox.Adjustment, keep int) error {
-	pattern := "adj:" + transactionID + ":*"
-	if err := put(x.t, "adj:"+transactionID+":"+a.Time+":"+a.ActionID, a); err != nil {
-		return err
-	}
-	var keys []string // collected first: buntdb refuses deletes while iterating
-	x.t.DescendKeys(pattern, func(key, _ string) bool {
-		keys = append(keys, key)
-		return true
-	})
-	for i := keep; i < len(keys); i++ {
-		if _, err := x.t.Delete(keys[i]); err != nil {
-			return fmt.Errorf("store: trim %s: %w", keys[i], err)
-		}
-	}
-	return nil
+func (x tx) PutAdjustment(transactionID string, slot int, a sandbox.Adjustment) error {
+	return put(x.t, "adj:"+transactionID+":"+strconv.Itoa(slot), a)
 }
 
 // DeleteAdjustments deletes adj:<transaction id>:*, collecting the keys first:
