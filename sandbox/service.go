@@ -159,6 +159,7 @@ func (s *Service) Authorize(c Caller, op Operation) error {
 // key free; an action that succeeds consumes the key in the same commit.
 func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(tx Tx, now time.Time) (string, any, error)) (Result, error) {
 	var res Result
+	var view any
 	err := s.store.Update(func(tx Tx) error {
 		now := s.clock.Now()
 		if idem.Key != "" {
@@ -174,15 +175,11 @@ func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(t
 				return err
 			}
 		}
-		id, view, err := action(tx, now)
+		id, v, err := action(tx, now)
 		if err != nil {
 			return err
 		}
-		body, err := json.Marshal(view)
-		if err != nil {
-			return fmt.Errorf("encode %s %s: %w", kind, id, err)
-		}
-		res = Result{Body: body, ResourceID: id}
+		res.ResourceID, view = id, v
 		if idem.Key == "" {
 			return nil
 		}
@@ -191,11 +188,28 @@ func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(t
 			Method: idem.Method, Path: idem.Path, BodyHash: idem.BodyHash, HTTPStatus: 200,
 		}
 		if idem.Replay {
-			rec.Response = body // only replay mode needs the answer again: keep keys small
+			// Only replay mode needs the answer again (and keeps keys small otherwise).
+			if res.Body, err = encodeView(kind, id, view); err != nil {
+				return err
+			}
+			rec.Response = res.Body
 		}
 		return tx.PutIdempotency(rec, idempotencyRetention)
 	})
+	if err != nil || res.Body != nil {
+		return res, err
+	}
+	// Encoded after the commit: the store's single writer is not held for it.
+	res.Body, err = encodeView(kind, res.ResourceID, view)
 	return res, err
+}
+
+func encodeView(kind, id string, view any) ([]byte, error) {
+	body, err := json.Marshal(view)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s %s: %w", kind, id, err)
+	}
+	return body, nil
 }
 
 // duplicateOf builds the 409 for a consumed key, naming the first resource and, for

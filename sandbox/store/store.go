@@ -60,7 +60,8 @@ type Options struct {
 
 // Store is a sandbox.Store over one buntdb database.
 type Store struct {
-	db *buntdb.DB
+	db   *buntdb.DB
+	txns txnCache
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -92,14 +93,27 @@ func OpenWith(path string, opts Options) (*Store, error) {
 
 // View runs fn in a read-only transaction; many may run at once.
 func (s *Store) View(fn func(sandbox.Tx) error) error {
-	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t}) })
+	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: &s.txns}) })
 }
 
 // Update runs fn in the single read-write transaction, which blocks every other View
 // and Update until it ends, so fn must not wait on anything (nor call View or Update).
 // If fn returns an error nothing it wrote is kept and Update returns that error.
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
-	return s.db.Update(func(t *buntdb.Tx) error { return fn(tx{t}) })
+	applied := false
+	err := s.db.Update(func(t *buntdb.Tx) error {
+		w := &pendingWrites{txns: map[string]sandbox.Transaction{}}
+		if err := fn(tx{t: t, cache: &s.txns, writes: w}); err != nil {
+			return err
+		}
+		s.txns.apply(w) // still under the write lock: see txnCache
+		applied = true
+		return nil
+	})
+	if err != nil && applied {
+		s.txns.clear() // the commit failed after the cache took its writes
+	}
+	return err
 }
 
 // Close syncs and closes the file. Transactions must have ended.

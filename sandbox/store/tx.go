@@ -14,7 +14,11 @@ import (
 
 // tx adapts a buntdb transaction to sandbox.Tx. It is valid only inside the View or
 // Update that made it.
-type tx struct{ t *buntdb.Tx }
+type tx struct {
+	t      *buntdb.Tx
+	cache  *txnCache
+	writes *pendingWrites // nil in a View
+}
 
 var _ sandbox.Tx = tx{}
 
@@ -33,10 +37,33 @@ func (x tx) PutPricingProfile(p sandbox.PricingProfile) error {
 	return put(x.t, "pricing:"+p.Name, p)
 }
 
+// Transaction reads what this Update wrote, else the cache (unless this Update wiped
+// everything), else the database, adding what it decoded to the cache.
 func (x tx) Transaction(id string) (sandbox.Transaction, error) {
-	return get[sandbox.Transaction](x.t, "txn:"+id)
+	if x.writes != nil {
+		if t, ok := x.writes.txns[id]; ok {
+			return cloneTransaction(t), nil
+		}
+		if x.writes.wiped {
+			return get[sandbox.Transaction](x.t, "txn:"+id)
+		}
+	}
+	if t, ok := x.cache.get(id); ok {
+		return t, nil
+	}
+	t, err := get[sandbox.Transaction](x.t, "txn:"+id)
+	if err == nil {
+		x.cache.put(t)
+	}
+	return t, err
 }
-func (x tx) PutTransaction(t sandbox.Transaction) error { return put(x.t, "txn:"+t.ID, t) }
+func (x tx) PutTransaction(t sandbox.Transaction) error {
+	if err := put(x.t, "txn:"+t.ID, t); err != nil {
+		return err
+	}
+	x.writes.txns[t.ID] = cloneTransaction(t)
+	return nil
+}
 
 // Adjustment history keys sort by time (GP's fixed-width millisecond format) and
 // then action id: adj:<transaction id>:<time>:<action id>.
@@ -163,7 +190,13 @@ func stepKey(scope, scenario string, rule int) string {
 func idemKey(appID, key string) string { return "idem:" + appID + ":" + key }
 
 // DeleteAll wipes every key; the indexes stay defined.
-func (x tx) DeleteAll() error { return x.t.DeleteAll() }
+func (x tx) DeleteAll() error {
+	if err := x.t.DeleteAll(); err != nil {
+		return err
+	}
+	x.writes.txns, x.writes.wiped = map[string]sandbox.Transaction{}, true
+	return nil
+}
 
 // get decodes the JSON at key; a missing key is sandbox.ErrNotFound.
 func get[T any](t *buntdb.Tx, key string) (T, error) {
