@@ -218,7 +218,7 @@ func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
 // GET /_sandbox/requests?operation=&session=&status=&limit=
 func (s *Server) adminRequests(r *http.Request) (any, error) {
 	if s.journal == nil {
-		return map[string]any{"requests": []journalEntry{}}, nil
+		return map[string]any{"requests": []JournalEntry{}}, nil
 	}
 	f, err := parseJournalFilter(r, s.journal.size)
 	if err != nil {

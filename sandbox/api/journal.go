@@ -31,8 +31,9 @@ var journaledHeaders = []string{
 
 var redactedHeaders = map[string]bool{"Authorization": true, "X-GP-Signature": true}
 
-// journalEntry is one request as GET /_sandbox/requests shows it.
-type journalEntry struct {
+// JournalEntry is one request of the request journal as GET /_sandbox/requests shows
+// it: what a client sent, secrets redacted and card data masked, and what it got.
+type JournalEntry struct {
 	Time          string            `json:"time"`
 	RequestID     string            `json:"request_id"`
 	Method        string            `json:"method"`
@@ -57,7 +58,7 @@ type journalEntry struct {
 type journal struct {
 	mu      sync.Mutex
 	size    int
-	entries []journalEntry
+	entries []JournalEntry
 	next    int // where the next entry goes once the buffer is full
 }
 
@@ -66,7 +67,7 @@ func newJournal(size int) *journal { return &journal{size: size} }
 // add records a served request. Secrets are gone before the entry is stored: headers
 // were redacted when captured, and the body is masked here.
 func (j *journal) add(info *requestInfo) {
-	e := journalEntry{
+	e := JournalEntry{
 		Time: sandbox.FormatTime(info.time), RequestID: info.id, Method: info.method,
 		Path: info.path, Operation: info.operation, Status: info.status,
 		ErrorCode: info.errorCode, DetailCode: info.errorDetail, Rule: info.rule, Miss: info.miss,
@@ -93,10 +94,10 @@ type journalFilter struct {
 }
 
 // list returns the matching entries, newest first.
-func (j *journal) list(f journalFilter) []journalEntry {
+func (j *journal) list(f journalFilter) []JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := []journalEntry{}
+	out := []JournalEntry{}
 	n := len(j.entries)
 	for i := 1; i <= n && len(out) < f.limit; i++ {
 		e := j.entries[(j.next-i+n)%n] // j.next is 0 until the buffer is full

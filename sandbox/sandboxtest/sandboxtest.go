@@ -199,23 +199,7 @@ func (s *Server) SetScenarios(names ...string) {
 
 // Request is one entry of the request journal (GET /_sandbox/requests): what a client
 // sent and what it was answered, with secrets redacted and card data masked.
-type Request struct {
-	Time       string            `json:"time"`
-	RequestID  string            `json:"request_id"`
-	Method     string            `json:"method"`
-	Path       string            `json:"path"`
-	Operation  string            `json:"operation"`
-	Status     int               `json:"status"`
-	ErrorCode  string            `json:"error_code"`
-	DetailCode string            `json:"detailed_error_code"`
-	Rule       string            `json:"rule"`
-	Miss       string            `json:"miss"`
-	Session    string            `json:"session"`
-	AppID      string            `json:"app_id"`
-	Version    string            `json:"version"`
-	Headers    map[string]string `json:"headers"`
-	Body       json.RawMessage   `json:"body"`
-}
+type Request = api.JournalEntry
 
 // Requests returns the request journal, newest first. query filters it as the admin
 // call does, e.g. "operation=adjustment&status=409"; "" lists everything.

@@ -3,8 +3,6 @@ package yamlfile
 import (
 	"fmt"
 	"io/fs"
-	"path"
-	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -124,22 +122,9 @@ type fixturesLoader struct {
 }
 
 func loadFixtures(fsys fs.FS) (*fixturesLoader, error) {
-	entries, err := fs.ReadDir(fsys, ".")
-	if err != nil {
-		return nil, fmt.Errorf("yamlfile: list fixture files: %w", err)
-	}
 	l := &fixturesLoader{defined: map[string]map[string]site{}}
-	for _, e := range entries { // sorted by name
-		name := e.Name()
-		if ext := path.Ext(name); e.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
-			continue
-		}
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			l.problems = append(l.problems, Problem{File: name, Message: err.Error()})
-			continue
-		}
-		l.file(name, data)
+	if err := eachYAMLFile(fsys, "fixture", &l.problems, l.file); err != nil {
+		return nil, err
 	}
 	for _, r := range l.refs {
 		if _, ok := l.defined[r.kind][r.id]; !ok {

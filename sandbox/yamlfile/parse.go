@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -58,4 +60,27 @@ func syntaxProblem(file string, err error) Problem {
 	}
 	p.Message = "invalid YAML: " + msg
 	return p
+}
+
+// eachYAMLFile hands every *.yaml and *.yml file at the root of fsys to read, in name
+// order, skipping dotfiles and directories; a file that cannot be read is a problem
+// of its own. The error is for fsys itself, which could not be listed.
+func eachYAMLFile(fsys fs.FS, kind string, problems *Problems, read func(name string, data []byte)) error {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return fmt.Errorf("yamlfile: list %s files: %w", kind, err)
+	}
+	for _, e := range entries { // sorted by name
+		name := e.Name()
+		if ext := path.Ext(name); e.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			*problems = append(*problems, Problem{File: name, Message: err.Error()})
+			continue
+		}
+		read(name, data)
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package yamlfile
 import (
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 	"time"
 
@@ -21,22 +20,9 @@ import (
 // line and column. Problem.File (and Scenario.File) is the name within fsys. Other
 // errors mean fsys itself could not be listed.
 func LoadScenarios(fsys fs.FS) ([]scenario.Scenario, error) {
-	entries, err := fs.ReadDir(fsys, ".")
-	if err != nil {
-		return nil, fmt.Errorf("yamlfile: list scenario files: %w", err)
-	}
 	l := &scenarioLoader{names: map[string]site{}}
-	for _, e := range entries {
-		name := e.Name()
-		if ext := path.Ext(name); e.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
-			continue
-		}
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			l.problems = append(l.problems, Problem{File: name, Message: err.Error()})
-			continue
-		}
-		l.file(name, data)
+	if err := eachYAMLFile(fsys, "scenario", &l.problems, l.file); err != nil {
+		return nil, err
 	}
 	if err := l.problems.err(); err != nil {
 		return nil, err
