@@ -13,16 +13,15 @@
 //	order:<id>             sandbox.Order
 //	token:<value>          sandbox.Token
 //	idem:<app_id>:<key>    sandbox.IdempotencyRecord
-//	adj:<txn>:<time>:<act> sandbox.Adjustment (a transaction's history)
+//	adj:<txn id>:<slot>    sandbox.Adjustment (a ring of history slots)
 //	ntf:<order>:<seq>      sandbox.Notification (the outbox and delivery log)
 //	outbox:<order>:<seq>   "" while that notification is pending
 //	meta:<key>             a JSON string
 //	step:<scenario>:<rule>:<scope>   a JSON number: sequence steps a scope consumed
 //
-//	adj:<txn id>:<slot>    sandbox.Adjustment (a ring of history slots)
-//
 // Tokens and idempotency records carry a buntdb TTL (kept in the file), so they
 // vanish by themselves once nobody can use them; no sweep and no index is needed.
+// Decoded transactions are cached (cache.go), committed values only.
 //
 // # Durability
 //

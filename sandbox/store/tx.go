@@ -189,7 +189,7 @@ func stepKey(scope, scenario string, rule int) string {
 // idemKey scopes an idempotency key to its app: two apps may use the same key.
 func idemKey(appID, key string) string { return "idem:" + appID + ":" + key }
 
-// DeleteAll wipes every key; the indexes stay defined.
+// DeleteAll wipes every key, and tells the transaction cache so.
 func (x tx) DeleteAll() error {
 	if err := x.t.DeleteAll(); err != nil {
 		return err
