@@ -524,7 +524,9 @@ func describe(n *yaml.Node) string {
 	case "!!timestamp":
 		return "the timestamp " + clip(n.Value)
 	default:
-		return fmt.Sprintf("a %s value", clip(n.ShortTag()))
+		// Escaped: a custom tag may hold any character, even a line break.
+		quoted := strconv.Quote(clip(n.ShortTag()))
+		return fmt.Sprintf("a %s value", quoted[1:len(quoted)-1])
 	}
 }
 
