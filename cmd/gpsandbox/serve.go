@@ -47,7 +47,46 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return fmt.Errorf("open %s: %w", cfg.db, err)
 	}
 	defer db.Close()
+	svc, ids := newService(cfg, db)
+	engine, err := prepareState(ctx, cfg, svc, db, logger)
+	if err != nil {
+		return err
+	}
+	srv, err := newHTTPServer(cfg, logger, api.NewServer(api.Config{
+		Service: svc, Logger: logger, MaxBody: cfg.maxBody, IDs: ids,
+		AdminToken: cfg.adminToken, JournalSize: cfg.journalSize, Pprof: cfg.pprof,
+		Fixtures: func() (sandbox.Fixtures, error) {
+			fx, _, err := loadFixtures(cfg)
+			return fx, err
+		},
+		DecodeTransaction: yamlfile.DecodeTransaction, Scenarios: engine,
+	}))
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	scheme := "http"
+	if srv.TLSConfig != nil {
+		scheme = "https"
+	}
+	fmt.Fprintf(stdout, "gpsandbox %s listening on %s://%s\n", version, scheme, ln.Addr())
 
+	// The worker stops after the HTTP server (no request can write a new entry) and
+	// before the store closes (deferred above, so it runs last).
+	stopWorker := startWorker(notify.New(notify.Config{
+		Service: svc, MaxAttempts: cfg.notifyAttempts, Logger: logger,
+		Decide: notificationScenarios(engine, svc, logger),
+	}))
+	defer stopWorker()
+	return serveUntilDone(ctx, srv, ln, logger)
+}
+
+// newService wires the domain to the store, the clock (--clock) and the id source
+// (--seed).
+func newService(cfg config, db *store.Store) (*sandbox.Service, sandbox.IDs) {
 	clock := sandbox.NewVirtualClock()
 	if !cfg.clock.IsZero() {
 		clock = sandbox.NewFrozenClock(cfg.clock)
@@ -56,50 +95,46 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if cfg.seeded {
 		ids = sandbox.NewSeededIDs(cfg.seed)
 	}
-	svc := sandbox.NewService(db, clock, ids)
+	return sandbox.NewService(db, clock, ids), ids
+}
+
+// prepareState seeds the store, loads the scenarios (and starts watching their
+// directory) and activates the global ones.
+func prepareState(ctx context.Context, cfg config, svc *sandbox.Service, db *store.Store, logger *slog.Logger) (*scenario.Engine, error) {
 	bindings, loaded, err := seed(cfg, svc)
 	if err != nil {
-		return err
-	}
-	scs, err := loadScenarios(cfg, bindings)
-	if err != nil {
-		return err
+		return nil, err
 	}
 	logger.Info("store ready", "db", cfg.db, "fixtures_loaded", loaded, "reset", cfg.reset)
+	scs, err := loadScenarios(cfg, bindings)
+	if err != nil {
+		return nil, err
+	}
 	engine, err := scenario.NewEngine(db, scs)
 	if err != nil {
-		return fmt.Errorf("scenarios: %w", err)
+		return nil, fmt.Errorf("scenarios: %w", err)
 	}
 	if err := engine.SetGlobal(cfg.scenarios); err != nil {
-		return usageError(fmt.Sprintf("--scenario: %v", err))
+		return nil, usageError(fmt.Sprintf("--scenario: %v", err))
 	}
 	logger.Info("scenarios ready", "count", len(scs), "dir", cfg.scenariosDir, "global", strings.Join(cfg.scenarios, ","))
 	if cfg.scenariosDir != "" {
 		go watchScenarios(ctx, cfg.scenariosDir, engine, logger, reloadInterval)
 	}
+	return engine, nil
+}
 
+// newHTTPServer sets the timeouts that keep a slow or idle client from pinning a
+// connection, and TLS when asked for.
+func newHTTPServer(cfg config, logger *slog.Logger, handler http.Handler) (*http.Server, error) {
 	tlsCfg, err := serverTLS(cfg.tls, time.Now())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		return err
+	if tlsCfg != nil && cfg.tls.caOut != "" {
+		logger.Info("wrote the CA certificate clients should trust", "path", cfg.tls.caOut)
 	}
-	handler := api.NewServer(api.Config{
-		Service: svc, Logger: logger, MaxBody: cfg.maxBody, IDs: ids,
-		AdminToken: cfg.adminToken, JournalSize: cfg.journalSize, Pprof: cfg.pprof,
-		Fixtures: func() (sandbox.Fixtures, error) {
-			fx, _, err := loadFixtures(cfg)
-			return fx, err
-		},
-		DecodeTransaction: yamlfile.DecodeTransaction, Scenarios: engine,
-	})
-	worker := notify.New(notify.Config{
-		Service: svc, MaxAttempts: cfg.notifyAttempts, Logger: logger,
-		Decide: notificationScenarios(engine, svc, logger),
-	})
-	srv := &http.Server{
+	return &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: cfg.readHeaderTimeout,
 		ReadTimeout:       cfg.readTimeout,
@@ -108,31 +143,29 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		TLSConfig:         tlsCfg,
-	}
-	scheme := "http"
-	if tlsCfg != nil {
-		scheme = "https"
-		if cfg.tls.caOut != "" {
-			logger.Info("wrote the CA certificate clients should trust", "path", cfg.tls.caOut)
-		}
-	}
-	fmt.Fprintf(stdout, "gpsandbox %s listening on %s://%s\n", version, scheme, ln.Addr())
+	}, nil
+}
 
-	// The worker stops after the HTTP server (no request can write a new entry) and
-	// before the store closes (deferred above, so it runs last).
-	wctx, stopWorker := context.WithCancel(context.Background())
-	workerDone := make(chan struct{})
+// startWorker runs the notification worker and returns what stops it and waits.
+func startWorker(worker *notify.Worker) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
-		defer close(workerDone)
-		worker.Run(wctx)
+		defer close(done)
+		worker.Run(ctx)
 	}()
-	defer func() {
-		stopWorker()
-		<-workerDone
-	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// serveUntilDone serves until the listener fails or ctx ends (SIGINT, SIGTERM); then
+// it stops accepting and lets in-flight requests finish.
+func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, logger *slog.Logger) error {
 	errc := make(chan error, 1)
 	go func() {
-		if tlsCfg != nil {
+		if srv.TLSConfig != nil {
 			errc <- srv.ServeTLS(ln, "", "") // certificates come from srv.TLSConfig
 			return
 		}
