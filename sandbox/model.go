@@ -210,7 +210,7 @@ type IdempotencyRecord struct {
 	Path       string          `json:"path"`
 	BodyHash   string          `json:"body_hash"`
 	HTTPStatus int             `json:"http_status"`
-	Response   json.RawMessage `json:"response"`
+	Response   json.RawMessage `json:"response,omitempty"` // kept in replay mode only
 }
 
 // TimeFormat is GP's timestamp shape: UTC, exactly three fractional digits, Z.

@@ -166,7 +166,7 @@ func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(t
 			rec, err := tx.Idempotency(c.App.ID, idem.Key)
 			switch {
 			case err == nil && now.Sub(rec.Time) < IdempotencyWindow:
-				if idem.Replay && rec.Method == idem.Method && rec.Path == idem.Path && rec.BodyHash == idem.BodyHash {
+				if idem.Replay && len(rec.Response) > 0 && rec.Method == idem.Method && rec.Path == idem.Path && rec.BodyHash == idem.BodyHash {
 					res = Result{Body: rec.Response, ResourceID: rec.ResourceID, Replayed: true}
 					return nil
 				}

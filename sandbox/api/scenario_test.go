@@ -141,6 +141,13 @@ func TestBuiltinScenarios(t *testing.T) {
 		if r := env.do("POST", orderPath, apiHeader(tok, "X-GP-Idempotency", "replay-1"), orderBody); r.status != 409 {
 			t.Errorf("without replay: %d %s", r.status, r.body)
 		}
+		// A key first used outside replay mode has no answer kept to replay: 409, not
+		// an empty 200.
+		env.do("POST", orderPath, apiHeader(tok, "X-GP-Idempotency", "replay-2"), orderBody)
+		late := env.do("POST", orderPath, with("idempotency-replay", "X-GP-Idempotency", "replay-2"), orderBody)
+		if got := late.gpError(t); got.Status != 409 || got.Code != "DUPLICATE_ACTION" {
+			t.Errorf("replay of a key used before replay mode: %+v", got)
+		}
 	})
 	t.Run("flaky-then-ok", func(t *testing.T) {
 		var got []int
