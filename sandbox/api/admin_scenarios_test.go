@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -76,5 +77,23 @@ func TestJournalRecordsRuleAndMiss(t *testing.T) {
 	}
 	if order.Rule != "" || order.Miss != "adjustment-not-available#0: operation is order, want adjustment" {
 		t.Errorf("closest miss in the journal: %+v", order)
+	}
+}
+
+// Bodies with nothing to mask are journaled as sent; anything that could hold a card
+// number or a secret, however it is spelled, is masked.
+func TestJournalMasksWhateverTheSpelling(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	orders := "/merchants/" + merchantOne + "/orders"
+	env.do("POST", orders, apiHeader(tok), `{"payment_method":{"card":{"\u006eumber":"4263970000005262","\u0063vv":"123"}}}`)
+	env.do("POST", orders, apiHeader(tok), `{"batch_close_time":"4263970000005262"}`)
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"150"}`)
+	r := env.do("GET", "/_sandbox/requests?limit=3", nil, "")
+	if strings.Contains(string(r.body), "4263970000005262") || strings.Contains(string(r.body), `"123"`) {
+		t.Errorf("clear card data in the journal: %s", r.body)
+	}
+	if !strings.Contains(string(r.body), `"body":{"gratuity_amount":"150"}`) {
+		t.Errorf("plain body not journaled as sent: %s", r.body)
 	}
 }
