@@ -1,75 +1,108 @@
 package store
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// txnCache keeps decoded transactions, so that adjusting a transaction, the hottest
-// write of a test run, does not parse its JSON every time inside the single writer's
-// lock. It only ever holds what the database holds:
+// recordCache keeps decoded records of the kinds every request reads (apps, merchants,
+// pricing profiles, and transactions, the hottest write of a test run), so that a
+// request does not parse their JSON every time, inside the single writer's lock for
+// Updates. It only ever holds what the database holds:
 //   - a read inside View or Update (buntdb excludes the one from the other) adds the
 //     committed value it read;
 //   - an Update's own writes are applied at the end of the Update, still under the
 //     write lock, so no reader sees the database and the cache disagree; if the
 //     commit fails after that, the cache is emptied.
 //
-// It is bounded: when full it starts over.
-type txnCache struct {
+// Values are copied in and out (deep enough for the domain's slices, maps and
+// pointers), so callers never share memory with it. It is bounded: when full it
+// starts over.
+type recordCache struct {
 	mu sync.RWMutex
-	m  map[string]sandbox.Transaction
+	m  map[string]any // store key -> decoded record
 }
 
-const txnCacheSize = 10000
+const recordCacheSize = 10000
 
-func (c *txnCache) get(id string) (sandbox.Transaction, bool) {
+func (c *recordCache) get(key string) (any, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	t, ok := c.m[id]
-	return cloneTransaction(t), ok
+	v, ok := c.m[key]
+	return v, ok
 }
 
-func (c *txnCache) put(t sandbox.Transaction) {
+func (c *recordCache) put(key string, v any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.putLocked(t)
+	c.putLocked(key, v)
 }
 
-func (c *txnCache) putLocked(t sandbox.Transaction) {
-	if c.m == nil || len(c.m) >= txnCacheSize {
-		c.m = make(map[string]sandbox.Transaction)
+func (c *recordCache) putLocked(key string, v any) {
+	if c.m == nil || len(c.m) >= recordCacheSize {
+		c.m = make(map[string]any)
 	}
-	c.m[t.ID] = cloneTransaction(t)
+	c.m[key] = v
 }
 
-func (c *txnCache) clear() {
+func (c *recordCache) clear() {
 	c.mu.Lock()
 	c.m = nil
 	c.mu.Unlock()
 }
 
 // apply takes in what an Update wrote: after a wipe, only that.
-func (c *txnCache) apply(w *pendingWrites) {
+func (c *recordCache) apply(w *pendingWrites) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if w.wiped {
 		c.m = nil
 	}
-	for _, t := range w.txns {
-		c.putLocked(t)
+	for key, v := range w.records {
+		c.putLocked(key, v)
 	}
 }
 
-// pendingWrites are the transactions an Update wrote, for reads later in the same
-// Update and for the cache once it is done.
+// pendingWrites are the cached kinds of records an Update wrote, for reads later in
+// the same Update and for the cache once it is done.
 type pendingWrites struct {
-	txns  map[string]sandbox.Transaction
-	wiped bool // DeleteAll ran: the cache's values are gone
+	records map[string]any
+	wiped   bool // DeleteAll ran: the cache's values are gone
 }
 
-// cloneTransaction copies what a transaction's pointers and slices reach, so that the
-// cache and its callers never share memory.
+// cachedGet reads key through the Update's own writes, the cache (unless the Update
+// wiped everything) and the database, adding what it decoded to the cache.
+func cachedGet[T any](x tx, key string, clone func(T) T) (T, error) {
+	if x.writes != nil {
+		if v, ok := x.writes.records[key]; ok {
+			return clone(v.(T)), nil
+		}
+		if x.writes.wiped {
+			return get[T](x.t, key)
+		}
+	}
+	if v, ok := x.cache.get(key); ok {
+		return clone(v.(T)), nil
+	}
+	v, err := get[T](x.t, key)
+	if err == nil {
+		x.cache.put(key, clone(v))
+	}
+	return v, err
+}
+
+// cachedPut writes v at key and notes it for the cache.
+func cachedPut[T any](x tx, key string, v T, clone func(T) T) error {
+	if err := put(x.t, key, v); err != nil {
+		return err
+	}
+	x.writes.records[key] = clone(v)
+	return nil
+}
+
 func cloneTransaction(t sandbox.Transaction) sandbox.Transaction {
 	if t.PaymentMethod.BNPL != nil {
 		bnpl := *t.PaymentMethod.BNPL
@@ -77,9 +110,29 @@ func cloneTransaction(t sandbox.Transaction) sandbox.Transaction {
 	}
 	if t.Order != nil {
 		order := *t.Order
-		order.Taxes = append([]sandbox.Tax(nil), order.Taxes...)
+		order.Taxes = slices.Clone(order.Taxes)
 		t.Order = &order
 	}
-	t.Scenarios = append([]string(nil), t.Scenarios...)
+	t.Scenarios = slices.Clone(t.Scenarios)
 	return t
+}
+
+func cloneApp(a sandbox.App) sandbox.App {
+	a.Merchants = slices.Clone(a.Merchants)
+	a.Scenarios = slices.Clone(a.Scenarios)
+	a.Accounts = slices.Clone(a.Accounts)
+	for i := range a.Accounts {
+		a.Accounts[i].Permissions = slices.Clone(a.Accounts[i].Permissions)
+	}
+	return a
+}
+
+func cloneMerchant(m sandbox.Merchant) sandbox.Merchant {
+	m.Scenarios = slices.Clone(m.Scenarios)
+	return m
+}
+
+func clonePricingProfile(p sandbox.PricingProfile) sandbox.PricingProfile {
+	p.Products = maps.Clone(p.Products)
+	return p
 }

@@ -67,3 +67,21 @@ func TestTransactionCacheFollowsCommits(t *testing.T) {
 		return nil
 	})
 }
+
+// Apps come out of the cache as copies too, down to their accounts' permissions.
+func TestAppCacheCopies(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "cache.db"))
+	app := sandbox.App{ID: "app1", Accounts: []sandbox.Account{{ID: "TRA_1", Permissions: []string{sandbox.PermAdjust}}}}
+	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutApp(app) })
+	mustView(t, s, func(tx sandbox.Tx) error {
+		got, _ := tx.App("app1")
+		got.Accounts[0].Permissions[0] = "CHANGED"
+		return nil
+	})
+	mustView(t, s, func(tx sandbox.Tx) error {
+		if got, _ := tx.App("app1"); got.Accounts[0].Permissions[0] != sandbox.PermAdjust {
+			t.Errorf("cache shares memory with callers: %+v", got.Accounts)
+		}
+		return nil
+	})
+}

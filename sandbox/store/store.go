@@ -21,7 +21,8 @@
 //
 // Tokens and idempotency records carry a buntdb TTL (kept in the file), so they
 // vanish by themselves once nobody can use them; no sweep and no index is needed.
-// Decoded transactions are cached (cache.go), committed values only.
+// Decoded apps, merchants, pricing profiles and transactions are cached (cache.go),
+// committed values only.
 //
 // # Durability
 //
@@ -59,8 +60,8 @@ type Options struct {
 
 // Store is a sandbox.Store over one buntdb database.
 type Store struct {
-	db   *buntdb.DB
-	txns txnCache
+	db    *buntdb.DB
+	cache recordCache
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -92,7 +93,7 @@ func OpenWith(path string, opts Options) (*Store, error) {
 
 // View runs fn in a read-only transaction; many may run at once.
 func (s *Store) View(fn func(sandbox.Tx) error) error {
-	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: &s.txns}) })
+	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: &s.cache}) })
 }
 
 // Update runs fn in the single read-write transaction, which blocks every other View
@@ -101,16 +102,16 @@ func (s *Store) View(fn func(sandbox.Tx) error) error {
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	applied := false
 	err := s.db.Update(func(t *buntdb.Tx) error {
-		w := &pendingWrites{txns: map[string]sandbox.Transaction{}}
-		if err := fn(tx{t: t, cache: &s.txns, writes: w}); err != nil {
+		w := &pendingWrites{records: map[string]any{}}
+		if err := fn(tx{t: t, cache: &s.cache, writes: w}); err != nil {
 			return err
 		}
-		s.txns.apply(w) // still under the write lock: see txnCache
+		s.cache.apply(w) // still under the write lock: see recordCache
 		applied = true
 		return nil
 	})
 	if err != nil && applied {
-		s.txns.clear() // the commit failed after the cache took its writes
+		s.cache.clear() // the commit failed after the cache took its writes
 	}
 	return err
 }

@@ -16,53 +16,36 @@ import (
 // Update that made it.
 type tx struct {
 	t      *buntdb.Tx
-	cache  *txnCache
+	cache  *recordCache
 	writes *pendingWrites // nil in a View
 }
 
 var _ sandbox.Tx = tx{}
 
-func (x tx) App(id string) (sandbox.App, error) { return get[sandbox.App](x.t, "app:"+id) }
-func (x tx) PutApp(a sandbox.App) error         { return put(x.t, "app:"+a.ID, a) }
+// Apps, merchants, pricing profiles and transactions go through the record cache.
+
+func (x tx) App(id string) (sandbox.App, error) { return cachedGet(x, "app:"+id, cloneApp) }
+func (x tx) PutApp(a sandbox.App) error         { return cachedPut(x, "app:"+a.ID, a, cloneApp) }
 
 func (x tx) Merchant(id string) (sandbox.Merchant, error) {
-	return get[sandbox.Merchant](x.t, "merchant:"+id)
+	return cachedGet(x, "merchant:"+id, cloneMerchant)
 }
-func (x tx) PutMerchant(m sandbox.Merchant) error { return put(x.t, "merchant:"+m.ID, m) }
+func (x tx) PutMerchant(m sandbox.Merchant) error {
+	return cachedPut(x, "merchant:"+m.ID, m, cloneMerchant)
+}
 
 func (x tx) PricingProfile(name string) (sandbox.PricingProfile, error) {
-	return get[sandbox.PricingProfile](x.t, "pricing:"+name)
+	return cachedGet(x, "pricing:"+name, clonePricingProfile)
 }
 func (x tx) PutPricingProfile(p sandbox.PricingProfile) error {
-	return put(x.t, "pricing:"+p.Name, p)
+	return cachedPut(x, "pricing:"+p.Name, p, clonePricingProfile)
 }
 
-// Transaction reads what this Update wrote, else the cache (unless this Update wiped
-// everything), else the database, adding what it decoded to the cache.
 func (x tx) Transaction(id string) (sandbox.Transaction, error) {
-	if x.writes != nil {
-		if t, ok := x.writes.txns[id]; ok {
-			return cloneTransaction(t), nil
-		}
-		if x.writes.wiped {
-			return get[sandbox.Transaction](x.t, "txn:"+id)
-		}
-	}
-	if t, ok := x.cache.get(id); ok {
-		return t, nil
-	}
-	t, err := get[sandbox.Transaction](x.t, "txn:"+id)
-	if err == nil {
-		x.cache.put(t)
-	}
-	return t, err
+	return cachedGet(x, "txn:"+id, cloneTransaction)
 }
 func (x tx) PutTransaction(t sandbox.Transaction) error {
-	if err := put(x.t, "txn:"+t.ID, t); err != nil {
-		return err
-	}
-	x.writes.txns[t.ID] = cloneTransaction(t)
-	return nil
+	return cachedPut(x, "txn:"+t.ID, t, cloneTransaction)
 }
 
 // Adjustment history keys sort by time (GP's fixed-width millisecond format) and
@@ -194,7 +177,7 @@ func (x tx) DeleteAll() error {
 	if err := x.t.DeleteAll(); err != nil {
 		return err
 	}
-	x.writes.txns, x.writes.wiped = map[string]sandbox.Transaction{}, true
+	x.writes.records, x.writes.wiped = map[string]any{}, true
 	return nil
 }
 
