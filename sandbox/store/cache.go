@@ -58,8 +58,11 @@ func (c *recordCache) clear() {
 func (c *recordCache) apply(w *pendingWrites) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if w.wiped {
+	if w.wiped || w.overflow {
 		c.m = nil
+	}
+	if w.overflow {
+		return // more writes than the cache holds: start cold rather than copy them
 	}
 	for key, v := range w.records {
 		c.putLocked(key, v)
@@ -69,14 +72,18 @@ func (c *recordCache) apply(w *pendingWrites) {
 // pendingWrites are the cached kinds of records an Update wrote, for reads later in
 // the same Update and for the cache once it is done.
 type pendingWrites struct {
-	records map[string]any
-	wiped   bool // DeleteAll ran: the cache's values are gone
+	records  map[string]any
+	wiped    bool // DeleteAll ran: the cache's values are gone
+	overflow bool // more writes than the cache holds (a fixture load): records stopped
 }
 
 // cachedGet reads key through the Update's own writes, the cache (unless the Update
 // wiped everything) and the database, adding what it decoded to the cache.
 func cachedGet[T any](x tx, key string, clone func(T) T) (T, error) {
 	if x.writes != nil {
+		if x.writes.overflow {
+			return get[T](x.t, key) // records stopped: only the database is current
+		}
 		if v, ok := x.writes.records[key]; ok {
 			return clone(v.(T)), nil
 		}
@@ -99,7 +106,12 @@ func cachedPut[T any](x tx, key string, v T, clone func(T) T) error {
 	if err := put(x.t, key, v); err != nil {
 		return err
 	}
-	x.writes.records[key] = clone(v)
+	if len(x.writes.records) >= recordCacheSize {
+		x.writes.overflow = true
+	}
+	if !x.writes.overflow {
+		x.writes.records[key] = clone(v)
+	}
 	return nil
 }
 

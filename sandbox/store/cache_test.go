@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -81,6 +82,41 @@ func TestAppCacheCopies(t *testing.T) {
 	mustView(t, s, func(tx sandbox.Tx) error {
 		if got, _ := tx.App("app1"); got.Accounts[0].Permissions[0] != sandbox.PermAdjust {
 			t.Errorf("cache shares memory with callers: %+v", got.Accounts)
+		}
+		return nil
+	})
+}
+
+// An Update writing more records than the cache holds (a big fixture load) still
+// reads its own latest writes, and leaves the cache cold rather than stale.
+func TestCacheOverflowingUpdate(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "cache.db"))
+	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutTransaction(sandbox.Transaction{ID: "TRN_0", Amount: "1"}) })
+	mustView(t, s, func(tx sandbox.Tx) error { _, err := tx.Transaction("TRN_0"); return err }) // cached
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		for i := 1; i <= recordCacheSize+10; i++ {
+			if err := tx.PutTransaction(sandbox.Transaction{ID: fmt.Sprint("TRN_", i), Amount: "5"}); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutTransaction(sandbox.Transaction{ID: "TRN_1", Amount: "7"}); err != nil {
+			return err
+		}
+		if err := tx.PutTransaction(sandbox.Transaction{ID: "TRN_0", Amount: "9"}); err != nil {
+			return err
+		}
+		for id, want := range map[string]string{"TRN_1": "7", "TRN_0": "9"} {
+			if got, _ := tx.Transaction(id); got.Amount != want {
+				t.Errorf("%s in the same Update: %q, want %q", id, got.Amount, want)
+			}
+		}
+		return nil
+	})
+	mustView(t, s, func(tx sandbox.Tx) error {
+		for id, want := range map[string]string{"TRN_1": "7", "TRN_0": "9"} {
+			if got, _ := tx.Transaction(id); got.Amount != want {
+				t.Errorf("%s after the commit: %q, want %q", id, got.Amount, want)
+			}
 		}
 		return nil
 	})
