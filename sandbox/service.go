@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/bounded"
 )
 
 // IdempotencyWindow is how long a key that executed an action stays consumed [DOC].
@@ -27,46 +28,17 @@ type Service struct {
 	store    Store
 	clock    Clock
 	ids      IDs
-	callers  callerCache
-	bound    atomic.Bool // some stored record binds a scenario (see HasBindings)
-	notified func()      // called after an outbox entry commits
+	callers  *bounded.Map[Caller] // who a token belongs to; see Authenticate
+	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
+	notified func()               // called after an outbox entry commits
 }
+
+// callerCacheSize bounds the cache of authenticated callers.
+const callerCacheSize = 10000
 
 // NewService wires a Service.
 func NewService(store Store, clock Clock, ids IDs) *Service {
-	return &Service{store: store, clock: clock, ids: ids}
-}
-
-// callerCache remembers who a token belongs to. A token never changes once issued and
-// an app changes only when fixtures are (re)loaded, which empties the cache; expiry is
-// still judged on every request. It is bounded: when full it starts over.
-type callerCache struct {
-	mu sync.RWMutex
-	m  map[string]Caller
-}
-
-const callerCacheSize = 10000
-
-func (c *callerCache) get(token string) (Caller, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	caller, ok := c.m[token]
-	return caller, ok
-}
-
-func (c *callerCache) put(token string, caller Caller) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= callerCacheSize {
-		c.m = make(map[string]Caller)
-	}
-	c.m[token] = caller
-}
-
-func (c *callerCache) clear() {
-	c.mu.Lock()
-	c.m = nil
-	c.mu.Unlock()
+	return &Service{store: store, clock: clock, ids: ids, callers: bounded.New[Caller](callerCacheSize)}
 }
 
 // Clock returns the sandbox clock the service reads.
@@ -111,7 +83,9 @@ func (s *Service) Authenticate(value string) (Caller, error) {
 	if value == "" {
 		return Caller{}, InvalidToken()
 	}
-	c, cached := s.callers.get(value)
+	// A token never changes once issued and an app changes only when fixtures are
+	// (re)loaded, which empties the cache; expiry is still judged on every request.
+	c, cached := s.callers.Get(value)
 	if !cached {
 		err := s.store.View(func(tx Tx) error {
 			t, err := tx.Token(value)
@@ -128,7 +102,7 @@ func (s *Service) Authenticate(value string) (Caller, error) {
 		if err != nil {
 			return Caller{}, err
 		}
-		s.callers.put(value, c)
+		s.callers.Put(value, c)
 	}
 	if !s.clock.Now().Before(c.Token.Expires) {
 		return Caller{}, ExpiredToken()
@@ -327,7 +301,7 @@ func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
 	}
 	if loaded && err == nil {
 		// After the commit: a caller cached while the update ran is dropped too.
-		s.callers.clear()
+		s.callers.Clear()
 	}
 	return loaded, err
 }

@@ -3,9 +3,9 @@ package store
 import (
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/bounded"
 )
 
 // recordCache keeps decoded records of the kinds every request reads (apps, merchants,
@@ -21,52 +21,18 @@ import (
 // Values are copied in and out (deep enough for the domain's slices, maps and
 // pointers), so callers never share memory with it. It is bounded: when full it
 // starts over.
-type recordCache struct {
-	mu sync.RWMutex
-	m  map[string]any // store key -> decoded record
-}
+type recordCache = bounded.Map[any] // store key -> decoded record
 
 const recordCacheSize = 10000
 
-func (c *recordCache) get(key string) (any, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	v, ok := c.m[key]
-	return v, ok
-}
-
-func (c *recordCache) put(key string, v any) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.putLocked(key, v)
-}
-
-func (c *recordCache) putLocked(key string, v any) {
-	if c.m == nil || len(c.m) >= recordCacheSize {
-		c.m = make(map[string]any)
-	}
-	c.m[key] = v
-}
-
-func (c *recordCache) clear() {
-	c.mu.Lock()
-	c.m = nil
-	c.mu.Unlock()
-}
-
-// apply takes in what an Update wrote: after a wipe, only that.
-func (c *recordCache) apply(w *pendingWrites) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if w.wiped || w.overflow {
-		c.m = nil
-	}
+// applyWrites takes in what an Update wrote, under one lock: after a wipe, or when
+// the Update wrote more than the cache holds, the cache starts cold.
+func applyWrites(c *recordCache, w *pendingWrites) {
 	if w.overflow {
-		return // more writes than the cache holds: start cold rather than copy them
+		c.Clear()
+		return
 	}
-	for key, v := range w.records {
-		c.putLocked(key, v)
-	}
+	c.Apply(w.wiped, w.records)
 }
 
 // pendingWrites are the cached kinds of records an Update wrote, for reads later in
@@ -91,12 +57,12 @@ func cachedGet[T any](x tx, key string, clone func(T) T) (T, error) {
 			return get[T](x.t, key)
 		}
 	}
-	if v, ok := x.cache.get(key); ok {
+	if v, ok := x.cache.Get(key); ok {
 		return clone(v.(T)), nil
 	}
 	v, err := get[T](x.t, key)
 	if err == nil {
-		x.cache.put(key, clone(v))
+		x.cache.Put(key, clone(v))
 	}
 	return v, err
 }

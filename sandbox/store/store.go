@@ -40,6 +40,7 @@ import (
 	"fmt"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/bounded"
 	"github.com/tidwall/buntdb"
 )
 
@@ -61,7 +62,7 @@ type Options struct {
 // Store is a sandbox.Store over one buntdb database.
 type Store struct {
 	db    *buntdb.DB
-	cache recordCache
+	cache *recordCache
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -88,12 +89,12 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: configure %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, cache: bounded.New[any](recordCacheSize)}, nil
 }
 
 // View runs fn in a read-only transaction; many may run at once.
 func (s *Store) View(fn func(sandbox.Tx) error) error {
-	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: &s.cache}) })
+	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: s.cache}) })
 }
 
 // Update runs fn in the single read-write transaction, which blocks every other View
@@ -103,15 +104,15 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	applied := false
 	err := s.db.Update(func(t *buntdb.Tx) error {
 		w := &pendingWrites{records: map[string]any{}}
-		if err := fn(tx{t: t, cache: &s.cache, writes: w}); err != nil {
+		if err := fn(tx{t: t, cache: s.cache, writes: w}); err != nil {
 			return err
 		}
-		s.cache.apply(w) // still under the write lock: see recordCache
+		applyWrites(s.cache, w) // still under the write lock: see recordCache
 		applied = true
 		return nil
 	})
 	if err != nil && applied {
-		s.cache.clear() // the commit failed after the cache took its writes
+		s.cache.Clear() // the commit failed after the cache took its writes
 	}
 	return err
 }
