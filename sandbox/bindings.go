@@ -54,7 +54,3 @@ func (s *Service) Subjects(appID, merchantID, transactionID string) (Subjects, e
 	})
 	return sub, err
 }
-
-// Store returns the store the service uses, for components that keep their own
-// bookkeeping in it (scenario sequence counters).
-func (s *Service) Store() Store { return s.store }

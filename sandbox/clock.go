@@ -13,12 +13,6 @@ type Clock interface {
 	Now() time.Time
 }
 
-// WallClock is the real time in UTC.
-type WallClock struct{}
-
-// Now returns the current UTC time truncated to milliseconds, the precision GP shows.
-func (WallClock) Now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
-
 // IDs generates random identifiers.
 type IDs interface {
 	// Alphanumeric returns n random characters from [A-Za-z0-9].

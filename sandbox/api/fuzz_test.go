@@ -67,7 +67,7 @@ func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { db.Close() })
-	svc := sandbox.NewService(db, sandbox.WallClock{}, sandbox.RandomIDs{})
+	svc := sandbox.NewService(db, sandbox.NewVirtualClock(), sandbox.RandomIDs{})
 	if _, err := svc.LoadFixtures(fx, false); err != nil {
 		f.Fatal(err)
 	}
