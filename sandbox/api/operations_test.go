@@ -300,3 +300,22 @@ func TestAdjustmentHistoryKeepsTheNewestHundred(t *testing.T) {
 		t.Errorf("transaction after 105 adjustments: %+v", txn)
 	}
 }
+
+// A price quote executes no action, so its idempotency key stays free (A12); a
+// restricted token is issued like any other.
+func TestForReviewLeavesTheKeyFree(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, `"restricted_token":"YES","interval_to_expire":"10_MINUTES"`)
+	orders := "/merchants/" + merchantOne + "/orders"
+	h := apiHeader(tok, "X-GP-Idempotency", "quote-then-order")
+	if r := env.do("POST", orders, h, `{"status":"FOR_REVIEW"}`); r.status != 200 {
+		t.Fatalf("quote: %d %s", r.status, r.body)
+	}
+	placed := env.do("POST", orders, h, `{}`)
+	if placed.status != 200 || placed.json(t)["status"] != "INITIATED" {
+		t.Fatalf("order with the quote's key: %d %s", placed.status, placed.body)
+	}
+	if got := env.do("POST", orders, h, `{}`).gpError(t); got.Status != 409 || got.Detail != "40039" {
+		t.Errorf("the placed order's key: %+v", got)
+	}
+}

@@ -1,6 +1,7 @@
 package sandboxtest_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -158,5 +160,51 @@ func TestNotificationsReachTheTestsListener(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no notification arrived")
+	}
+}
+
+// The test's own scenario files replace the built-ins; SetScenarios switches the
+// global set while the server runs; Order reads back a placed order.
+func TestScenariosAndOrders(t *testing.T) {
+	files := fstest.MapFS{"outage.yaml": {Data: []byte(`version: 1
+name: outage
+rules:
+  - when: {operation: order}
+    then: {status: 502, error: {code: SYSTEM_ERROR_DOWNSTREAM, detail: "50046"}}
+`)}}
+	srv := sandboxtest.NewServer(t, sandboxtest.WithScenarios(files))
+	token := srv.Token()
+	order := func() (int, string) {
+		req, _ := http.NewRequest("POST", srv.URL+"/merchants/"+sandboxtest.MerchantOne+"/orders", strings.NewReader(`{}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", sandboxtest.Version)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var o struct{ ID string }
+		json.NewDecoder(resp.Body).Decode(&o)
+		return resp.StatusCode, o.ID
+	}
+	status, id := order()
+	if status != 200 {
+		t.Fatalf("order without scenarios: %d", status)
+	}
+	if o := srv.Order(id); o.Status != "INITIATED" || o.MerchantID != sandboxtest.MerchantOne {
+		t.Errorf("stored order %+v", o)
+	}
+	srv.SetScenarios("outage")
+	if status, _ := order(); status != 502 {
+		t.Errorf("with outage active: %d", status)
+	}
+	srv.SetScenarios()
+	if status, _ := order(); status != 200 {
+		t.Errorf("after clearing the set: %d", status)
+	}
+	var list struct{ Scenarios []struct{ Name string } }
+	srv.Admin("GET", "/_sandbox/scenarios", nil, &list)
+	if len(list.Scenarios) != 1 || list.Scenarios[0].Name != "outage" {
+		t.Errorf("loaded scenarios %+v: want only the test's file", list.Scenarios)
 	}
 }
