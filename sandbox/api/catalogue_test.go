@@ -102,6 +102,12 @@ func TestExpiredToken(t *testing.T) {
 	if got != want {
 		t.Errorf("got %+v want %+v", got, want)
 	}
+	// 24 hours after its expiry the token is forgotten (A15).
+	env.clock.Advance(24 * time.Hour)
+	got = env.do("POST", path, apiHeader(tok), `{"gratuity_amount":"3"}`).gpError(t)
+	if want := (gpError{401, "NOT_AUTHENTICATED", "40001", "Invalid access token"}); got != want {
+		t.Errorf("a day after expiry: got %+v want %+v", got, want)
+	}
 }
 
 // Every field rule of the three operations, each answered with the tuple naming the field.
