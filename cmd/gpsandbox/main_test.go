@@ -178,7 +178,7 @@ func TestFixturesReadOnlyWhenSeeding(t *testing.T) {
 	_, stop := mustRun(t, "--db", db, "--fixtures", fixturesDir)
 	stop()
 
-	writeFile(t, filepath.Join(fixturesDir, "broken.yaml"), "apps:\n  - id: [not, a, string]\n")
+	mustWriteFile(t, filepath.Join(fixturesDir, "broken.yaml"), []byte("apps:\n  - id: [not, a, string]\n"))
 	base, stop := mustRun(t, "--db", db, "--fixtures", fixturesDir)
 	tok := mustIssueToken(t, base) // the seeded apps are there
 	stop()

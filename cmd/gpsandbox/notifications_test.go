@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -16,7 +15,7 @@ import (
 // notification of the app is dropped, the second sent twice, to a real listener.
 func TestNotificationScenarios(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "webhooks.yaml"), `version: 1
+	mustWriteFile(t, filepath.Join(dir, "webhooks.yaml"), []byte(`version: 1
 name: ugly-webhooks
 rules:
   - when: {operation: notification}
@@ -24,7 +23,7 @@ rules:
       - {then: {fault: drop}}
       - {then: {fault: duplicate}}
       - {then: pass}
-`)
+`))
 	var mu sync.Mutex
 	var received []string
 	listener := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -78,12 +77,5 @@ rules:
 	}
 	if len(log.Notifications) != 2 || log.Notifications[0].State != "DROPPED" {
 		t.Errorf("notification log %+v: want the first DROPPED", log.Notifications)
-	}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -83,7 +81,7 @@ func TestScenarioFlags(t *testing.T) {
 func TestGlobalScenario(t *testing.T) {
 	base, stop := mustRun(t, "--db", ":memory:", "--scenario", "order-merchant-not-configured")
 	defer stop()
-	tok := mustToken(t, base)
+	tok := mustIssueToken(t, base)
 	status, body := post(t, base+"/ucp/merchants/MER_00000000000000000000000000000001/orders", tok, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP"}]}`)
 	if status != 400 || body["detailed_error_code"] != "40041" {
 		t.Errorf("order: %d %v", status, body)
@@ -103,7 +101,7 @@ func TestScenariosHotReload(t *testing.T) {
 	write("50046")
 	base, stop := mustRun(t, "--db", ":memory:", "--scenarios", dir)
 	defer stop()
-	tok := mustToken(t, base)
+	tok := mustIssueToken(t, base)
 	adjust := func() (int, string) {
 		req, _ := http.NewRequest("POST", base+"/transactions/TRN_CapturedSale000000000000000001/adjustment", strings.NewReader(`{"amount":"5"}`))
 		req.Header.Set("Authorization", "Bearer "+tok)
@@ -141,14 +139,4 @@ func TestScenariosHotReload(t *testing.T) {
 	if status, body := adjust(); status != 502 || !strings.Contains(body, `"5004799"`) {
 		t.Errorf("a broken file must keep the last good set: %d %s", status, body)
 	}
-}
-
-func mustToken(t *testing.T, base string) string {
-	t.Helper()
-	status, body := post(t, base+"/accesstoken", "", `{"app_id":"SandboxPartnerAppId0000000000001","nonce":"n","secret":"`+
-		sandbox.Secret("n", "SandboxAppKey001")+`","grant_type":"client_credentials"}`)
-	if status != 200 {
-		t.Fatalf("token: %d %v", status, body)
-	}
-	return body["token"].(string)
 }
