@@ -61,45 +61,50 @@ func Secret(nonce, appKey string) string {
 // IssueToken checks the app credentials and issues a token whose scope holds only the
 // requested permissions (all of the app's when none are requested).
 func (s *Service) IssueToken(req TokenRequest) (Result, error) {
-	var res Result
-	err := s.store.Update(func(tx Tx) error {
-		app, err := tx.App(req.AppID)
-		if err != nil {
+	// Checking the credentials only reads: it runs outside the single writer's lock,
+	// which is held for the token's write alone.
+	var app App
+	var merchantName string
+	err := s.store.View(func(tx Tx) error {
+		var err error
+		if app, err = tx.App(req.AppID); err != nil {
 			return notFoundAs(err, UnknownApp())
 		}
-		want := Secret(req.Nonce, app.Key)
-		if subtle.ConstantTimeCompare([]byte(want), []byte(strings.ToLower(req.Secret))) != 1 {
-			return WrongSecret()
-		}
-		accounts, perms, err := scopeAccounts(app, req.Permissions)
-		if err != nil {
-			return err
-		}
-		now := s.clock.Now()
-		seconds := tokenSeconds(req)
-		t := Token{
-			Value: s.ids.Alphanumeric(28), AppID: app.ID, Permissions: perms,
-			Restricted: req.RestrictedToken == "YES",
-			Created:    now, Expires: now.Add(time.Duration(seconds) * time.Second),
-		}
-		if err := tx.PutToken(t, t.Expires.Sub(now)+expiredTokenRetention); err != nil {
-			return err
-		}
-		merchantName := ""
 		if m, err := tx.Merchant(app.MerchantID); err == nil {
 			merchantName = m.Name
 		}
-		view := tokenView{
-			Token: t.Value, Type: "Bearer",
-			Scope: scopeView{MerchantID: app.MerchantID, MerchantName: merchantName, Accounts: accounts},
-			AppID: app.ID, AppName: app.Name, TimeCreated: FormatTime(now),
-			SecondsToExpire: seconds, Email: app.Email,
-		}
-		res.ResourceID = t.Value
-		res.Body, err = jsonBody(view)
-		return err
+		return nil
 	})
-	return res, err
+	if err != nil {
+		return Result{}, err
+	}
+	want := Secret(req.Nonce, app.Key)
+	if subtle.ConstantTimeCompare([]byte(want), []byte(strings.ToLower(req.Secret))) != 1 {
+		return Result{}, WrongSecret()
+	}
+	accounts, perms, err := scopeAccounts(app, req.Permissions)
+	if err != nil {
+		return Result{}, err
+	}
+	now := s.clock.Now()
+	seconds := tokenSeconds(req)
+	t := Token{
+		Value: s.ids.Alphanumeric(28), AppID: app.ID, Permissions: perms,
+		Restricted: req.RestrictedToken == "YES",
+		Created:    now, Expires: now.Add(time.Duration(seconds) * time.Second),
+	}
+	if err := s.store.Update(func(tx Tx) error {
+		return tx.PutToken(t, t.Expires.Sub(now)+expiredTokenRetention)
+	}); err != nil {
+		return Result{}, err
+	}
+	body, err := jsonBody(tokenView{
+		Token: t.Value, Type: "Bearer",
+		Scope: scopeView{MerchantID: app.MerchantID, MerchantName: merchantName, Accounts: accounts},
+		AppID: app.ID, AppName: app.Name, TimeCreated: FormatTime(now),
+		SecondsToExpire: seconds, Email: app.Email,
+	})
+	return Result{Body: body, ResourceID: t.Value}, err
 }
 
 // tokenSeconds is the token life: the shorter of seconds_to_expire and
