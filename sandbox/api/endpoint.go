@@ -117,12 +117,17 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 }
 
 // bearerToken extracts the token of "Authorization: Bearer <token>" (scheme in any case).
+// Ambiguous credentials are no credentials: two Authorization headers, or a token
+// with spaces around or inside it, give "" (40001) rather than a guess at which was meant.
 func bearerToken(r *http.Request) string {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
+	values := r.Header.Values("Authorization")
+	if len(values) != 1 {
 		return ""
 	}
-	token = strings.TrimSpace(token)
+	scheme, token, ok := strings.Cut(values[0], " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
+		return ""
+	}
 	if len(token) > 256 {
 		return "" // no token is that long: do not even look it up
 	}

@@ -1,0 +1,96 @@
+package api_test
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mustRawExchange sends request bytes exactly as written (no client tidies them up)
+// and returns the response the sandbox sent back.
+func mustRawExchange(t *testing.T, baseURL, request string) reply {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(baseURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("read response: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
+	return reply{status: resp.StatusCode, header: resp.Header, body: body}
+}
+
+// rawPost is a POST with the given header lines and JSON body, as one HTTP/1.1 request.
+func rawPost(path string, headerLines []string, body string) string {
+	var b strings.Builder
+	b.WriteString("POST " + path + " HTTP/1.1\r\nHost: sandbox\r\nConnection: close\r\n")
+	for _, h := range headerLines {
+		b.WriteString(h + "\r\n")
+	}
+	b.WriteString("Content-Type: application/json\r\nContent-Length: " + itoa(len(body)) + "\r\n\r\n" + body)
+	return b.String()
+}
+
+func itoa(n int) string {
+	var digits []byte
+	for {
+		digits = append([]byte{byte('0' + n%10)}, digits...)
+		if n /= 10; n == 0 {
+			return string(digits)
+		}
+	}
+}
+
+// Credentials that could be read two ways are refused, never resolved by a guess.
+func TestAmbiguousCredentialsRefused(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	path := "/transactions/" + capturedOne + "/adjustment"
+	const tip = `{"gratuity_amount":"200"}`
+	invalid := gpError{401, "NOT_AUTHENTICATED", "40001", "Invalid access token"}
+	tests := []struct {
+		name    string
+		headers []string
+		want    int
+	}{
+		{"one valid header", []string{"Authorization: Bearer " + tok}, 200},
+		{"scheme in lower case", []string{"Authorization: bearer " + tok}, 200},
+		{"valid then bogus", []string{"Authorization: Bearer " + tok, "Authorization: Bearer bogus"}, 401},
+		{"bogus then valid", []string{"Authorization: Bearer bogus", "Authorization: Bearer " + tok}, 401},
+		{"the same header twice", []string{"Authorization: Bearer " + tok, "Authorization: Bearer " + tok}, 401},
+		{"two spaces before the token", []string{"Authorization: Bearer  " + tok}, 401},
+		{"a tab before the token", []string{"Authorization: Bearer\t" + tok}, 401},
+		{"a space inside the token", []string{"Authorization: Bearer " + tok[:5] + " " + tok[5:]}, 401},
+		{"two tokens", []string{"Authorization: Bearer " + tok + " " + tok}, 401},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			headers := append([]string{"X-GP-Version: " + version}, tt.headers...)
+			r := mustRawExchange(t, env.URL, rawPost(path, headers, tip))
+			if tt.want == 200 {
+				if r.status != 200 {
+					t.Fatalf("got %d %s, want 200", r.status, r.body)
+				}
+				return
+			}
+			if got := r.gpError(t); got != invalid {
+				t.Errorf("got  %+v\nwant %+v", got, invalid)
+			}
+		})
+	}
+}
