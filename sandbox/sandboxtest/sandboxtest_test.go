@@ -79,7 +79,7 @@ func TestSeparateModule(t *testing.T) {
 	write("go.mod", "module example.com/partner\n\ngo 1.26\n\n"+
 		"require github.com/gp-sandbox/gp-sandbox v0.0.0\n\n"+
 		"replace github.com/gp-sandbox/gp-sandbox => "+repo+"\n")
-	write("partner_test.go", partnerTest)
+	write("partner_test.go", readmeExample(t))
 
 	cmd := exec.Command(gobin, "test", "-mod=mod", "-count=1", "./...")
 	cmd.Dir = dir
@@ -95,39 +95,21 @@ func TestSeparateModule(t *testing.T) {
 	}
 }
 
-// partnerTest is the whole test file of the separate module.
-const partnerTest = `package partner_test
-
-import (
-	"encoding/json"
-	"net/http"
-	"strings"
-	"testing"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox/sandboxtest"
-)
-
-func TestTipIsStored(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
-	req, _ := http.NewRequest("POST", srv.URL+"/ucp/transactions/"+sandboxtest.CapturedSale+"/adjustment",
-		strings.NewReader(` + "`" + `{"gratuity_amount":"200"}` + "`" + `))
-	req.Header.Set("Authorization", "Bearer "+srv.Token())
-	req.Header.Set("X-GP-Version", sandboxtest.Version)
-	resp, err := srv.Client().Do(req)
+// readmeExample is the Go example of this package's README.md, which must compile and
+// pass as written there.
+func readmeExample(t *testing.T) string {
+	t.Helper()
+	doc, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var body struct{ Status string }
-	json.NewDecoder(resp.Body).Decode(&body)
-	if resp.StatusCode != 200 || body.Status != "CAPTURED" {
-		t.Fatalf("adjustment: %d %+v", resp.StatusCode, body)
+	_, rest, ok := strings.Cut(string(doc), "```go\n")
+	code, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatal("README.md has no Go example")
 	}
-	if got := srv.Transaction(sandboxtest.CapturedSale).GratuityAmount; got != "200" {
-		t.Errorf("stored gratuity %q, want 200", got)
-	}
+	return code
 }
-`
 
 // The in-process sandbox delivers signed status notifications to the test's listener.
 func TestNotificationsReachTheTestsListener(t *testing.T) {
