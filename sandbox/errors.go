@@ -9,7 +9,7 @@ import (
 
 // Error is a GP API error: the HTTP status and the three fields every GP error body
 // carries. It is built only by the constructors in this file, so the catalogue of
-// GP-API.md section 1 lives in one place.
+// sandbox/api/README.md §1 lives in one place.
 type Error struct {
 	HTTPStatus  int    `json:"-"`
 	Code        string `json:"error_code"`

@@ -4,7 +4,7 @@ import "github.com/gp-sandbox/gp-sandbox/sandbox"
 
 var intervals = []string{"WEEK", "DAY", "12_HOURS", "6_HOURS", "3_HOURS", "1_HOUR", "30_MINUTES", "10_MINUTES", "5_MINUTES"}
 
-// accessToken is POST /accesstoken (GP-API.md section 2).
+// accessToken is POST /accesstoken (the wire contract, sandbox/api/README.md §2).
 var accessToken = operation{
 	op: sandbox.OpAccessToken,
 	body: []field{

@@ -3,7 +3,7 @@ package api
 import "github.com/gp-sandbox/gp-sandbox/sandbox"
 
 // adjustment is POST /transactions/{id}/adjustment and its partner form
-// /merchants/{merchant_id}/transactions/{id}/adjustment (GP-API.md section 3).
+// /merchants/{merchant_id}/transactions/{id}/adjustment (the wire contract, sandbox/api/README.md §3).
 var adjustment = operation{
 	op:            sandbox.OpAdjustment,
 	authenticated: true,

@@ -8,7 +8,7 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// Every row of GP-API.md's error catalogue, through HTTP, comparing the whole tuple.
+// Every row of the error catalogue (sandbox/api/README.md §1), through HTTP, comparing the whole tuple.
 func TestErrorCatalogue(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.mustToken(partnerApp, partnerKey, "")

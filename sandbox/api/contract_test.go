@@ -139,7 +139,7 @@ func (c *contract) checkError(body []byte) error {
 }
 
 // contractPath is the path as the document names it: the sandbox serves every path
-// also under /ucp and with doubled slashes folded (assumption A1, GP-API.md section 0).
+// also under /ucp and with doubled slashes folded (assumption A1, the wire contract, sandbox/api/README.md §0).
 func contractPath(p string) string {
 	for strings.Contains(p, "//") {
 		p = strings.ReplaceAll(p, "//", "/")

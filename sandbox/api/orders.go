@@ -5,7 +5,7 @@ import "github.com/gp-sandbox/gp-sandbox/sandbox"
 // text is a plain string field of 1..max characters.
 func text(name string, max int) field { return field{name: name, kind: kString, min: 1, max: max} }
 
-// orders is POST /merchants/{merchant_id}/orders (GP-API.md section 4).
+// orders is POST /merchants/{merchant_id}/orders (the wire contract, sandbox/api/README.md §4).
 var orders = operation{
 	op:            sandbox.OpOrder,
 	authenticated: true,

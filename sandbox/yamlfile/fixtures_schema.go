@@ -112,7 +112,7 @@ type actionDoc struct {
 	AppName     string `yaml:"app_name"`
 }
 
-// maxIDLength is the longest id GP accepts in a path or header [GP-API.md §3, §8].
+// maxIDLength is the longest id GP accepts in a path or header [sandbox/api/README.md §3, §8].
 const maxIDLength = 50
 
 // ident is an id: 1..50 characters that need no escaping in a URL path, since
