@@ -108,11 +108,22 @@ func (s *Service) Authenticate(value string) (Caller, error) {
 	// (or the cache still holds it): past the retention a token is simply unknown.
 	switch now := s.clock.Now(); {
 	case !now.Before(c.Token.Expires.Add(expiredTokenRetention)):
-		return Caller{}, InvalidToken()
+		return Caller{}, s.forgetToken(value)
 	case !now.Before(c.Token.Expires):
 		return Caller{}, ExpiredToken()
 	}
 	return c, nil
+}
+
+// forgetToken deletes a token judged forgotten, from the store and the caller cache,
+// so that it stays unknown even if the sandbox clock is later set back before its
+// expiry: forgotten means gone. It answers what an unknown token answers.
+func (s *Service) forgetToken(value string) error {
+	if err := s.store.Update(func(tx Tx) error { return tx.DeleteToken(value) }); err != nil {
+		return err
+	}
+	s.callers.Delete(value)
+	return InvalidToken()
 }
 
 // Authorize checks that the caller's token and app's live configuration allow op.

@@ -55,6 +55,8 @@ type Tx interface {
 	// Whether one is still valid is decided by the Service against the sandbox clock.
 	Token(value string) (Token, error)
 	PutToken(t Token, keep time.Duration) error
+	// DeleteToken forgets a token for good; a missing token is no error.
+	DeleteToken(value string) error
 	Idempotency(appID, key string) (IdempotencyRecord, error)
 	PutIdempotency(r IdempotencyRecord, keep time.Duration) error
 

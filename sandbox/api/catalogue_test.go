@@ -105,8 +105,17 @@ func TestExpiredToken(t *testing.T) {
 	// 24 hours after its expiry the token is forgotten (A15).
 	env.clock.Advance(24 * time.Hour)
 	got = env.do("POST", path, apiHeader(tok), `{"gratuity_amount":"3"}`).gpError(t)
-	if want := (gpError{401, "NOT_AUTHENTICATED", "40001", "Invalid access token"}); got != want {
-		t.Errorf("a day after expiry: got %+v want %+v", got, want)
+	forgotten := gpError{401, "NOT_AUTHENTICATED", "40001", "Invalid access token"}
+	if got != forgotten {
+		t.Errorf("a day after expiry: got %+v want %+v", got, forgotten)
+	}
+	// Forgotten means gone: setting the clock back to the token's life does not revive it.
+	if r := env.do("POST", "/_sandbox/clock", jsonHeader(), `{"set":"`+sandbox.FormatTime(startTime)+`"}`); r.status != 200 {
+		t.Fatalf("set the clock back: %d %s", r.status, r.body)
+	}
+	got = env.do("POST", path, apiHeader(tok), `{"gratuity_amount":"4"}`).gpError(t)
+	if got != forgotten {
+		t.Errorf("clock set back after the token was forgotten: got %+v want %+v", got, forgotten)
 	}
 }
 

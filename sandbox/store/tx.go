@@ -142,6 +142,13 @@ func (x tx) PutToken(t sandbox.Token, keep time.Duration) error {
 	return putFor(x.t, "token:"+t.Value, t, keep)
 }
 
+func (x tx) DeleteToken(value string) error {
+	if _, err := x.t.Delete("token:" + value); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
+		return fmt.Errorf("store: delete token: %w", err)
+	}
+	return nil
+}
+
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	return get[sandbox.IdempotencyRecord](x.t, idemKey(appID, key))
 }

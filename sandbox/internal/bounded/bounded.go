@@ -31,6 +31,13 @@ func (b *Map[V]) Put(key string, v V) {
 	b.put(key, v)
 }
 
+// Delete forgets key.
+func (b *Map[V]) Delete(key string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.m, key)
+}
+
 // Clear forgets everything.
 func (b *Map[V]) Clear() { b.Apply(true, nil) }
 

@@ -41,3 +41,17 @@ func TestApplyClearsThenStores(t *testing.T) {
 		t.Error("Clear kept an entry")
 	}
 }
+
+func TestDeleteForgetsOneKey(t *testing.T) {
+	m := New[int](10)
+	m.Delete("never there") // on an empty map: no panic
+	m.Put("a", 1)
+	m.Put("b", 2)
+	m.Delete("a")
+	if _, ok := m.Get("a"); ok {
+		t.Error("Delete kept the key")
+	}
+	if v, ok := m.Get("b"); !ok || v != 2 {
+		t.Errorf("Delete dropped another key: Get(b) = %d, %v", v, ok)
+	}
+}
