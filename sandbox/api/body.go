@@ -2,6 +2,8 @@ package api
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/url"
@@ -43,7 +45,10 @@ const (
 
 type object = map[string]any
 
-// decodeObject parses a JSON body that must be exactly one JSON object.
+// decodeObject parses a JSON body that must be exactly one JSON object. The empty
+// array is read as the empty object: the PHP SDK sends an empty payload as "[]", and
+// GP answers it as it answers "{}" (an edit with nothing on an unknown transaction is
+// 404, not 40213). Any other array is refused.
 func decodeObject(raw []byte) (object, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -54,11 +59,24 @@ func decodeObject(raw []byte) (object, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, sandbox.BodyUnexpected() // trailing data after the object
 	}
-	obj, ok := v.(object)
-	if !ok {
-		return nil, sandbox.BodyUnexpected()
+	switch v := v.(type) {
+	case object:
+		return v, nil
+	case []any:
+		if len(v) == 0 {
+			return object{}, nil
+		}
 	}
-	return obj, nil
+	return nil, sandbox.BodyUnexpected()
+}
+
+// bodyHash identifies a checked body for idempotency replay: a hash of its canonical
+// form (members sorted, no insignificant whitespace, numbers as written), so that the
+// pretty-printed and the compact copy of one JSON object are the same request.
+func bodyHash(obj object) string {
+	canonical, _ := json.Marshal(obj) // strings, json.Numbers, bools, nil, maps, slices: cannot fail
+	sum := sha256.Sum256(canonical)
+	return hex.EncodeToString(sum[:])
 }
 
 // checkBody validates obj against spec: unknown fields first (40043), then missing

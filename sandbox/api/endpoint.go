@@ -1,8 +1,6 @@
 package api
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io"
 	"mime"
@@ -110,8 +108,7 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 		return nil, err
 	}
 	if idemKey != "" {
-		sum := sha256.Sum256(raw)
-		c.idem = sandbox.Idempotency{Key: idemKey, Method: r.Method, Path: r.URL.Path, BodyHash: hex.EncodeToString(sum[:])}
+		c.idem = sandbox.Idempotency{Key: idemKey, Method: r.Method, Path: r.URL.Path, BodyHash: bodyHash(c.body)}
 	}
 	return c, nil
 }
