@@ -127,7 +127,7 @@ func prepareState(ctx context.Context, cfg config, svc *sandbox.Service, db *sto
 // newHTTPServer sets the timeouts that keep a slow or idle client from pinning a
 // connection, and TLS when asked for.
 func newHTTPServer(cfg config, logger *slog.Logger, handler http.Handler) (*http.Server, error) {
-	tlsCfg, err := serverTLS(cfg.tls, time.Now())
+	tlsCfg, err := serverTLS(cfg.tls, cfg.addr, time.Now())
 	if err != nil {
 		return nil, err
 	}

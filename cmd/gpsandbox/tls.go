@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"net"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -23,16 +24,38 @@ const (
 	clockSkew    = time.Hour // valid from an hour ago, for a client whose clock is behind
 )
 
-// tlsHosts are the names the generated certificate is valid for: the official SDKs are
-// given https://localhost/ucp, some clients dial the loopback address directly.
+// tlsHosts are the names the generated certificate is always valid for: the official
+// SDKs are given https://localhost/ucp, some clients dial the loopback address directly.
 var tlsHosts = []string{"localhost", "127.0.0.1", "::1"}
 
+// certificateHosts are tlsHosts and the host of the listen address, when it names one
+// (not a wildcard). The Node SDK reaches only port 443 and takes no port in its service
+// URL, so two sandboxes on one machine each listen on 443 of their own loopback address
+// (127.0.0.2, 127.3.4.5, ...) or host name, and the SDK checks the certificate against it.
+func certificateHosts(addr string) []string {
+	hosts := append([]string(nil), tlsHosts...)
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return hosts
+	}
+	ip := net.ParseIP(host)
+	if ip != nil && ip.IsUnspecified() {
+		return hosts
+	}
+	for _, h := range hosts {
+		if strings.EqualFold(h, host) || ip != nil && ip.Equal(net.ParseIP(h)) {
+			return hosts
+		}
+	}
+	return append(hosts, host)
+}
+
 // serverTLS builds the HTTPS configuration, or returns nil when TLS is off. Without
-// certificate files it generates a private CA and a leaf for tlsHosts signed by it, and
-// writes the CA certificate to c.caOut when asked, so that a client can trust exactly
-// this sandbox (NODE_EXTRA_CA_CERTS, a Java trust store, an x509.CertPool) without
-// turning verification off.
-func serverTLS(c tlsConfig, now time.Time) (*tls.Config, error) {
+// certificate files it generates a private CA and a leaf for the certificateHosts of
+// addr signed by it, and writes the CA certificate to c.caOut when asked, so that a
+// client can trust exactly this sandbox (NODE_EXTRA_CA_CERTS, a Java trust store, an
+// x509.CertPool) without turning verification off.
+func serverTLS(c tlsConfig, addr string, now time.Time) (*tls.Config, error) {
 	if !c.on {
 		return nil, nil
 	}
@@ -45,7 +68,7 @@ func serverTLS(c tlsConfig, now time.Time) (*tls.Config, error) {
 		}
 	} else {
 		var caPEM []byte
-		cert, caPEM, err = generateCertificate(now, tlsHosts)
+		cert, caPEM, err = generateCertificate(now, certificateHosts(addr))
 		if err != nil {
 			return nil, fmt.Errorf("tls: generate certificate: %w", err)
 		}

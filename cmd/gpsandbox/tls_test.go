@@ -168,3 +168,53 @@ func mustWriteFile(t *testing.T, path string, b []byte) {
 		t.Fatal(err)
 	}
 }
+
+func TestCertificateHosts(t *testing.T) {
+	for _, tc := range []struct {
+		addr string
+		want []string
+	}{
+		{"127.0.0.1:8080", tlsHosts},
+		{"localhost:443", tlsHosts},
+		{"LOCALHOST:443", tlsHosts},
+		{"[::1]:443", tlsHosts},
+		{"[0:0:0:0:0:0:0:1]:443", tlsHosts},
+		{"0.0.0.0:443", tlsHosts},
+		{"[::]:443", tlsHosts},
+		{":443", tlsHosts},
+		{"not an address", tlsHosts},
+		{"127.31.7.200:443", append(append([]string(nil), tlsHosts...), "127.31.7.200")},
+		{"sandbox.test:443", append(append([]string(nil), tlsHosts...), "sandbox.test")},
+	} {
+		if got := certificateHosts(tc.addr); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("certificateHosts(%q) = %v, want %v", tc.addr, got, tc.want)
+		}
+	}
+}
+
+// TestTLSCertificateForListenHost checks that the generated certificate verifies, with
+// the written CA, for the host of the listen address: what a client dialling
+// https://127.31.7.200/ucp checks when the sandbox listens on 127.31.7.200:443.
+func TestTLSCertificateForListenHost(t *testing.T) {
+	caPath := filepath.Join(t.TempDir(), "ca.pem")
+	cfg, err := serverTLS(tlsConfig{on: true, caOut: caPath}, "127.31.7.200:443", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(mustReadFile(t, caPath)) {
+		t.Fatal("no certificate in the written CA file")
+	}
+	leaf, err := x509.ParseCertificate(cfg.Certificates[0].Certificate[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, host := range []string{"127.31.7.200", "localhost", "127.0.0.1", "::1"} {
+		if _, err := leaf.Verify(x509.VerifyOptions{DNSName: host, Roots: roots}); err != nil {
+			t.Errorf("%s: %v", host, err)
+		}
+	}
+	if _, err := leaf.Verify(x509.VerifyOptions{DNSName: "127.31.7.201", Roots: roots}); err == nil {
+		t.Error("certificate also valid for 127.31.7.201, want only the listen host and the loopback names")
+	}
+}
