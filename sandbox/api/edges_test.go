@@ -94,3 +94,42 @@ func TestAmbiguousCredentialsRefused(t *testing.T) {
 		})
 	}
 }
+
+// An encoded slash is part of its path segment, never a separator: no route matches.
+func TestEncodedSlashIsNotRouted(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	const tip = `{"gratuity_amount":"200"}`
+	headers := []string{"Authorization: Bearer " + tok, "X-GP-Version: " + version}
+	for _, tt := range []struct{ path, shown string }{
+		{"/transactions/" + capturedOne + "%2Fadjustment", "/transactions/" + capturedOne + "%2Fadjustment"},
+		{"/transactions/" + capturedOne + "%2fadjustment", "/transactions/" + capturedOne + "%2Fadjustment"},
+		{"/ucp/transactions/" + capturedOne + "%2Fadjustment", "/transactions/" + capturedOne + "%2Fadjustment"},
+		{"/ucp%2Ftransactions/" + capturedOne + "/adjustment", "/ucp%2Ftransactions/" + capturedOne + "/adjustment"},
+		{"/merchants/" + merchantOne + "%2Ftransactions/" + capturedOne + "/adjustment", "/merchants/" + merchantOne + "%2Ftransactions/" + capturedOne + "/adjustment"},
+		{"/merchants/" + merchantOne + "/transactions%2F" + capturedOne + "/adjustment", "/merchants/" + merchantOne + "/transactions%2F" + capturedOne + "/adjustment"},
+		{"/merchants%2F" + merchantOne + "/orders", "/merchants%2F" + merchantOne + "/orders"},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			r := mustRawExchange(t, env.URL, rawPost(tt.path, headers, tip))
+			want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Resource " + tt.shown + " not found"}
+			if got := r.gpError(t); got != want {
+				t.Errorf("got  %+v\nwant %+v", got, want)
+			}
+		})
+	}
+	// Nothing was adjusted.
+	r := env.do("GET", "/_sandbox/transactions/"+capturedOne, nil, "")
+	if r.status != 200 || strings.Contains(string(r.body), `"gratuity_amount":"200"`) {
+		t.Errorf("the transaction changed: %d %s", r.status, r.body)
+	}
+	// Other escapes still read as the characters they encode.
+	for _, path := range []string{
+		"/transactions/" + capturedOne + "/adjustmen%74",
+		"/transactions/TRN%5FCapturedSale000000000000000001/adjustment",
+	} {
+		if r := mustRawExchange(t, env.URL, rawPost(path, headers, tip)); r.status != 200 {
+			t.Errorf("%s: %d %s", path, r.status, r.body)
+		}
+	}
+}

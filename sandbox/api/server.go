@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -117,9 +118,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", info.id)
 	defer s.logRequest(r, info)
 	defer s.recoverPanic(w, r, info)
-	r.URL.Path = canonicalPath(r.URL.Path)
-	r.URL.RawPath = ""
-	if s.journal != nil && !isAdminPath(r.URL.Path) {
+	setCanonicalPath(r.URL)
+	if s.journal != nil && !isAdminPath(r.URL.EscapedPath()) {
 		info.journaled = true
 		info.time = s.svc.Clock().Now()
 		info.headers = journalHeaders(r.Header)
@@ -131,6 +131,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // isAdminPath reports whether p is under /_sandbox/: admin calls are not journaled,
 // so the journal shows what clients sent to the API and nothing else.
 func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
+
+// setCanonicalPath makes u's path canonical in both its forms. The router matches the
+// escaped form (mux's UseEncodedPath), so an encoded slash stays part of its path
+// segment: "/transactions/X%2Fadjustment" is an unknown path, never an adjustment.
+// Each segment is escaped again the standard way, so that "adjustmen%74" still
+// reads "adjustment" while "%2F" stays escaped.
+func setCanonicalPath(u *url.URL) {
+	segments := strings.Split(canonicalPath(u.EscapedPath()), "/")
+	for i, seg := range segments {
+		if s, err := url.PathUnescape(seg); err == nil {
+			segments[i] = url.PathEscape(s)
+		}
+	}
+	escaped := strings.Join(segments, "/")
+	path, err := url.PathUnescape(escaped)
+	if err != nil {
+		return // cannot happen: every segment was escaped just above
+	}
+	u.Path, u.RawPath = path, escaped
+}
 
 // canonicalPath folds runs of slashes and drops the /ucp base-URL prefix, so that
 // "http://host/ucp" and "http://host/ucp/" both work as an SDK's base URL. Doubled
