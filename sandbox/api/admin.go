@@ -91,9 +91,6 @@ func (s *Server) adminReset(r *http.Request) (any, error) {
 	if err := s.svc.Reset(fx); err != nil {
 		return nil, err
 	}
-	if s.afterReset != nil {
-		s.afterReset()
-	}
 	return map[string]string{"status": "reset"}, nil
 }
 

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
 const adminToken = "admin-secret-0001"
 
-func withAdminToken(c *api.Config) { c.AdminToken = adminToken }
+func withAdminToken(c *app.Config) { c.AdminToken = adminToken }
 
 func adminHeader() map[string]string {
 	return map[string]string{"Authorization": "Bearer " + adminToken, "Content-Type": "application/json"}
@@ -443,7 +443,7 @@ func TestJournalRecordsMasksAndFilters(t *testing.T) {
 }
 
 func TestJournalKeepsOnlyTheNewest(t *testing.T) {
-	env := mustSandbox(t, func(c *api.Config) { c.JournalSize = 3 })
+	env := mustSandbox(t, func(c *app.Config) { c.JournalSize = 3 })
 	var ids []string
 	for i := 0; i < 7; i++ {
 		r := env.do("GET", fmt.Sprintf("/nowhere/%d", i), nil, "")

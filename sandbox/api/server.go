@@ -41,8 +41,6 @@ type Config struct {
 	// Fixtures reads the fixtures POST /_sandbox/reset loads again; they are read at
 	// each reset rather than held in memory for good. Nil resets to no fixtures.
 	Fixtures func() (sandbox.Fixtures, error)
-	// AfterReset, when set, runs after a reset committed (scenario counters).
-	AfterReset func()
 	// DecodeTransaction validates a transaction document for PUT /_sandbox/transactions
 	// the way fixtures are validated; nil refuses every document.
 	DecodeTransaction func(data []byte, name string) (sandbox.Transaction, error)
@@ -68,7 +66,6 @@ type Server struct {
 	adminToken        string
 	journal           *journal
 	fixtures          func() (sandbox.Fixtures, error)
-	afterReset        func()
 	decodeTransaction func([]byte, string) (sandbox.Transaction, error)
 }
 
@@ -76,7 +73,7 @@ type Server struct {
 func NewServer(cfg Config) *Server {
 	s := &Server{
 		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
-		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures, afterReset: cfg.AfterReset,
+		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures,
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
 	}
 	if s.maxBody <= 0 {
