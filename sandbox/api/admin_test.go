@@ -420,7 +420,7 @@ func TestJournalRecordsMasksAndFilters(t *testing.T) {
 		order.Time != "2021-03-22T10:00:00.000Z" || !strings.HasPrefix(order.RequestID, "REQ_") {
 		t.Errorf("order: %+v", order)
 	}
-	if want := `{"notifications":{"status_url":"http://127.0.0.1:1/h"},"payment_method":{"card":{"cvv":"[REDACTED]","expiry_month":"12","expiry_year":"29","number":"426397******5262"}}}`; string(order.Body) != want {
+	if want := `{"payment_method":{"card":{"number":"426397******5262","cvv":"[REDACTED]","expiry_month":"12","expiry_year":"29"}},"notifications":{"status_url":"http://127.0.0.1:1/h"}}`; string(order.Body) != want {
 		t.Errorf("order body %s, want %s", order.Body, want)
 	}
 	if !bytes.Contains(token.Body, []byte(`"secret":"[REDACTED]"`)) || token.Operation != "accesstoken" {

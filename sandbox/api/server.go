@@ -108,7 +108,7 @@ func NewServer(cfg Config) *Server {
 // 405 answers, and those must be logged and rendered like any other.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := &requestInfo{
-		id: s.nextRequestID(), start: time.Now(), path: r.URL.Path, method: r.Method,
+		id: s.nextRequestID(), start: time.Now(), path: sandbox.MaskCardData(r.URL.Path), method: r.Method,
 		session: r.Header.Get("X-Sandbox-Session"),
 	}
 	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
@@ -221,7 +221,7 @@ func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 	level := slog.LevelInfo
 	if info.cause != nil {
 		level = slog.LevelError
-		attrs = append(attrs, slog.String("cause", info.cause.Error()))
+		attrs = append(attrs, slog.String("cause", sandbox.MaskCardData(info.cause.Error())))
 	}
 	s.log.LogAttrs(r.Context(), level, "request", attrs...)
 	if info.journaled {
