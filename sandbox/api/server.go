@@ -116,6 +116,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.logRequest(r, info)
 	defer s.recoverPanic(w, r, info)
 	setCanonicalPath(r.URL)
+	s.decodeRequestBody(r)
 	if s.journal != nil && !isAdminPath(r.URL.EscapedPath()) {
 		info.journaled = true
 		info.time = s.svc.Clock().Now()
