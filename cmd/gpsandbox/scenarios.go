@@ -14,18 +14,13 @@ import (
 // prints a one-line summary.
 func validate(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg app.Config
-	fset := flag.NewFlagSet("gpsandbox validate", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlagSet("validate", stderr)
 	fset.StringVar(&cfg.Scenarios.Dir, "scenarios", getenv("GPSANDBOX_SCENARIOS_DIR"), "scenario directory (default: the built-ins)")
 	fset.StringVar(&cfg.Fixtures.Dir, "fixtures", getenv("GPSANDBOX_FIXTURES"), "fixtures directory (default: the embedded defaults)")
-	if err := fset.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError(err.Error())
-	}
-	if fset.NArg() > 0 {
-		return usageError(fmt.Sprintf("unexpected argument %q", fset.Arg(0)))
+	if err := parseFlags(fset, args); errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
+		return err
 	}
 	v := app.Validate(cfg)
 	for _, p := range v.Problems {
