@@ -111,7 +111,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 // that an environment value is checked exactly like a flag.
 type serveText struct {
 	maxBody, journalSize, attempts, clock, seed string
-	timeouts                                     []timeoutFlag
+	timeouts                                    []timeoutFlag
 }
 
 // timeoutFlag is one of the connection timeouts.
