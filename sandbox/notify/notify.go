@@ -5,7 +5,8 @@
 // The outbox lives in the store, so deliveries survive a restart: a new Worker simply
 // finds the pending entries. Entries of one order are delivered one after the other in
 // the order of the changes; a later change waits until the earlier one is delivered or
-// has failed for good. Different orders are delivered concurrently.
+// has failed for good. Different orders are delivered concurrently and independently:
+// a listener that hangs holds up its own order's changes, never another order's.
 //
 // Retries are scheduled in sandbox time. The worker sleeps until the earliest due
 // attempt in wall time while the clock runs, and re-plans whenever the clock is moved
@@ -81,6 +82,10 @@ type Worker struct {
 	log         *slog.Logger
 	decide      Decider
 	wake        chan struct{}
+
+	mu       sync.Mutex
+	inFlight map[string]bool // orders with an attempt under way
+	sending  sync.WaitGroup  // the attempts under way, for Run to wait on at the end
 }
 
 // New builds a Worker and registers it with the Service, so that every committed
@@ -89,6 +94,7 @@ func New(cfg Config) *Worker {
 	w := &Worker{
 		svc: cfg.Service, clock: cfg.Service.Clock(), maxAttempts: cfg.MaxAttempts,
 		client: cfg.Client, log: cfg.Logger, decide: cfg.Decide, wake: make(chan struct{}, 1),
+		inFlight: map[string]bool{},
 	}
 	if w.maxAttempts <= 0 {
 		w.maxAttempts = DefaultAttempts
@@ -115,21 +121,19 @@ func (w *Worker) Wake() {
 	}
 }
 
-// Run delivers until ctx is done. An attempt cut short by ctx is not recorded, so it
-// is made again after a restart.
+// Run delivers until ctx is done, and returns once the attempts under way have ended.
+// An attempt cut short by ctx is not recorded, so it is made again after a restart.
 func (w *Worker) Run(ctx context.Context) {
+	defer w.sending.Wait()
 	movable, _ := w.clock.(sandbox.MovableClock)
 	for {
 		var changed <-chan struct{}
 		if movable != nil {
 			changed = movable.Changed() // taken before the pass: no move is missed
 		}
-		next, again, err := w.pass(ctx)
+		next, err := w.pass(ctx)
 		if ctx.Err() != nil {
 			return
-		}
-		if again {
-			continue
 		}
 		var timer *time.Timer
 		var fire <-chan time.Time
@@ -155,39 +159,52 @@ func (w *Worker) Run(ctx context.Context) {
 	}
 }
 
-// pass makes every due attempt once. It returns the earliest future attempt, and
-// again when something was attempted (the next entry of that order may be due).
-func (w *Worker) pass(ctx context.Context) (next time.Time, again bool, err error) {
+// pass starts the due attempt of every order that has none under way, each in its own
+// goroutine, and returns the earliest future attempt among the others. An attempt
+// wakes the worker when it ends, since the next change of its order may then be due.
+//
+// The outbox is read under mu: an attempt records its outcome before it leaves the
+// in-flight set under mu, so an order that is not in flight here has no outcome
+// pending, and its head read here is current (never one just delivered).
+func (w *Worker) pass(ctx context.Context) (next time.Time, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	heads, err := w.svc.NextNotifications()
 	if err != nil {
-		return time.Time{}, false, err
+		return time.Time{}, err
 	}
 	now := w.clock.Now()
-	var wg sync.WaitGroup
-	var mu sync.Mutex
 	for _, n := range heads {
-		if n.NextAttempt.After(now) {
+		switch {
+		case w.inFlight[n.OrderID]:
+		case n.NextAttempt.After(now):
 			if next.IsZero() || n.NextAttempt.Before(next) {
 				next = n.NextAttempt
 			}
-			continue
+		default:
+			w.inFlight[n.OrderID] = true
+			w.sending.Add(1)
+			go w.attempt(ctx, n)
 		}
-		again = true
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if derr := w.deliver(ctx, n); derr != nil {
-				mu.Lock()
-				err = derr
-				mu.Unlock()
-			}
-		}()
 	}
-	wg.Wait()
-	if err != nil {
-		return time.Time{}, false, err // back off rather than resend at once
+	return next, nil
+}
+
+// attempt delivers n, then takes its order out of the in-flight set and wakes the
+// worker.
+func (w *Worker) attempt(ctx context.Context, n sandbox.Notification) {
+	defer w.sending.Done()
+	if err := w.deliver(ctx, n); err != nil {
+		w.log.Error("notification outbox", "error", err)
+		select { // back off rather than resend at once
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
 	}
-	return next, again, nil
+	w.mu.Lock()
+	delete(w.inFlight, n.OrderID)
+	w.mu.Unlock()
+	w.Wake()
 }
 
 // deliver applies the scenario decision (once) and makes one attempt (two for a

@@ -373,3 +373,32 @@ func equal(a, b []received) bool {
 	}
 	return true
 }
+
+// A listener that never answers holds up its own order only: another order's change
+// is delivered while the first attempt still hangs.
+func TestHangingListenerDelaysNoOtherOrder(t *testing.T) {
+	arrived, release := make(chan struct{}), make(chan struct{})
+	hanging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(hanging.Close)
+	t.Cleanup(func() { close(release) }) // runs first: lets the hanging handler return
+	healthy := mustListener(t)
+	e := mustEnv(t, ":memory:")
+	e.start(notify.Config{Client: &http.Client{}}) // no client timeout: it hangs for good
+
+	stuck := e.mustOrder(hanging.URL)
+	<-arrived // the stuck order's attempt is under way and will not end by itself
+	id := e.mustOrder(healthy.srv.URL)
+	waitFor(t, "the healthy order's notification", func() bool { return len(healthy.received()) == 1 })
+	if got := healthy.received()[0]; got != (received{"INITIATED", "ORDER_INITIATED", id}) {
+		t.Errorf("received %+v", got)
+	}
+	if n := e.notifications(stuck)[0]; n.State != sandbox.NotificationPending || len(n.Attempts) != 0 {
+		t.Errorf("the stuck order's entry: %s %+v", n.State, n.Attempts)
+	}
+}
