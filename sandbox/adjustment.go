@@ -39,8 +39,13 @@ type transactionView struct {
 	Action        Action        `json:"action"`
 }
 
-// View returns the transaction as the API shows it.
+// View returns the transaction as the API shows it: GP's full resource for a
+// transaction with a channel (made through the API), the service document's shape
+// for the fixtures' older records.
 func (t Transaction) View() any {
+	if t.Channel != "" {
+		return t.resourceView()
+	}
 	return transactionView{
 		ID: t.ID, TimeCreated: FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
 		Amount: t.Amount, Currency: t.Currency, Country: t.Country, Reference: t.Reference,
@@ -63,11 +68,11 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Result, error) {
 		if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
 			return "", nil, NotFoundTransaction(req.TransactionID)
 		}
-		if t.Status != StatusCaptured && t.Status != StatusPreauthorized {
-			return "", nil, NotAdjustableStatus()
+		if err := s.refreshBatch(tx, &t, now); err != nil {
+			return "", nil, err
 		}
-		if t.BatchClosed {
-			return "", nil, BatchClosed()
+		if err := allows(OpAdjustment, t); err != nil {
+			return "", nil, err
 		}
 		t.Action = s.newAction(c, "AUTHORIZE", now)
 		t.AdjustmentCount++

@@ -128,9 +128,14 @@ func NotAdjustableStatus() *Error {
 }
 
 // BatchClosed: the transaction already belongs to a closed batch.
-func BatchClosed() *Error {
+func BatchClosed() *Error { return BatchClosedFor(OpAdjustment) }
+
+// BatchClosedFor: an operation that a transaction in a closed batch no longer takes,
+// e.g. "Cannot PROCESS Reversal over a transaction that is in a closed batch." [SB].
+func BatchClosedFor(op Operation) *Error {
+	name := map[Operation]string{OpAdjustment: "Adjustment", OpReversal: "Reversal"}[op]
 	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
-		"Cannot PROCESS Adjustment over a transaction that is in a closed batch.")
+		"Cannot PROCESS "+name+" over a transaction that is in a closed batch.")
 }
 
 // InvalidTransition: an order cannot move from one status to the other [SB].
@@ -212,4 +217,81 @@ func CatalogueDescription(code, detail string) string {
 		}
 	}
 	return ""
+}
+
+// The card-present lifecycle's tuples: GP's words where its tests show them.
+
+// ConditionalFieldsMissing: a card with neither track data nor a complete manual entry.
+func ConditionalFieldsMissing(list string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40007",
+		"Request expects the following conditionally mandatory fields "+list+".")
+}
+
+// InvalidCardData: card data the processor refuses (expiry, CVV length).
+func InvalidCardData(description string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40085", description)
+}
+
+// OfflinePINRefund: a chip refund carrying a PIN block.
+func OfflinePINRefund() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40029",
+		"34,Transaction rejected because the provided data was invalid. Online PINBlock Authentication not supported on offline transaction.")
+}
+
+// DownstreamProcessingError: GP's processing-error test card.
+func DownstreamProcessingError() *Error {
+	return newError(http.StatusBadGateway, CodeSystemErrorDownstream, "50013",
+		"Unable to process your request due to an error with a system down stream.")
+}
+
+// NotInStatus: the operation is not allowed in the transaction's status, e.g.
+// "Cannot PROCESS Capture over a transaction that does not have a status of PREAUTHORIZED."
+func NotInStatus(operation, statuses string) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
+		"Cannot PROCESS "+operation+" over a transaction that does not have a status of "+statuses+".")
+}
+
+// RefundOverLimit: refunds would exceed 115% of the original amount (GP's trailing
+// space included).
+func RefundOverLimit() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40087",
+		"You may only refund up to 115% of the original amount ")
+}
+
+// CaptureOverLimit: a capture above 115% of the authorized amount.
+func CaptureOverLimit() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "50020",
+		"Can't settle for more than 115% of that which you authorised ")
+}
+
+// AmountInsufficient: a zero amount where money must move.
+func AmountInsufficient() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "50020",
+		"Zero negative or insufficient amount specified ")
+}
+
+// PartialReversal: a reversal for less than the transaction's amount.
+func PartialReversal() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40214", "partial reversal not supported")
+}
+
+// NotReauthorizable: a reauthorization of a transaction that was not reversed.
+func NotReauthorizable() *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40044",
+		"36, Invalid original transaction for reauthorization-This error is returned from a CreditAuth or CreditSale if the original transaction referenced by GatewayTxnId cannot be found. This is typically because the original does not meet the criteria for the sale or authorization by GatewayTxnID. This error can also be returned if the original transaction is found, but the card number has been written over with nulls after 30 days.")
+}
+
+// NotFoundBatch: a well-formed batch id the app has no batch for.
+func NotFoundBatch(id string) *Error {
+	return newError(http.StatusNotFound, CodeResourceNotFound, "40118", "Batch "+id+" not found at this location.")
+}
+
+// EmptyBatch: closing a batch that holds no transaction.
+func EmptyBatch() *Error {
+	return newError(http.StatusBadRequest, "INVALID_BATCH_ACTION", "40017", "9,No transaction associated with batch")
+}
+
+// BatchIDMissing: POST /batches/ without an id.
+func BatchIDMissing() *Error {
+	return newError(http.StatusBadRequest, CodeMandatoryDataMissing, "40223", "Request expects the batch_id")
 }

@@ -9,6 +9,13 @@ import (
 const (
 	PermAdjust = "TRN_POST_Adjust" // adjustment of a transaction [GP]
 	PermOrder  = "MMA_POST_Order"  // device orders for a merchant [SB]
+
+	PermAuthorize = "TRN_POST_Authorize" // POST /transactions, verifications, reauthorization, incremental [GP]/[SB]
+	PermCapture   = "TRN_POST_Capture"   // capture, and closing a batch [GP]/[SB]
+	PermRefund    = "TRN_POST_Refund"    // refund of a transaction [GP]
+	PermReverse   = "TRN_POST_Reverse"   // reversal [GP]
+	PermGetSingle = "TRN_GET_Single"     // GET /transactions/{id} [GP]
+	PermGetList   = "TRN_GET_List"       // GET /transactions [GP]
 )
 
 // Transaction statuses the sandbox distinguishes.
@@ -17,6 +24,21 @@ const (
 	StatusPreauthorized = "PREAUTHORIZED"
 	StatusDeclined      = "DECLINED"
 	StatusReversed      = "REVERSED"
+	StatusVerified      = "VERIFIED"
+	StatusNotVerified   = "NOT_VERIFIED"
+)
+
+// Transaction types, channels and capture modes [GP].
+const (
+	TypeSale   = "SALE"
+	TypeRefund = "REFUND"
+
+	ChannelCP  = "CP"
+	ChannelCNP = "CNP"
+
+	CaptureAuto     = "AUTO"
+	CaptureLater    = "LATER"
+	CaptureMultiple = "MULTIPLE"
 )
 
 // Order statuses: the request may ask only FOR_REVIEW; a placed order starts INITIATED.
@@ -48,6 +70,10 @@ type App struct {
 type LiveConfig struct {
 	AdjustmentAllowed bool `json:"adjustment_allowed"`
 	OrdersAllowed     bool `json:"orders_allowed"`
+	// Operations lists the card-present operations (by scenario operation name) the
+	// app may use. nil means not configured: every one of them is allowed; an empty
+	// list allows none [SB].
+	Operations []string `json:"operations"`
 }
 
 // Account is one account of a token scope, e.g. TRA_… transaction_processing.
@@ -73,6 +99,9 @@ type Merchant struct {
 	Name           string   `json:"name"`
 	PricingProfile string   `json:"pricing_profile"`
 	Scenarios      []string `json:"scenarios,omitempty"`
+	// BatchCloseTime is the merchant's daily batch close, "HH:MM" in UTC on the sandbox
+	// clock, set by a device order's batch_close_time; empty: batches close on request only.
+	BatchCloseTime string `json:"batch_close_time,omitempty"`
 }
 
 // PricingProfile prices device products for FOR_REVIEW orders.
@@ -124,20 +153,40 @@ type Transaction struct {
 	AdjustmentCount     int           `json:"adjustment_count,omitempty"` // adjustments ever made: numbers the history
 	Action              Action        `json:"action"`
 	Scenarios           []string      `json:"scenarios,omitempty"`
+
+	// Set for transactions made through the API (and fixtures that say so).
+	Channel        string     `json:"channel,omitempty"`
+	CaptureMode    string     `json:"capture_mode,omitempty"`
+	MerchantName   string     `json:"merchant_name,omitempty"`
+	AccountID      string     `json:"account_id,omitempty"`
+	AccountName    string     `json:"account_name,omitempty"`
+	AppID          string     `json:"app_id,omitempty"`          // the app that created it
+	ParentID       string     `json:"parent_id,omitempty"`       // a refund's original transaction
+	RefundedAmount string     `json:"refunded_amount,omitempty"` // refunds made against it
+	CapturedAmount string     `json:"captured_amount,omitempty"` // captures of a MULTIPLE authorization
+	ReversedStatus string     `json:"reversed_status,omitempty"` // the status a reversal ended
+	Card           StoredCard `json:"card,omitempty"`
 }
 
 // PaymentResult is the payment_method block of a Transaction response.
 type PaymentResult struct {
-	Result  string      `json:"result"`
-	Message string      `json:"message"`
-	Card    CardResult  `json:"card"`
-	BNPL    *BNPLResult `json:"bnpl,omitempty"`
+	Result    string      `json:"result"`
+	Message   string      `json:"message"`
+	EntryMode string      `json:"entry_mode,omitempty"`
+	Card      CardResult  `json:"card"`
+	BNPL      *BNPLResult `json:"bnpl,omitempty"`
 }
 
 // CardResult is payment_method.card of a Transaction response.
 type CardResult struct {
-	Authcode       string `json:"authcode"`
-	BrandReference string `json:"brand_reference"`
+	Brand             string `json:"brand,omitempty"`
+	MaskedNumberLast4 string `json:"masked_number_last4,omitempty"`
+	Authcode          string `json:"authcode"`
+	BrandReference    string `json:"brand_reference"`
+	BrandTimeCreated  string `json:"brand_time_created,omitempty"`
+	TagResponse       string `json:"tag_response,omitempty"`
+	CVVResult         string `json:"cvv_result,omitempty"`
+	Funding           string `json:"funding,omitempty"`
 }
 
 // BNPLResult is payment_method.bnpl of a Transaction response.

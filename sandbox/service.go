@@ -138,7 +138,7 @@ func (s *Service) Authorize(c Caller, op Operation) error {
 			return nil
 		}
 	default:
-		return nil
+		return authorizeCardPresent(c, op)
 	}
 	return PermissionDenied()
 }

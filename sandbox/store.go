@@ -41,6 +41,15 @@ type Tx interface {
 	Order(id string) (Order, error)
 	PutOrder(Order) error
 
+	// Transactions lists every stored transaction, by id.
+	Transactions() ([]Transaction, error)
+	// Batch reads a settlement batch; PutBatch writes it. BatchMembers lists the ids
+	// of the transactions that joined a batch, by id.
+	Batch(id string) (Batch, error)
+	PutBatch(Batch) error
+	BatchMembers(batchID string) ([]string, error)
+	PutBatchMember(batchID, transactionID string) error
+
 	// Notification reads one outbox entry; PutNotification writes it, and keeps it in
 	// the pending set exactly while its state is NotificationPending.
 	Notification(orderID string, seq int) (Notification, error)

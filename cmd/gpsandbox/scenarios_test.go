@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -137,7 +135,7 @@ func TestScenariosHotReload(t *testing.T) {
 	if err := os.WriteFile(file, []byte("version: 1\nname: hot\nrules: [\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * app.ReloadInterval)
+	time.Sleep(3 * reloadInterval)
 	if status, body := adjust(); status != 502 || !strings.Contains(body, `"5004799"`) {
 		t.Errorf("a broken file must keep the last good set: %d %s", status, body)
 	}

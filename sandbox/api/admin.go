@@ -91,6 +91,9 @@ func (s *Server) adminReset(r *http.Request) (any, error) {
 	if err := s.svc.Reset(fx); err != nil {
 		return nil, err
 	}
+	if s.afterReset != nil {
+		s.afterReset()
+	}
 	return map[string]string{"status": "reset"}, nil
 }
 
@@ -157,11 +160,10 @@ func (s *Server) adminPutTransaction(r *http.Request) (any, error) {
 	if t.ID != id {
 		return nil, sandbox.InvalidDocument("id: " + t.ID + " is not the id of the path, " + id)
 	}
-	stored, err := s.svc.ReplaceTransaction(t)
-	if err != nil {
+	if err := s.svc.ReplaceTransaction(t); err != nil {
 		return nil, err
 	}
-	return adminTransactionView(stored, nil), nil
+	return adminTransactionView(t, nil), nil
 }
 
 // adminOrder is a stored order as the admin API shows it: the API's view plus who

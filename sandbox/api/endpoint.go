@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"mime"
@@ -24,6 +25,7 @@ type operation struct {
 	authenticated bool     // needs a bearer token and X-GP-Version
 	pathIDs       []string // path variables, each 1..50 characters where the route has them
 	body          []field
+	bodyOptional  bool // an empty body reads as {} (GETs; a batch close sends none)
 	execute       func(s *Server, c *call) (sandbox.Result, error)
 }
 
@@ -100,6 +102,9 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 	raw, err := s.readBody(w, r)
 	if err != nil {
 		return nil, err
+	}
+	if op.bodyOptional && len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
 	}
 	if c.body, err = decodeObject(raw); err != nil {
 		return nil, err
@@ -187,12 +192,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 	var tooLarge *http.MaxBytesError
-	var refused *sandbox.Error // from decodeRequestBody: the encoding or its size
 	switch {
 	case errors.As(err, &tooLarge):
 		return nil, sandbox.BodyTooLarge(s.maxBody)
-	case errors.As(err, &refused):
-		return nil, refused
 	case err != nil:
 		return nil, sandbox.BodyUnexpected() // the client went away or sent a broken chunk
 	}

@@ -7,7 +7,11 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/fixtures"
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
 // The fuzz targets send arbitrary bodies through the whole handler, with a real
@@ -54,12 +58,20 @@ func FuzzOrderBody(f *testing.F) {
 }
 
 func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
-	sb, err := app.Open(app.Config{MaxBody: 64 << 10})
+	fx, err := yamlfile.LoadFixtures(fixtures.FS)
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Cleanup(func() { sb.Close() })
-	handler := sb.Handler()
+	db, err := store.Open(":memory:")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { db.Close() })
+	svc := sandbox.NewService(db, sandbox.NewVirtualClock(), sandbox.RandomIDs{})
+	if _, err := svc.LoadFixtures(fx, false); err != nil {
+		f.Fatal(err)
+	}
+	handler := api.NewServer(api.Config{Service: svc, MaxBody: 64 << 10})
 	token := ""
 	if authenticated {
 		rec := httptest.NewRecorder()

@@ -24,6 +24,7 @@ func (s *Server) routes() *mux.Router {
 	r.Handle("/transactions/{id}/adjustment", s.endpoint(adjustment)).Methods(http.MethodPost)
 	r.Handle("/merchants/{merchant_id}/transactions/{id}/adjustment", s.endpoint(adjustment)).Methods(http.MethodPost)
 	r.Handle("/merchants/{merchant_id}/orders", s.endpoint(orders)).Methods(http.MethodPost)
+	s.cardPresentRoutes(r)
 
 	// The sandbox's own endpoints live under /_sandbox/, apart from the GP API.
 	r.HandleFunc("/_sandbox/health", s.health).Methods(http.MethodGet)

@@ -22,7 +22,25 @@ const (
 	OpOrder        = "order"
 	OpNotification = "notification"
 	OpAny          = "any"
+
+	// The card-present lifecycle.
+	OpTransaction       = "transaction"
+	OpTransactionDetail = "transaction_detail"
+	OpTransactionList   = "transaction_list"
+	OpCapture           = "capture"
+	OpRefund            = "refund"
+	OpReversal          = "reversal"
+	OpReauthorization   = "reauthorization"
+	OpIncremental       = "incremental"
+	OpVerification      = "verification"
+	OpBatchClose        = "batch_close"
 )
+
+// cardPresentOperations are the card-present lifecycle's operation names.
+var cardPresentOperations = []string{
+	OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
+	OpReauthorization, OpIncremental, OpVerification, OpBatchClose,
+}
 
 // Faults a rule can script. The first four break an API answer; drop and duplicate
 // concern status notifications.
@@ -186,11 +204,16 @@ func ValidOperation(op string) bool {
 	switch op {
 	case OpAccessToken, OpAdjustment, OpOrder, OpNotification, OpAny:
 		return true
+	case OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
+		OpReauthorization, OpIncremental, OpVerification, OpBatchClose:
+		return true
 	}
 	return false
 }
 
 // OperationNames lists the operation names a rule can use, for messages.
 func OperationNames() []string {
-	return []string{OpAccessToken, OpAdjustment, OpOrder, OpNotification, OpAny}
+	names := []string{OpAccessToken, OpAdjustment, OpOrder}
+	names = append(names, cardPresentOperations...)
+	return append(names, OpNotification, OpAny)
 }

@@ -99,6 +99,7 @@ func cloneApp(a sandbox.App) sandbox.App {
 	a.Merchants = slices.Clone(a.Merchants)
 	a.Scenarios = slices.Clone(a.Scenarios)
 	a.Accounts = slices.Clone(a.Accounts)
+	a.Live.Operations = slices.Clone(a.Live.Operations)
 	for i := range a.Accounts {
 		a.Accounts[i].Permissions = slices.Clone(a.Accounts[i].Permissions)
 	}

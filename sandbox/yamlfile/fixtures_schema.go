@@ -42,6 +42,19 @@ type accountDoc struct {
 type liveDoc struct {
 	AdjustmentAllowed bool `yaml:"adjustment_allowed"`
 	OrdersAllowed     bool `yaml:"orders_allowed"`
+	// Operations lists the card-present operations the app may use; absent: all.
+	Operations *[]cardOperation `yaml:"operations"`
+}
+
+// cardOperation names a card-present operation, as scenarios name it.
+type cardOperation string
+
+func (s cardOperation) check() string {
+	names := make([]string, len(sandbox.CardPresentOperations))
+	for i, op := range sandbox.CardPresentOperations {
+		names[i] = string(op)
+	}
+	return oneOf(string(s), names...)
 }
 
 type merchantDoc struct {
@@ -224,6 +237,12 @@ func (a appDoc) toDomain() sandbox.App {
 		Merchants: strs(a.Merchants), Accounts: make([]sandbox.Account, len(a.Accounts)),
 		Live:      sandbox.LiveConfig{AdjustmentAllowed: a.Live.AdjustmentAllowed, OrdersAllowed: a.Live.OrdersAllowed},
 		Scenarios: a.Scenarios,
+	}
+	if a.Live.Operations != nil {
+		app.Live.Operations = []string{} // listed, even empty: only these are allowed
+		for _, op := range *a.Live.Operations {
+			app.Live.Operations = append(app.Live.Operations, string(op))
+		}
 	}
 	for i, acc := range a.Accounts {
 		// Token scopes show permissions as a list, never null.

@@ -1,0 +1,270 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Batch statuses.
+const (
+	BatchStatusOpen   = "OPEN"
+	BatchStatusClosed = "CLOSED"
+)
+
+// Batch is the settlement batch of one merchant account: captured transactions join
+// the open one; closing it settles them, and the next capture opens a new one.
+type Batch struct {
+	ID           string    `json:"id"`
+	MerchantID   string    `json:"merchant_id"`
+	MerchantName string    `json:"merchant_name"`
+	AccountID    string    `json:"account_id"`
+	AccountName  string    `json:"account_name"`
+	AppID        string    `json:"app_id"`
+	Status       string    `json:"status"`
+	Currency     string    `json:"currency"`
+	Country      string    `json:"country"`
+	TimeCreated  time.Time `json:"time_created"`
+	TimeClosed   time.Time `json:"time_closed,omitzero"`
+	ClosedBy     string    `json:"closed_by,omitempty"` // "request" or "batch_close_time"
+	Count        int       `json:"transaction_count"`
+	Amount       string    `json:"amount"`
+	Action       Action    `json:"action"`
+}
+
+// batchIDPattern is a batch id as GP writes them: BAT_ and digits [GP].
+var batchIDPattern = regexp.MustCompile(`^BAT_[0-9]{1,30}$`)
+
+// ValidBatchID reports whether id has the shape of a batch id.
+func ValidBatchID(id string) bool { return batchIDPattern.MatchString(id) }
+
+// batchCloseTimePattern is the accepted batch_close_time: HH:MM, 24-hour, UTC [SB].
+var batchCloseTimePattern = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
+// ValidBatchCloseTime reports whether s is an accepted batch_close_time.
+func ValidBatchCloseTime(s string) bool { return batchCloseTimePattern.MatchString(s) }
+
+func openBatchMeta(merchantID, accountID string) string {
+	return "open_batch:" + merchantID + ":" + accountID
+}
+
+const batchSeqMeta = "batch_seq"
+
+// joinBatch puts a captured transaction into its merchant account's open batch,
+// opening one when there is none (or when the merchant's daily close time has closed
+// the last one).
+func (s *Service) joinBatch(tx Tx, t *Transaction, now time.Time) error {
+	b, err := s.openBatch(tx, t, now)
+	if err != nil {
+		return err
+	}
+	t.BatchID, t.BatchClosed = b.ID, false
+	return tx.PutBatchMember(b.ID, t.ID)
+}
+
+// openBatch returns the merchant account's open batch, opening a new one if needed.
+func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error) {
+	key := openBatchMeta(t.MerchantID, t.AccountID)
+	id, err := tx.Meta(key)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Batch{}, err
+	}
+	if id != "" {
+		b, err := tx.Batch(id)
+		if err != nil {
+			return Batch{}, err
+		}
+		if closed, err := s.closeIfDue(tx, &b, now); err != nil || !closed {
+			return b, err
+		}
+	}
+	seq := 0
+	if v, err := tx.Meta(batchSeqMeta); err == nil {
+		seq, _ = strconv.Atoi(v)
+	} else if !errors.Is(err, ErrNotFound) {
+		return Batch{}, err
+	}
+	seq++
+	b := Batch{
+		ID: fmt.Sprintf("BAT_%d", 1000000+seq), MerchantID: t.MerchantID, MerchantName: t.MerchantName,
+		AccountID: t.AccountID, AccountName: t.AccountName, AppID: t.AppID, Status: BatchStatusOpen,
+		Currency: t.Currency, Country: t.Country, TimeCreated: now, Amount: "0",
+	}
+	if err := tx.PutMeta(batchSeqMeta, strconv.Itoa(seq)); err != nil {
+		return Batch{}, err
+	}
+	if err := tx.PutMeta(key, b.ID); err != nil {
+		return Batch{}, err
+	}
+	return b, tx.PutBatch(b)
+}
+
+// dueCloseTime is the most recent daily close of the merchant at or before now, and
+// whether a batch opened at opened should have been closed by it.
+func dueCloseTime(closeTime string, opened, now time.Time) (time.Time, bool) {
+	if !ValidBatchCloseTime(closeTime) {
+		return time.Time{}, false
+	}
+	hh, _ := strconv.Atoi(closeTime[:2])
+	mm, _ := strconv.Atoi(closeTime[3:])
+	now = now.UTC()
+	at := time.Date(now.Year(), now.Month(), now.Day(), hh, mm, 0, 0, time.UTC)
+	if at.After(now) {
+		at = at.AddDate(0, 0, -1)
+	}
+	return at, opened.Before(at)
+}
+
+// closeIfDue closes an open batch whose merchant's daily close time has passed since
+// it opened, as of that close time. The sandbox closes batches when it next looks at
+// them rather than on a timer: the answer is the same, and it follows the sandbox
+// clock however it is moved.
+func (s *Service) closeIfDue(tx Tx, b *Batch, now time.Time) (bool, error) {
+	if b.Status != BatchStatusOpen {
+		return b.Status == BatchStatusClosed, nil
+	}
+	m, err := tx.Merchant(b.MerchantID)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil // a merchant the fixtures dropped has no close time
+	} else if err != nil {
+		return false, err
+	}
+	at, due := dueCloseTime(m.BatchCloseTime, b.TimeCreated, now)
+	if !due {
+		return false, nil
+	}
+	b.Action = Action{
+		ID: "ACT_" + s.ids.Alphanumeric(30), Type: "CLOSE", TimeCreated: FormatTime(at),
+		ResultCode: "SUCCESS", AppID: b.AppID,
+	}
+	return true, s.settle(tx, b, at, "batch_close_time")
+}
+
+// settle closes a batch: its captured transactions are counted and totalled, each is
+// marked as in a closed batch, and its merchant account has no open batch until the
+// next capture.
+func (s *Service) settle(tx Tx, b *Batch, at time.Time, by string) error {
+	members, err := tx.BatchMembers(b.ID)
+	if err != nil {
+		return err
+	}
+	total, count := new(big.Int), 0
+	for _, id := range members {
+		t, err := tx.Transaction(id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		if t.Status == StatusCaptured && t.BatchID == b.ID {
+			count++
+			total.Add(total, signedAmount(t))
+		}
+		t.BatchClosed = true
+		if err := tx.PutTransaction(t); err != nil {
+			return err
+		}
+	}
+	b.Status, b.TimeClosed, b.ClosedBy = BatchStatusClosed, at, by
+	b.Count, b.Amount = count, total.String()
+	if err := tx.PutMeta(openBatchMeta(b.MerchantID, b.AccountID), ""); err != nil {
+		return err
+	}
+	return tx.PutBatch(*b)
+}
+
+// signedAmount is what a captured transaction adds to its batch: a sale its amount
+// and gratuity, a refund minus its amount.
+func signedAmount(t Transaction) *big.Int {
+	n, _ := new(big.Int).SetString(NormalizeAmount(t.Amount), 10)
+	if n == nil {
+		n = new(big.Int)
+	}
+	if g, ok := new(big.Int).SetString(NormalizeAmount(t.GratuityAmount), 10); ok && t.Type != TypeRefund {
+		n.Add(n, g)
+	}
+	if t.Type == TypeRefund {
+		n.Neg(n)
+	}
+	return n
+}
+
+// CloseBatchRequest is POST /batches/{batch_id}.
+type CloseBatchRequest struct {
+	BatchID     string
+	MerchantID  string // set on the partner path
+	Idempotency Idempotency
+}
+
+// CloseBatch closes an open batch on request and answers its summary.
+func (s *Service) CloseBatch(c Caller, req CloseBatchRequest) (Result, error) {
+	return s.execute(c, req.Idempotency, "batch", func(tx Tx, now time.Time) (string, any, error) {
+		b, err := tx.Batch(req.BatchID)
+		if err != nil || !c.App.ActsFor(b.MerchantID) || (req.MerchantID != "" && req.MerchantID != b.MerchantID) {
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				return "", nil, err
+			}
+			return "", nil, NotFoundBatch(req.BatchID)
+		}
+		closed, err := s.closeIfDue(tx, &b, now)
+		if err != nil {
+			return "", nil, err
+		}
+		if closed {
+			return "", nil, EmptyBatch() // already closed: nothing left to settle [SB]
+		}
+		b.Action = s.newAction(c, "CLOSE", now)
+		if err := s.settle(tx, &b, now, "request"); err != nil {
+			return "", nil, err
+		}
+		if b.Count == 0 {
+			return "", nil, EmptyBatch()
+		}
+		return b.ID, b.View(), nil
+	})
+}
+
+// BatchState returns a batch for the admin API, closed first if its merchant's close
+// time has passed (nothing is written: the next request closes it the same way).
+func (s *Service) BatchState(id string) (Batch, error) {
+	var b Batch
+	err := s.store.Update(func(tx Tx) error {
+		var err error
+		if b, err = tx.Batch(id); err != nil {
+			return notFoundAs(err, NotFoundBatch(id))
+		}
+		_, err = s.closeIfDue(tx, &b, s.clock.Now())
+		return err
+	})
+	return b, err
+}
+
+// batchView is the batch summary the SDKs read on a close [GP] fields, [SB] layout.
+type batchView struct {
+	ID               string `json:"id"`
+	BatchID          string `json:"batch_id"`
+	TimeCreated      string `json:"time_created"`
+	Status           string `json:"status"`
+	TransactionCount int    `json:"transaction_count"`
+	Amount           string `json:"amount"`
+	Currency         string `json:"currency"`
+	Country          string `json:"country"`
+	MerchantID       string `json:"merchant_id"`
+	MerchantName     string `json:"merchant_name"`
+	AccountID        string `json:"account_id"`
+	AccountName      string `json:"account_name"`
+	Action           Action `json:"action"`
+}
+
+// View returns the batch summary as the API shows it.
+func (b Batch) View() any {
+	return batchView{
+		ID: b.ID, BatchID: b.ID, TimeCreated: FormatTime(b.TimeCreated), Status: b.Status,
+		TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency, Country: b.Country,
+		MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID,
+		AccountName: b.AccountName, Action: b.Action,
+	}
+}

@@ -1,0 +1,147 @@
+package sandbox
+
+import (
+	"strings"
+	"time"
+)
+
+// CardInput is payment_method of a card request as the SDKs send it, for every entry
+// mode. It lives only as long as the request: the Service keeps the brand, the first
+// six and the last four digits of the number and nothing else of it; track data, PIN
+// block and CVV are read to decide the outcome and then dropped.
+type CardInput struct {
+	EntryMode     string // SWIPE, CHIP, MANUAL, CONTACTLESS_CHIP, ... (ECOM, MOTO for CNP)
+	Name          string
+	Number        string
+	ExpiryMonth   string
+	ExpiryYear    string // two digits, as the SDKs send it
+	CVV           string
+	Track         string
+	Tag           string // EMV TLV data in hex
+	PINBlock      string
+	ChipCondition string // PREV_SUCCESS, PREV_FAILED
+	Funding       string // CREDIT, DEBIT
+	Authcode      string // an offline authorization code
+	AVSAddress    string
+	AVSPostalCode string
+}
+
+// StoredCard is what the sandbox keeps of a card: enough to show and to search
+// transactions by, nothing that could pay.
+type StoredCard struct {
+	Brand   string `json:"brand,omitempty"`
+	First6  string `json:"first6,omitempty"`
+	Last4   string `json:"last4,omitempty"`
+	Funding string `json:"funding,omitempty"`
+}
+
+// MaskedLast4 is the masked_number_last4 GP shows: X for every digit but the last four.
+func (c StoredCard) MaskedLast4() string {
+	if c.Last4 == "" {
+		return ""
+	}
+	return "XXXXXXXXXXXX" + c.Last4
+}
+
+// cardData is what the Service reads out of a CardInput: the number (from the manual
+// fields or the track) and its expiry.
+type cardData struct {
+	number      string
+	expiryYY    string
+	expiryMM    string
+	fromTrack   bool
+	trackParsed bool
+}
+
+// readCard extracts the card number and expiry from manual fields or track data:
+// track 1 is %B<number>^<name>^<YYMM>..., track 2 is ;<number>=<YYMM>...
+func readCard(in CardInput) cardData {
+	if in.Track == "" {
+		return cardData{number: in.Number, expiryYY: in.ExpiryYear, expiryMM: in.ExpiryMonth}
+	}
+	d := cardData{fromTrack: true}
+	track := in.Track
+	if i := strings.Index(track, ";"); i >= 0 && strings.Contains(track[i:], "=") {
+		t2 := track[i+1:]
+		num, rest, _ := strings.Cut(t2, "=")
+		d.number = num
+		if len(rest) >= 4 {
+			d.expiryYY, d.expiryMM = rest[:2], rest[2:4]
+		}
+	} else if strings.HasPrefix(track, "%B") {
+		parts := strings.SplitN(track[2:], "^", 3)
+		if len(parts) == 3 && len(parts[2]) >= 4 {
+			d.number, d.expiryYY, d.expiryMM = parts[0], parts[2][:2], parts[2][2:4]
+		}
+	}
+	d.trackParsed = allDigitString(d.number) && len(d.number) >= 12 && len(d.number) <= 19 &&
+		allDigitString(d.expiryYY) && allDigitString(d.expiryMM)
+	return d
+}
+
+// expired reports whether a card expiring at the end of month MM of year 20YY has
+// expired by now.
+func (d cardData) expired(now time.Time) bool {
+	yy, mm := atoiDigits(d.expiryYY), atoiDigits(d.expiryMM)
+	if mm < 1 || mm > 12 {
+		return true
+	}
+	end := time.Date(2000+yy, time.Month(mm)+1, 1, 0, 0, 0, 0, time.UTC)
+	return !now.Before(end)
+}
+
+func (d cardData) stored(funding string) StoredCard {
+	c := StoredCard{Brand: CardBrand(d.number), Funding: funding}
+	if len(d.number) >= 10 {
+		c.First6, c.Last4 = d.number[:6], d.number[len(d.number)-4:]
+	}
+	return c
+}
+
+// CardBrand names the card scheme of a number by its prefix, as GP's brand field does.
+func CardBrand(number string) string {
+	p := func(n int) int {
+		if len(number) < n {
+			return -1
+		}
+		return atoiDigits(number[:n])
+	}
+	switch {
+	case strings.HasPrefix(number, "4"):
+		return "VISA"
+	case p(2) >= 51 && p(2) <= 55, p(4) >= 2221 && p(4) <= 2720:
+		return "MASTERCARD"
+	case p(2) == 34 || p(2) == 37:
+		return "AMEX"
+	case p(4) == 6011 || p(2) == 65 || (p(3) >= 644 && p(3) <= 649):
+		return "DISCOVER"
+	case p(2) == 36 || p(2) == 38 || (p(3) >= 300 && p(3) <= 305):
+		return "DINERS"
+	case p(2) == 35:
+		return "JCB"
+	}
+	return "UNKNOWN"
+}
+
+func allDigitString(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func atoiDigits(s string) int {
+	if !allDigitString(s) || len(s) > 9 {
+		return -1
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}

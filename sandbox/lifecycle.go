@@ -1,0 +1,296 @@
+package sandbox
+
+import (
+	"errors"
+	"math/big"
+	"slices"
+	"time"
+)
+
+// transactionRule says from which statuses an operation may act on a transaction
+// and how it refuses the others. The table is the whole state machine of a
+// transaction; the operations below only say what each does once allowed.
+type transactionRule struct {
+	from   []string
+	refuse func() *Error
+}
+
+// transactionRules is the transaction lifecycle [GP] (wording of refusals [SB] where
+// GP's tests show none):
+//
+//	PREAUTHORIZED --capture--> CAPTURED --reversal--> REVERSED --reauthorization--> (new) CAPTURED
+//	PREAUTHORIZED --reversal--> REVERSED --reauthorization--> (new) PREAUTHORIZED
+//	CAPTURED --refund--> (new REFUND, CAPTURED)
+//	PREAUTHORIZED --incremental--> PREAUTHORIZED (a higher authorization)
+//
+// DECLINED and VERIFIED transactions accept none of them.
+var transactionRules = map[Operation]transactionRule{
+	OpCapture: {from: []string{StatusPreauthorized}, refuse: func() *Error {
+		return NotInStatus("Capture", StatusPreauthorized)
+	}},
+	OpRefund: {from: []string{StatusCaptured}, refuse: func() *Error {
+		return NotInStatus("Refund", StatusCaptured)
+	}},
+	OpReversal: {from: []string{StatusCaptured, StatusPreauthorized}, refuse: func() *Error {
+		return NotInStatus("Reversal", StatusCaptured+" or "+StatusPreauthorized)
+	}},
+	OpReauthorization: {from: []string{StatusReversed}, refuse: NotReauthorizable},
+	OpIncremental: {from: []string{StatusPreauthorized}, refuse: func() *Error {
+		return NotInStatus("Incremental Authorization", StatusPreauthorized)
+	}},
+	OpAdjustment: {from: []string{StatusCaptured, StatusPreauthorized}, refuse: NotAdjustableStatus},
+}
+
+// allows reports whether op may act on t, and GP's refusal when not. Beyond the
+// status: a MULTIPLE authorization takes further captures once CAPTURED, a refund
+// cannot be refunded or reauthorized, and a transaction in a closed batch can be
+// refunded but no longer reversed or adjusted.
+func allows(op Operation, t Transaction) error {
+	rule, ok := transactionRules[op]
+	if !ok {
+		return nil
+	}
+	if op == OpCapture && t.Status == StatusCaptured && t.CaptureMode == CaptureMultiple {
+		return nil
+	}
+	if !slices.Contains(rule.from, t.Status) {
+		return rule.refuse()
+	}
+	switch {
+	case t.Type == TypeRefund && op == OpReauthorization:
+		return InvalidField("type") // GP answers 40213 [GP]; the field named is ours [SB]
+	case t.Type == TypeRefund && op == OpRefund:
+		return rule.refuse()
+	case t.BatchClosed && (op == OpReversal || op == OpAdjustment):
+		return BatchClosedFor(op)
+	}
+	return nil
+}
+
+// LifecycleRequest is a validated capture, refund, reversal, reauthorization or
+// incremental authorization of an existing transaction.
+type LifecycleRequest struct {
+	Operation      Operation
+	TransactionID  string
+	MerchantID     string // the partner path's merchant
+	Amount         string // empty: the operation's default
+	GratuityAmount string
+	Lodging        *Lodging
+	Version        string
+	Idempotency    Idempotency
+}
+
+// Lodging is the lodging data of an incremental authorization, kept on the
+// transaction as sent.
+type Lodging struct {
+	BookingReference string        `json:"booking_reference,omitempty"`
+	DurationDays     int           `json:"duration_days,omitempty"`
+	CheckedIn        string        `json:"date_checked_in,omitempty"`
+	CheckedOut       string        `json:"date_checked_out,omitempty"`
+	DailyRateAmount  string        `json:"daily_rate_amount,omitempty"`
+	ChargeItems      []LodgingItem `json:"charge_items,omitempty"`
+}
+
+// LodgingItem is one charge item of lodging data.
+type LodgingItem struct {
+	Types        []string `json:"types,omitempty"`
+	Reference    string   `json:"reference,omitempty"`
+	TotalAmount  string   `json:"total_amount,omitempty"`
+	ProgramCodes []string `json:"payment_method_program_codes,omitempty"`
+}
+
+// ChangeTransaction runs one lifecycle operation on a transaction in one store
+// transaction: it reads the transaction, checks the state table, and writes the
+// result (the changed transaction, or a new one for refunds and reauthorizations).
+func (s *Service) ChangeTransaction(c Caller, req LifecycleRequest) (Result, error) {
+	return s.execute(c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, any, error) {
+		t, err := tx.Transaction(req.TransactionID)
+		if err != nil {
+			return "", nil, notFoundAs(err, NotFoundTransaction(req.TransactionID))
+		}
+		if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
+			return "", nil, NotFoundTransaction(req.TransactionID)
+		}
+		if req.Operation == OpIncremental && req.Amount == "" {
+			return "", nil, MissingFields("[amount]")
+		}
+		if err := s.refreshBatch(tx, &t, now); err != nil {
+			return "", nil, err
+		}
+		if err := allows(req.Operation, t); err != nil {
+			return "", nil, err
+		}
+		out, err := s.apply(tx, c, req, t, now)
+		if err != nil {
+			return "", nil, err
+		}
+		for _, w := range out {
+			if err := tx.PutTransaction(w); err != nil {
+				return "", nil, err
+			}
+		}
+		answer := out[len(out)-1]
+		return answer.ID, answer.View(), nil
+	})
+}
+
+// apply performs an allowed operation and returns the transactions to write, the one
+// to answer with last.
+func (s *Service) apply(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
+	switch req.Operation {
+	case OpCapture:
+		return s.capture(tx, c, req, t, now)
+	case OpRefund:
+		return s.refund(tx, c, req, t, now)
+	case OpReversal:
+		return s.reverse(c, req, t, now)
+	case OpReauthorization:
+		return s.reauthorize(tx, c, req, t, now)
+	default:
+		return s.increment(c, req, t, now)
+	}
+}
+
+// capture settles an authorization for its amount or the one asked: at most 115% of
+// the authorized amount (all captures together for MULTIPLE), never zero [GP].
+func (s *Service) capture(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
+	authorized := authorizedAmount(t)
+	amount := amountOr(req.Amount, authorized)
+	captured := amount
+	if t.CaptureMode == CaptureMultiple && t.Status == StatusCaptured {
+		captured = add(t.CapturedAmount, amount)
+	}
+	switch {
+	case isZero(amount):
+		return nil, AmountInsufficient()
+	case overLimit(captured, authorized):
+		return nil, CaptureOverLimit()
+	}
+	t.Status, t.Amount, t.CapturedAmount = StatusCaptured, captured, captured
+	if req.GratuityAmount != "" {
+		t.GratuityAmount = NormalizeAmount(req.GratuityAmount)
+	}
+	t.Action = s.newAction(c, "CAPTURE", now)
+	if t.BatchID == "" {
+		if err := s.joinBatch(tx, &t, now); err != nil {
+			return nil, err
+		}
+	}
+	return []Transaction{t}, nil
+}
+
+// refund pays back a captured sale, fully by default: all refunds together at most
+// 115% of the sale [GP]. The refund is a new transaction, joining the open batch.
+func (s *Service) refund(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
+	amount := amountOr(req.Amount, t.Amount)
+	total := add(t.RefundedAmount, amount)
+	switch {
+	case isZero(amount):
+		return nil, AmountInsufficient()
+	case overLimit(total, t.Amount):
+		return nil, RefundOverLimit()
+	}
+	t.RefundedAmount = total
+	r := s.child(c, t, TypeRefund, StatusCaptured, amount, "REFUND", now)
+	if err := s.joinBatch(tx, &r, now); err != nil {
+		return nil, err
+	}
+	return []Transaction{t, r}, nil
+}
+
+// reverse voids a transaction for its whole amount: GP supports no partial reversal.
+func (s *Service) reverse(c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
+	if req.Amount != "" && NormalizeAmount(req.Amount) != NormalizeAmount(t.Amount) {
+		return nil, PartialReversal()
+	}
+	t.ReversedStatus, t.Status = t.Status, StatusReversed
+	t.Action = s.newAction(c, "REVERSAL", now)
+	return []Transaction{t}, nil
+}
+
+// reauthorize authorizes a reversed transaction again, as a new transaction with the
+// status the reversal ended (CAPTURED or PREAUTHORIZED) and the amount asked or the
+// original [GP].
+func (s *Service) reauthorize(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
+	status := orDefault(t.ReversedStatus, StatusCaptured)
+	n := s.child(c, t, t.Type, status, amountOr(req.Amount, t.Amount), "REAUTHORIZE", now)
+	n.CaptureMode = t.CaptureMode
+	if status == StatusCaptured {
+		if err := s.joinBatch(tx, &n, now); err != nil {
+			return nil, err
+		}
+	}
+	return []Transaction{n}, nil
+}
+
+// increment raises the authorized amount of a PREAUTHORIZED transaction; zero is
+// accepted and changes nothing [GP].
+func (s *Service) increment(c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
+	t.Amount = add(t.Amount, NormalizeAmount(req.Amount))
+	t.AuthorizationAmount = t.Amount
+	t.Action = s.newAction(c, "INCREMENTAL_AUTH", now)
+	return []Transaction{t}, nil
+}
+
+// child makes a new transaction from t: a refund of it or its reauthorization.
+func (s *Service) child(c Caller, t Transaction, typ, status, amount, action string, now time.Time) Transaction {
+	n := t
+	n.ID, n.ParentID, n.TimeCreated = "TRN_"+s.ids.Alphanumeric(30), t.ID, now
+	n.Type, n.Status, n.Amount, n.AuthorizationAmount = typ, status, amount, amount
+	n.GratuityAmount, n.RefundedAmount, n.CapturedAmount, n.ReversedStatus = "", "", "", ""
+	n.BatchID, n.BatchClosed, n.AdjustmentCount, n.EMVTag, n.Scenarios = "", false, 0, "", nil
+	n.CaptureMode = CaptureAuto
+	n.AppID = c.App.ID
+	n.PaymentMethod.Result, n.PaymentMethod.Message = "00", "SUCCESS"
+	n.PaymentMethod.Card.Authcode = s.ids.Alphanumeric(6)
+	n.PaymentMethod.Card.BrandReference = s.ids.Alphanumeric(15)
+	n.PaymentMethod.Card.BrandTimeCreated = FormatTime(now)
+	n.PaymentMethod.Card.TagResponse, n.PaymentMethod.Card.CVVResult = "", ""
+	n.Action = s.newAction(c, action, now)
+	return n
+}
+
+// refreshBatch marks t as in a closed batch when its batch was closed, on request or
+// by its merchant's daily close time.
+func (s *Service) refreshBatch(tx Tx, t *Transaction, now time.Time) error {
+	if t.BatchID == "" || t.BatchClosed {
+		return nil
+	}
+	b, err := tx.Batch(t.BatchID)
+	if errors.Is(err, ErrNotFound) {
+		return nil // a fixture's batch the sandbox never opened: open
+	} else if err != nil {
+		return err
+	}
+	closed, err := s.closeIfDue(tx, &b, now)
+	t.BatchClosed = closed
+	return err
+}
+
+func authorizedAmount(t Transaction) string { return orDefault(t.AuthorizationAmount, t.Amount) }
+
+func amountOr(asked, dflt string) string {
+	if asked == "" {
+		return NormalizeAmount(dflt)
+	}
+	return NormalizeAmount(asked)
+}
+
+func isZero(amount string) bool { return NormalizeAmount(amount) == "0" }
+
+func bigAmount(s string) *big.Int {
+	n, ok := new(big.Int).SetString(NormalizeAmount(s), 10)
+	if !ok {
+		return new(big.Int)
+	}
+	return n
+}
+
+func add(a, b string) string { return new(big.Int).Add(bigAmount(a), bigAmount(b)).String() }
+
+// overLimit reports whether amount exceeds 115% of base: amount*100 > base*115.
+func overLimit(amount, base string) bool {
+	lhs := new(big.Int).Mul(bigAmount(amount), big.NewInt(100))
+	rhs := new(big.Int).Mul(bigAmount(base), big.NewInt(115))
+	return lhs.Cmp(rhs) > 0
+}

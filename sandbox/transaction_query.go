@@ -1,0 +1,24 @@
+package sandbox
+
+import "encoding/json"
+
+// GetTransaction returns one transaction the caller's app may see: another merchant's
+// is as unknown as a missing one (40008).
+func (s *Service) GetTransaction(c Caller, merchantID, id string) (Result, error) {
+	var t Transaction
+	err := s.store.View(func(tx Tx) error {
+		var err error
+		if t, err = tx.Transaction(id); err != nil {
+			return notFoundAs(err, NotFoundTransaction(id))
+		}
+		if !c.App.ActsFor(t.MerchantID) || (merchantID != "" && merchantID != t.MerchantID) {
+			return NotFoundTransaction(id)
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	body, err := json.Marshal(t.View())
+	return Result{Body: body, ResourceID: t.ID}, err
+}
