@@ -173,16 +173,14 @@ func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(t
 		if idem.Key == "" {
 			return nil
 		}
-		rec := IdempotencyRecord{
-			AppID: c.App.ID, Key: idem.Key, ResourceID: id, Kind: kind, Time: now,
-			Method: idem.Method, Path: idem.Path, BodyHash: idem.BodyHash, HTTPStatus: 200,
-		}
+		rec := IdempotencyRecord{AppID: c.App.ID, Key: idem.Key, ResourceID: id, Kind: kind, Time: now, HTTPStatus: 200}
 		if idem.Replay {
-			// Only replay mode needs the answer again (and keeps keys small otherwise).
+			// Only replay mode needs the request and the answer again: a day of keys
+			// is kept, so outside it a key keeps only what a 409 names.
 			if res.Body, err = encodeView(kind, id, view); err != nil {
 				return err
 			}
-			rec.Response = res.Body
+			rec.Method, rec.Path, rec.BodyHash, rec.Response = idem.Method, idem.Path, idem.BodyHash, res.Body
 		}
 		return tx.PutIdempotency(rec, idempotencyRetention)
 	})

@@ -12,14 +12,14 @@
 //	txn:<id>               sandbox.Transaction
 //	order:<id>             sandbox.Order
 //	token:<value>          sandbox.Token
-//	idem:<app_id>:<key>    sandbox.IdempotencyRecord
+//	idem#<bucket>          sandbox.IdempotencyRecord, many per bucket (idempotency.go)
 //	adj:<txn id>:<slot>    sandbox.Adjustment (a ring of history slots)
 //	ntf:<order>:<seq>      sandbox.Notification (the outbox and delivery log)
 //	outbox:<order>:<seq>   "" while that notification is pending
 //	meta:<key>             a JSON string
 //	step:<scenario>:<rule>:<scope>   a JSON number: sequence steps a scope consumed
 //
-// Tokens and idempotency records carry a buntdb TTL (kept in the file), so they
+// Tokens and idempotency buckets carry a buntdb TTL (kept in the file), so they
 // vanish by themselves once nobody can use them; no sweep and no index is needed.
 // Decoded apps, merchants, pricing profiles and transactions are cached (cache.go),
 // committed values only.
@@ -63,6 +63,10 @@ type Options struct {
 type Store struct {
 	db    *buntdb.DB
 	cache *recordCache
+	// legacyIdem is set when the file held idempotency records of the earlier
+	// one-item-per-key layout when it was opened: a missing key is then also looked
+	// up there. They expire by themselves, so a later open clears it.
+	legacyIdem bool
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -89,12 +93,17 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: configure %s: %w", path, err)
 	}
-	return &Store{db: db, cache: bounded.New[any](recordCacheSize)}, nil
+	legacy, err := hasLegacyIdem(db)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: scan %s: %w", path, err)
+	}
+	return &Store{db: db, cache: bounded.New[any](recordCacheSize), legacyIdem: legacy}, nil
 }
 
 // View runs fn in a read-only transaction; many may run at once.
 func (s *Store) View(fn func(sandbox.Tx) error) error {
-	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: s.cache}) })
+	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: s.cache, legacyIdem: s.legacyIdem}) })
 }
 
 // Update runs fn in the single read-write transaction, which blocks every other View
@@ -104,7 +113,7 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	applied := false
 	err := s.db.Update(func(t *buntdb.Tx) error {
 		w := &pendingWrites{records: map[string]any{}}
-		if err := fn(tx{t: t, cache: s.cache, writes: w}); err != nil {
+		if err := fn(tx{t: t, cache: s.cache, writes: w, legacyIdem: s.legacyIdem}); err != nil {
 			return err
 		}
 		applyWrites(s.cache, w) // still under the write lock: see recordCache

@@ -15,9 +15,10 @@ import (
 // tx adapts a buntdb transaction to sandbox.Tx. It is valid only inside the View or
 // Update that made it.
 type tx struct {
-	t      *buntdb.Tx
-	cache  *recordCache
-	writes *pendingWrites // nil in a View
+	t          *buntdb.Tx
+	cache      *recordCache
+	writes     *pendingWrites // nil in a View
+	legacyIdem bool           // idempotency records of the earlier layout may exist
 }
 
 var _ sandbox.Tx = tx{}
@@ -149,13 +150,6 @@ func (x tx) DeleteToken(value string) error {
 	return nil
 }
 
-func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
-	return get[sandbox.IdempotencyRecord](x.t, idemKey(appID, key))
-}
-func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) error {
-	return putFor(x.t, idemKey(r.AppID, r.Key), r, keep)
-}
-
 func (x tx) Meta(key string) (string, error) { return get[string](x.t, "meta:"+key) }
 func (x tx) PutMeta(key, value string) error { return put(x.t, "meta:"+key, value) }
 
@@ -175,9 +169,6 @@ func (x tx) PutScenarioStep(scope, scenario string, rule int, n int) error {
 func stepKey(scope, scenario string, rule int) string {
 	return "step:" + scenario + ":" + strconv.Itoa(rule) + ":" + scope
 }
-
-// idemKey scopes an idempotency key to its app: two apps may use the same key.
-func idemKey(appID, key string) string { return "idem:" + appID + ":" + key }
 
 // DeleteAll wipes every key, and tells the transaction cache so.
 func (x tx) DeleteAll() error {

@@ -1,0 +1,193 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
+)
+
+// Many more keys than buckets: every bucket holds several, and each key still reads
+// back as its own record, in the same run and after a reopen.
+func TestIdempotencyBucketsHoldManyKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	const n = 3 * idemBuckets
+	rec := func(i int) sandbox.IdempotencyRecord {
+		return sandbox.IdempotencyRecord{AppID: "app1", Key: fmt.Sprint("key-", i), ResourceID: fmt.Sprint("TRN_", i),
+			Kind: "transaction", Time: ms(i), HTTPStatus: 200}
+	}
+	for lo := 0; lo < n; lo += 1000 {
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			for i := lo; i < min(lo+1000, n); i++ {
+				if err := tx.PutIdempotency(rec(i), time.Hour); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	check := func(s *Store) {
+		t.Helper()
+		mustView(t, s, func(tx sandbox.Tx) error {
+			for _, i := range []int{0, 1, idemBuckets, n/2 + 7, n - 1} {
+				got, err := tx.Idempotency("app1", fmt.Sprint("key-", i))
+				if err != nil {
+					return fmt.Errorf("key-%d: %w", i, err)
+				}
+				if want := rec(i); !reflect.DeepEqual(got, want) {
+					t.Errorf("key-%d = %+v, want %+v", i, got, want)
+				}
+			}
+			if _, err := tx.Idempotency("app1", fmt.Sprint("key-", n)); !errors.Is(err, sandbox.ErrNotFound) {
+				t.Errorf("a key never written: err = %v, want ErrNotFound", err)
+			}
+			return nil
+		})
+	}
+	check(s)
+	var buckets int
+	err := s.db.View(func(tx *buntdb.Tx) error {
+		return tx.AscendKeys(idemBucketPrefix+"*", func(string, string) bool { buckets++; return true })
+	})
+	if err != nil || buckets > idemBuckets {
+		t.Errorf("%d bucket items (err %v), want at most %d", buckets, err, idemBuckets)
+	}
+	mustClose(t, s)
+	check(mustOpen(t, path))
+}
+
+// Writing a key again replaces its entry; the bucket does not keep both.
+func TestIdempotencyPutReplaces(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
+	for _, res := range []string{"TRN_first", "TRN_second"} {
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "k", ResourceID: res}, time.Hour)
+		})
+	}
+	mustView(t, s, func(tx sandbox.Tx) error {
+		got, err := tx.Idempotency("a", "k")
+		if err != nil || got.ResourceID != "TRN_second" {
+			t.Errorf("Idempotency = %+v, %v; want TRN_second", got, err)
+		}
+		return nil
+	})
+	id := idemIDOf("a", "k")
+	if n := mustBucketEntries(t, s, id.bucketKey()); n != 1 {
+		t.Errorf("bucket holds %d entries, want 1", n)
+	}
+}
+
+// An expired entry reads as missing at once and leaves its bucket at the bucket's next
+// write, while the live entries stay.
+func TestIdempotencyExpiredEntriesLeave(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
+	short, long := sameBucketKeys(t, "a")
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		if err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: short, ResourceID: "r1"}, 20*time.Millisecond); err != nil {
+			return err
+		}
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: long, ResourceID: "r2"}, time.Hour)
+	})
+	bucket := idemIDOf("a", short).bucketKey()
+	if n := mustBucketEntries(t, s, bucket); n != 2 {
+		t.Fatalf("bucket holds %d entries, want 2", n)
+	}
+	time.Sleep(40 * time.Millisecond)
+	mustView(t, s, func(tx sandbox.Tx) error {
+		if _, err := tx.Idempotency("a", short); !errors.Is(err, sandbox.ErrNotFound) {
+			t.Errorf("expired key: err = %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: long, ResourceID: "r3"}, time.Hour)
+	})
+	if n := mustBucketEntries(t, s, bucket); n != 1 {
+		t.Errorf("bucket holds %d entries after a write, want only the live one", n)
+	}
+}
+
+// A file written by an earlier version keeps one JSON item per key; its records are
+// still found.
+func TestIdempotencyLegacyRecordsRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	old := sandbox.IdempotencyRecord{AppID: "a", Key: "old:key", ResourceID: "ORD_1", Kind: "order", Time: ms(3),
+		Method: "POST", Path: "/ucp/merchants/MER_1/orders", BodyHash: "ab", HTTPStatus: 200}
+	db, err := buntdb.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(old)
+	err = db.Update(func(tx *buntdb.Tx) error {
+		_, _, err := tx.Set(legacyIdemKey("a", "old:key"), string(b), &buntdb.SetOptions{Expires: true, TTL: time.Hour})
+		return err
+	})
+	if err != nil || db.Close() != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, path)
+	mustView(t, s, func(tx sandbox.Tx) error {
+		got, err := tx.Idempotency("a", "old:key")
+		if err != nil || !reflect.DeepEqual(got, old) {
+			t.Errorf("legacy record = %+v, %v; want %+v", got, err, old)
+		}
+		if _, err := tx.Idempotency("a", "new"); !errors.Is(err, sandbox.ErrNotFound) {
+			t.Errorf("missing key beside legacy ones: err = %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+}
+
+// A bucket whose bytes do not parse is an error naming it, never a wrong answer.
+func TestIdempotencyDamagedBucket(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
+	bucket := idemIDOf("a", "k").bucketKey()
+	for _, value := range []string{"\x02", "\x01short", "\x01" + strings.Repeat("x", idemIDSize) + "\x7f"} {
+		err := s.db.Update(func(tx *buntdb.Tx) error { _, _, err := tx.Set(bucket, value, nil); return err })
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.View(func(tx sandbox.Tx) error { _, err := tx.Idempotency("a", "k"); return err })
+		if !errors.Is(err, errIdemBucket) || !strings.Contains(err.Error(), bucket) {
+			t.Errorf("bucket %q: err = %v, want a damaged-bucket error naming %s", value, err, bucket)
+		}
+	}
+}
+
+// sameBucketKeys finds two keys of app whose entries share a bucket.
+func sameBucketKeys(t *testing.T, app string) (string, string) {
+	t.Helper()
+	seen := map[string]string{}
+	for i := 0; ; i++ {
+		k := fmt.Sprint("k", i)
+		b := idemIDOf(app, k).bucketKey()
+		if other, ok := seen[b]; ok {
+			return other, k
+		}
+		seen[b] = k
+	}
+}
+
+func mustBucketEntries(t *testing.T, s *Store, bucket string) int {
+	t.Helper()
+	n := 0
+	err := s.db.View(func(tx *buntdb.Tx) error {
+		v, err := tx.Get(bucket)
+		if err != nil {
+			return err
+		}
+		return eachIdemEntry(v, func(idemID, string, string) error { n++; return nil })
+	})
+	if err != nil {
+		t.Fatalf("bucket %s: %v", bucket, err)
+	}
+	return n
+}
