@@ -22,7 +22,10 @@ func (s *Service) TransactionHistory(id string) (Transaction, []Adjustment, erro
 
 // ReplaceTransaction creates or replaces a transaction, as a fixture would have it: its
 // merchant must exist, and a replaced transaction starts with no adjustment history.
-func (s *Service) ReplaceTransaction(t Transaction) error {
+// Card data in its free-text fields is masked before it is stored; the stored
+// transaction is returned.
+func (s *Service) ReplaceTransaction(t Transaction) (Transaction, error) {
+	t = t.withCardDataMasked()
 	err := s.store.Update(func(tx Tx) error {
 		if _, err := tx.Merchant(t.MerchantID); err != nil {
 			return notFoundAs(err, InvalidDocument("merchant_id: unknown merchant "+t.MerchantID))
@@ -40,7 +43,7 @@ func (s *Service) ReplaceTransaction(t Transaction) error {
 	if err == nil && len(t.Scenarios) > 0 {
 		s.bound.Store(true)
 	}
-	return err
+	return t, err
 }
 
 // Order returns a stored order.
@@ -69,4 +72,16 @@ type MovableClock interface {
 	Set(t time.Time)
 	Freeze(bool)
 	Changed() <-chan struct{}
+}
+
+// withCardDataMasked masks card data in the transaction's free-text fields.
+func (t Transaction) withCardDataMasked() Transaction {
+	t.Reference = MaskCardData(t.Reference)
+	pm := &t.PaymentMethod
+	pm.Result, pm.Message = MaskCardData(pm.Result), MaskCardData(pm.Message)
+	pm.Card.Authcode, pm.Card.BrandReference = MaskCardData(pm.Card.Authcode), MaskCardData(pm.Card.BrandReference)
+	if t.EMVTag != "" {
+		t.EMVTag = MaskEMVData(t.EMVTag)
+	}
+	return t
 }

@@ -109,6 +109,7 @@ func (s *Service) CreateOrder(c Caller, merchantID string, version string, req O
 	if err := s.Authorize(c, OpOrder); err != nil {
 		return Result{}, err
 	}
+	req = req.WithCardDataMasked()
 	if req.Status == OrderForReview {
 		idem.Key = "" // a price quote executes no action
 	}

@@ -96,8 +96,33 @@ func envBool(getenv func(string) string, name string) bool {
 // and then to its default.
 func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
 	var c config
-	fs := flag.NewFlagSet("gpsandbox serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve", stderr)
+	text := defineServeFlags(fs, &c, getenv)
+	if err := parseFlags(fs, args); err != nil {
+		return c, err
+	}
+	if err := checkServeFlags(&c); err != nil {
+		return c, err
+	}
+	return c, text.convert(&c)
+}
+
+// serveText holds the flags that are read as text and converted after parsing, so
+// that an environment value is checked exactly like a flag.
+type serveText struct {
+	maxBody, journalSize, attempts, clock, seed string
+	timeouts                                    []timeoutFlag
+}
+
+// timeoutFlag is one of the connection timeouts.
+type timeoutFlag struct {
+	flag, env, def, text string
+	into                 *time.Duration
+}
+
+// defineServeFlags declares the flags of serve on fs, writing into c, with their
+// environment fallbacks read through getenv.
+func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *serveText {
 	env := func(name, def string) string { return envOr(getenv, name, def) }
 	fs.StringVar(&c.addr, "addr", env("GPSANDBOX_ADDR", defaultAddr), "listen address (GPSANDBOX_ADDR)")
 	fs.StringVar(&c.db, "db", env("GPSANDBOX_DB", "gpsandbox.db"), "database file, or :memory: to keep nothing (GPSANDBOX_DB)")
@@ -112,74 +137,82 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.StringVar(&c.tls.keyFile, "tls-key", env("GPSANDBOX_TLS_KEY", ""), "PEM private key of --tls-cert (GPSANDBOX_TLS_KEY)")
 	fs.StringVar(&c.tls.caOut, "tls-ca-out", env("GPSANDBOX_TLS_CA_OUT", ""), "write the generated CA certificate (PEM) to this file, for clients to trust (GPSANDBOX_TLS_CA_OUT)")
 	fs.BoolVar(&c.pprof, "pprof", envBool(getenv, "GPSANDBOX_PPROF"), "serve runtime profiles under /_sandbox/debug/pprof/, behind the admin token (GPSANDBOX_PPROF)")
-	maxBody := fs.String("max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
 	fs.StringVar(&c.adminToken, "admin-token", env("GPSANDBOX_ADMIN_TOKEN", ""), "token required by /_sandbox/ calls; empty leaves them open (GPSANDBOX_ADMIN_TOKEN)")
-	journalSize := fs.String("journal-size", env("GPSANDBOX_JOURNAL_SIZE", "10000"), "requests kept in the journal (GPSANDBOX_JOURNAL_SIZE)")
-	attempts := fs.String("notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
-	clock := fs.String("clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
-	seed := fs.String("seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids and tokens (GPSANDBOX_SEED)")
-	timeouts := []struct {
-		flag, env, def string
-		into           *time.Duration
-	}{
-		{"read-header-timeout", "GPSANDBOX_READ_HEADER_TIMEOUT", "5s", &c.readHeaderTimeout},
-		{"read-timeout", "GPSANDBOX_READ_TIMEOUT", "30s", &c.readTimeout},
-		{"idle-timeout", "GPSANDBOX_IDLE_TIMEOUT", "90s", &c.idleTimeout},
+
+	t := &serveText{timeouts: []timeoutFlag{
+		{flag: "read-header-timeout", env: "GPSANDBOX_READ_HEADER_TIMEOUT", def: "5s", into: &c.readHeaderTimeout},
+		{flag: "read-timeout", env: "GPSANDBOX_READ_TIMEOUT", def: "30s", into: &c.readTimeout},
+		{flag: "idle-timeout", env: "GPSANDBOX_IDLE_TIMEOUT", def: "90s", into: &c.idleTimeout},
+	}}
+	fs.StringVar(&t.maxBody, "max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
+	fs.StringVar(&t.journalSize, "journal-size", env("GPSANDBOX_JOURNAL_SIZE", "10000"), "requests kept in the journal (GPSANDBOX_JOURNAL_SIZE)")
+	fs.StringVar(&t.attempts, "notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
+	fs.StringVar(&t.clock, "clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
+	fs.StringVar(&t.seed, "seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids and tokens (GPSANDBOX_SEED)")
+	for i := range t.timeouts {
+		to := &t.timeouts[i]
+		fs.StringVar(&to.text, to.flag, env(to.env, to.def), "connection timeout, a Go duration ("+to.env+")")
 	}
-	timeoutText := make([]*string, len(timeouts))
-	for i, t := range timeouts {
-		timeoutText[i] = fs.String(t.flag, env(t.env, t.def), "connection timeout, a Go duration ("+t.env+")")
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return c, err
-		}
-		return c, usageError(err.Error())
-	}
-	if fs.NArg() > 0 {
-		return c, usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	}
+	return t
+}
+
+// checkServeFlags checks the flags that depend on each other.
+func checkServeFlags(c *config) error {
 	if c.logFormat != "text" && c.logFormat != "json" {
-		return c, usageError(fmt.Sprintf("--log-format %q: want text or json", c.logFormat))
+		return usageError(fmt.Sprintf("--log-format %q: want text or json", c.logFormat))
 	}
 	if (c.tls.certFile == "") != (c.tls.keyFile == "") {
-		return c, usageError("--tls-cert and --tls-key go together")
+		return usageError("--tls-cert and --tls-key go together")
 	}
 	if c.tls.certFile != "" {
 		c.tls.on = true
 	}
 	if c.tls.caOut != "" && (!c.tls.on || c.tls.certFile != "") {
-		return c, usageError("--tls-ca-out writes the CA of the certificate generated by --tls (without --tls-cert)")
+		return usageError("--tls-ca-out writes the CA of the certificate generated by --tls (without --tls-cert)")
 	}
+	return nil
+}
+
+// convert reads the text flags into c; the first bad one is a usage error.
+func (t *serveText) convert(c *config) error {
 	var err error
-	if c.maxBody, err = parseSize(*maxBody); err != nil {
-		return c, usageError(fmt.Sprintf("--max-body %q: %v", *maxBody, err))
+	if c.maxBody, err = parseSize(t.maxBody); err != nil {
+		return usageError(fmt.Sprintf("--max-body %q: %v", t.maxBody, err))
 	}
-	if c.journalSize, err = strconv.Atoi(*journalSize); err != nil || c.journalSize < 1 || c.journalSize > 10_000_000 {
-		return c, usageError(fmt.Sprintf("--journal-size %q: want 1..10000000", *journalSize))
+	if c.journalSize, err = parseCount(t.journalSize, 10_000_000); err != nil {
+		return usageError(fmt.Sprintf("--journal-size %q: want 1..10000000", t.journalSize))
 	}
-	if c.notifyAttempts, err = strconv.Atoi(*attempts); err != nil || c.notifyAttempts < 1 || c.notifyAttempts > 100 {
-		return c, usageError(fmt.Sprintf("--notify-attempts %q: want 1..100", *attempts))
+	if c.notifyAttempts, err = parseCount(t.attempts, 100); err != nil {
+		return usageError(fmt.Sprintf("--notify-attempts %q: want 1..100", t.attempts))
 	}
-	for i, t := range timeouts {
-		d, err := time.ParseDuration(*timeoutText[i])
+	for _, to := range t.timeouts {
+		d, err := time.ParseDuration(to.text)
 		if err != nil || d <= 0 || d > time.Hour {
-			return c, usageError(fmt.Sprintf("--%s %q: want a duration from 1ms to 1h such as 5s", t.flag, *timeoutText[i]))
+			return usageError(fmt.Sprintf("--%s %q: want a duration from 1ms to 1h such as 5s", to.flag, to.text))
 		}
-		*t.into = d
+		*to.into = d
 	}
-	if *clock != "" {
-		if c.clock, err = time.Parse(time.RFC3339Nano, *clock); err != nil {
-			return c, usageError(fmt.Sprintf("--clock %q: want a time such as 2021-03-22T10:00:00.000Z", *clock))
+	if t.clock != "" {
+		if c.clock, err = time.Parse(time.RFC3339Nano, t.clock); err != nil {
+			return usageError(fmt.Sprintf("--clock %q: want a time such as 2021-03-22T10:00:00.000Z", t.clock))
 		}
 	}
-	if *seed != "" {
-		if c.seed, err = strconv.ParseUint(*seed, 10, 64); err != nil {
-			return c, usageError(fmt.Sprintf("--seed %q: want a non-negative integer", *seed))
+	if t.seed != "" {
+		if c.seed, err = strconv.ParseUint(t.seed, 10, 64); err != nil {
+			return usageError(fmt.Sprintf("--seed %q: want a non-negative integer", t.seed))
 		}
 		c.seeded = true
 	}
-	return c, nil
+	return nil
+}
+
+// parseCount reads an integer from 1 to most.
+func parseCount(s string, most int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err == nil && (n < 1 || n > most) {
+		err = errors.New("out of range")
+	}
+	return n, err
 }
 
 // parseSize reads "1048576", "512KiB" or "1MiB".

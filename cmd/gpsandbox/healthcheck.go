@@ -21,18 +21,13 @@ const healthTimeout = 3 * time.Second
 // {"status":"ok"}. It exists because the container image is FROM scratch: there is no
 // curl or wget to put in a HEALTHCHECK, so the binary probes itself.
 func healthcheck(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("gpsandbox healthcheck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("healthcheck", stderr)
 	addr := fs.String("addr", envOr(getenv, "GPSANDBOX_ADDR", defaultAddr), "address of the sandbox to probe (GPSANDBOX_ADDR)")
 	useTLS := fs.Bool("tls", envBool(getenv, "GPSANDBOX_TLS"), "the sandbox serves HTTPS (GPSANDBOX_TLS)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError(err.Error())
-	}
-	if fs.NArg() > 0 {
-		return usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	if err := parseFlags(fs, args); errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
+		return err
 	}
 	url, err := healthURL(*addr, *useTLS)
 	if err != nil {

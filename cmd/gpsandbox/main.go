@@ -4,16 +4,20 @@
 //	gpsandbox validate [flags]  check scenario and fixture files
 //	gpsandbox healthcheck       probe a running sandbox: exit 0 when healthy, 1 otherwise
 //	gpsandbox version           print the version
+//	gpsandbox help [command]    describe the commands, or one command's flags
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -28,25 +32,130 @@ func main() {
 	}
 }
 
+// env is what a command reads beside its arguments.
+type env struct {
+	getenv         func(string) string
+	stdout, stderr io.Writer
+}
+
+// command is a subcommand: its name, the arguments it takes, one line on what it does,
+// and what runs it.
+type command struct {
+	name, args, summary string
+	run                 func(ctx context.Context, args []string, e env) error
+}
+
+// commands lists the subcommands in the order help shows them; the first is the
+// default.
+func commands() []command {
+	return []command{
+		{"serve", "[flags]", "serve the API (the default command)", func(ctx context.Context, args []string, e env) error {
+			return serve(ctx, args, e.getenv, e.stdout, e.stderr)
+		}},
+		{"validate", "[flags]", "check scenario and fixture files, printing every problem as file:line:col", func(_ context.Context, args []string, e env) error {
+			return validate(args, e.getenv, e.stdout, e.stderr)
+		}},
+		{"healthcheck", "[flags]", "probe a running sandbox: exit 0 when healthy, 1 otherwise", func(ctx context.Context, args []string, e env) error {
+			return healthcheck(ctx, args, e.getenv, e.stdout, e.stderr)
+		}},
+		{"version", "", "print the version", printVersion},
+		{"help", "[command]", "describe the commands, or one command's flags", help},
+	}
+}
+
 // run is the whole program with its environment passed in, so tests can call it.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cmd := "serve"
+	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "-help", "--help":
+			return help(ctx, args[1:], e)
+		case "-version", "--version":
+			return printVersion(ctx, args[1:], e)
+		}
+	}
+	name := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
+		name, args = args[0], args[1:]
 	}
-	switch cmd {
-	case "serve":
-		return serve(ctx, args, getenv, stdout, stderr)
-	case "validate":
-		return validate(args, getenv, stdout, stderr)
-	case "healthcheck":
-		return healthcheck(ctx, args, getenv, stdout, stderr)
-	case "version":
-		fmt.Fprintln(stdout, "gpsandbox", version)
-		return nil
-	default:
-		return usageError(fmt.Sprintf("unknown command %q (want serve, validate, healthcheck or version)", cmd))
+	c, ok := lookup(name)
+	if !ok {
+		return usageError(fmt.Sprintf("unknown command %q (see gpsandbox help)", name))
 	}
+	return c.run(ctx, args, e)
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func printVersion(_ context.Context, args []string, e env) error {
+	if len(args) > 0 {
+		return usageError(fmt.Sprintf("version: unexpected argument %q", args[0]))
+	}
+	fmt.Fprintln(e.stdout, "gpsandbox", version)
+	return nil
+}
+
+// help is "gpsandbox help": the commands with one line each; "gpsandbox help serve"
+// is the flags of serve.
+func help(ctx context.Context, args []string, e env) error {
+	switch {
+	case len(args) > 1:
+		return usageError(fmt.Sprintf("help: unexpected argument %q", args[1]))
+	case len(args) == 1 && args[0] != "help":
+		c, ok := lookup(args[0])
+		if !ok {
+			return usageError(fmt.Sprintf("help: unknown command %q (see gpsandbox help)", args[0]))
+		}
+		if c.args == "" {
+			fmt.Fprintf(e.stdout, "usage: gpsandbox %s\n\n%s.\n", c.name, c.summary)
+			return nil
+		}
+		// A command's -h prints its usage and flags to its error output.
+		return c.run(ctx, []string{"-h"}, env{getenv: e.getenv, stdout: e.stdout, stderr: e.stdout})
+	}
+	fmt.Fprintf(e.stdout, "gpsandbox %s: an offline sandbox of the Global Payments GP API.\n\nusage: gpsandbox [command] [flags]\n\ncommands:\n", version)
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, c := range commands() {
+		fmt.Fprintf(tw, "  %s %s\t%s\n", c.name, c.args, c.summary)
+	}
+	tw.Flush()
+	fmt.Fprintln(e.stdout, "\nRun gpsandbox help <command> for a command's flags; each flag also reads a GPSANDBOX_ environment variable.")
+	return nil
+}
+
+// newFlagSet is a command's flag set: errors are returned (exit status 2), and -h
+// prints the command's usage line, summary and flags.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("gpsandbox "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		c, _ := lookup(name)
+		fmt.Fprintf(fs.Output(), "usage: gpsandbox %s %s\n\n%s.\n\nflags:\n", c.name, c.args, c.summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args with fs and allows no positional argument. -h answers
+// flag.ErrHelp, which the commands treat as done.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError(err.Error())
+	}
+	if fs.NArg() > 0 {
+		return usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	return nil
 }
 
 // usageError is a mistake in the command line: exit status 2, like package flag.
@@ -55,7 +164,7 @@ type usageError string
 func (e usageError) Error() string { return string(e) }
 
 func exitCode(err error) int {
-	if _, ok := err.(usageError); ok {
+	if _, ok := errors.AsType[usageError](err); ok {
 		return 2
 	}
 	return 1

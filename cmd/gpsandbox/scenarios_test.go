@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -135,7 +137,7 @@ func TestScenariosHotReload(t *testing.T) {
 	if err := os.WriteFile(file, []byte("version: 1\nname: hot\nrules: [\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * reloadInterval)
+	time.Sleep(3 * app.ReloadInterval)
 	if status, body := adjust(); status != 502 || !strings.Contains(body, `"5004799"`) {
 		t.Errorf("a broken file must keep the last good set: %d %s", status, body)
 	}

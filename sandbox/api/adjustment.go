@@ -23,7 +23,7 @@ var adjustment = operation{
 			MerchantID:     c.vars["merchant_id"],
 			Amount:         str(c.body, "amount"),
 			GratuityAmount: str(c.body, "gratuity_amount"),
-			Tag:            str(c.body, "payment_method", "card", "tag"),
+			Tag:            sandbox.MaskEMVData(str(c.body, "payment_method", "card", "tag")),
 			Version:        c.version,
 			Idempotency:    c.idem,
 		}

@@ -91,9 +91,6 @@ func (s *Server) adminReset(r *http.Request) (any, error) {
 	if err := s.svc.Reset(fx); err != nil {
 		return nil, err
 	}
-	if s.afterReset != nil {
-		s.afterReset()
-	}
 	return map[string]string{"status": "reset"}, nil
 }
 
@@ -160,10 +157,11 @@ func (s *Server) adminPutTransaction(r *http.Request) (any, error) {
 	if t.ID != id {
 		return nil, sandbox.InvalidDocument("id: " + t.ID + " is not the id of the path, " + id)
 	}
-	if err := s.svc.ReplaceTransaction(t); err != nil {
+	stored, err := s.svc.ReplaceTransaction(t)
+	if err != nil {
 		return nil, err
 	}
-	return adminTransactionView(t, nil), nil
+	return adminTransactionView(stored, nil), nil
 }
 
 // adminOrder is a stored order as the admin API shows it: the API's view plus who

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
 const adminToken = "admin-secret-0001"
 
-func withAdminToken(c *api.Config) { c.AdminToken = adminToken }
+func withAdminToken(c *app.Config) { c.AdminToken = adminToken }
 
 func adminHeader() map[string]string {
 	return map[string]string{"Authorization": "Bearer " + adminToken, "Content-Type": "application/json"}
@@ -420,7 +420,7 @@ func TestJournalRecordsMasksAndFilters(t *testing.T) {
 		order.Time != "2021-03-22T10:00:00.000Z" || !strings.HasPrefix(order.RequestID, "REQ_") {
 		t.Errorf("order: %+v", order)
 	}
-	if want := `{"notifications":{"status_url":"http://127.0.0.1:1/h"},"payment_method":{"card":{"cvv":"[REDACTED]","expiry_month":"12","expiry_year":"29","number":"426397******5262"}}}`; string(order.Body) != want {
+	if want := `{"payment_method":{"card":{"number":"426397******5262","cvv":"[REDACTED]","expiry_month":"12","expiry_year":"29"}},"notifications":{"status_url":"http://127.0.0.1:1/h"}}`; string(order.Body) != want {
 		t.Errorf("order body %s, want %s", order.Body, want)
 	}
 	if !bytes.Contains(token.Body, []byte(`"secret":"[REDACTED]"`)) || token.Operation != "accesstoken" {
@@ -443,7 +443,7 @@ func TestJournalRecordsMasksAndFilters(t *testing.T) {
 }
 
 func TestJournalKeepsOnlyTheNewest(t *testing.T) {
-	env := mustSandbox(t, func(c *api.Config) { c.JournalSize = 3 })
+	env := mustSandbox(t, func(c *app.Config) { c.JournalSize = 3 })
 	var ids []string
 	for i := 0; i < 7; i++ {
 		r := env.do("GET", fmt.Sprintf("/nowhere/%d", i), nil, "")

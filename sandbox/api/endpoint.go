@@ -192,9 +192,12 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 	var tooLarge *http.MaxBytesError
+	var refused *sandbox.Error // from decodeRequestBody: the encoding or its size
 	switch {
 	case errors.As(err, &tooLarge):
 		return nil, sandbox.BodyTooLarge(s.maxBody)
+	case errors.As(err, &refused):
+		return nil, refused
 	case err != nil:
 		return nil, sandbox.BodyUnexpected() // the client went away or sent a broken chunk
 	}

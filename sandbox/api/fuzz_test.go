@@ -7,11 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/gp-sandbox/gp-sandbox/fixtures"
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
 // The fuzz targets send arbitrary bodies through the whole handler, with a real
@@ -58,20 +54,12 @@ func FuzzOrderBody(f *testing.F) {
 }
 
 func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
-	fx, err := yamlfile.LoadFixtures(fixtures.FS)
+	sb, err := app.Open(app.Config{MaxBody: 64 << 10})
 	if err != nil {
 		f.Fatal(err)
 	}
-	db, err := store.Open(":memory:")
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { db.Close() })
-	svc := sandbox.NewService(db, sandbox.NewVirtualClock(), sandbox.RandomIDs{})
-	if _, err := svc.LoadFixtures(fx, false); err != nil {
-		f.Fatal(err)
-	}
-	handler := api.NewServer(api.Config{Service: svc, MaxBody: 64 << 10})
+	f.Cleanup(func() { sb.Close() })
+	handler := sb.Handler()
 	token := ""
 	if authenticated {
 		rec := httptest.NewRecorder()

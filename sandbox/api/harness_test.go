@@ -17,30 +17,29 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
-	"github.com/gp-sandbox/gp-sandbox/scenarios"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // Default fixture credentials and ids.
 const (
-	partnerApp    = "SandboxPartnerAppId0000000000001"
-	partnerKey    = "SandboxAppKey001"
-	restrictedApp = "SandboxRestrictedAppId0000000002"
-	restrictedKey = "SandboxAppKey002"
-	merchantOne   = "MER_00000000000000000000000000000001"
-	merchantTwo   = "MER_00000000000000000000000000000002"
-	merchantThree = "MER_00000000000000000000000000000003"
-	capturedOne   = "TRN_CapturedSale000000000000000001"
-	capturedTwo   = "TRN_CapturedSale000000000000000002"
-	preauthorized = "TRN_PreauthorizedSale00000000000001"
-	batched       = "TRN_BatchedSale0000000000000000001"
-	declined      = "TRN_DeclinedSale000000000000000001"
-	otherMerchant = "TRN_OtherMerchantSale00000000000001"
+	partnerApp    = fixtures.DefaultAppID
+	partnerKey    = fixtures.DefaultAppKey
+	restrictedApp = fixtures.RestrictedAppID
+	restrictedKey = fixtures.RestrictedAppKey
+	merchantOne   = fixtures.MerchantOne
+	merchantTwo   = fixtures.MerchantTwo
+	merchantThree = fixtures.MerchantThree
+	capturedOne   = fixtures.CapturedSale
+	capturedTwo   = fixtures.CapturedSaleTwo
+	preauthorized = fixtures.PreauthorizedSale
+	batched       = fixtures.BatchedSale
+	declined      = fixtures.DeclinedSale
+	otherMerchant = fixtures.OtherMerchantSale
 	version       = "2021-03-22"
 )
 
@@ -57,78 +56,72 @@ type sandboxEnv struct {
 	engine *scenario.Engine
 }
 
-func mustSandbox(t testing.TB, opts ...func(*api.Config)) *sandboxEnv {
+func mustSandbox(t testing.TB, opts ...func(*app.Config)) *sandboxEnv {
 	t.Helper()
 	return mustSandboxAt(t, ":memory:", opts...)
 }
 
-func mustSandboxAt(t testing.TB, dbPath string, opts ...func(*api.Config)) *sandboxEnv {
+func mustSandboxAt(t testing.TB, dbPath string, opts ...func(*app.Config)) *sandboxEnv {
 	t.Helper()
-	return mustSandboxWith(t, envOptions{dbPath: dbPath, api: opts})
+	return mustSandboxWith(t, envOptions{dbPath: dbPath, configure: opts})
 }
 
 // envOptions vary the sandbox a test runs against.
 type envOptions struct {
 	dbPath    string                  // ":memory:" when empty
-	fixtures  func(*sandbox.Fixtures) // edits the default fixtures before they are loaded
+	fixtures  func(*sandbox.Fixtures) // edits the default fixtures, loaded again after start
 	scenarios []scenario.Scenario     // the built-in scenarios when nil
 	global    []string                // globally active scenarios
 	log       io.Writer               // request log (JSON lines); discarded when nil
-	api       []func(*api.Config)     // adjust the HTTP configuration
+	configure []func(*app.Config)     // adjust the sandbox's configuration
 }
 
+// mustSandboxWith opens the sandbox through package app, as the binary does, with a
+// frozen clock and seeded ids, and serves it on a loopback port.
 func mustSandboxWith(t testing.TB, o envOptions) *sandboxEnv {
 	t.Helper()
-	if o.dbPath == "" {
-		o.dbPath = ":memory:"
-	}
-	fx, err := yamlfile.LoadFixtures(fixtures.FS)
-	if err != nil {
-		t.Fatalf("load fixtures: %v", err)
-	}
-	if o.fixtures != nil {
-		o.fixtures(&fx)
-	}
-	if o.scenarios == nil {
-		if o.scenarios, err = yamlfile.LoadScenarios(scenarios.FS); err != nil {
-			t.Fatalf("load scenarios: %v", err)
-		}
-	}
-	db, err := store.Open(o.dbPath)
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	clock := sandbox.NewFrozenClock(startTime)
-	svc := sandbox.NewService(db, clock, sandbox.NewSeededIDs(1))
-	if _, err := svc.LoadFixtures(fx, false); err != nil {
-		t.Fatalf("seed: %v", err)
-	}
-	engine, err := scenario.NewEngine(db, o.scenarios)
-	if err != nil {
-		t.Fatalf("scenarios: %v", err)
-	}
-	if err := engine.SetGlobal(o.global); err != nil {
-		t.Fatalf("global scenarios: %v", err)
-	}
-	var logger *slog.Logger
+	cfg := app.Config{DB: o.dbPath, Clock: startTime, NewIDs: func() sandbox.IDs { return sandbox.NewSeededIDs(1) }, MaxBody: 64 << 10}
 	if o.log != nil {
-		logger = slog.New(slog.NewJSONHandler(o.log, nil))
+		cfg.Logger = slog.New(slog.NewJSONHandler(o.log, nil))
 	}
-	cfg := api.Config{
-		Service: svc, MaxBody: 64 << 10, Scenarios: engine, Logger: logger,
-		Fixtures:          func() (sandbox.Fixtures, error) { return fx, nil },
-		DecodeTransaction: yamlfile.DecodeTransaction,
-	}
-	for _, configure := range o.api {
+	for _, configure := range o.configure {
 		configure(&cfg)
 	}
-	srv := httptest.NewServer(api.NewServer(cfg))
-	env := &sandboxEnv{t: t, URL: srv.URL, clock: clock, db: db, svc: svc, engine: engine}
+	sb, err := app.Open(cfg)
+	if err != nil {
+		t.Fatalf("open sandbox: %v", err)
+	}
+	srv := httptest.NewServer(sb.Handler())
 	t.Cleanup(func() {
 		srv.Close()
-		db.Close()
+		sb.Close()
 	})
+	env := &sandboxEnv{t: t, URL: srv.URL, clock: sb.Clock(), db: sb.Store(), svc: sb.Service(), engine: sb.Scenarios()}
+	if o.fixtures != nil {
+		env.mustReseed(o.fixtures)
+	}
+	if o.scenarios != nil {
+		if err := env.engine.Replace(o.scenarios); err != nil {
+			t.Fatalf("scenarios: %v", err)
+		}
+	}
+	if err := env.engine.SetGlobal(o.global); err != nil {
+		t.Fatalf("global scenarios: %v", err)
+	}
 	return env
+}
+
+// mustReseed loads the default fixtures again, as edited by edit, over everything.
+func (env *sandboxEnv) mustReseed(edit func(*sandbox.Fixtures)) {
+	env.t.Helper()
+	fx, err := yamlfile.LoadFixtures(fixtures.FS)
+	if err != nil {
+		env.t.Fatalf("load fixtures: %v", err)
+	}
+	edit(&fx)
+	if _, err := env.svc.LoadFixtures(fx, true); err != nil {
+		env.t.Fatalf("seed: %v", err)
+	}
 }
 
 // reply is a response as the client saw it.

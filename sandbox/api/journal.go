@@ -155,99 +155,20 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
-// maskedBody returns the body for the journal: JSON with card numbers cut to first six
-// and last four digits, CVVs and /accesstoken secrets replaced; anything that is not a
-// whole JSON value becomes a JSON string with long digit runs masked.
+// maskedBody returns the body for the journal with its card data and secrets masked
+// (see sandbox.MaskCardDataJSON): a whole JSON value stays JSON, as sent; anything
+// else (a syntax error, a body cut at the journal's cap, not JSON at all) becomes a
+// JSON string.
 func maskedBody(raw []byte, truncated bool) json.RawMessage {
 	if len(raw) == 0 {
 		return json.RawMessage(`null`)
 	}
-	if !truncated && json.Valid(raw) && !mayHoldSecrets(raw) {
-		return raw // nothing to mask: spare the hot path a decode and an encode
+	masked := sandbox.MaskCardDataJSON(raw)
+	if !truncated && json.Valid(masked) {
+		return masked
 	}
-	if !truncated {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if dec.Decode(&v) == nil {
-			if _, err := dec.Token(); err != io.EOF {
-				v = nil // trailing data: not one JSON value
-			}
-		}
-		if v != nil {
-			if b, err := json.Marshal(maskValue(v, "")); err == nil {
-				return b
-			}
-		}
-	}
-	b, _ := json.Marshal(maskDigitRuns(string(raw)))
+	b, _ := json.Marshal(string(masked))
 	return b
-}
-
-// mayHoldSecrets reports whether a JSON body has anything maskValue would mask: a
-// member named cvv, secret or number, or a run of 12 digits or more (a card number
-// wherever it was put).
-func mayHoldSecrets(raw []byte) bool {
-	if bytes.Contains(raw, []byte(`"cvv"`)) || bytes.Contains(raw, []byte(`"secret"`)) ||
-		bytes.Contains(raw, []byte(`"number"`)) || bytes.IndexByte(raw, '\\') >= 0 {
-		return true // an escape could spell a member name in other bytes
-	}
-	run := 0
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			run = 0
-		} else if run++; run >= 12 {
-			return true
-		}
-	}
-	return false
-}
-
-func maskValue(v any, parent string) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			switch {
-			case k == "cvv" || k == "secret":
-				x[k] = "[REDACTED]"
-			case k == "number" && parent == "card":
-				if s, ok := e.(string); ok {
-					x[k] = sandbox.MaskCardNumber(s)
-				} else {
-					x[k] = "[REDACTED]"
-				}
-			default:
-				x[k] = maskValue(e, k)
-			}
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = maskValue(e, parent)
-		}
-	case string:
-		return maskDigitRuns(x)
-	}
-	return v
-}
-
-// maskDigitRuns masks every run of 12 or more digits the way card numbers are masked,
-// so a card number in an unexpected place is not kept in clear either.
-func maskDigitRuns(s string) string {
-	b := []byte(s)
-	for i := 0; i < len(b); {
-		j := i
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		if j-i >= 12 {
-			copy(b[i:j], sandbox.MaskCardNumber(string(b[i:j])))
-		}
-		if j == i {
-			j++
-		}
-		i = j
-	}
-	return string(b)
 }
 
 // parseJournalFilter reads ?operation=&session=&status=&limit= (limit 1..size,

@@ -41,8 +41,6 @@ type Config struct {
 	// Fixtures reads the fixtures POST /_sandbox/reset loads again; they are read at
 	// each reset rather than held in memory for good. Nil resets to no fixtures.
 	Fixtures func() (sandbox.Fixtures, error)
-	// AfterReset, when set, runs after a reset committed (scenario counters).
-	AfterReset func()
 	// DecodeTransaction validates a transaction document for PUT /_sandbox/transactions
 	// the way fixtures are validated; nil refuses every document.
 	DecodeTransaction func(data []byte, name string) (sandbox.Transaction, error)
@@ -68,7 +66,6 @@ type Server struct {
 	adminToken        string
 	journal           *journal
 	fixtures          func() (sandbox.Fixtures, error)
-	afterReset        func()
 	decodeTransaction func([]byte, string) (sandbox.Transaction, error)
 }
 
@@ -76,7 +73,7 @@ type Server struct {
 func NewServer(cfg Config) *Server {
 	s := &Server{
 		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
-		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures, afterReset: cfg.AfterReset,
+		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures,
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
 	}
 	if s.maxBody <= 0 {
@@ -111,7 +108,7 @@ func NewServer(cfg Config) *Server {
 // 405 answers, and those must be logged and rendered like any other.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := &requestInfo{
-		id: s.nextRequestID(), start: time.Now(), path: r.URL.Path, method: r.Method,
+		id: s.nextRequestID(), start: time.Now(), path: sandbox.MaskCardData(r.URL.Path), method: r.Method,
 		session: r.Header.Get("X-Sandbox-Session"),
 	}
 	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
@@ -119,6 +116,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.logRequest(r, info)
 	defer s.recoverPanic(w, r, info)
 	setCanonicalPath(r.URL)
+	s.decodeRequestBody(r)
 	if s.journal != nil && !isAdminPath(r.URL.EscapedPath()) {
 		info.journaled = true
 		info.time = s.svc.Clock().Now()
@@ -224,7 +222,7 @@ func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 	level := slog.LevelInfo
 	if info.cause != nil {
 		level = slog.LevelError
-		attrs = append(attrs, slog.String("cause", info.cause.Error()))
+		attrs = append(attrs, slog.String("cause", sandbox.MaskCardData(info.cause.Error())))
 	}
 	s.log.LogAttrs(r.Context(), level, "request", attrs...)
 	if info.journaled {

@@ -20,7 +20,6 @@ package sandboxtest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,26 +32,22 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
-	"github.com/gp-sandbox/gp-sandbox/scenarios"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
-// Records of the embedded default fixtures (see the README's fixture table).
+// Records of the embedded default fixtures (see fixtures/README.md).
 const (
-	DefaultAppID      = "SandboxPartnerAppId0000000000001" // may adjust and order for merchants One and Two
-	DefaultAppKey     = "SandboxAppKey001"
-	RestrictedAppID   = "SandboxRestrictedAppId0000000002" // live configuration enables neither action
-	RestrictedAppKey  = "SandboxAppKey002"
-	MerchantOne       = "MER_00000000000000000000000000000001"
-	MerchantTwo       = "MER_00000000000000000000000000000002"
-	CapturedSale      = "TRN_CapturedSale000000000000000001" // SALE, CAPTURED, 1000 USD, open batch
-	CapturedSaleTwo   = "TRN_CapturedSale000000000000000002"
-	PreauthorizedSale = "TRN_PreauthorizedSale00000000000001"
-	DeclinedSale      = "TRN_DeclinedSale000000000000000001" // adjusting it is 400 INVALID_ACTION
-	Version           = "2021-03-22"                         // the X-GP-Version current SDKs send
+	DefaultAppID      = fixtures.DefaultAppID // may adjust and order for merchants One and Two
+	DefaultAppKey     = fixtures.DefaultAppKey
+	RestrictedAppID   = fixtures.RestrictedAppID // live configuration enables neither action
+	RestrictedAppKey  = fixtures.RestrictedAppKey
+	MerchantOne       = fixtures.MerchantOne
+	MerchantTwo       = fixtures.MerchantTwo
+	CapturedSale      = fixtures.CapturedSale // SALE, CAPTURED, 1000 USD, open batch
+	CapturedSaleTwo   = fixtures.CapturedSaleTwo
+	PreauthorizedSale = fixtures.PreauthorizedSale
+	DeclinedSale      = fixtures.DeclinedSale // adjusting it is 400 INVALID_ACTION
+	Version           = "2021-03-22"          // the X-GP-Version current SDKs send
 )
 
 // Option configures NewServer.
@@ -98,11 +93,9 @@ type Server struct {
 	// Service is the sandbox's domain service, for what the helpers do not cover.
 	Service *sandbox.Service
 
-	t          testing.TB
-	http       *httptest.Server
-	store      *store.Store
-	engine     *scenario.Engine
-	stopWorker func()
+	t    testing.TB
+	http *httptest.Server
+	app  *app.App
 }
 
 // NewServer starts a sandbox with an in-memory store and registers its Close with
@@ -114,45 +107,30 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	if t != nil {
 		t.Helper()
 	}
-	cfg := config{fixtures: fixtures.FS, scenarios: scenarios.FS, start: time.Now()}
+	cfg := config{start: time.Now()}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	s := &Server{t: t, Clock: sandbox.NewFrozenClock(cfg.start.Truncate(time.Millisecond))}
-	fx, err := yamlfile.LoadFixtures(cfg.fixtures)
-	if err != nil {
-		s.fatalf("sandboxtest: fixtures: %v", err)
-	}
-	scs, err := yamlfile.LoadScenarios(cfg.scenarios)
-	if err != nil {
-		s.fatalf("sandboxtest: scenarios: %v", err)
-	}
-	if s.store, err = store.Open(":memory:"); err != nil {
-		s.fatalf("sandboxtest: store: %v", err)
-	}
-	var ids sandbox.IDs = sandbox.RandomIDs{}
+	var newIDs func() sandbox.IDs
 	if cfg.seed != 0 {
-		ids = sandbox.NewSeededIDs(cfg.seed)
+		newIDs = func() sandbox.IDs { return sandbox.NewSeededIDs(cfg.seed) }
 	}
-	s.Service = sandbox.NewService(s.store, s.Clock, ids)
-	if _, err := s.Service.LoadFixtures(fx, true); err != nil {
-		s.store.Close()
-		s.fatalf("sandboxtest: load fixtures: %v", err)
-	}
-	if s.engine, err = scenario.NewEngine(s.store, scs); err == nil {
-		err = s.engine.SetGlobal(cfg.global)
-	}
+	s := &Server{t: t}
+	var err error
+	s.app, err = app.Open(app.Config{
+		DB:              ":memory:",
+		Fixtures:        app.Files{FS: cfg.fixtures},
+		Scenarios:       app.Files{FS: cfg.scenarios},
+		GlobalScenarios: cfg.global,
+		Clock:           cfg.start.Truncate(time.Millisecond),
+		NewIDs:          newIDs,
+	})
 	if err != nil {
-		s.store.Close()
-		s.fatalf("sandboxtest: scenarios: %v", err)
+		s.fatalf("sandboxtest: %v", err)
 	}
-	s.http = httptest.NewServer(api.NewServer(api.Config{
-		Service: s.Service, Scenarios: s.engine, IDs: ids,
-		Fixtures:          func() (sandbox.Fixtures, error) { return fx, nil },
-		DecodeTransaction: yamlfile.DecodeTransaction,
-	}))
+	s.Clock, s.Service = s.app.Clock(), s.app.Service()
+	s.http = httptest.NewServer(s.app.Handler())
 	s.URL = s.http.URL
-	s.startWorker()
 	if t != nil {
 		t.Cleanup(s.Close)
 	}
@@ -166,24 +144,8 @@ func (s *Server) Close() {
 		return
 	}
 	s.http.Close()
-	s.stopWorker()
-	s.store.Close()
+	s.app.Close()
 	s.http = nil
-}
-
-// startWorker runs the notification worker until Close.
-func (s *Server) startWorker() {
-	ctx, cancel := context.WithCancel(context.Background())
-	worker := notify.New(notify.Config{Service: s.Service})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		worker.Run(ctx)
-	}()
-	s.stopWorker = func() {
-		cancel()
-		<-done
-	}
 }
 
 // SetScenarios replaces the globally active scenarios (PUT /_sandbox/scenarios/active).
@@ -192,7 +154,7 @@ func (s *Server) SetScenarios(names ...string) {
 	if s.t != nil {
 		s.t.Helper()
 	}
-	if err := s.engine.SetGlobal(names); err != nil {
+	if err := s.app.Scenarios().SetGlobal(names); err != nil {
 		s.fatalf("sandboxtest: %v", err)
 	}
 }
@@ -320,7 +282,7 @@ func (s *Server) view(what string, fn func(sandbox.Tx) error) {
 	if s.t != nil {
 		s.t.Helper()
 	}
-	if err := s.store.View(fn); err != nil {
+	if err := s.app.Store().View(fn); err != nil {
 		if errors.Is(err, sandbox.ErrNotFound) {
 			s.fatalf("sandboxtest: %s: not found", what)
 		}

@@ -1,0 +1,101 @@
+package api_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// cardSecret is a piece of card data a request carries, and every clear form of it
+// that must not be found anywhere after the request.
+type cardSecret struct {
+	name  string
+	clear []string
+}
+
+var sweepSecrets = []cardSecret{
+	{"PAN", []string{"4263970000005262", "970000005"}},
+	{"PAN with dashes", []string{"3530-1113-3330-0000", "3530111333300000", "1113-3330"}},
+	{"PAN with spaces", []string{"5425 2334 3010 9903", "5425233430109903", "2334 3010"}},
+	{"CVV", []string{"2468", "1357", "9753", "8642", "1593", "7319", "4826"}},
+	{"PIN block", []string{"8F3A1B2C3D4E5F60"}},
+	{"track data", []string{"DOE/JOHN", "2512101000000000000", "2512101999"}},
+}
+
+// cardDataSweep is a set of requests, valid and not, that carry card data.
+func cardDataSweep(tok string) []struct{ name, method, path, body string } {
+	orders := "/merchants/" + merchantOne + "/orders"
+	card := `{"number":"4263970000005262","cvv":"2468","expiry_month":"12","expiry_year":"29"}`
+	return []struct{ name, method, path, body string }{
+		{"valid order", "POST", orders, `{"payment_method":{"name":"3530-1113-3330-0000","card":` + card + `}}`},
+		{"over the journal cap", "POST", orders, `{"payment_method":{"card":` + card + `}` + strings.Repeat(" ", 17<<10) + `}`},
+		{"syntax error", "POST", orders, `{"payment_method":{"card":{"number":"4263970000005262","cvv":"1357",}}}`},
+		{"key in capitals", "POST", orders, `{"payment_method":{"card":{"number":"4263970000005262","CVV":"9753"}}}`},
+		{"pretty", "POST", orders, "{\n  \"payment_method\": {\n    \"card\": {\n      \"number\": \"4263970000005262\",\n      \"cvv\": \"8642\"\n    }\n  }\n}"},
+		{"escaped key", "POST", orders, `{"payment_method":{"card":{"number":"4263970000005262","\u0063vv":"1593"}}}`},
+		{"number as a number", "POST", orders, `{"payment_method":{"card":{"number":4263970000005262,"cvv":7319}}}`},
+		{"spaces in an address", "POST", orders, `{"addresses":[{"functions":["SHIPPING"],"name":"5425 2334 3010 9903","line_1":"x"}]}`},
+		{"track 1 in a name", "POST", orders, `{"payment_method":{"name":"%B4263970000005262^DOE/JOHN^2512101000000000000?"}}`},
+		{"track 2 in a line", "POST", orders, `{"addresses":[{"name":"a","line_1":";4263970000005262=2512101999?"}]}`},
+		{"PIN block", "POST", orders, `{"payment_method":{"card":{"number":"4263970000005262","pin_block":"8F3A1B2C3D4E5F60"}}}`},
+		{"form body", "POST", orders, `number=4263970000005262&cvv=4826`},
+		{"EMV PAN tag", "POST", "/transactions/" + capturedOne + "/adjustment", `{"payment_method":{"card":{"tag":"5A084263970000005262"}}}`},
+		{"PAN in the path", "POST", "/transactions/4263970000005262/adjustment", `{"amount":"1"}`},
+		{"PAN in an admin seed", "PUT", "/_sandbox/transactions/TRN_Seeded1", `{"id":"TRN_Seeded1","merchant_id":"` + merchantOne +
+			`","time_created":"2021-03-22T10:00:00.000Z","type":"SALE","status":"CAPTURED","amount":"100","currency":"USD","country":"US",` +
+			`"reference":"4263-9700-0000-5262","payment_method":{"result":"00","message":"ok","card":{"authcode":"1","brand_reference":"b"}}}`},
+	}
+}
+
+// No card data is found in clear in the database file, the log or the journal after
+// requests carrying it in every form: valid or not, over the journal's cap, in odd
+// case, pretty-printed, with separators, in free text.
+func TestCardDataNeverInClear(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "sandbox.db")
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	env := mustSandboxWith(t, envOptions{dbPath: dbPath, log: lockedWriter{&mu, &logs}})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	var orderIDs []string
+	for _, req := range cardDataSweep(tok) {
+		r := env.do(req.method, req.path, apiHeader(tok), req.body)
+		if r.status >= 500 || req.method == "PUT" && r.status != 200 {
+			t.Errorf("%s: %d %s", req.name, r.status, r.body)
+		}
+		if id, _ := r.json(t)["id"].(string); strings.HasPrefix(id, "ORD_") {
+			orderIDs = append(orderIDs, id)
+		}
+	}
+	if len(orderIDs) < 3 {
+		t.Fatalf("only %d orders placed: the sweep does not reach the store", len(orderIDs))
+	}
+	journal := env.do("GET", "/_sandbox/requests?limit=100", nil, "").body
+	var views []byte
+	for _, id := range orderIDs {
+		views = append(views, env.do("GET", "/_sandbox/orders/"+id, nil, "").body...)
+	}
+	views = append(views, env.do("GET", "/_sandbox/transactions/TRN_Seeded1", nil, "").body...)
+	views = append(views, env.do("GET", "/_sandbox/transactions/"+capturedOne, nil, "").body...)
+	db, err := os.ReadFile(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	places := map[string][]byte{"database file": db, "log": logs.Bytes(), "journal": journal, "admin views": views}
+	for place, content := range places {
+		for _, s := range sweepSecrets {
+			for _, clear := range s.clear {
+				if bytes.Contains(content, []byte(clear)) {
+					t.Errorf("%s in clear in the %s: %q", s.name, place, clear)
+				}
+			}
+		}
+	}
+	if !bytes.Contains(journal, []byte("426397******5262")) || !bytes.Contains(views, []byte("3530-11**-****-0000")) {
+		t.Errorf("masked forms missing: the sweep did not reach the journal or the store\n%s\n%s", journal, views)
+	}
+}

@@ -1,0 +1,242 @@
+// Package app opens, wires, runs and closes a sandbox: the store, the domain service,
+// the scenario engine, the HTTP handler, the notification worker and the scenario
+// watcher, from one Config. The gpsandbox command, package sandboxtest and the API
+// tests all start the sandbox through Open, so that what a test exercises is what the
+// binary serves.
+//
+// Reading flags and the environment is the command's job: a Config holds values only.
+package app
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+)
+
+// Server timeouts that are not configurable: a handler cannot write for ever, and a
+// shutdown gives in-flight requests this long to finish.
+const (
+	WriteTimeout    = 60 * time.Second
+	ShutdownTimeout = 15 * time.Second
+)
+
+// Config is everything that makes one sandbox differ from another. The zero Config
+// is a sandbox on an in-memory store with the embedded fixtures and built-in
+// scenarios, on a running clock.
+type Config struct {
+	// DB is the database file; ":memory:" (or empty) keeps nothing.
+	DB string
+	// Reset wipes the database and loads the fixtures again. Without it, fixtures are
+	// read only when the database has none, so a restart keeps what the API changed.
+	Reset bool
+
+	// Fixtures and Scenarios say where the YAML files are read from.
+	Fixtures  Files
+	Scenarios Files
+	// GlobalScenarios are active for every request, in this order.
+	GlobalScenarios []string
+
+	// Clock, when not zero, starts the sandbox clock frozen at that instant; the zero
+	// time runs the clock from the wall clock.
+	Clock time.Time
+	// NewIDs makes a source of ids, tokens and request-id salts: random when nil, a
+	// seeded source for reproducible responses. The service and the HTTP layer each
+	// draw from their own source, so that the one's draws never shift the other's.
+	NewIDs func() sandbox.IDs
+
+	// Logger receives the request log and the sandbox's events; nil discards them.
+	Logger *slog.Logger
+	// MaxBody bounds a request body in bytes (api.DefaultMaxBody when zero).
+	MaxBody int64
+	// AdminToken, when set, is required by every /_sandbox/ call except health.
+	AdminToken string
+	// JournalSize bounds the request journal (api.DefaultJournalSize when zero).
+	JournalSize int
+	// NotifyAttempts is how often a notification is tried (notify.DefaultAttempts
+	// when zero).
+	NotifyAttempts int
+	// Pprof serves the runtime profiles under /_sandbox/debug/pprof/.
+	Pprof bool
+
+	// HTTP is how Run serves connections.
+	HTTP HTTPConfig
+}
+
+// HTTPConfig is the connection handling of Run. Zero durations mean no limit.
+type HTTPConfig struct {
+	TLS               *tls.Config // serve HTTPS with it; nil serves HTTP
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	IdleTimeout       time.Duration
+}
+
+// Files is where a set of YAML files comes from: FS when set, else the directory Dir,
+// else the set embedded in the binary. Dir also names the files in problem messages.
+type Files struct {
+	Dir string
+	FS  fs.FS
+}
+
+// App is an open sandbox. Its notification worker (and the scenario watcher, when the
+// scenarios come from a directory) run from Open until Close.
+type App struct {
+	cfg     Config
+	log     *slog.Logger
+	store   *store.Store
+	clock   *sandbox.VirtualClock
+	svc     *sandbox.Service
+	engine  *scenario.Engine
+	handler *api.Server
+
+	stop      context.CancelFunc
+	workers   sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// Open opens the store, loads the fixtures when the store needs them, loads the
+// scenarios and activates the global ones, builds the HTTP handler and starts the
+// background work. A global scenario that does not exist is an error that wraps
+// *scenario.UnknownError.
+func Open(cfg Config) (*App, error) {
+	if cfg.DB == "" {
+		cfg.DB = ":memory:"
+	}
+	a := &App{cfg: cfg, log: cfg.Logger}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	var err error
+	if a.store, err = store.Open(cfg.DB); err != nil {
+		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
+	}
+	if err := a.wire(); err != nil {
+		a.store.Close()
+		return nil, err
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	a.stop = stop
+	a.startNotifications(ctx)
+	a.startWatchingScenarios(ctx)
+	return a, nil
+}
+
+// wire builds the service, seeds it, loads the scenarios and builds the handler.
+func (a *App) wire() error {
+	a.clock = sandbox.NewVirtualClock()
+	if !a.cfg.Clock.IsZero() {
+		a.clock = sandbox.NewFrozenClock(a.cfg.Clock)
+	}
+	newIDs := a.cfg.NewIDs
+	if newIDs == nil {
+		newIDs = func() sandbox.IDs { return sandbox.RandomIDs{} }
+	}
+	a.svc = sandbox.NewService(a.store, a.clock, newIDs())
+	bindings, err := a.seed()
+	if err != nil {
+		return err
+	}
+	if a.engine, err = a.loadScenarios(bindings); err != nil {
+		return err
+	}
+	a.handler = api.NewServer(api.Config{
+		Service: a.svc, Logger: a.log, MaxBody: a.cfg.MaxBody,
+		AdminToken: a.cfg.AdminToken, JournalSize: a.cfg.JournalSize, Pprof: a.cfg.Pprof, IDs: newIDs(),
+		Fixtures: func() (sandbox.Fixtures, error) {
+			fx, _, err := a.readFixtures()
+			return fx, err
+		},
+		DecodeTransaction: decodeTransaction, Scenarios: a.engine,
+	})
+	return nil
+}
+
+// Handler is the sandbox's HTTP handler, for Run or for an httptest.Server.
+func (a *App) Handler() http.Handler { return a.handler }
+
+// Service is the domain service behind the handler.
+func (a *App) Service() *sandbox.Service { return a.svc }
+
+// Store is the open store.
+func (a *App) Store() *store.Store { return a.store }
+
+// Clock is the sandbox clock, which the admin API and tests can move.
+func (a *App) Clock() *sandbox.VirtualClock { return a.clock }
+
+// Scenarios is the scenario engine.
+func (a *App) Scenarios() *scenario.Engine { return a.engine }
+
+// Run serves the handler on ln until ctx ends (SIGINT, SIGTERM in the command) or the
+// listener fails. When ctx ends it stops accepting and lets in-flight requests finish
+// for up to ShutdownTimeout. It does not Close the App.
+func (a *App) Run(ctx context.Context, ln net.Listener) error {
+	h := a.cfg.HTTP
+	srv := &http.Server{
+		Handler:           a.handler,
+		ReadHeaderTimeout: h.ReadHeaderTimeout,
+		ReadTimeout:       h.ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       h.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
+		TLSConfig:         h.TLS,
+	}
+	errc := make(chan error, 1)
+	go func() {
+		if h.TLS != nil {
+			errc <- srv.ServeTLS(ln, "", "") // certificates come from srv.TLSConfig
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	a.log.Info("shutting down: finishing in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Close stops the background work, waiting for it, and closes the store. Stop
+// serving first (end Run's context, close an httptest.Server): a request that comes
+// after Close fails. It may be called more than once.
+func (a *App) Close() error {
+	var err error
+	a.closeOnce.Do(func() {
+		a.stop()
+		a.workers.Wait()
+		err = a.store.Close()
+	})
+	return err
+}
+
+// startNotifications runs the notification worker, with the scenario rules for
+// notifications deciding each one's fate.
+func (a *App) startNotifications(ctx context.Context) {
+	worker := notify.New(notify.Config{
+		Service: a.svc, MaxAttempts: a.cfg.NotifyAttempts, Logger: a.log,
+		Decide: notificationScenarios(a.engine, a.svc, a.log),
+	})
+	a.workers.Go(func() { worker.Run(ctx) })
+}

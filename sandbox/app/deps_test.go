@@ -1,0 +1,72 @@
+package app_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/gp-sandbox/gp-sandbox/"
+
+// Dependencies point inward: app wires the sandbox's packages, and only the command
+// and sandboxtest (besides tests) build on app.
+func TestDependenciesPointInward(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		dir, _ := filepath.Rel(root, filepath.Dir(path))
+		dir = filepath.ToSlash(dir)
+		for _, imp := range mustImports(t, path) {
+			if dir == "sandbox/app" && strings.HasPrefix(imp, module) && !allowedInApp(strings.TrimPrefix(imp, module)) {
+				t.Errorf("%s imports %s: app builds on the sandbox's own packages only", path, imp)
+			}
+			if imp == module+"sandbox/app" && !strings.HasPrefix(dir, "cmd/") && dir != "sandbox/sandboxtest" {
+				t.Errorf("%s imports sandbox/app: only the commands and sandboxtest may", path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func allowedInApp(pkg string) bool {
+	switch pkg {
+	case "sandbox", "sandbox/api", "sandbox/store", "sandbox/scenario", "sandbox/notify",
+		"sandbox/yamlfile", "fixtures", "scenarios":
+		return true
+	}
+	return false
+}
+
+func mustImports(t *testing.T, path string) []string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		out = append(out, p)
+	}
+	return out
+}

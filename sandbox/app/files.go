@@ -1,0 +1,181 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/gp-sandbox/gp-sandbox/fixtures"
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+	"github.com/gp-sandbox/gp-sandbox/scenarios"
+)
+
+// Where the embedded sets live in the repository, to name their files in messages.
+const (
+	embeddedFixtures  = "fixtures"
+	embeddedScenarios = "scenarios"
+)
+
+// fsys is the file system to read: f.FS, else the directory, else embedded.
+func (f Files) fsys(embedded fs.FS) fs.FS {
+	switch {
+	case f.FS != nil:
+		return f.FS
+	case f.Dir != "":
+		return os.DirFS(f.Dir)
+	}
+	return embedded
+}
+
+// name is how a file of the set is named in messages: joined to the directory, to
+// the repository path of an embedded set, or as it is for a caller's FS.
+func (f Files) name(embedded, file string) string {
+	switch {
+	case f.Dir != "":
+		return filepath.Join(f.Dir, file)
+	case f.FS != nil:
+		return file
+	}
+	return path.Join(embedded, file)
+}
+
+// located names the file of every problem in err as f.name does, so that
+// file:line:col leads to it.
+func located(err error, f Files, embedded string) error {
+	var ps yamlfile.Problems
+	if !errors.As(err, &ps) {
+		return err
+	}
+	out := make(yamlfile.Problems, len(ps))
+	for i, p := range ps {
+		p.File = f.name(embedded, p.File)
+		out[i] = p
+	}
+	return out
+}
+
+// seed loads the fixtures into a new database, or over everything with Reset. Over
+// a database that has them already it reads no fixture file: a restart keeps what the
+// API changed and is ready in milliseconds whatever the size of the fixture set
+// (Validate checks the files). It returns the fixtures' scenario bindings when it read
+// them.
+func (a *App) seed() ([]yamlfile.ScenarioBinding, error) {
+	already, err := a.svc.FixturesLoaded()
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", a.cfg.DB, err)
+	}
+	var fx sandbox.Fixtures
+	var bindings []yamlfile.ScenarioBinding
+	if a.cfg.Reset || !already {
+		if fx, bindings, err = a.readFixtures(); err != nil {
+			return nil, err
+		}
+		// Decoding and storing a large set leaves a great deal of garbage behind (YAML
+		// node trees, encoded records): give that memory back once it is done.
+		defer debug.FreeOSMemory()
+	}
+	// Over loaded fixtures this writes nothing; it only learns what the store holds.
+	loaded, err := a.svc.LoadFixtures(fx, a.cfg.Reset)
+	if err != nil {
+		return nil, fmt.Errorf("load fixtures: %w", err)
+	}
+	a.log.Info("store ready", "db", a.cfg.DB, "fixtures_loaded", loaded, "reset", a.cfg.Reset)
+	return bindings, nil
+}
+
+// readFixtures reads the fixture files. Decoding a large set makes a great deal of
+// short-lived garbage (the YAML node trees), so the collector runs less often while it
+// lasts.
+func (a *App) readFixtures() (sandbox.Fixtures, []yamlfile.ScenarioBinding, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	f := a.cfg.Fixtures
+	fx, bindings, err := yamlfile.LoadFixturesWithBindings(f.fsys(fixtures.FS))
+	if err != nil {
+		return fx, nil, fmt.Errorf("fixtures:\n%w", located(err, f, embeddedFixtures))
+	}
+	return fx, bindings, nil
+}
+
+// loadScenarios reads the scenario set, checks the fixtures' bindings against it and
+// builds the engine with the global scenarios active.
+func (a *App) loadScenarios(bindings []yamlfile.ScenarioBinding) (*scenario.Engine, error) {
+	f := a.cfg.Scenarios
+	scs, err := yamlfile.LoadScenarios(f.fsys(scenarios.FS))
+	if err != nil {
+		return nil, fmt.Errorf("scenarios:\n%w", located(err, f, embeddedScenarios))
+	}
+	if ps := bindingProblems(a.cfg.Fixtures, scs, bindings); len(ps) > 0 {
+		return nil, fmt.Errorf("fixtures bind unknown scenarios:\n%w", ps)
+	}
+	engine, err := scenario.NewEngine(a.store, scs)
+	if err != nil {
+		return nil, fmt.Errorf("scenarios: %w", err)
+	}
+	if err := engine.SetGlobal(a.cfg.GlobalScenarios); err != nil {
+		return nil, fmt.Errorf("global scenarios: %w", err)
+	}
+	a.log.Info("scenarios ready", "count", len(scs), "dir", f.Dir, "global", strings.Join(a.cfg.GlobalScenarios, ","))
+	return engine, nil
+}
+
+// bindingProblems reports fixture records bound to scenarios that scs lacks.
+func bindingProblems(fixtureFiles Files, scs []scenario.Scenario, bindings []yamlfile.ScenarioBinding) yamlfile.Problems {
+	known := map[string]bool{}
+	for _, sc := range scs {
+		known[sc.Name] = true
+	}
+	ps := yamlfile.CheckScenarioBindings(bindings, func(n string) bool { return known[n] })
+	if len(ps) == 0 {
+		return nil
+	}
+	return located(ps, fixtureFiles, embeddedFixtures).(yamlfile.Problems)
+}
+
+// decodeTransaction validates a transaction document of the admin API the way a
+// fixture file is validated.
+func decodeTransaction(data []byte, name string) (sandbox.Transaction, error) {
+	return yamlfile.DecodeTransaction(data, name)
+}
+
+// Validation is what Validate found in a configuration's files.
+type Validation struct {
+	// Problems are file:line:col: message lines; none means the files are good.
+	Problems                      []string
+	Scenarios                     int
+	Apps, Merchants, Transactions int
+}
+
+// Validate reads the fixture and scenario files of cfg as Open would, without opening
+// anything, and lists every problem.
+func Validate(cfg Config) Validation {
+	var v Validation
+	add := func(err error) {
+		var ps yamlfile.Problems
+		if errors.As(err, &ps) {
+			for _, p := range ps {
+				v.Problems = append(v.Problems, p.String())
+			}
+		} else if err != nil {
+			v.Problems = append(v.Problems, err.Error())
+		}
+	}
+	scs, scErr := yamlfile.LoadScenarios(cfg.Scenarios.fsys(scenarios.FS))
+	add(located(scErr, cfg.Scenarios, embeddedScenarios))
+	fx, bindings, fxErr := yamlfile.LoadFixturesWithBindings(cfg.Fixtures.fsys(fixtures.FS))
+	add(located(fxErr, cfg.Fixtures, embeddedFixtures))
+	if scErr == nil && fxErr == nil {
+		for _, p := range bindingProblems(cfg.Fixtures, scs, bindings) {
+			v.Problems = append(v.Problems, p.String())
+		}
+	}
+	v.Scenarios = len(scs)
+	v.Apps, v.Merchants, v.Transactions = len(fx.Apps), len(fx.Merchants), len(fx.Transactions)
+	return v
+}

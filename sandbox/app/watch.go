@@ -1,0 +1,96 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
+)
+
+// ReloadInterval is how often a scenario directory is checked for changes.
+const ReloadInterval = 500 * time.Millisecond
+
+// startWatchingScenarios reloads the scenario directory on change until ctx ends,
+// when the scenarios come from a directory.
+func (a *App) startWatchingScenarios(ctx context.Context) {
+	if f := a.cfg.Scenarios; f.Dir != "" && f.FS == nil {
+		a.workers.Go(func() { a.watchScenarios(ctx, f.Dir, ReloadInterval) })
+	}
+}
+
+// watchScenarios reloads the scenario directory when a file in it changes (its name,
+// size or modification time), until ctx ends. A set with problems is not loaded: the
+// last good set stays active, and the problems are logged and listed by the engine.
+func (a *App) watchScenarios(ctx context.Context, dir string, every time.Duration) {
+	last := dirSnapshot(dir)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		cur := dirSnapshot(dir)
+		if cur == last {
+			continue
+		}
+		last = cur
+		a.reloadScenarios(dir)
+	}
+}
+
+// reloadScenarios replaces the engine's set with the files of dir, or keeps the
+// current set and records why the files were refused.
+func (a *App) reloadScenarios(dir string) {
+	scs, err := yamlfile.LoadScenarios(os.DirFS(dir))
+	if err == nil {
+		err = a.engine.Replace(scs)
+	}
+	if err != nil {
+		a.log.Error("scenarios not reloaded: the last good set stays active", "dir", dir,
+			"problems", located(err, Files{Dir: dir}, "").Error())
+		a.engine.SetLoadErrors(problemsByFile(err))
+		return
+	}
+	a.log.Info("scenarios reloaded", "dir", dir, "count", len(scs))
+}
+
+// dirSnapshot describes the scenario files of dir by name, size and modification time.
+func dirSnapshot(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || e.IsDir() || (path.Ext(e.Name()) != ".yaml" && path.Ext(e.Name()) != ".yml") {
+			continue
+		}
+		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+	}
+	return b.String()
+}
+
+// problemsByFile groups a failed load's problems by file, for Engine.SetLoadErrors.
+func problemsByFile(err error) map[string]string {
+	out := map[string]string{}
+	var ps yamlfile.Problems
+	if !errors.As(err, &ps) {
+		out[""] = err.Error()
+		return out
+	}
+	for _, p := range ps {
+		if out[p.File] != "" {
+			out[p.File] += "\n"
+		}
+		out[p.File] += p.String()
+	}
+	return out
+}

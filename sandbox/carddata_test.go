@@ -1,0 +1,93 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestMaskCardData(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain PAN", "card 4263970000005262 ok", "card 426397******5262 ok"},
+		{"dashes", "3530-1113-3330-0000", "3530-11**-****-0000"},
+		{"spaces", "4263 9700 0000 5262", "4263 97** **** 5262"},
+		{"amex groups", "3714 496353 98431", "3714 49**** *8431"},
+		{"PAN after a date", "2026-11-23 4263-9700-0000-5262", "2026-11-23 4263-97**-****-5262"},
+		{"not Luhn", "4263970000005263", "4263970000005263"},
+		{"date and phone kept", "2026-11-23 +1 555-0100-2000", "2026-11-23 +1 555-0100-2000"},
+		{"identifier kept", "MER_00000000000000000000000000000001", "MER_00000000000000000000000000000001"},
+		{"track 1", "x %B4263970000005262^DOE/JOHN^2512101000000000000? y", "x [REDACTED] y"},
+		{"track 1 no sentinel", "B4263970000005262^DOE/JOHN^25121010000", "[REDACTED]"},
+		{"track 2", ";4263970000005262=25121010000000000?", "[REDACTED]"},
+		{"track 2 EMV form", "4263970000005262D25121010000000000F", "[REDACTED]"},
+		{"two cards", "4263970000005262 3530111333300000", "426397******5262 353011******0000"},
+		{"short digits kept", "amount 1000 cvv-like 123", "amount 1000 cvv-like 123"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := MaskCardData(tt.in); got != tt.want {
+				t.Errorf("MaskCardData(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMaskCardDataJSON(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"card block", `{"payment_method":{"card":{"number":"4263970000005262","cvv":"123"}}}`,
+			`{"payment_method":{"card":{"number":"426397******5262","cvv":"[REDACTED]"}}}`},
+		{"nothing to mask kept as sent", `{"amount": 10,  "reference":"r"}`, `{"amount": 10,  "reference":"r"}`},
+		{"key case", `{"CVV":"1357","Security_Code":"999","PIN-Block":"8F3A1B2C3D4E5F60"}`,
+			`{"CVV":"[REDACTED]","Security_Code":"[REDACTED]","PIN-Block":"[REDACTED]"}`},
+		{"escaped key", `{"\u0063vv":"123"}`, `{"cvv":"[REDACTED]"}`},
+		{"escaped digits", `{"name":"\u0034263970000005262"}`, `{"name":"426397******5262"}`},
+		{"pretty", "{\n  \"card\": {\n    \"number\" : \"4263970000005262\",\n    \"cvv\" :\n \"2468\"\n  }\n}",
+			"{\n  \"card\": {\n    \"number\" : \"426397******5262\",\n    \"cvv\" :\n \"[REDACTED]\"\n  }\n}"},
+		{"syntax error", `{"payment_method":{"card":{"number":"4263970000005262","cvv":"1357",}}}`,
+			`{"payment_method":{"card":{"number":"426397******5262","cvv":"[REDACTED]",}}}`},
+		{"cut short in a value", `{"card":{"cvv":"13`, `{"card":{"cvv":"[REDACTED]`},
+		{"number values", `{"cvv":2468,"name":4263970000005262}`, `{"cvv":"[REDACTED]","name":"426397******5262"}`},
+		{"form", `number=4263970000005262&cvv=9753&pin=1234`, `number="426397******5262"&cvv="[REDACTED]"&pin="[REDACTED]"`},
+		{"track in a string", `{"t":"%B4263970000005262^DOE/JOHN^2512101?"}`, `{"t":"[REDACTED]"}`},
+		{"EMV tag", `{"card":{"tag":"9F02060000000010005A0842639700000052625F24032512319F270100"}}`,
+			`{"card":{"tag":"9F02060000000010005A08426397******52625F24032512319F270100"}}`},
+		{"not a card number", `{"merchant":"MER_00000000000000000000000000000001"}`, `{"merchant":"MER_00000000000000000000000000000001"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(MaskCardDataJSON([]byte(tt.in)))
+			if got != tt.want {
+				t.Errorf("MaskCardDataJSON(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+			}
+			if json.Valid([]byte(tt.in)) && !json.Valid([]byte(got)) {
+				t.Errorf("valid JSON became invalid: %s", got)
+			}
+		})
+	}
+}
+
+func TestMaskEMVData(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"PAN tag", "5A084263970000005262", "5A08426397******5262"},
+		{"track 2 equivalent", "57114263970000005262D2512101000000000F", "5711**********************************"},
+		{"other tags kept", "9F0206000000001000", "9F0206000000001000"},
+		{"not TLV", "5A09", "[REDACTED]"},
+		{"not hex", "4263-9700-0000-5262", "[REDACTED]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := MaskEMVData(tt.in); got != tt.want {
+				t.Errorf("MaskEMVData(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// The masking work is linear: a body of a million digit groups is masked quickly and
+// without error.
+func TestMaskCardDataManyGroups(t *testing.T) {
+	in := strings.Repeat("1 ", 500000)
+	if got := MaskCardData(in); len(got) != len(in) {
+		t.Errorf("length changed: %d, want %d", len(got), len(in))
+	}
+}
