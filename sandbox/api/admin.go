@@ -91,6 +91,9 @@ func (s *Server) adminReset(r *http.Request) (any, error) {
 	if err := s.svc.Reset(fx); err != nil {
 		return nil, err
 	}
+	if s.journal != nil {
+		s.journal.clear() // a reset is a fresh start for a test: its journal starts empty
+	}
 	return map[string]string{"status": "reset"}, nil
 }
 
@@ -213,16 +216,35 @@ func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
 	return json.RawMessage(res.Body), nil
 }
 
-// GET /_sandbox/requests?operation=&session=&status=&limit=
+// GET /_sandbox/requests?<filters>&limit=: the matching entries, newest first.
 func (s *Server) adminRequests(r *http.Request) (any, error) {
-	if s.journal == nil {
-		return map[string]any{"requests": []JournalEntry{}}, nil
+	size := 1
+	if s.journal != nil {
+		size = s.journal.size
 	}
-	f, err := parseJournalFilter(r, s.journal.size)
-	if err != nil {
-		return nil, err
+	f, limit, err := s.parseJournalQuery(r, size, true)
+	if err != nil || s.journal == nil {
+		return map[string]any{"requests": []JournalEntry{}}, err
 	}
-	return map[string]any{"requests": s.journal.list(f)}, nil
+	return map[string]any{"requests": s.journal.list(f, limit)}, nil
+}
+
+// GET /_sandbox/requests/count?<filters>: how many entries match, e.g. to verify
+// that a client called an operation exactly once.
+func (s *Server) adminCountRequests(r *http.Request) (any, error) {
+	f, _, err := s.parseJournalQuery(r, 1, false)
+	if err != nil || s.journal == nil {
+		return map[string]int{"count": 0}, err
+	}
+	return map[string]int{"count": s.journal.count(f)}, nil
+}
+
+// DELETE /_sandbox/requests: forgets every journal entry.
+func (s *Server) adminClearRequests(*http.Request) (any, error) {
+	if s.journal != nil {
+		s.journal.clear()
+	}
+	return map[string]string{"status": "cleared"}, nil
 }
 
 // notificationView is one delivery as GET /_sandbox/notifications shows it. The

@@ -40,6 +40,7 @@ type call struct {
 }
 
 func (s *Server) endpoint(op operation) http.Handler {
+	s.operations[string(op.op)] = true
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if info := infoOf(r); info != nil {
 			info.operation = string(op.op)
@@ -63,6 +64,7 @@ func (s *Server) endpoint(op operation) http.Handler {
 			writeError(w, r, err)
 			return
 		}
+		noteResource(r, res.ResourceID)
 		writeBody(w, r, http.StatusOK, res.Body)
 	})
 }

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
 	"sync"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -50,6 +50,9 @@ type JournalEntry struct {
 	Headers       map[string]string `json:"headers"`
 	Body          json.RawMessage   `json:"body"`
 	BodyTruncated bool              `json:"body_truncated,omitempty"`
+	ResourceID    string            `json:"resource_id,omitempty"`
+
+	at time.Time // Time, for the since and until filters
 }
 
 // journal is a ring buffer of the last size requests: once full, each new entry
@@ -74,7 +77,7 @@ func (j *journal) add(info *requestInfo) {
 		Session: info.session,
 		AppID:   info.appID, Version: info.version,
 		Headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
-		BodyTruncated: info.bodyTruncated,
+		BodyTruncated: info.bodyTruncated, ResourceID: info.resourceID, at: info.time,
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -86,27 +89,48 @@ func (j *journal) add(info *requestInfo) {
 	j.next = (j.next + 1) % j.size
 }
 
-// journalFilter selects entries for GET /_sandbox/requests.
-type journalFilter struct {
-	operation, session string
-	status             int // 0: any
-	limit              int
-}
-
-// list returns the matching entries, newest first.
-func (j *journal) list(f journalFilter) []JournalEntry {
+// list returns the entries f matches, newest first, at most limit of them (no
+// limit when limit is 0).
+func (j *journal) list(f journalFilter, limit int) []JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	out := []JournalEntry{}
 	n := len(j.entries)
-	for i := 1; i <= n && len(out) < f.limit; i++ {
+	for i := 1; i <= n && (limit == 0 || len(out) < limit); i++ {
 		e := j.entries[(j.next-i+n)%n] // j.next is 0 until the buffer is full
-		if (f.operation == "" || e.Operation == f.operation) && (f.session == "" || e.Session == f.session) &&
-			(f.status == 0 || e.Status == f.status) {
+		if f.matches(e) {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// count returns how many entries f matches.
+func (j *journal) count(f journalFilter) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	for _, e := range j.entries {
+		if f.matches(e) {
+			n++
+		}
+	}
+	return n
+}
+
+// clear forgets every entry.
+func (j *journal) clear() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.entries, j.next = nil, 0
+}
+
+// noteResource records, for the journal, the resource an executed action answered.
+// An access token is a credential, not a resource to show.
+func noteResource(r *http.Request, id string) {
+	if info := infoOf(r); info != nil && id != "" && info.operation != string(sandbox.OpAccessToken) {
+		info.resourceID = id
+	}
 }
 
 // journalHeaders captures the journaled headers, redacting credentials.
@@ -169,26 +193,4 @@ func maskedBody(raw []byte, truncated bool) json.RawMessage {
 	}
 	b, _ := json.Marshal(string(masked))
 	return b
-}
-
-// parseJournalFilter reads ?operation=&session=&status=&limit= (limit 1..size,
-// default 100).
-func parseJournalFilter(r *http.Request, size int) (journalFilter, error) {
-	q := r.URL.Query()
-	f := journalFilter{operation: q.Get("operation"), session: q.Get("session"), limit: min(100, size)}
-	if v := q.Get("status"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 100 || n > 599 {
-			return f, sandbox.InvalidField("status")
-		}
-		f.status = n
-	}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return f, sandbox.InvalidField("limit")
-		}
-		f.limit = min(n, size)
-	}
-	return f, nil
 }

@@ -35,6 +35,8 @@ func (s *Server) routes() *mux.Router {
 	r.Handle("/_sandbox/orders/{id}", s.admin(s.adminGetOrder)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/orders/{id}/status", s.admin(s.adminOrderStatus)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/requests", s.admin(s.adminRequests)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/requests", s.admin(s.adminClearRequests)).Methods(http.MethodDelete)
+	r.Handle("/_sandbox/requests/count", s.admin(s.adminCountRequests)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/notifications", s.admin(s.adminNotifications)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/clock", s.admin(s.adminGetClock)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/clock", s.admin(s.adminPostClock)).Methods(http.MethodPost)

@@ -97,6 +97,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	status, body := http.StatusOK, []byte("{}")
 	if (o.Error == nil && o.Fault == "") || o.Apply {
 		res, err := op.execute(s, c)
+		noteResource(r, res.ResourceID)
 		switch {
 		case err != nil:
 			status, body = errorResponse(r, err)

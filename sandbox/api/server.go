@@ -67,6 +67,7 @@ type Server struct {
 	journal           *journal
 	fixtures          func() (sandbox.Fixtures, error)
 	decodeTransaction func([]byte, string) (sandbox.Transaction, error)
+	operations        map[string]bool // the operations served, by name, for journal filters
 }
 
 // NewServer builds the handler with every route registered.
@@ -75,6 +76,7 @@ func NewServer(cfg Config) *Server {
 		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
 		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures,
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
+		operations: map[string]bool{},
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
@@ -268,6 +270,7 @@ type requestInfo struct {
 	headers       map[string]string
 	body          []byte // at most journalBodyCap bytes, as received
 	bodyTruncated bool
+	resourceID    string // the resource an executed action created or changed
 	session       string // X-Sandbox-Session, when the request carries it
 	rule          string // the scenario rule that shaped the answer: "<scenario>#<index>"
 	step          int    // with rule: the sequence step used, -1 for a rule without sequence

@@ -1,0 +1,123 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// mustJournalCount answers GET /_sandbox/requests/count with query.
+func mustJournalCount(t *testing.T, env *sandboxEnv, query string) int {
+	t.Helper()
+	r := env.do("GET", "/_sandbox/requests/count"+query, nil, "")
+	if r.status != 200 {
+		t.Fatalf("count%s: %d %s", query, r.status, r.body)
+	}
+	return int(r.json(t)["count"].(float64))
+}
+
+// Each filter narrows the journal as documented; the count agrees with the list.
+func TestJournalFiltersAndCount(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	order := env.do("POST", "/ucp/merchants/"+merchantOne+"/orders", apiHeader(tok, "X-Sandbox-Session", "s-1"), `{}`)
+	orderID, _ := order.json(t)["id"].(string)
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-Sandbox-Session", "s-1"), `{"amount":"900"}`)
+	env.clock.Advance(time.Hour)
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-Sandbox-Scenario", "downstream-error"), `{"amount":"800"}`)
+	env.do("GET", "/nowhere", nil, "")
+
+	tests := []struct {
+		query string
+		want  int
+	}{
+		{"", 5},
+		{"?operation=adjustment", 2},
+		{"?operation=accesstoken", 1},
+		{"?status=200", 3},
+		{"?status=5xx", 1},
+		{"?status=4xx", 1},
+		{"?method=GET", 1},
+		{"?app_id=" + partnerApp, 3},
+		{"?session=s-1", 2},
+		{"?transaction_id=" + capturedOne, 2},
+		{"?transaction_id=" + capturedOne + "&status=200", 1},
+		{"?order_id=" + orderID, 1},
+		{"?scenario=downstream-error", 1},
+		{"?rule=downstream-error%230", 1},
+		{"?rule=downstream-error%231", 0},
+		{"?path=/merchants/" + merchantOne + "/orders", 1},
+		{"?path=/ucp/merchants/" + merchantOne + "/orders", 1},
+		{"?path=/transactions/*", 2},
+		{"?since=2021-03-22T10:30:00.000Z", 2},
+		{"?until=2021-03-22T10:30:00Z", 3},
+		{"?since=2021-03-22T10:00:00.000Z&until=2021-03-22T10:00:00.001Z", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			if got := mustJournalCount(t, env, tt.query); got != tt.want {
+				t.Errorf("count: %d, want %d", got, tt.want)
+			}
+			sep := "?"
+			if tt.query != "" {
+				sep = "&"
+			}
+			list := env.do("GET", "/_sandbox/requests"+tt.query+sep+"limit=100", nil, "")
+			if n := len(list.json(t)["requests"].([]any)); n != tt.want {
+				t.Errorf("list: %d entries, want %d", n, tt.want)
+			}
+		})
+	}
+}
+
+// A filter the journal does not know, or a value it cannot match, is refused naming
+// the parameter rather than silently matching everything or nothing.
+func TestJournalRefusesUnknownFilters(t *testing.T) {
+	env := mustSandbox(t)
+	tests := []struct {
+		path, detail, names string
+	}{
+		{"/_sandbox/requests?paht=/x", "40043", "paht"},
+		{"/_sandbox/requests?operation=bogus", "40213", "operation"},
+		{"/_sandbox/requests?operation=", "40213", "operation"},
+		{"/_sandbox/requests?status=600", "40213", "status"},
+		{"/_sandbox/requests?status=6xx", "40213", "status"},
+		{"/_sandbox/requests?status=200&status=404", "40213", "status"},
+		{"/_sandbox/requests?since=yesterday", "40213", "since"},
+		{"/_sandbox/requests?until=2021-03-22", "40213", "until"},
+		{"/_sandbox/requests?path=transactions", "40213", "path"},
+		{"/_sandbox/requests?limit=0", "40213", "limit"},
+		{"/_sandbox/requests/count?limit=5", "40043", "limit"},
+		{"/_sandbox/requests/count?operation=bogus", "40213", "operation"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			e := env.do("GET", tt.path, nil, "").gpError(t)
+			if e.Status != 400 || e.Code != "INVALID_REQUEST_DATA" || e.Detail != tt.detail || !strings.Contains(e.Description, tt.names) {
+				t.Errorf("got %+v, want 400 %s naming %s", e, tt.detail, tt.names)
+			}
+		})
+	}
+}
+
+// DELETE /_sandbox/requests and a reset both empty the journal; it fills again after.
+func TestJournalClearedByDeleteAndReset(t *testing.T) {
+	env := mustSandbox(t)
+	for _, clear := range []struct{ method, path string }{
+		{"DELETE", "/_sandbox/requests"}, {"POST", "/_sandbox/reset"},
+	} {
+		env.do("GET", "/nowhere", nil, "")
+		if n := mustJournalCount(t, env, ""); n != 1 {
+			t.Fatalf("before %s: %d entries, want 1", clear.method, n)
+		}
+		if r := env.do(clear.method, clear.path, nil, ""); r.status != 200 {
+			t.Fatalf("%s %s: %d %s", clear.method, clear.path, r.status, r.body)
+		}
+		if n := mustJournalCount(t, env, ""); n != 0 {
+			t.Errorf("after %s %s: %d entries, want 0", clear.method, clear.path, n)
+		}
+		if list := env.do("GET", "/_sandbox/requests", nil, ""); string(list.body) != `{"requests":[]}` {
+			t.Errorf("after %s %s: %s", clear.method, clear.path, list.body)
+		}
+	}
+}
