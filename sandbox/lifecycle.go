@@ -50,15 +50,15 @@ func allows(op Operation, t Transaction) error {
 	if !ok {
 		return nil
 	}
-	if op == OpCapture && t.Status == StatusCaptured && t.CaptureMode == CaptureMultiple {
+	switch {
+	case op == OpCapture && t.Status == StatusCaptured && t.CaptureMode == CaptureMultiple:
 		return nil
-	}
-	if !slices.Contains(rule.from, t.Status) {
+	case t.Type == TypeRefund && op == OpReauthorization:
+		return InvalidField("type") // GP answers 40213 whatever the status [GP]; the field named is ours [SB]
+	case !slices.Contains(rule.from, t.Status):
 		return rule.refuse()
 	}
 	switch {
-	case t.Type == TypeRefund && op == OpReauthorization:
-		return InvalidField("type") // GP answers 40213 [GP]; the field named is ours [SB]
 	case t.Type == TypeRefund && op == OpRefund:
 		return rule.refuse()
 	case t.BatchClosed && (op == OpReversal || op == OpAdjustment):
@@ -228,6 +228,9 @@ func (s *Service) reauthorize(tx Tx, c Caller, req LifecycleRequest, t Transacti
 func (s *Service) increment(c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
 	t.Amount = add(t.Amount, NormalizeAmount(req.Amount))
 	t.AuthorizationAmount = t.Amount
+	if req.Lodging != nil {
+		t.Lodging = req.Lodging
+	}
 	t.Action = s.newAction(c, "INCREMENTAL_AUTH", now)
 	return []Transaction{t}, nil
 }
@@ -238,7 +241,7 @@ func (s *Service) child(c Caller, t Transaction, typ, status, amount, action str
 	n.ID, n.ParentID, n.TimeCreated = "TRN_"+s.ids.Alphanumeric(30), t.ID, now
 	n.Type, n.Status, n.Amount, n.AuthorizationAmount = typ, status, amount, amount
 	n.GratuityAmount, n.RefundedAmount, n.CapturedAmount, n.ReversedStatus = "", "", "", ""
-	n.BatchID, n.BatchClosed, n.AdjustmentCount, n.EMVTag, n.Scenarios = "", false, 0, "", nil
+	n.BatchID, n.BatchClosed, n.AdjustmentCount, n.EMVTag, n.Scenarios, n.Lodging = "", false, 0, "", nil, nil
 	n.CaptureMode = CaptureAuto
 	n.AppID = c.App.ID
 	n.PaymentMethod.Result, n.PaymentMethod.Message = "00", "SUCCESS"

@@ -166,6 +166,7 @@ type Transaction struct {
 	CapturedAmount string     `json:"captured_amount,omitempty"` // captures of a MULTIPLE authorization
 	ReversedStatus string     `json:"reversed_status,omitempty"` // the status a reversal ended
 	Card           StoredCard `json:"card,omitempty"`
+	Lodging        *Lodging   `json:"lodging,omitempty"` // the last incremental authorization's
 }
 
 // PaymentResult is the payment_method block of a Transaction response.

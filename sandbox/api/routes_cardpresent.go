@@ -13,5 +13,10 @@ func (s *Server) cardPresentRoutes(r *mux.Router) {
 		r.Handle(prefix+"/transactions", s.endpoint(createTransaction)).Methods(http.MethodPost)
 		r.Handle(prefix+"/transactions/{id}", s.endpoint(getTransaction)).Methods(http.MethodGet)
 		r.Handle(prefix+"/verifications", s.endpoint(verification)).Methods(http.MethodPost)
+		r.Handle(prefix+"/transactions/{id}/capture", s.endpoint(captureOp)).Methods(http.MethodPost)
+		r.Handle(prefix+"/transactions/{id}/refund", s.endpoint(refundOp)).Methods(http.MethodPost)
+		r.Handle(prefix+"/transactions/{id}/reversal", s.endpoint(reversalOp)).Methods(http.MethodPost)
+		r.Handle(prefix+"/transactions/{id}/reauthorization", s.endpoint(reauthorizationOp)).Methods(http.MethodPost)
+		r.Handle(prefix+"/transactions/{id}/incremental", s.endpoint(incrementalOp)).Methods(http.MethodPost)
 	}
 }

@@ -92,6 +92,15 @@ func cloneTransaction(t sandbox.Transaction) sandbox.Transaction {
 		t.Order = &order
 	}
 	t.Scenarios = slices.Clone(t.Scenarios)
+	if t.Lodging != nil {
+		l := *t.Lodging
+		l.ChargeItems = slices.Clone(l.ChargeItems)
+		for i := range l.ChargeItems {
+			l.ChargeItems[i].Types = slices.Clone(l.ChargeItems[i].Types)
+			l.ChargeItems[i].ProgramCodes = slices.Clone(l.ChargeItems[i].ProgramCodes)
+		}
+		t.Lodging = &l
+	}
 	return t
 }
 

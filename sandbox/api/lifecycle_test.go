@@ -1,0 +1,253 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+)
+
+const declinedCard = `{"number":"4000120000001154","expiry_month":"12","expiry_year":"30"}`
+
+// mustTransactionIn makes a transaction in the named state through the API.
+func (env *sandboxEnv) mustTransactionIn(tok, state string) string {
+	env.t.Helper()
+	switch state {
+	case "CAPTURED":
+		return env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["id"].(string)
+	case "PREAUTHORIZED":
+		return env.mustCharge(tok, saleBody("1000", "LATER", manualCard))["id"].(string)
+	case "DECLINED":
+		return env.mustCharge(tok, saleBody("1000", "AUTO", declinedCard))["id"].(string)
+	case "REVERSED":
+		id := env.mustTransactionIn(tok, "CAPTURED")
+		env.mustPost(tok, "/transactions/"+id+"/reversal", `{}`)
+		return id
+	case "VERIFIED":
+		r := env.do("POST", "/verifications", apiHeader(tok),
+			`{"channel":"CP","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":`+manualCard+`}}`)
+		return r.json(env.t)["id"].(string)
+	case "REFUND":
+		return env.mustCharge(tok, strings.Replace(saleBody("1000", "AUTO", manualCard), `"SALE"`, `"REFUND"`, 1))["id"].(string)
+	case "CLOSED_BATCH":
+		return batched // a fixture: CAPTURED in a closed batch
+	}
+	env.t.Fatalf("no state %s", state)
+	return ""
+}
+
+func (env *sandboxEnv) mustPost(tok, path, body string) map[string]any {
+	env.t.Helper()
+	r := env.do("POST", path, apiHeader(tok), body)
+	if r.status != 200 {
+		env.t.Fatalf("POST %s: %d %s", path, r.status, r.body)
+	}
+	return r.json(env.t)
+}
+
+// The state machine: every operation from every state, through HTTP.
+func TestTransactionStateTable(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	notIn := func(op, statuses string) string {
+		return "400 INVALID_ACTION 40290 Cannot PROCESS " + op + " over a transaction that does not have a status of " + statuses + "."
+	}
+	var (
+		capture     = notIn("Capture", "PREAUTHORIZED")
+		refund      = notIn("Refund", "CAPTURED")
+		reversal    = notIn("Reversal", "CAPTURED or PREAUTHORIZED")
+		incremental = notIn("Incremental Authorization", "PREAUTHORIZED")
+		adjustment  = notIn("Adjustment", "CAPTURED or PREAUTHORIZED")
+		reauth      = "400 INVALID_REQUEST_DATA 40044 36, Invalid original transaction for reauthorization-"
+		closed      = func(op string) string {
+			return "400 INVALID_ACTION 40290 Cannot PROCESS " + op + " over a transaction that is in a closed batch."
+		}
+	)
+	// Each cell: the status the answer shows, or the refusal (a prefix of the tuple).
+	table := map[string]map[string]string{
+		"CAPTURED":      {"capture": capture, "refund": "CAPTURED", "reversal": "REVERSED", "reauthorization": reauth, "incremental": incremental, "adjustment": "CAPTURED"},
+		"PREAUTHORIZED": {"capture": "CAPTURED", "refund": refund, "reversal": "REVERSED", "reauthorization": reauth, "incremental": "PREAUTHORIZED", "adjustment": "PREAUTHORIZED"},
+		"DECLINED":      {"capture": capture, "refund": refund, "reversal": reversal, "reauthorization": reauth, "incremental": incremental, "adjustment": adjustment},
+		"REVERSED":      {"capture": capture, "refund": refund, "reversal": reversal, "reauthorization": "CAPTURED", "incremental": incremental, "adjustment": adjustment},
+		"VERIFIED":      {"capture": capture, "refund": refund, "reversal": reversal, "reauthorization": reauth, "incremental": incremental, "adjustment": adjustment},
+		"REFUND":        {"capture": capture, "refund": refund, "reversal": "REVERSED", "reauthorization": "400 INVALID_REQUEST_DATA 40213 type contains unexpected data", "incremental": incremental, "adjustment": "CAPTURED"},
+		"CLOSED_BATCH":  {"capture": capture, "refund": "CAPTURED", "reversal": closed("Reversal"), "reauthorization": reauth, "incremental": incremental, "adjustment": closed("Adjustment")},
+	}
+	bodies := map[string]string{"incremental": `{"amount":"100"}`, "adjustment": `{"gratuity_amount":"100"}`}
+	for state, row := range table {
+		for op, want := range row {
+			t.Run(state+"/"+op, func(t *testing.T) {
+				id := env.mustTransactionIn(tok, state)
+				body := bodies[op]
+				if body == "" {
+					body = `{}`
+				}
+				r := env.do("POST", "/transactions/"+id+"/"+op, apiHeader(tok), body)
+				if r.status == 200 {
+					if got := r.json(t)["status"]; got != want {
+						t.Errorf("200 with status %v, want %s", got, want)
+					}
+					return
+				}
+				e := r.gpError(t)
+				got := strings.Join([]string{itoa(e.Status), e.Code, e.Detail, e.Description}, " ")
+				if !strings.HasPrefix(got, want) {
+					t.Errorf("got  %s\nwant %s", got, want)
+				}
+			})
+		}
+	}
+}
+
+func TestLifecycleAmounts(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	auth := func(amount string) string {
+		return env.mustCharge(tok, saleBody(amount, "LATER", manualCard))["id"].(string)
+	}
+	sale := func(amount string) string {
+		return env.mustCharge(tok, saleBody(amount, "AUTO", manualCard))["id"].(string)
+	}
+	partial := sale("5000")
+	env.mustPost(tok, "/transactions/"+partial+"/refund", `{"amount":"751"}`)
+	cases := []struct {
+		name, path, body string
+		want             string // "200 <status> <amount>" or the tuple
+	}{
+		{"capture up to 115%", "/transactions/" + auth("5500") + "/capture", `{"amount":"6000"}`, "200 CAPTURED 6000"},
+		{"capture over 115%", "/transactions/" + auth("3000") + "/capture", `{"amount":"4000"}`, "400 INVALID_REQUEST_DATA 50020 Can't settle for more than 115% of that which you authorised "},
+		{"capture zero", "/transactions/" + auth("3000") + "/capture", `{"amount":"000"}`, "400 INVALID_REQUEST_DATA 50020 Zero negative or insufficient amount specified "},
+		{"capture with gratuity", "/transactions/" + auth("3000") + "/capture", `{"amount":"3000","gratuity":"1200"}`, "200 CAPTURED 3000"},
+		{"capture of the authorized amount", "/transactions/" + auth("3000") + "/capture", `[]`, "200 CAPTURED 3000"},
+		{"refund over 115%", "/transactions/" + sale("5000") + "/refund", `{"amount":"6000"}`, "400 INVALID_REQUEST_DATA 40087 You may only refund up to 115% of the original amount "},
+		{"partial refund", "/transactions/" + sale("5000") + "/refund", `{"amount":"751"}`, "200 CAPTURED 751"},
+		{"full refund after a partial one", "/transactions/" + partial + "/refund", `{}`, "400 INVALID_REQUEST_DATA 40087 You may only refund up to 115% of the original amount "},
+		{"partial reversal", "/transactions/" + sale("2000") + "/reversal", `{"amount":"1000"}`, "400 INVALID_REQUEST_DATA 40214 partial reversal not supported"},
+		{"reversal of the whole amount", "/transactions/" + sale("2000") + "/reversal", `{"amount":"2000"}`, "200 REVERSED 2000"},
+		{"incremental", "/transactions/" + auth("5000") + "/incremental", `{"amount":"1000"}`, "200 PREAUTHORIZED 6000"},
+		{"incremental of zero", "/transactions/" + auth("5000") + "/incremental", `{"amount":"000"}`, "200 PREAUTHORIZED 5000"},
+		{"incremental without amount", "/transactions/" + auth("5000") + "/incremental", `{}`, "400 MANDATORY_DATA_MISSING 40005 Request expects the following fields [amount]"},
+		{"incremental of an unknown id", "/transactions/TRN_unknown/incremental", `{}`, "404 RESOURCE_NOT_FOUND 40008 Transaction TRN_unknown not found at this location."},
+		{"incremental with lodging", "/transactions/" + auth("5000") + "/incremental",
+			`{"amount":"1000","lodging":{"booking_reference":"s9RpaDwXq1sPRkbP","duration_days":10,"date_checked_in":"2021-03-22","date_checked_out":"2021-03-29","daily_rate_amount":"1349","charge_items":[{"types":["NO_SHOW"],"reference":"item1","total_amount":"1349","payment_method_program_codes":["ASSURED_RESERVATION"]}]}}`,
+			"200 PREAUTHORIZED 6000"},
+		{"incremental with the Node SDK's lodging", "/transactions/" + auth("5000") + "/incremental",
+			`{"amount":"1000","lodging":{"booking_reference":"b1","duration_days":10,"date_checked_in":"2021-03-22","date_checked_out":null,"daily_rate_amount":"1349","lodging.charge_items":[{"types":["MINI_BAR"],"reference":"i","total_amount":null,"payment_method_program_codes":["PURCHASE"]}]}}`,
+			"200 PREAUTHORIZED 6000"},
+		{"lodging with a bad date", "/transactions/" + auth("5000") + "/incremental",
+			`{"amount":"1000","lodging":{"date_checked_in":"22/03/2021"}}`, "400 INVALID_REQUEST_DATA 40213 lodging.date_checked_in contains unexpected data"},
+		{"lodging leaving before arriving", "/transactions/" + auth("5000") + "/incremental",
+			`{"amount":"1000","lodging":{"date_checked_in":"2021-03-22","date_checked_out":"2021-03-21"}}`, "400 INVALID_REQUEST_DATA 40213 lodging.date_checked_out contains unexpected data"},
+		{"lodging with an unknown item type", "/transactions/" + auth("5000") + "/incremental",
+			`{"amount":"1000","lodging":{"charge_items":[{"types":["SPA"]}]}}`, "400 INVALID_REQUEST_DATA 40213 lodging.charge_items.types contains unexpected data"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := env.do("POST", tc.path, apiHeader(tok), tc.body)
+			var got string
+			if r.status == 200 {
+				m := r.json(t)
+				got = "200 " + m["status"].(string) + " " + m["amount"].(string)
+			} else {
+				e := r.gpError(t)
+				got = strings.Join([]string{itoa(e.Status), e.Code, e.Detail, e.Description}, " ")
+			}
+			if got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRefundAndReauthorizationAreNewTransactions(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	sale := env.mustTransactionIn(tok, "CAPTURED")
+	refund := env.mustPost(tok, "/transactions/"+sale+"/refund", `{"amount":"500"}`)
+	if refund["id"] == sale || refund["type"] != "REFUND" || refund["parent_resource_id"] != sale {
+		t.Errorf("refund %v", refund)
+	}
+	env.mustPost(tok, "/transactions/"+sale+"/reversal", `{}`)
+	reauth := env.mustPost(tok, "/transactions/"+sale+"/reauthorization", `{"amount":"1500"}`)
+	if reauth["id"] == sale || reauth["status"] != "CAPTURED" || reauth["amount"] != "1500" || reauth["batch_id"] == "" {
+		t.Errorf("reauthorization %v", reauth)
+	}
+	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")
+	env.mustPost(tok, "/transactions/"+auth+"/reversal", `[]`)
+	if got := env.mustPost(tok, "/transactions/"+auth+"/reauthorization", `[]`); got["status"] != "PREAUTHORIZED" || got["batch_id"] != "" {
+		t.Errorf("reauthorized authorization %v", got)
+	}
+}
+
+func TestMultipleCaptures(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	id := env.mustCharge(tok, saleBody("4200", "MULTIPLE", manualCard))["id"].(string)
+	for i, want := range []string{"1000", "2000", "3000", "4000"} {
+		got := env.mustPost(tok, "/transactions/"+id+"/capture", `{"amount":"1000"}`)
+		if got["status"] != "CAPTURED" || got["amount"] != want {
+			t.Fatalf("capture %d: %v", i+1, got)
+		}
+	}
+	r := env.do("POST", "/transactions/"+id+"/capture", apiHeader(tok), `{"amount":"1000"}`)
+	if e := r.gpError(t); e.Detail != "50020" {
+		t.Errorf("a capture past 115%% of the authorization: %+v", e)
+	}
+}
+
+// One idempotency key belongs to the app across operations; for transactions the 409
+// names the first resource with no status suffix.
+func TestIdempotencyAcrossLifecycle(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	withKey := func(key string) map[string]string { return apiHeader(tok, "X-GP-Idempotency", key) }
+	r := env.do("POST", "/transactions", withKey("k-auth"), saleBody("1000", "LATER", manualCard))
+	auth := r.json(t)["id"].(string)
+	r = env.do("POST", "/transactions/"+auth+"/capture", withKey("k-auth"), `{}`)
+	want := gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + auth}
+	if got := r.gpError(t); got != want {
+		t.Errorf("capture with the authorization's key: %+v, want %+v", got, want)
+	}
+	if got := env.do("GET", "/transactions/"+auth, apiHeader(tok), "").json(t)["status"]; got != "PREAUTHORIZED" {
+		t.Errorf("the refused capture executed: status %v", got)
+	}
+	r = env.do("POST", "/transactions", withKey("k-sale"), saleBody("1000", "AUTO", manualCard))
+	sale := r.json(t)["id"].(string)
+	r = env.do("POST", "/transactions/"+sale+"/refund", withKey("k-sale"), `{}`)
+	if got := r.gpError(t); got.Status != 409 || got.Description != "Idempotency Key seen before: id="+sale {
+		t.Errorf("refund with the sale's key: %+v", got)
+	}
+	// A refused operation leaves the key free.
+	r = env.do("POST", "/transactions/"+sale+"/capture", withKey("k-free"), `{}`)
+	if r.status != 400 {
+		t.Fatalf("capture of a sale: %d %s", r.status, r.body)
+	}
+	if r = env.do("POST", "/transactions/"+sale+"/reversal", withKey("k-free"), `{}`); r.status != 200 {
+		t.Errorf("reversal with a key a refused capture did not consume: %d %s", r.status, r.body)
+	}
+}
+
+// A restart between the steps of a lifecycle keeps every acknowledged step.
+func TestRestartInTheMiddleOfALifecycle(t *testing.T) {
+	path := t.TempDir() + "/sandbox.db"
+	first := mustSandboxAt(t, path)
+	tok := first.partnerToken()
+	auth := first.mustTransactionIn(tok, "PREAUTHORIZED")
+	first.mustPost(tok, "/transactions/"+auth+"/incremental", `{"amount":"500"}`)
+	captured := first.mustPost(tok, "/transactions/"+auth+"/capture", `{"gratuity":"200"}`)
+	sale := first.mustTransactionIn(tok, "CAPTURED")
+	first.mustPost(tok, "/transactions/"+sale+"/reversal", `{}`)
+	first.db.Close()
+
+	second := mustSandboxAt(t, path)
+	tok = second.partnerToken()
+	got := second.do("GET", "/transactions/"+auth, apiHeader(tok), "").json(t)
+	if got["status"] != "CAPTURED" || got["amount"] != "1500" || got["batch_id"] != captured["batch_id"] {
+		t.Errorf("after the restart: %v", got)
+	}
+	if got := second.do("GET", "/transactions/"+sale, apiHeader(tok), "").json(t); got["status"] != "REVERSED" {
+		t.Errorf("reversal lost: %v", got)
+	}
+	refund := second.mustPost(tok, "/transactions/"+auth+"/refund", `{}`)
+	if refund["batch_id"] != captured["batch_id"] {
+		t.Errorf("the refund went to batch %v, the open batch is %v", refund["batch_id"], captured["batch_id"])
+	}
+}
