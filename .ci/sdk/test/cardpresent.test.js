@@ -1,0 +1,200 @@
+// Card-present payments with the SDK, from the sale to its follow-ups, each checked as
+// GP's sandbox answers them: charge with each entry mode, authorize then capture, edit,
+// refund, reverse, reauthorize, verify, and the declines of the test cards.
+"use strict";
+
+const assert = require("node:assert/strict");
+const { before, test } = require("node:test");
+const {
+  CreditCardData,
+  CreditTrackData,
+  DebitTrackData,
+  EntryMethod,
+  ReportingService,
+  Transaction,
+} = require("globalpayments-api");
+const { configure, rejectsWithGpError } = require("./sandbox");
+
+// GP's sandbox test values: its Visa test track (with an expiry of 12/2030 instead of
+// the 12/2025 of GP's own tests, which has passed), EMV tag data, a manual Mastercard,
+// the PIN block GP's chip declines carry, and GP's expired debit track.
+const visaTrack =
+  "%B4012002000060016^VI TEST CREDIT^301210118039000000000396?;4012002000060016=30121011803939600000?";
+const pinBlock = "32539F50C245A6A93D123412324000AA";
+const expiredTrack = ";4024720012345671=18125025432198712345?";
+const tagData =
+  "9F4005F000F0A0019F02060000000025009F03060000000000009F2608D90A06501B48564E82027C00" +
+  "5F3401019F360200029F0702FF009F0802008C9F0902008C9F34030403029F2701809F0D05F0400088" +
+  "009F0E0508000000009F0F05F0400098005F280208409F390105FFC605DC4000A800FFC7050010000000";
+
+before(() => configure());
+
+function track(entryMethod = EntryMethod.Swipe) {
+  const card = new CreditTrackData();
+  card.setTrackData(visaTrack);
+  card.entryMethod = entryMethod;
+  return card;
+}
+
+function manualCard() {
+  const card = new CreditCardData();
+  card.number = "5425230000004415";
+  card.expMonth = "12";
+  card.expYear = String(new Date().getUTCFullYear() + 1);
+  card.cvn = "852";
+  card.cardHolderName = "James Mason";
+  card.cardPresent = true;
+  return card;
+}
+
+// assertResult checks what a point of sale reads from an answer: the action's result
+// code, the transaction status, the amount, the issuer's result.
+function assertResult(response, resultCode, status, amount) {
+  assert.equal(response.responseCode, resultCode);
+  assert.equal(response.responseMessage, status);
+  assert.match(response.transactionId, /^TRN_[A-Za-z0-9_]+$/);
+  if (amount !== undefined) {
+    assert.equal(response.balanceAmount, amount);
+  }
+}
+
+function assertApproved(response, status, amount) {
+  assertResult(response, "SUCCESS", status, amount);
+  assert.equal(response.cardIssuerResponse.result, "00");
+  assert.ok(response.authorizationCode, "an approval carries an authcode");
+}
+
+function assertDeclined(response, result) {
+  assertResult(response, "DECLINED", "DECLINED");
+  assert.equal(response.cardIssuerResponse.result, result);
+  assert.equal(response.authorizationCode, "");
+}
+
+function debitTrack(value, entryMethod = EntryMethod.Swipe) {
+  const card = new DebitTrackData();
+  card.setTrackData(value);
+  card.pinBlock = pinBlock;
+  card.entryMethod = entryMethod;
+  return card;
+}
+
+// readBack is what the reporting API says of a transaction: GET /transactions/{id}.
+function readBack(id) {
+  return ReportingService.transactionDetail(id).execute();
+}
+
+test("swipe: a captured sale in the open batch", async () => {
+  const sale = await track().charge(15.11).withCurrency("USD").execute();
+  assertApproved(sale, "CAPTURED", "15.11");
+  assert.equal(sale.cardType, "VISA");
+  assert.equal(sale.cardLast4, "XXXXXXXXXXXX0016");
+
+  const summary = await readBack(sale.transactionId);
+  assert.equal(summary.transactionId, sale.transactionId);
+  assert.equal(summary.transactionStatus, "CAPTURED");
+  assert.equal(summary.transactionType, "SALE");
+  assert.equal(summary.channel, "CP");
+  assert.equal(summary.amount, "15.11");
+  assert.equal(summary.currency, "USD");
+  assert.equal(summary.entryMode, "SWIPE");
+  assert.equal(summary.cardType, "VISA");
+  assert.equal(summary.authCode, sale.authorizationCode);
+  assert.match(summary.batchSequenceNumber, /^BAT_\d+$/);
+});
+
+test("chip: track and EMV tag data", async () => {
+  const sale = await track().charge(15.11).withCurrency("USD").withTagData(tagData).execute();
+  assertApproved(sale, "CAPTURED", "15.11");
+  assert.equal((await readBack(sale.transactionId)).entryMode, "CHIP");
+});
+
+test("contactless chip", async () => {
+  const sale = await track(EntryMethod.Proximity).charge(10).withCurrency("USD").withTagData(tagData).execute();
+  assertApproved(sale, "CAPTURED", "10");
+  assert.equal((await readBack(sale.transactionId)).entryMode, "CONTACTLESS_CHIP");
+});
+
+test("manual entry: number, expiry and CVV keyed in", async () => {
+  const sale = await manualCard().charge(15.11).withCurrency("USD").execute();
+  assertApproved(sale, "CAPTURED", "15.11");
+  assert.equal(sale.cardType, "MASTERCARD");
+  assert.equal(sale.cardLast4, "XXXXXXXXXXXX4415");
+  assert.equal(sale.cvnResponseMessage, "MATCHED");
+  assert.equal((await readBack(sale.transactionId)).entryMode, "MANUAL");
+});
+
+test("debit swipe with a PIN block is approved", async () => {
+  const sale = await debitTrack(visaTrack).charge(18).withCurrency("USD").execute();
+  assertApproved(sale, "CAPTURED", "18");
+});
+
+test("authorize: PREAUTHORIZED, in no batch yet", async () => {
+  const auth = await manualCard().authorize(15.11).withCurrency("USD").execute();
+  assertApproved(auth, "PREAUTHORIZED", "15.11");
+  assert.equal(auth.authorizedAmount, "15.11");
+  assert.equal((await readBack(auth.transactionId)).batchSequenceNumber, "");
+});
+
+test("edit() after a charge: the tip of a contactless sale", async () => {
+  const sale = await track(EntryMethod.Proximity).charge(10).withCurrency("USD").withTagData(tagData).execute();
+  assertApproved(sale, "CAPTURED", "10");
+  const edited = await sale.edit().withAmount(10.01).withTagData(tagData).withGratuity(5.01).execute();
+  assertResult(edited, "SUCCESS", "CAPTURED", "10.01");
+  assert.equal(edited.transactionId, sale.transactionId);
+});
+
+test("standalone refund to a swiped card", async () => {
+  const refund = await track().refund(5).withCurrency("USD").execute();
+  assertApproved(refund, "CAPTURED", "5");
+  assert.equal((await readBack(refund.transactionId)).transactionType, "REFUND");
+});
+
+test("verify a swiped card", async () => {
+  const check = await track().verify().withCurrency("USD").execute();
+  assertResult(check, "SUCCESS", "VERIFIED");
+});
+
+test("verify GP's CVV-mismatch card: NOT_VERIFIED", async () => {
+  const card = manualCard();
+  card.number = "30450000000985";
+  const check = await card.verify().withCurrency("USD").execute();
+  assertResult(check, "NOT_VERIFIED", "NOT_VERIFIED");
+});
+
+test("declined: chip with GP's declining PIN block, result 55", async () => {
+  const sale = await debitTrack(visaTrack).charge(10).withCurrency("USD").withTagData(tagData).execute();
+  assertDeclined(sale, "55");
+});
+
+test("declined: GP's expired debit track, result 54", async () => {
+  const sale = await debitTrack(expiredTrack, EntryMethod.Proximity)
+    .charge(10)
+    .withCurrency("USD")
+    .withTagData(tagData)
+    .execute();
+  assertDeclined(sale, "54");
+});
+
+test("declined: a zero-amount chip sale", async () => {
+  const sale = await track().charge(0).withCurrency("USD").withTagData(tagData).execute();
+  assertResult(sale, "DECLINED", "DECLINED");
+  assert.notEqual(sale.cardIssuerResponse.result, "00");
+});
+
+test("a chip refund with a PIN block is refused", async () => {
+  await rejectsWithGpError(
+    debitTrack(visaTrack).refund(10).withCurrency("USD").withTagData(tagData).execute(),
+    "INVALID_REQUEST_DATA",
+    "40029",
+    "34,Transaction rejected because the provided data was invalid. Online PINBlock Authentication not supported on offline transaction.",
+  );
+});
+
+test("reading an unknown transaction", async () => {
+  await rejectsWithGpError(
+    readBack("TRN_doesnotexist"),
+    "RESOURCE_NOT_FOUND",
+    "40008",
+    "Transaction TRN_doesnotexist not found at this location.",
+  );
+});
