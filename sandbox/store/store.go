@@ -29,8 +29,9 @@
 // buntdb writes a committed transaction to its file (a write(2), no user-space buffer)
 // before Update returns, so a write that Update reported is never lost to a crash or
 // kill -9 of the process. What the sync policy decides is when the OS is told to put it
-// on the disk: by default once a second (buntdb.EverySecond), so an OS crash or power
-// loss can lose about the last second of writes; with Options.SyncAlways every commit
+// on the disk: by default once a second, by a syncer of our own (syncer.go) rather than
+// buntdb's EverySecond, which fsyncs under the database's lock; so an OS crash or power
+// loss can lose about the last second of writes. With Options.SyncAlways every commit
 // is fsynced before Update returns, at the cost of one fsync per API action (buntdb
 // ignores an fsync error). The file compacts itself when it has doubled since the last
 // compaction and is over autoShrinkMinSize.
@@ -38,6 +39,7 @@ package store
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/bounded"
@@ -51,6 +53,9 @@ const (
 	autoShrinkPercentage = 100
 	autoShrinkMinSize    = 1 << 20
 )
+
+// syncEvery is how often the syncer fsyncs a file that was written to.
+const syncEvery = time.Second
 
 // Options tune OpenWith.
 type Options struct {
@@ -67,6 +72,7 @@ type Store struct {
 	// one-item-per-key layout when it was opened: a missing key is then also looked
 	// up there. They expire by themselves, so a later open clears it.
 	legacyIdem bool
+	syncer     *syncer // nil for ":memory:" and with SyncAlways
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -82,7 +88,7 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	cfg := buntdb.Config{
-		SyncPolicy:           buntdb.EverySecond,
+		SyncPolicy:           buntdb.Never, // the syncer's job, outside buntdb's lock
 		AutoShrinkPercentage: autoShrinkPercentage,
 		AutoShrinkMinSize:    autoShrinkMinSize,
 	}
@@ -98,7 +104,11 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: scan %s: %w", path, err)
 	}
-	return &Store{db: db, cache: bounded.New[any](recordCacheSize), legacyIdem: legacy}, nil
+	s := &Store{db: db, cache: bounded.New[any](recordCacheSize), legacyIdem: legacy}
+	if path != ":memory:" && !opts.SyncAlways {
+		s.syncer = startSyncer(path, syncEvery)
+	}
+	return s, nil
 }
 
 // View runs fn in a read-only transaction; many may run at once.
@@ -123,8 +133,17 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	if err != nil && applied {
 		s.cache.Clear() // the commit failed after the cache took its writes
 	}
+	if err == nil && s.syncer != nil {
+		s.syncer.committed()
+	}
 	return err
 }
 
 // Close syncs and closes the file. Transactions must have ended.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.syncer != nil {
+		s.syncer.close()
+		s.syncer = nil
+	}
+	return s.db.Close()
+}

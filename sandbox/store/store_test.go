@@ -277,11 +277,12 @@ func TestCommittedBeforeClose(t *testing.T) {
 
 func TestSyncPolicy(t *testing.T) {
 	for _, tc := range []struct {
-		opts Options
-		want buntdb.SyncPolicy
+		opts       Options
+		want       buntdb.SyncPolicy
+		wantSyncer bool
 	}{
-		{Options{}, buntdb.EverySecond},
-		{Options{SyncAlways: true}, buntdb.Always},
+		{Options{}, buntdb.Never, true}, // the syncer's fsyncs, outside buntdb's lock
+		{Options{SyncAlways: true}, buntdb.Always, false},
 	} {
 		s, err := OpenWith(filepath.Join(t.TempDir(), "db"), tc.opts)
 		if err != nil {
@@ -293,6 +294,9 @@ func TestSyncPolicy(t *testing.T) {
 		}
 		if cfg.SyncPolicy != tc.want || cfg.AutoShrinkDisabled || cfg.AutoShrinkMinSize != autoShrinkMinSize {
 			t.Errorf("%+v: config %+v", tc.opts, cfg)
+		}
+		if (s.syncer != nil) != tc.wantSyncer {
+			t.Errorf("%+v: syncer running = %v, want %v", tc.opts, s.syncer != nil, tc.wantSyncer)
 		}
 		mustClose(t, s)
 	}
