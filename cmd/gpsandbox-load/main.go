@@ -23,7 +23,7 @@ import (
 type options struct {
 	url, appID, appKey, merchant, txn, scenario, adminToken string
 	conns                                                   int
-	duration, resetEvery, sampleEvery                       time.Duration
+	duration, resetEvery, sampleEvery, window               time.Duration
 	pid                                                     int
 	scenarioShare                                           float64
 	mix                                                     string
@@ -51,6 +51,7 @@ func main() {
 	flag.BoolVar(&o.notify, "notify", false, "placed orders carry a status_url on a local listener; report notifications received")
 	flag.DurationVar(&o.resetEvery, "reset-every", 0, "POST /_sandbox/reset this often, so state stays bounded on long runs (0: never)")
 	flag.DurationVar(&o.sampleEvery, "sample-every", 0, "print RSS and goroutines this often during the run (0: only at start and end)")
+	flag.DurationVar(&o.window, "window", 10*time.Second, "also report latency percentiles per window of this length (0: not)")
 	flag.BoolVar(&o.failOnErrors, "fail-on-errors", false, "exit 1 when any answer is an unscripted error or a transport failure")
 	flag.Parse()
 	if err := o.check(); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -13,9 +14,14 @@ import (
 type report struct {
 	mu        sync.Mutex
 	latencies []time.Duration
-	outcomes  map[string]int // "op status error_code [scripted]"
-	errors    int            // unscripted errors and transport failures
-	reauths   int
+	// windows holds the latencies again by the window (of -window) in which each
+	// request ended, so that a tail that comes and goes shows.
+	window   time.Duration
+	started  time.Time
+	windows  [][]time.Duration
+	outcomes map[string]int // "op status error_code [scripted]"
+	errors   int            // unscripted errors and transport failures
+	reauths  int
 
 	notifications atomic.Int64
 	resets        atomic.Int64
@@ -26,9 +32,17 @@ type report struct {
 }
 
 func (r *report) record(op string, a answer, d time.Duration) {
+	ended := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.latencies = append(r.latencies, d)
+	if r.window > 0 {
+		i := int(ended.Sub(r.started) / r.window)
+		for len(r.windows) <= i {
+			r.windows = append(r.windows, nil)
+		}
+		r.windows[i] = append(r.windows[i], d)
+	}
 	key := fmt.Sprintf("%-12s %d %s", op, a.status, a.code)
 	if a.scripted {
 		key += " (scripted)"
@@ -49,17 +63,17 @@ func (r *report) unscripted() int {
 }
 
 func (r *report) print(w io.Writer, o options) {
-	sort.Slice(r.latencies, func(i, j int) bool { return r.latencies[i] < r.latencies[j] })
 	n := len(r.latencies)
-	pct := func(p int) time.Duration {
-		if n == 0 {
-			return 0
-		}
-		return r.latencies[(n-1)*p/100]
-	}
 	fmt.Fprintf(w, "requests    %d in %v with %d connections\n", n, r.elapsed.Round(time.Millisecond), o.conns)
 	fmt.Fprintf(w, "throughput  %.0f req/s\n", float64(n)/r.elapsed.Seconds())
-	fmt.Fprintf(w, "latency     p50 %v  p99 %v  max %v\n", pct(50), pct(99), pct(100))
+	fmt.Fprintf(w, "latency     %s\n", percentiles(r.latencies))
+	if len(r.windows) > 1 {
+		fmt.Fprintf(w, "latency by %v window (by when the request ended):\n", r.window)
+		for i, lat := range r.windows {
+			from := time.Duration(i) * r.window
+			fmt.Fprintf(w, "  %6v-%-6v %8d req  %s\n", from, from+r.window, len(lat), percentiles(lat))
+		}
+	}
 	fmt.Fprintf(w, "server      start: %s\n            end:   %s\n", r.start, r.end)
 	if o.notify {
 		fmt.Fprintf(w, "notifications received %d\n", r.notifications.Load())
@@ -77,4 +91,14 @@ func (r *report) print(w io.Writer, o options) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "  %-56s %d\n", k, r.outcomes[k])
 	}
+}
+
+// percentiles sorts lat and describes it: p50, p99, p99.9 and max.
+func percentiles(lat []time.Duration) string {
+	if len(lat) == 0 {
+		return "no requests"
+	}
+	slices.Sort(lat)
+	at := func(perMille int) time.Duration { return lat[(len(lat)-1)*perMille/1000].Round(10 * time.Microsecond) }
+	return fmt.Sprintf("p50 %v  p99 %v  p99.9 %v  max %v", at(500), at(990), at(999), at(1000))
 }

@@ -23,7 +23,7 @@ func runLoad(ctx context.Context, o options, progress io.Writer) (*report, error
 	if err := c.refreshToken(""); err != nil {
 		return nil, fmt.Errorf("token: %w", err)
 	}
-	rep := &report{outcomes: map[string]int{}}
+	rep := &report{outcomes: map[string]int{}, window: o.window}
 	if o.notify {
 		listener := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			io.Copy(io.Discard, r.Body)
@@ -42,6 +42,7 @@ func runLoad(ctx context.Context, o options, progress io.Writer) (*report, error
 	var seq atomic.Uint64
 	var wg sync.WaitGroup
 	started := time.Now()
+	rep.started = started
 	for w := 0; w < o.conns; w++ {
 		wg.Add(1)
 		go func(w int) {
