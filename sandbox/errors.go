@@ -149,6 +149,11 @@ func NotFoundOrder(id string) *Error {
 	return newError(http.StatusNotFound, CodeResourceNotFound, "40008", "Order "+id+" not found at this location.")
 }
 
+// NotFoundScenario: no loaded scenario has the name (admin API).
+func NotFoundScenario(name string) *Error {
+	return newError(http.StatusNotFound, CodeResourceNotFound, "40008", "Scenario "+name+" not found at this location.")
+}
+
 // InvalidAdminToken: an admin call without the admin token, or with a wrong one.
 func InvalidAdminToken() *Error {
 	return newError(http.StatusUnauthorized, CodeNotAuthenticated, "40001", "Invalid admin token")

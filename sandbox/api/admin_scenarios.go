@@ -3,6 +3,10 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
@@ -12,6 +16,7 @@ type scenarioView struct {
 	Name        string `json:"name,omitempty"`
 	Description string `json:"description,omitempty"`
 	File        string `json:"file"`
+	Installed   bool   `json:"installed"`
 	Rules       int    `json:"rules"`
 	Global      bool   `json:"global"`
 	LoadError   string `json:"load_error,omitempty"`
@@ -31,8 +36,8 @@ func (s *Server) adminScenarios(*http.Request) (any, error) {
 	}
 	for _, e := range s.engine.List() {
 		view.Scenarios = append(view.Scenarios, scenarioView{
-			Name: e.Name, Description: e.Description, File: e.File, Rules: e.Rules,
-			Global: e.Global, LoadError: e.LoadError,
+			Name: e.Name, Description: e.Description, File: e.File, Installed: e.Installed,
+			Rules: e.Rules, Global: e.Global, LoadError: e.LoadError,
 		})
 	}
 	view.Active = append(view.Active, s.engine.Global()...)
@@ -60,6 +65,61 @@ func (s *Server) adminSetActiveScenarios(r *http.Request) (any, error) {
 	if err := s.engine.SetGlobal(names); errors.As(err, &unknown) {
 		return nil, sandbox.InvalidDocument("names: no scenario is named " + unknown.Name)
 	} else if err != nil {
+		return nil, err
+	}
+	return s.adminScenarios(r)
+}
+
+// installedView answers POST /_sandbox/scenarios: the scenario as listed, and whether
+// it replaced one installed before under the same name.
+type installedView struct {
+	scenarioView
+	Replaced bool `json:"replaced"`
+}
+
+// POST /_sandbox/scenarios: installs the scenario of a YAML (or JSON) body, checked
+// exactly as a scenario file (problems are located at "body:<line>:<col>"). It lives
+// until removed or until the sandbox stops; a reload of the scenario files keeps it.
+func (s *Server) adminInstallScenario(r *http.Request) (any, error) {
+	if s.engine == nil || s.decodeScenario == nil {
+		return nil, sandbox.InvalidDocument("this sandbox runs without scenarios")
+	}
+	raw, err := s.readBody(nil, r)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := s.decodeScenario(raw, "body")
+	if err != nil {
+		return nil, sandbox.InvalidDocument(strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	replaced, err := s.engine.Install(sc)
+	var fromFile *scenario.FileScenarioError
+	if errors.As(err, &fromFile) {
+		return nil, sandbox.InvalidDocument("name: " + err.Error())
+	} else if err != nil {
+		return nil, sandbox.InvalidDocument(err.Error())
+	}
+	return installedView{scenarioView: scenarioView{
+		Name: sc.Name, Description: sc.Description, Installed: true, Rules: len(sc.Rules),
+		Global: slices.Contains(s.engine.Global(), sc.Name),
+	}, Replaced: replaced}, nil
+}
+
+// DELETE /_sandbox/scenarios/{name}: removes an installed scenario (and deactivates
+// it when it was globally active); a file's scenario is removed by editing the file.
+func (s *Server) adminRemoveScenario(r *http.Request) (any, error) {
+	name := mux.Vars(r)["name"]
+	if s.engine == nil {
+		return nil, sandbox.NotFoundScenario(name)
+	}
+	var unknown *scenario.UnknownError
+	var fromFile *scenario.FileScenarioError
+	switch err := s.engine.Remove(name); {
+	case errors.As(err, &unknown):
+		return nil, sandbox.NotFoundScenario(name)
+	case errors.As(err, &fromFile):
+		return nil, sandbox.InvalidDocument(err.Error())
+	case err != nil:
 		return nil, err
 	}
 	return s.adminScenarios(r)

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
 // The global scenario set can be listed and replaced at run time, and the new set
@@ -95,5 +98,90 @@ func TestJournalMasksWhateverTheSpelling(t *testing.T) {
 	}
 	if !strings.Contains(string(r.body), `"body":{"gratuity_amount":"150"}`) {
 		t.Errorf("plain body not journaled as sent: %s", r.body)
+	}
+}
+
+const installedYAML = `version: 1
+name: my-decline
+description: Adjustments fail as when a system behind GP is down.
+rules:
+  - when: {operation: adjustment}
+    then:
+      status: 502
+      error: {code: SYSTEM_ERROR_DOWNSTREAM, detail: "50046"}
+`
+
+// A test suite installs the scenario it needs over HTTP, uses it, and removes it.
+func TestInstallScenarioOverHTTP(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	adjust := "/transactions/" + capturedOne + "/adjustment"
+	yamlHeader := map[string]string{"Content-Type": "application/yaml"}
+
+	r := env.do("POST", "/_sandbox/scenarios", yamlHeader, installedYAML)
+	if r.status != 200 || !strings.Contains(string(r.body), `"name":"my-decline","description":"Adjustments fail as when a system behind GP is down.","file":"","installed":true,"rules":1,"global":false,"replaced":false`) {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	r = env.do("POST", adjust, apiHeader(tok, "X-Sandbox-Scenario", "my-decline"), `{"amount":"1"}`)
+	if got := r.gpError(t); got.Status != 502 || r.header.Get("X-Sandbox-Rule") != "my-decline#0" {
+		t.Errorf("installed scenario not applied: %+v", got)
+	}
+	if r := env.do("GET", "/_sandbox/scenarios", nil, ""); !strings.Contains(string(r.body), `"name":"my-decline"`) {
+		t.Errorf("not listed: %s", r.body)
+	}
+	// JSON is YAML: the same scenario as JSON replaces it.
+	asJSON := `{"version":1,"name":"my-decline","rules":[{"when":{"operation":"adjustment"},"then":{"status":400,"error":{"code":"INVALID_REQUEST_DATA","detail":"40213"}}}]}`
+	if r := env.do("POST", "/_sandbox/scenarios", jsonHeader(), asJSON); r.status != 200 || !strings.Contains(string(r.body), `"replaced":true`) {
+		t.Errorf("replace with JSON: %d %s", r.status, r.body)
+	}
+	if r := env.do("POST", adjust, apiHeader(tok, "X-Sandbox-Scenario", "my-decline"), `{"amount":"1"}`); r.status != 400 {
+		t.Errorf("replaced scenario not applied: %d %s", r.status, r.body)
+	}
+
+	if r := env.do("DELETE", "/_sandbox/scenarios/my-decline", nil, ""); r.status != 200 || strings.Contains(string(r.body), "my-decline") {
+		t.Errorf("remove: %d %s", r.status, r.body)
+	}
+	if got := env.do("POST", adjust, apiHeader(tok, "X-Sandbox-Scenario", "my-decline"), `{"amount":"1"}`).gpError(t); got.Detail != "40213" {
+		t.Errorf("removed scenario still known: %+v", got)
+	}
+	tests := []struct {
+		method, path, body string
+		want               gpError
+	}{
+		{"DELETE", "/_sandbox/scenarios/my-decline", "", gpError{404, "RESOURCE_NOT_FOUND", "40008", "Scenario my-decline not found at this location."}},
+		{"DELETE", "/_sandbox/scenarios/downstream-error", "", gpError{400, "INVALID_REQUEST_DATA", "40213",
+			`scenario "downstream-error" is loaded from the file downstream-error.yaml: change the file instead`}},
+		{"POST", "/_sandbox/scenarios", strings.Replace(installedYAML, "my-decline", "downstream-error", 1), gpError{400, "INVALID_REQUEST_DATA", "40213",
+			`name: scenario "downstream-error" is loaded from the file downstream-error.yaml: change the file instead`}},
+		{"POST", "/_sandbox/scenarios", "", gpError{400, "INVALID_REQUEST_DATA", "40213", "body: no scenario: the file is empty"}},
+		{"POST", "/_sandbox/scenarios", installedYAML + "---\n" + strings.Replace(installedYAML, "my-decline", "other", 1), gpError{400, "INVALID_REQUEST_DATA", "40213",
+			"body:11:7: name: expected one scenario document, found a second one"}},
+	}
+	for _, tt := range tests {
+		if got := env.do(tt.method, tt.path, yamlHeader, tt.body).gpError(t); got != tt.want {
+			t.Errorf("%s %s: %+v, want %+v", tt.method, tt.path, got, tt.want)
+		}
+	}
+}
+
+// A scenario body is checked exactly as a file: the same problems, at the same
+// lines and columns.
+func TestInstallScenarioProblemsAreAFilesProblems(t *testing.T) {
+	env := mustSandbox(t)
+	broken := []string{
+		"version: 1\nname: x\nrules:\n  - when: {operation: adjustment}\n    then: {status: 42}\n",
+		"version: 1\nname: Bad Name\nrules: []\n",
+		"version: 1\nname: x\nrules:\n  - when: {operation: nope}\n    then: pass\n  - when: {operation: order\n",
+		"version: 2\nname: x\nrules:\n  - when: {operation: adjustment}\n    then: {fault: reset, delay: forever}\n",
+	}
+	for _, doc := range broken {
+		_, fileErr := yamlfile.LoadScenarios(fstest.MapFS{"x.yaml": {Data: []byte(doc)}})
+		if fileErr == nil {
+			t.Fatalf("not broken as a file: %q", doc)
+		}
+		want := strings.ReplaceAll(strings.ReplaceAll(fileErr.Error(), "x.yaml", "body"), "\n", "; ")
+		if got := env.do("POST", "/_sandbox/scenarios", nil, doc).gpError(t); got.Status != 400 || got.Description != want {
+			t.Errorf("%q:\n got %+v\nwant %s", doc, got, want)
+		}
 	}
 }

@@ -44,6 +44,9 @@ type Config struct {
 	// DecodeTransaction validates a transaction document for PUT /_sandbox/transactions
 	// the way fixtures are validated; nil refuses every document.
 	DecodeTransaction func(data []byte, name string) (sandbox.Transaction, error)
+	// DecodeScenario validates a scenario document for POST /_sandbox/scenarios the
+	// way scenario files are validated; nil refuses every document.
+	DecodeScenario func(data []byte, name string) (scenario.Scenario, error)
 	// IDs seeds the request-id salt; RandomIDs when nil. A seeded source makes request
 	// ids reproducible.
 	IDs sandbox.IDs
@@ -67,6 +70,7 @@ type Server struct {
 	journal           *journal
 	fixtures          func() (sandbox.Fixtures, error)
 	decodeTransaction func([]byte, string) (sandbox.Transaction, error)
+	decodeScenario    func([]byte, string) (scenario.Scenario, error)
 	operations        map[string]bool // the operations served, by name, for journal filters
 }
 
@@ -76,7 +80,8 @@ func NewServer(cfg Config) *Server {
 		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
 		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures,
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
-		operations: map[string]bool{},
+		decodeScenario: cfg.DecodeScenario,
+		operations:     map[string]bool{},
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody

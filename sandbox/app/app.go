@@ -24,6 +24,7 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
 // Server timeouts that are not configurable: a handler cannot write for ever, and a
@@ -159,6 +160,7 @@ func (a *App) wire() error {
 			return fx, err
 		},
 		DecodeTransaction: decodeTransaction, Scenarios: a.engine,
+		DecodeScenario: yamlfile.DecodeScenario,
 	})
 	return nil
 }

@@ -24,6 +24,9 @@ type state struct {
 	order    []string          // names in load order
 	global   []string          // globally active names, in activation order
 	loadErrs map[string]string // file -> why its last load failed
+	// installed are the scenarios installed at run time (see Install), which a
+	// reload of the files keeps.
+	installed []string
 }
 
 // UnknownError is a scenario name that no loaded scenario has.
@@ -41,9 +44,10 @@ func NewEngine(store sandbox.Store, scenarios []Scenario) (*Engine, error) {
 	return e, nil
 }
 
-// Replace makes scenarios the loaded set and forgets earlier load errors. It refuses
-// (keeping the current set) a set with an invalid scenario, a repeated name, or that
-// lacks a globally active scenario.
+// Replace makes scenarios the loaded set, in place of the files loaded before, and
+// forgets earlier load errors; installed scenarios stay. It refuses (keeping the
+// current set) a set with an invalid scenario, a repeated name, a name an installed
+// scenario has, or that lacks a globally active scenario.
 func (e *Engine) Replace(scenarios []Scenario) error {
 	next := &state{byName: make(map[string]*Scenario, len(scenarios))}
 	for i := range scenarios {
@@ -60,12 +64,19 @@ func (e *Engine) Replace(scenarios []Scenario) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	cur := e.state.Load()
+	for _, n := range cur.installed {
+		if _, clash := next.byName[n]; clash {
+			return fmt.Errorf("scenario %q is installed over the admin API: remove it before loading a file that defines it", n)
+		}
+		next.byName[n] = cur.byName[n]
+		next.order = append(next.order, n)
+	}
 	for _, g := range cur.global {
 		if _, ok := next.byName[g]; !ok {
 			return fmt.Errorf("scenario %q is globally active and would disappear", g)
 		}
 	}
-	next.global = cur.global
+	next.global, next.installed = cur.global, cur.installed
 	e.state.Store(next)
 	return nil
 }
@@ -117,7 +128,8 @@ func (e *Engine) Has(name string) bool {
 type Entry struct {
 	Name        string // empty for a file that failed to load and defines nothing loaded
 	Description string
-	File        string
+	File        string // empty for an installed scenario
+	Installed   bool   // installed at run time rather than loaded from a file
 	Global      bool   // globally active
 	Rules       int    // number of rules
 	LoadError   string // why File failed to load last time (the scenario shown is the last good one)
@@ -134,7 +146,8 @@ func (e *Engine) List() []Entry {
 		files[sc.File] = true
 		out = append(out, Entry{
 			Name: sc.Name, Description: sc.Description, File: sc.File, Rules: len(sc.Rules),
-			Global: slices.Contains(st.global, n), LoadError: st.loadErrs[sc.File],
+			Installed: slices.Contains(st.installed, n),
+			Global:    slices.Contains(st.global, n), LoadError: st.loadErrs[sc.File],
 		})
 	}
 	for _, f := range sortedKeys(st.loadErrs) {

@@ -30,6 +30,22 @@ func LoadScenarios(fsys fs.FS) ([]scenario.Scenario, error) {
 	return l.scenarios, nil
 }
 
+// DecodeScenario decodes and validates one scenario written as a single YAML (or
+// JSON) document, by the rules of a scenario file; name stands for the file in
+// problems. When anything is wrong the error is Problems.
+func DecodeScenario(data []byte, name string) (scenario.Scenario, error) {
+	l := &scenarioLoader{names: map[string]site{}}
+	l.file(name, data)
+	if len(l.problems) == 0 && len(l.scenarios) > 1 {
+		loc := l.names[l.scenarios[1].Name]
+		l.problems = append(l.problems, loc.problemf("expected one scenario document, found a second one"))
+	}
+	if err := l.problems.err(); err != nil {
+		return scenario.Scenario{}, err
+	}
+	return l.scenarios[0], nil
+}
+
 // CheckScenarioBindings reports every fixture binding that names no scenario known
 // to known.
 func CheckScenarioBindings(bindings []ScenarioBinding, known func(name string) bool) Problems {
