@@ -120,8 +120,17 @@ func Open(cfg Config) (*App, error) {
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	var err error
-	if a.store, err = store.Open(cfg.DB); err != nil {
+	a.store, err = store.Open(cfg.DB)
+	var damaged *store.DamagedError
+	switch {
+	case errors.As(err, &damaged):
+		return nil, err // it names the file, the byte and the way out
+	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
+	}
+	if torn := a.store.TornWrite(); torn != nil {
+		a.log.Warn("the database file ended inside a write the last run never finished (it stopped without closing); cut it off",
+			"db", cfg.DB, "offset", torn.Offset, "bytes", torn.Bytes, "saved_as", torn.SavedAs)
 	}
 	if err := a.wire(); err != nil {
 		a.store.Close()

@@ -68,6 +68,9 @@ func (id idemID) bucketKey() string {
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	id := idemIDOf(appID, key)
 	bucket, err := x.t.Get(id.bucketKey())
+	if err == nil {
+		bucket, err = unseal(id.bucketKey(), bucket)
+	}
 	switch {
 	case err == nil:
 		body, found, err := findIdemEntry(bucket, id)
@@ -100,6 +103,9 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	id := idemIDOf(r.AppID, r.Key)
 	key := id.bucketKey()
 	old, err := x.t.Get(key)
+	if err == nil {
+		old, err = unseal(key, old)
+	}
 	if err != nil && !errors.Is(err, buntdb.ErrNotFound) {
 		return fmt.Errorf("store: get %s: %w", key, err)
 	}
@@ -117,7 +123,7 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if longest > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: time.UnixMilli(int64(longest)).Sub(now)}
 	}
-	if _, _, err := x.t.Set(key, value, opts); err != nil {
+	if _, _, err := x.t.Set(key, seal(key, value), opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil

@@ -115,8 +115,9 @@ func TestIdempotencyExpiredEntriesLeave(t *testing.T) {
 	}
 }
 
-// A file written by an earlier version keeps one JSON item per key; its records are
-// still found.
+// A file written by an earlier version keeps one JSON item per key, and has neither
+// header nor checksums: it is refused as it is, and once carried over by Salvage its
+// records are still found.
 func TestIdempotencyLegacyRecordsRead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	old := sandbox.IdempotencyRecord{AppID: "a", Key: "old:key", ResourceID: "ORD_1", Kind: "order", Time: ms(3),
@@ -133,7 +134,14 @@ func TestIdempotencyLegacyRecordsRead(t *testing.T) {
 	if err != nil || db.Close() != nil {
 		t.Fatal(err)
 	}
-	s := mustOpen(t, path)
+	if _, err := Open(path); err == nil {
+		t.Fatal("a file without the header was opened")
+	}
+	carried := filepath.Join(t.TempDir(), "carried")
+	if _, err := Salvage(path, carried); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, carried)
 	mustView(t, s, func(tx sandbox.Tx) error {
 		got, err := tx.Idempotency("a", "old:key")
 		if err != nil || !reflect.DeepEqual(got, old) {
@@ -151,7 +159,7 @@ func TestIdempotencyDamagedBucket(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
 	bucket := idemIDOf("a", "k").bucketKey()
 	for _, value := range []string{"\x02", "\x01short", "\x01" + strings.Repeat("x", idemIDSize) + "\x7f"} {
-		err := s.db.Update(func(tx *buntdb.Tx) error { _, _, err := tx.Set(bucket, value, nil); return err })
+		err := s.db.Update(func(tx *buntdb.Tx) error { _, _, err := tx.Set(bucket, seal(bucket, value), nil); return err })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,6 +189,9 @@ func mustBucketEntries(t *testing.T, s *Store, bucket string) int {
 	n := 0
 	err := s.db.View(func(tx *buntdb.Tx) error {
 		v, err := tx.Get(bucket)
+		if err == nil {
+			v, err = unseal(bucket, v)
+		}
 		if err != nil {
 			return err
 		}

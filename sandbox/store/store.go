@@ -4,7 +4,9 @@
 //
 // # Key layout
 //
-// Every record is one key holding the JSON (encoding/json) of its sandbox type:
+// Every record is one key holding the JSON (encoding/json) of its sandbox type, behind
+// an 8-digit checksum of key and value (file.go); the file starts with a header record
+// at "!gpsandbox" that marks it as the sandbox's own:
 //
 //	app:<id>               sandbox.App
 //	merchant:<id>          sandbox.Merchant
@@ -38,6 +40,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -72,7 +75,9 @@ type Store struct {
 	// one-item-per-key layout when it was opened: a missing key is then also looked
 	// up there. They expire by themselves, so a later open clears it.
 	legacyIdem bool
-	syncer     *syncer // nil for ":memory:" and with SyncAlways
+	syncer     *syncer    // nil for ":memory:" and with SyncAlways
+	path       string     // ":memory:" for no file
+	torn       *TornWrite // what Open cut off the file, if anything
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -81,11 +86,29 @@ var _ sandbox.Store = (*Store)(nil)
 // nothing; any other path is a file, created if missing.
 func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
 
-// OpenWith opens the store at path with opts.
+// OpenWith opens the store at path with opts. A file the sandbox did not write, or
+// one damaged since, is refused with a *DamagedError and left as it is (see file.go).
 func OpenWith(path string, opts Options) (*Store, error) {
+	isNew, torn := true, (*TornWrite)(nil)
+	if path != ":memory:" {
+		var err error
+		if isNew, torn, err = prepareFile(path); err != nil {
+			var damaged *DamagedError
+			if errors.As(err, &damaged) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
+	}
 	db, err := buntdb.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if isNew {
+		if err := writeHeader(db); err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("store: start %s: %w", path, err)
+		}
 	}
 	cfg := buntdb.Config{
 		SyncPolicy:           buntdb.Never, // the syncer's job, outside buntdb's lock
@@ -104,12 +127,24 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: scan %s: %w", path, err)
 	}
-	s := &Store{db: db, cache: bounded.New[any](recordCacheSize), legacyIdem: legacy}
+	s := &Store{db: db, cache: bounded.New[any](recordCacheSize), legacyIdem: legacy, path: path, torn: torn}
 	if path != ":memory:" && !opts.SyncAlways {
 		s.syncer = startSyncer(path, syncEvery)
 	}
 	return s, nil
 }
+
+// writeHeader makes the header the first command of a new file.
+func writeHeader(db *buntdb.DB) error {
+	return db.Update(func(t *buntdb.Tx) error {
+		_, _, err := t.Set(headerKey, headerValue(0), nil)
+		return err
+	})
+}
+
+// TornWrite reports the torn last write Open cut off the file, left by a crash while
+// it was written (so never acknowledged); nil when there was none.
+func (s *Store) TornWrite() *TornWrite { return s.torn }
 
 // View runs fn in a read-only transaction; many may run at once.
 func (s *Store) View(fn func(sandbox.Tx) error) error {
@@ -139,11 +174,19 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	return err
 }
 
-// Close syncs and closes the file. Transactions must have ended.
+// Close syncs and closes the file, and records its length in the header so that the
+// next Open can tell a cleanly closed file from one cut short. Transactions must have
+// ended.
 func (s *Store) Close() error {
 	if s.syncer != nil {
 		s.syncer.close()
 		s.syncer = nil
 	}
-	return s.db.Close()
+	if err := s.db.Close(); err != nil {
+		return err
+	}
+	if s.path == ":memory:" {
+		return nil
+	}
+	return markClosed(s.path)
 }

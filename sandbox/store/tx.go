@@ -97,7 +97,7 @@ func (x tx) PutNotification(n sandbox.Notification) error {
 	}
 	key := outboxKey(n.OrderID, n.Seq)
 	if n.State == sandbox.NotificationPending {
-		if _, _, err := x.t.Set(key, "", nil); err != nil {
+		if _, _, err := x.t.Set(key, seal(key, ""), nil); err != nil {
 			return fmt.Errorf("store: put %s: %w", key, err)
 		}
 		return nil
@@ -175,6 +175,9 @@ func (x tx) DeleteAll() error {
 	if err := x.t.DeleteAll(); err != nil {
 		return err
 	}
+	if _, _, err := x.t.Set(headerKey, headerValue(0), nil); err != nil {
+		return err // the header stays: a compaction writes it first again
+	}
 	x.writes.records, x.writes.wiped = map[string]any{}, true
 	return nil
 }
@@ -189,6 +192,9 @@ func get[T any](t *buntdb.Tx, key string) (T, error) {
 	if err != nil {
 		return v, fmt.Errorf("store: get %s: %w", key, err)
 	}
+	if s, err = unseal(key, s); err != nil {
+		return v, err
+	}
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
 		return v, fmt.Errorf("store: decode %s: %w", key, err)
 	}
@@ -201,6 +207,9 @@ func scan[T any](t *buntdb.Tx, pattern string) ([]T, error) {
 	var decodeErr error
 	err := t.AscendKeys(pattern, func(key, value string) bool {
 		var v T
+		if value, decodeErr = unseal(key, value); decodeErr != nil {
+			return false
+		}
 		if decodeErr = json.Unmarshal([]byte(value), &v); decodeErr != nil {
 			decodeErr = fmt.Errorf("store: decode %s: %w", key, decodeErr)
 			return false
@@ -228,7 +237,7 @@ func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
 	if keep > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: keep}
 	}
-	if _, _, err := t.Set(key, string(b), opts); err != nil {
+	if _, _, err := t.Set(key, seal(key, string(b)), opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil

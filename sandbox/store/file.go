@@ -1,0 +1,457 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"strconv"
+)
+
+// # The file, and how a damaged one is told from a crash
+//
+// buntdb keeps an append-only file of commands (set, del, flushdb) in the Redis RESP
+// format and reads it back leniently: it skips NUL bytes (so a file of zeros loads as
+// an empty database, which the sandbox would then fill over), truncates the file at
+// the first incomplete command without saying so (a file cut in half loses its second
+// half silently), and cannot see bytes changed inside a value. So the store checks
+// the file itself before buntdb reads it:
+//
+//   - The first command is a header, set under headerKey: a file that does not start
+//     with it was not written by the sandbox and is never opened, so never
+//     overwritten. The key sorts before every other key, so buntdb's compaction
+//     (which rewrites keys in order) keeps it first; DeleteAll sets it again.
+//   - Every other value starts with 8 hex digits, the CRC-32C of its key and the rest
+//     of the value: a changed byte anywhere in a record is caught at open.
+//   - The header holds a slot, zero while the file is in use, that Close sets to the
+//     file's length. A file whose slot is set was closed cleanly: it must be exactly
+//     that long and end on a whole command. A file whose slot is zero was left by a
+//     crash (kill -9): its last write may be torn, and a torn last command (or a tail
+//     of NUL bytes, what an OS crash can leave) is cut off and reported, as buntdb
+//     would; anything else wrong is damage.
+//
+// Damage stops the open with a DamagedError naming the file and the byte offset;
+// Salvage (gpsandbox repair) copies what is readable into a new file.
+
+// headerKey sorts before every record key (they all start with a lower-case letter).
+const headerKey = "!gpsandbox"
+
+// headerPrefix is the header value before the slot: the closed length, 16 digits.
+const headerPrefix = "gp-sandbox database format 1; closed at byte "
+
+const slotDigits = 16
+
+func headerValue(closedAt int64) string {
+	return headerPrefix + fmt.Sprintf("%0*d", slotDigits, closedAt)
+}
+
+// headerCommand is the header as buntdb writes it: the first bytes of every file.
+func headerCommand(closedAt int64) []byte {
+	return appendCommand(nil, "set", headerKey, headerValue(closedAt))
+}
+
+// slotOffset is where the slot's digits start in the file.
+var slotOffset = int64(len(headerCommand(0)) - 2 - slotDigits)
+
+func appendCommand(buf []byte, parts ...string) []byte {
+	buf = append(buf, '*')
+	buf = strconv.AppendInt(buf, int64(len(parts)), 10)
+	buf = append(buf, '\r', '\n')
+	for _, p := range parts {
+		buf = append(buf, '$')
+		buf = strconv.AppendInt(buf, int64(len(p)), 10)
+		buf = append(buf, '\r', '\n')
+		buf = append(buf, p...)
+		buf = append(buf, '\r', '\n')
+	}
+	return buf
+}
+
+// Record checksums: CRC-32C (Castagnoli) of key, a NUL, and the payload, as 8
+// lower-case hex digits in front of the payload.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+const sumDigits = 8
+
+func recordSum(key, payload string) uint32 {
+	h := crc32.New(castagnoli)
+	io.WriteString(h, key)
+	h.Write([]byte{0})
+	io.WriteString(h, payload)
+	return h.Sum32()
+}
+
+// seal returns the stored form of payload at key.
+func seal(key, payload string) string {
+	var b [sumDigits]byte
+	hexSum(b[:], recordSum(key, payload))
+	return string(b[:]) + payload
+}
+
+// unseal returns the payload of a stored value. The checksum was checked when the
+// file was opened; what is in memory is trusted.
+func unseal(key, stored string) (string, error) {
+	if len(stored) < sumDigits {
+		return "", fmt.Errorf("store: %s: value too short for its checksum", key)
+	}
+	return stored[sumDigits:], nil
+}
+
+func hexSum(dst []byte, sum uint32) {
+	const digits = "0123456789abcdef"
+	for i := sumDigits - 1; i >= 0; i-- {
+		dst[i] = digits[sum&0xf]
+		sum >>= 4
+	}
+}
+
+// sealedOK reports whether a stored value carries the right checksum for key.
+func sealedOK(key, stored []byte) bool {
+	if len(stored) < sumDigits {
+		return false
+	}
+	want, err := strconv.ParseUint(string(stored[:sumDigits]), 16, 32)
+	if err != nil || bytes.ContainsAny(stored[:sumDigits], "ABCDEF+-") {
+		return false
+	}
+	h := crc32.New(castagnoli)
+	h.Write(key)
+	h.Write([]byte{0})
+	h.Write(stored[sumDigits:])
+	return h.Sum32() == uint32(want)
+}
+
+// DamagedError reports a database file the store refuses to open.
+type DamagedError struct {
+	Path   string
+	Offset int64 // where the problem starts, in bytes from the file's start
+	Reason string
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("%s: %s at byte %d; nothing was changed. `gpsandbox repair --db %s` copies what is readable to a new file",
+		e.Path, e.Reason, e.Offset, e.Path)
+}
+
+// TornWrite describes the tail of a file left by a crash during its last write,
+// which the store cut off when it opened the file: that write was never reported
+// as done.
+type TornWrite struct {
+	Offset  int64  // where the cut tail started
+	Bytes   int64  // how many bytes were cut
+	SavedAs string // the file the cut bytes were copied to
+}
+
+// fileCheck is what checking a file found.
+type fileCheck struct {
+	size      int64
+	closedAt  int64 // the slot: 0 when the file was not closed cleanly
+	validEnd  int64 // the end of the last whole command
+	records   int   // commands read
+	tailStart int64 // validEnd when the tail after it is torn; -1 when none
+}
+
+// errTorn ends a scan at an incomplete command: the file ends inside it.
+var errTorn = errors.New("file ends inside a command")
+
+// scanner reads RESP commands off a file, counting offsets.
+type scanner struct {
+	r      *bufio.Reader
+	offset int64 // of the next unread byte
+	size   int64
+	parts  [][]byte
+	bufs   [5][]byte // reused from command to command: parts point into them
+}
+
+func newScanner(r io.Reader, size int64) *scanner {
+	return &scanner{r: bufio.NewReaderSize(r, 64<<10), size: size}
+}
+
+// next reads one command into sc.parts. It returns io.EOF at a clean end, errTorn
+// when the file ends inside a command, or a *DamagedError (without Path) for bytes
+// that are not a command.
+func (sc *scanner) next() error {
+	start := sc.offset
+	n, err := sc.length('*', start)
+	if err != nil {
+		if err == errTorn && sc.offset == start {
+			return io.EOF
+		}
+		return err
+	}
+	if n < 1 || n > 5 {
+		return &DamagedError{Offset: start, Reason: fmt.Sprintf("a command of %d parts", n)}
+	}
+	sc.parts = sc.parts[:0]
+	for i := range n {
+		partAt := sc.offset
+		size, err := sc.length('$', partAt)
+		if err != nil {
+			return err
+		}
+		if size > sc.size-sc.offset {
+			return errTorn // a length running past the end: the file was cut inside it
+		}
+		if int64(cap(sc.bufs[i])) < size+2 {
+			sc.bufs[i] = make([]byte, size+2)
+		}
+		b := sc.bufs[i][:size+2]
+		if _, err := io.ReadFull(sc.r, b); err != nil {
+			return errTorn
+		}
+		sc.offset += size + 2
+		if b[size] != '\r' || b[size+1] != '\n' {
+			return &DamagedError{Offset: sc.offset - 2, Reason: "a value that does not end where its length says"}
+		}
+		sc.parts = append(sc.parts, b[:size])
+	}
+	return nil
+}
+
+// length reads a "<mark><digits>\r\n" line and returns the number.
+func (sc *scanner) length(mark byte, at int64) (int64, error) {
+	c, err := sc.r.ReadByte()
+	if err != nil {
+		return 0, errTorn
+	}
+	sc.offset++
+	if c != mark {
+		return 0, &DamagedError{Offset: at, Reason: fmt.Sprintf("unexpected byte 0x%02x where a %q line starts", c, mark)}
+	}
+	var n int64
+	digits := 0
+	for {
+		c, err := sc.r.ReadByte()
+		if err != nil {
+			return 0, errTorn
+		}
+		sc.offset++
+		switch {
+		case c >= '0' && c <= '9' && digits < 12:
+			n = n*10 + int64(c-'0')
+			digits++
+			continue
+		case c == '\r' && digits > 0:
+			c, err := sc.r.ReadByte()
+			if err != nil {
+				return 0, errTorn
+			}
+			sc.offset++
+			if c == '\n' {
+				return n, nil
+			}
+		}
+		return 0, &DamagedError{Offset: at, Reason: fmt.Sprintf("a malformed %q line", mark)}
+	}
+}
+
+// checkCommand checks one whole command, read at offset at; first says whether it is
+// the file's first command.
+func checkCommand(parts [][]byte, at int64, first bool) error {
+	damaged := func(reason string) error { return &DamagedError{Offset: at, Reason: reason} }
+	if first {
+		if len(parts) != 3 || string(parts[0]) != "set" || string(parts[1]) != headerKey || !validHeader(parts[2]) {
+			return damaged("not a gp-sandbox database (no gp-sandbox header)")
+		}
+		return nil
+	}
+	switch string(parts[0]) {
+	case "flushdb":
+		if len(parts) != 1 {
+			return damaged("a malformed flushdb command")
+		}
+	case "del":
+		if len(parts) != 2 {
+			return damaged("a malformed del command")
+		}
+	case "set":
+		if len(parts) != 3 && len(parts) != 5 {
+			return damaged("a malformed set command")
+		}
+		if len(parts) == 5 && (string(parts[3]) != "ae" && string(parts[3]) != "ex" || !allDigits(parts[4])) {
+			return damaged("a malformed expiry")
+		}
+		if string(parts[1]) == headerKey {
+			if string(parts[2]) != headerValue(0) {
+				return damaged("a malformed gp-sandbox header")
+			}
+		} else if !sealedOK(parts[1], parts[2]) {
+			return damaged(fmt.Sprintf("a record whose checksum does not match (key %.60q)", parts[1]))
+		}
+	default:
+		return damaged(fmt.Sprintf("an unknown command %.20q", parts[0]))
+	}
+	return nil
+}
+
+func validHeader(v []byte) bool {
+	return len(v) == len(headerPrefix)+slotDigits && string(v[:len(headerPrefix)]) == headerPrefix && allDigits(v[len(headerPrefix):])
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// checkFile reads the whole file at path and checks it (see the top of this file).
+func checkFile(f *os.File, path string) (fileCheck, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return fileCheck{}, err
+	}
+	c := fileCheck{size: fi.Size(), tailStart: -1}
+	sc := newScanner(f, c.size)
+	for {
+		at := sc.offset
+		err := sc.next()
+		if err == io.EOF {
+			break
+		}
+		if err == errTorn {
+			if c.records == 0 {
+				return c, &DamagedError{Path: path, Offset: 0, Reason: "not a gp-sandbox database (no gp-sandbox header)"}
+			}
+			c.tailStart = at
+			break
+		}
+		var d *DamagedError
+		if errors.As(err, &d) {
+			if c.records > 0 && d.Offset == at && c.closedAt == 0 && onlyNULs(f, at, c.size) {
+				c.tailStart = at // zeros where the last write should be: an OS crash
+				break
+			}
+			if c.records == 0 {
+				d.Offset, d.Reason = 0, "not a gp-sandbox database (no gp-sandbox header)"
+			}
+			d.Path = path
+			return c, d
+		}
+		if err := checkCommand(sc.parts, at, c.records == 0); err != nil {
+			err.(*DamagedError).Path = path
+			return c, err
+		}
+		if c.records == 0 {
+			c.closedAt, _ = strconv.ParseInt(string(sc.parts[2][len(headerPrefix):]), 10, 64)
+		}
+		c.records++
+		c.validEnd = sc.offset
+	}
+	return c, c.judgeEnd(path)
+}
+
+// judgeEnd decides whether the file ends as a file closed cleanly, or left by a crash,
+// may end.
+func (c fileCheck) judgeEnd(path string) error {
+	if c.closedAt == 0 {
+		return nil // in use when the process stopped: a torn tail is allowed
+	}
+	switch {
+	case c.size < c.closedAt:
+		return &DamagedError{Path: path, Offset: c.size, Reason: fmt.Sprintf("the file ends early: it was %d bytes long when closed", c.closedAt)}
+	case c.tailStart >= 0:
+		return &DamagedError{Path: path, Offset: c.tailStart, Reason: "an incomplete command in a file that was closed cleanly"}
+	case c.size > c.closedAt:
+		return &DamagedError{Path: path, Offset: c.closedAt, Reason: "bytes written after the file was closed"}
+	}
+	return nil
+}
+
+// onlyNULs reports whether the file's bytes from at to size are all zero.
+func onlyNULs(f *os.File, at, size int64) bool {
+	r := bufio.NewReader(io.NewSectionReader(f, at, size-at))
+	for {
+		c, err := r.ReadByte()
+		if err == io.EOF {
+			return true
+		}
+		if err != nil || c != 0 {
+			return false
+		}
+	}
+}
+
+// prepareFile checks the file at path before buntdb reads it, then marks it in use
+// (slot zero) and cuts a torn tail. It returns whether the file is new (missing or
+// empty: the header is still to be written) and the torn write it cut, if any.
+func prepareFile(path string) (isNew bool, torn *TornWrite, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return true, nil, nil
+	}
+	if err != nil {
+		return false, nil, err
+	}
+	defer f.Close()
+	c, err := checkFile(f, path)
+	if err != nil {
+		return false, nil, err
+	}
+	if c.size == 0 {
+		return true, nil, nil
+	}
+	if c.closedAt != 0 {
+		if err := writeSlot(f, 0); err != nil {
+			return false, nil, err
+		}
+	}
+	if c.tailStart >= 0 {
+		torn = &TornWrite{Offset: c.tailStart, Bytes: c.size - c.tailStart, SavedAs: fmt.Sprintf("%s.torn-%d", path, c.tailStart)}
+		if err := saveTail(f, torn); err != nil {
+			return false, nil, fmt.Errorf("keep the torn last write of %s: %w", path, err)
+		}
+		if err := f.Truncate(c.tailStart); err != nil {
+			return false, nil, fmt.Errorf("cut the torn last write of %s: %w", path, err)
+		}
+	}
+	return false, torn, f.Sync()
+}
+
+// saveTail copies the torn tail to its own file before the store cuts it, so that
+// not even an unacknowledged write's bytes are lost without a trace.
+func saveTail(f *os.File, torn *TornWrite) error {
+	out, err := os.OpenFile(torn.SavedAs, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, io.NewSectionReader(f, torn.Offset, torn.Bytes))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeSlot writes the closed length into the header of an open file.
+func writeSlot(f *os.File, closedAt int64) error {
+	slot := headerValue(closedAt)[len(headerPrefix):]
+	_, err := f.WriteAt([]byte(slot), slotOffset)
+	return err
+}
+
+// markClosed records the file's length in its header, once buntdb has closed it: the
+// next open then knows the file was closed cleanly and how long it must be.
+func markClosed(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, slotOffset)
+	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, headerCommand(0)[:slotOffset]) {
+		return fmt.Errorf("store: %s does not start with its header at close", path)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if err := writeSlot(f, fi.Size()); err != nil {
+		return err
+	}
+	return f.Sync()
+}
