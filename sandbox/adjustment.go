@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 )
@@ -12,7 +11,8 @@ import (
 const AdjustmentHistoryLimit = 100
 
 // AdjustRequest is a validated adjustment: which transaction, the fields to change
-// (empty means absent) and the request's idempotency data.
+// (empty means absent; all empty is refused once the transaction is found) and the
+// request's idempotency data.
 type AdjustRequest struct {
 	TransactionID  string
 	MerchantID     string // set on the partner path /merchants/{mid}/transactions/{id}/adjustment
@@ -23,56 +23,31 @@ type AdjustRequest struct {
 	Idempotency    Idempotency
 }
 
-// transactionView is the Transaction resource as GP returns it, fields in GP's order.
-type transactionView struct {
-	ID            string        `json:"id"`
-	TimeCreated   string        `json:"time_created"`
-	Type          string        `json:"type"`
-	Status        string        `json:"status"`
-	Amount        string        `json:"amount"`
-	Currency      string        `json:"currency"`
-	Country       string        `json:"country"`
-	Reference     string        `json:"reference"`
-	PaymentMethod PaymentResult `json:"payment_method"`
-	Order         *OrderAmounts `json:"order,omitempty"`
-	BatchID       string        `json:"batch_id"`
-	Action        Action        `json:"action"`
-}
-
-// View returns the transaction as the API shows it: GP's full resource for a
-// transaction with a channel (made through the API), the service document's shape
-// for the fixtures' older records.
-func (t Transaction) View() any {
-	if t.Channel != "" {
-		return t.resourceView()
-	}
-	return transactionView{
-		ID: t.ID, TimeCreated: FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
-		Amount: t.Amount, Currency: t.Currency, Country: t.Country, Reference: t.Reference,
-		PaymentMethod: t.PaymentMethod, Order: t.Order, BatchID: t.BatchID, Action: t.Action,
-	}
-}
-
 // Adjust changes the data of a card-present transaction (amount, gratuity, EMV tag),
-// never its status, and records the change as a new action.
-func (s *Service) Adjust(c Caller, req AdjustRequest) (Result, error) {
+// never its status, and records the change as a new action. The transaction is looked
+// up before anything about the change is judged: GP answers an empty change of an
+// unknown transaction with 404, not with the "at least one field" error.
+func (s *Service) Adjust(c Caller, req AdjustRequest) (Transaction, error) {
 	if err := s.Authorize(c, OpAdjustment); err != nil {
-		return Result{}, err
+		return Transaction{}, err
 	}
-	return s.execute(c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, any, error) {
+	t, _, err := execute(s, c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, Transaction, error) {
 		t, err := tx.Transaction(req.TransactionID)
 		if err != nil {
-			return "", nil, notFoundAs(err, NotFoundTransaction(req.TransactionID))
+			return "", t, notFoundAs(err, NotFoundTransaction(req.TransactionID))
 		}
 		// Another merchant's transaction is indistinguishable from a missing one.
 		if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
-			return "", nil, NotFoundTransaction(req.TransactionID)
+			return "", t, NotFoundTransaction(req.TransactionID)
+		}
+		if req.Amount == "" && req.GratuityAmount == "" && req.Tag == "" {
+			return "", t, MissingFields("[amount or tag or gratuityAmount]")
 		}
 		if err := s.refreshBatch(tx, &t, now); err != nil {
-			return "", nil, err
+			return "", t, err
 		}
 		if err := allows(OpAdjustment, t); err != nil {
-			return "", nil, err
+			return "", t, err
 		}
 		t.Action = s.newAction(c, "AUTHORIZE", now)
 		t.AdjustmentCount++
@@ -83,13 +58,11 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Result, error) {
 		// A ring of AdjustmentHistoryLimit slots: the newest entry replaces the oldest.
 		slot := (t.AdjustmentCount - 1) % AdjustmentHistoryLimit
 		if err := tx.PutAdjustment(t.ID, slot, record); err != nil {
-			return "", nil, err
+			return "", t, err
 		}
-		if err := tx.PutTransaction(t); err != nil {
-			return "", nil, err
-		}
-		return t.ID, t.View(), nil
+		return t.ID, t, tx.PutTransaction(t)
 	})
+	return t, err
 }
 
 // applyAdjustment writes the requested fields onto t and returns what changed.
@@ -122,5 +95,3 @@ func NormalizeAmount(digits string) string {
 	}
 	return trimmed
 }
-
-func jsonBody(v any) ([]byte, error) { return json.Marshal(v) }

@@ -200,31 +200,32 @@ type CloseBatchRequest struct {
 }
 
 // CloseBatch closes an open batch on request and answers its summary.
-func (s *Service) CloseBatch(c Caller, req CloseBatchRequest) (Result, error) {
-	return s.execute(c, req.Idempotency, "batch", func(tx Tx, now time.Time) (string, any, error) {
+func (s *Service) CloseBatch(c Caller, req CloseBatchRequest) (Batch, error) {
+	v, _, err := execute(s, c, req.Idempotency, "batch", func(tx Tx, now time.Time) (string, Batch, error) {
 		b, err := tx.Batch(req.BatchID)
 		if err != nil || !c.App.ActsFor(b.MerchantID) || (req.MerchantID != "" && req.MerchantID != b.MerchantID) {
 			if err != nil && !errors.Is(err, ErrNotFound) {
-				return "", nil, err
+				return "", Batch{}, err
 			}
-			return "", nil, NotFoundBatch(req.BatchID)
+			return "", Batch{}, NotFoundBatch(req.BatchID)
 		}
 		closed, err := s.closeIfDue(tx, &b, now)
 		if err != nil {
-			return "", nil, err
+			return "", Batch{}, err
 		}
 		if closed {
-			return "", nil, EmptyBatch() // already closed: nothing left to settle [SB]
+			return "", Batch{}, EmptyBatch() // already closed: nothing left to settle [SB]
 		}
 		b.Action = s.newAction(c, "CLOSE", now)
 		if err := s.settle(tx, &b, now, "request"); err != nil {
-			return "", nil, err
+			return "", Batch{}, err
 		}
 		if b.Count == 0 {
-			return "", nil, EmptyBatch()
+			return "", Batch{}, EmptyBatch()
 		}
-		return b.ID, b.View(), nil
+		return b.ID, b, nil
 	})
+	return v, err
 }
 
 // BatchState returns a batch for the admin API, closed first if its merchant's close
@@ -240,31 +241,4 @@ func (s *Service) BatchState(id string) (Batch, error) {
 		return err
 	})
 	return b, err
-}
-
-// batchView is the batch summary the SDKs read on a close [GP] fields, [SB] layout.
-type batchView struct {
-	ID               string `json:"id"`
-	BatchID          string `json:"batch_id"`
-	TimeCreated      string `json:"time_created"`
-	Status           string `json:"status"`
-	TransactionCount int    `json:"transaction_count"`
-	Amount           string `json:"amount"`
-	Currency         string `json:"currency"`
-	Country          string `json:"country"`
-	MerchantID       string `json:"merchant_id"`
-	MerchantName     string `json:"merchant_name"`
-	AccountID        string `json:"account_id"`
-	AccountName      string `json:"account_name"`
-	Action           Action `json:"action"`
-}
-
-// View returns the batch summary as the API shows it.
-func (b Batch) View() any {
-	return batchView{
-		ID: b.ID, BatchID: b.ID, TimeCreated: FormatTime(b.TimeCreated), Status: b.Status,
-		TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency, Country: b.Country,
-		MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID,
-		AccountName: b.AccountName, Action: b.Action,
-	}
 }

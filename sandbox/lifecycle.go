@@ -102,36 +102,37 @@ type LodgingItem struct {
 // ChangeTransaction runs one lifecycle operation on a transaction in one store
 // transaction: it reads the transaction, checks the state table, and writes the
 // result (the changed transaction, or a new one for refunds and reauthorizations).
-func (s *Service) ChangeTransaction(c Caller, req LifecycleRequest) (Result, error) {
-	return s.execute(c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, any, error) {
+func (s *Service) ChangeTransaction(c Caller, req LifecycleRequest) (Transaction, error) {
+	v, _, err := execute(s, c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, Transaction, error) {
 		t, err := tx.Transaction(req.TransactionID)
 		if err != nil {
-			return "", nil, notFoundAs(err, NotFoundTransaction(req.TransactionID))
+			return "", Transaction{}, notFoundAs(err, NotFoundTransaction(req.TransactionID))
 		}
 		if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
-			return "", nil, NotFoundTransaction(req.TransactionID)
+			return "", Transaction{}, NotFoundTransaction(req.TransactionID)
 		}
 		if req.Operation == OpIncremental && req.Amount == "" {
-			return "", nil, MissingFields("[amount]")
+			return "", Transaction{}, MissingFields("[amount]")
 		}
 		if err := s.refreshBatch(tx, &t, now); err != nil {
-			return "", nil, err
+			return "", Transaction{}, err
 		}
 		if err := allows(req.Operation, t); err != nil {
-			return "", nil, err
+			return "", Transaction{}, err
 		}
 		out, err := s.apply(tx, c, req, t, now)
 		if err != nil {
-			return "", nil, err
+			return "", Transaction{}, err
 		}
 		for _, w := range out {
 			if err := tx.PutTransaction(w); err != nil {
-				return "", nil, err
+				return "", Transaction{}, err
 			}
 		}
 		answer := out[len(out)-1]
-		return answer.ID, answer.View(), nil
+		return answer.ID, answer, nil
 	})
+	return v, err
 }
 
 // apply performs an allowed operation and returns the transactions to write, the one

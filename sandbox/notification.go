@@ -3,7 +3,6 @@ package sandbox
 import (
 	"crypto/sha512"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -61,7 +60,10 @@ func (s *Service) enqueueNotification(tx Tx, o Order, appKey string, now time.Ti
 	if o.Request.StatusURL == "" {
 		return false, nil
 	}
-	body, err := json.Marshal(o.View())
+	if s.renderNotification == nil {
+		return false, fmt.Errorf("notification of %s: no renderer set (RenderNotificationsWith)", o.ID)
+	}
+	body, err := s.renderNotification(o)
 	if err != nil {
 		return false, fmt.Errorf("encode notification of %s: %w", o.ID, err)
 	}
@@ -71,6 +73,14 @@ func (s *Service) enqueueNotification(tx Tx, o Order, appKey string, now time.Ti
 		Created: now, State: NotificationPending, Attempts: []DeliveryAttempt{}, NextAttempt: now,
 	}
 	return true, tx.PutNotification(n)
+}
+
+// RenderNotificationsWith sets how an order becomes a notification body. The body is
+// the order as the API shows it, a wire shape the api package owns; it is rendered
+// here, inside the transaction that changes the order, because the body (and its
+// signature) is fixed at that moment. api.NewServer sets it; call it before serving.
+func (s *Service) RenderNotificationsWith(render func(Order) ([]byte, error)) {
+	s.renderNotification = render
 }
 
 // OnNotification registers fn to be called after a transaction that wrote an outbox

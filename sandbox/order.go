@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"math/big"
 	"time"
@@ -66,85 +65,99 @@ func MaskCardNumber(number string) string {
 	return string(masked)
 }
 
-// Price is what a FOR_REVIEW order would cost.
+// Price is what a FOR_REVIEW order would cost, amounts in minor units.
 type Price struct {
-	Amount   string      `json:"amount"`
-	Currency string      `json:"currency"`
-	Lines    []PriceLine `json:"lines"`
+	Amount   string
+	Currency string
+	Lines    []PriceLine
 }
 
 // PriceLine is the price of one product line.
 type PriceLine struct {
-	ProductID  string `json:"product_id"`
-	Quantity   int    `json:"quantity"`
-	UnitAmount string `json:"unit_amount"`
-	Amount     string `json:"amount"`
+	ProductID  string
+	Quantity   int
+	UnitAmount string
+	Amount     string
 }
 
-type orderView struct {
-	ID              string `json:"id"`
-	MerchantID      string `json:"merchant_id"`
-	MerchantName    string `json:"merchant_name"`
-	Status          string `json:"status"`
-	TimeCreated     string `json:"time_created"`
-	TimeLastUpdated string `json:"time_last_updated"`
-	Price           *Price `json:"price,omitempty"`
-	Action          Action `json:"action"`
+// Quote is the answer to a FOR_REVIEW order: the order as it would be placed (never
+// stored) and its price.
+type Quote struct {
+	Order Order
+	Price Price
 }
 
-// View returns the order as the API shows it.
-func (o Order) View() any { return o.view(nil) }
-
-func (o Order) view(price *Price) orderView {
-	return orderView{
-		ID: o.ID, MerchantID: o.MerchantID, MerchantName: o.MerchantName, Status: o.Status,
-		TimeCreated: FormatTime(o.TimeCreated), TimeLastUpdated: FormatTime(o.TimeLastUpdated),
-		Price: price, Action: o.Action,
-	}
-}
-
-// CreateOrder places a device order for a merchant (stored INITIATED) or, with status
-// FOR_REVIEW, only prices it: nothing is stored and the idempotency key stays free.
-func (s *Service) CreateOrder(c Caller, merchantID string, version string, req OrderRequest, idem Idempotency) (Result, error) {
+// PlaceOrder places a device order for a merchant: it is stored INITIATED and, with a
+// status_url, its first notification is written in the same transaction.
+func (s *Service) PlaceOrder(c Caller, merchantID, version string, req OrderRequest, idem Idempotency) (Order, error) {
 	if err := s.Authorize(c, OpOrder); err != nil {
-		return Result{}, err
+		return Order{}, err
 	}
 	req = req.WithCardDataMasked()
-	if req.Status == OrderForReview {
-		idem.Key = "" // a price quote executes no action
-	}
 	notified := false
-	res, err := s.execute(c, idem, "order", func(tx Tx, now time.Time) (string, any, error) {
-		m, err := s.orderMerchant(tx, c, merchantID)
+	o, replayed, err := execute(s, c, idem, "order", func(tx Tx, now time.Time) (string, Order, error) {
+		o, _, err := s.newOrder(tx, c, merchantID, version, req, now)
 		if err != nil {
-			return "", nil, err
-		}
-		o := Order{
-			ID: "ORD_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name,
-			Status: OrderInitiated, TimeCreated: now, TimeLastUpdated: now, AppID: c.App.ID,
-			Version: version, Request: req, Action: s.newAction(c, "ORDER_INITIATED", now),
-		}
-		if req.Status == OrderForReview {
-			price, err := priceOrder(tx, m, req)
-			if err != nil {
-				return "", nil, err
-			}
-			o.Status = OrderForReview
-			return o.ID, o.view(price), nil
+			return "", o, err
 		}
 		o.History = []Action{o.Action}
 		if err := tx.PutOrder(o); err != nil {
-			return "", nil, err
+			return "", o, err
 		}
-		if notified, err = s.enqueueNotification(tx, o, c.App.Key, now); err != nil {
-			return "", nil, err
-		}
-		return o.ID, o.View(), nil
+		notified, err = s.enqueueNotification(tx, o, c.App.Key, now)
+		return o.ID, o, err
 	})
-	if err == nil && notified && !res.Replayed {
+	if err == nil && notified && !replayed {
 		s.notifyWritten()
 	}
-	return res, err
+	return o, err
+}
+
+// PriceOrder answers a FOR_REVIEW order: the price of the products, from the pricing
+// profile the request names or else the merchant's. Nothing is ordered, stored or
+// notified, so a fresh idempotency key stays free; a key already consumed is refused
+// as for any other request, since the key must not have been seen within the window.
+func (s *Service) PriceOrder(c Caller, merchantID, version string, req OrderRequest, idem Idempotency) (Quote, error) {
+	if err := s.Authorize(c, OpOrder); err != nil {
+		return Quote{}, err
+	}
+	req = req.WithCardDataMasked()
+	var q Quote
+	err := s.store.View(func(tx Tx) error {
+		now := s.clock.Now()
+		if rec, seen, err := recentKey(tx, c, idem, now); err != nil || seen {
+			if err == nil {
+				err = duplicateOf(tx, rec)
+			}
+			return err
+		}
+		o, m, err := s.newOrder(tx, c, merchantID, version, req, now)
+		if err != nil {
+			return err
+		}
+		price, err := priceOrder(tx, m, req)
+		if err != nil {
+			return err
+		}
+		o.Status = OrderForReview
+		q = Quote{Order: o, Price: price}
+		return nil
+	})
+	return q, err
+}
+
+// newOrder builds an INITIATED order of the request for a merchant the caller may act
+// for, with a fresh id and its ORDER_INITIATED action, and returns the merchant too.
+func (s *Service) newOrder(tx Tx, c Caller, merchantID, version string, req OrderRequest, now time.Time) (Order, Merchant, error) {
+	m, err := s.orderMerchant(tx, c, merchantID)
+	if err != nil {
+		return Order{}, m, err
+	}
+	return Order{
+		ID: "ORD_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name,
+		Status: OrderInitiated, TimeCreated: now, TimeLastUpdated: now, AppID: c.App.ID,
+		Version: version, Request: req, Action: s.newAction(c, "ORDER_INITIATED", now),
+	}, m, nil
 }
 
 // orderTransitions is the order lifecycle [SB]: INITIATED → PROCESSING → SHIPPED →
@@ -156,7 +169,9 @@ var orderTransitions = map[string][]string{
 }
 
 // OrderStatuses lists the statuses an order can have, in lifecycle order.
-var OrderStatuses = []string{OrderInitiated, OrderProcessing, OrderShipped, OrderDelivered, OrderCancelled}
+func OrderStatuses() []string {
+	return []string{OrderInitiated, OrderProcessing, OrderShipped, OrderDelivered, OrderCancelled}
+}
 
 func canMove(from, to string) bool {
 	for _, s := range orderTransitions[from] {
@@ -169,15 +184,14 @@ func canMove(from, to string) bool {
 
 // ChangeOrderStatus moves an order one step along its lifecycle, records the change as
 // an action of type ORDER_<status> in the name of the app that placed the order, and
-// writes the notification in the same transaction. It returns the order as the API
-// shows it.
-func (s *Service) ChangeOrderStatus(id, status string) (Result, error) {
-	var res Result
+// writes the notification in the same transaction. It returns the changed order.
+func (s *Service) ChangeOrderStatus(id, status string) (Order, error) {
+	var o Order
 	notified := false
 	err := s.store.Update(func(tx Tx) error {
 		now := s.clock.Now()
-		o, err := tx.Order(id)
-		if err != nil {
+		var err error
+		if o, err = tx.Order(id); err != nil {
 			return notFoundAs(err, NotFoundOrder(id))
 		}
 		if !canMove(o.Status, status) {
@@ -196,17 +210,13 @@ func (s *Service) ChangeOrderStatus(id, status string) (Result, error) {
 		if err := tx.PutOrder(o); err != nil {
 			return err
 		}
-		if notified, err = s.enqueueNotification(tx, o, app.Key, now); err != nil {
-			return err
-		}
-		res = Result{ResourceID: o.ID}
-		res.Body, err = json.Marshal(o.View())
+		notified, err = s.enqueueNotification(tx, o, app.Key, now)
 		return err
 	})
 	if err == nil && notified {
 		s.notifyWritten()
 	}
-	return res, err
+	return o, err
 }
 
 // orderMerchant returns the merchant if the caller's app may act for it, else 40041
@@ -216,7 +226,7 @@ func (s *Service) orderMerchant(tx Tx, c Caller, merchantID string) (Merchant, e
 	if err == nil && c.App.ActsFor(merchantID) {
 		return m, nil
 	}
-	if err != nil && err != ErrNotFound {
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Merchant{}, err
 	}
 	return Merchant{}, MerchantNotConfigured(accountFor(c.App, PermOrder), merchantID)
@@ -236,21 +246,21 @@ func accountFor(app App, permission string) string {
 
 // priceOrder prices each product line from the pricing profile the request names or,
 // failing that, the merchant's. Amounts are computed exactly, in minor units.
-func priceOrder(tx Tx, m Merchant, req OrderRequest) (*Price, error) {
+func priceOrder(tx Tx, m Merchant, req OrderRequest) (Price, error) {
 	name := m.PricingProfile
 	if req.PricingProfile != "" {
 		name = req.PricingProfile
 	}
 	profile, err := tx.PricingProfile(name)
 	if err != nil {
-		return nil, notFoundAs(err, InvalidField("pricing_profile"))
+		return Price{}, notFoundAs(err, InvalidField("pricing_profile"))
 	}
 	total := new(big.Int)
-	price := &Price{Currency: profile.Currency, Lines: []PriceLine{}}
+	price := Price{Currency: profile.Currency, Lines: []PriceLine{}}
 	for _, p := range req.Products {
 		unit, ok := profile.Products[p.ID]
 		if !ok {
-			return nil, InvalidField("products.id")
+			return Price{}, InvalidField("products.id")
 		}
 		qty := p.Quantity
 		if qty == 0 {

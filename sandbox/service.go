@@ -31,6 +31,8 @@ type Service struct {
 	callers  *bounded.Map[Caller] // who a token belongs to; see Authenticate
 	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
 	notified func()               // called after an outbox entry commits
+
+	renderNotification func(Order) ([]byte, error) // see RenderNotificationsWith
 }
 
 // callerCacheSize bounds the cache of authenticated callers.
@@ -50,7 +52,8 @@ type Caller struct {
 	App   App
 }
 
-// Operation names an API action, for authorization and scenarios.
+// Operation names an API action, for authorization, the request journal and scenario
+// rules (a rule's "operation" is one of these names). This is their one definition.
 type Operation string
 
 // The operations the sandbox serves.
@@ -60,6 +63,16 @@ const (
 	OpOrder       Operation = "order"
 )
 
+// Operations lists every API operation the sandbox serves (not OpNotification, which
+// is no request of a client), in the order the wire contract presents them.
+func Operations() []Operation {
+	return []Operation{
+		OpAccessToken, OpAdjustment, OpOrder,
+		OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
+		OpReauthorization, OpIncremental, OpVerification, OpBatchClose,
+	}
+}
+
 // Idempotency describes the idempotency key of a request and what identifies the
 // request, so that replay mode can tell a true repeat from a different request.
 type Idempotency struct {
@@ -68,13 +81,6 @@ type Idempotency struct {
 	Path     string
 	BodyHash string
 	Replay   bool // replay mode: a true repeat gets the original answer again
-}
-
-// Result is the outcome of an executed (or replayed) action: the JSON body to send.
-type Result struct {
-	Body       []byte
-	ResourceID string
-	Replayed   bool
 }
 
 // Authenticate resolves a bearer token to its caller: 40001 when unknown, 40002 when
@@ -146,58 +152,67 @@ func (s *Service) Authorize(c Caller, op Operation) error {
 // execute runs one API action in one store transaction together with its idempotency
 // bookkeeping: a key seen within the window refuses the action (or, in replay mode,
 // returns the original answer); an action that fails writes nothing and leaves the
-// key free; an action that succeeds consumes the key in the same commit.
-func (s *Service) execute(c Caller, idem Idempotency, kind string, action func(tx Tx, now time.Time) (string, any, error)) (Result, error) {
-	var res Result
-	var view any
+// key free; an action that succeeds consumes the key in the same commit. It reports
+// whether the value is a replay, so that a replay has no side effect of its own.
+//
+// In replay mode the key's record keeps the action's typed value (JSON-encoded, as
+// every record is), not the bytes sent: the api package renders the replayed value
+// with the same views, so the client gets the first answer again byte for byte, and
+// the domain never deals in wire shapes.
+func execute[T any](s *Service, c Caller, idem Idempotency, kind string, action func(tx Tx, now time.Time) (string, T, error)) (T, bool, error) {
+	var value T
+	replayed := false
 	err := s.store.Update(func(tx Tx) error {
 		now := s.clock.Now()
-		if idem.Key != "" {
-			rec, err := tx.Idempotency(c.App.ID, idem.Key)
-			switch {
-			case err == nil && now.Sub(rec.Time) < IdempotencyWindow:
-				if idem.Replay && len(rec.Response) > 0 && rec.Method == idem.Method && rec.Path == idem.Path && rec.BodyHash == idem.BodyHash {
-					res = Result{Body: rec.Response, ResourceID: rec.ResourceID, Replayed: true}
-					return nil
-				}
-				return duplicateOf(tx, rec)
-			case err != nil && !errors.Is(err, ErrNotFound):
-				return err
+		rec, seen, err := recentKey(tx, c, idem, now)
+		switch {
+		case err != nil:
+			return err
+		case seen && idem.Replay && len(rec.Response) > 0 && rec.Method == idem.Method && rec.Path == idem.Path && rec.BodyHash == idem.BodyHash:
+			replayed = true
+			if err := json.Unmarshal(rec.Response, &value); err != nil {
+				return fmt.Errorf("replay %s %s: %w", kind, rec.ResourceID, err)
 			}
+			return nil
+		case seen:
+			return duplicateOf(tx, rec)
 		}
 		id, v, err := action(tx, now)
 		if err != nil {
 			return err
 		}
-		res.ResourceID, view = id, v
+		value = v
 		if idem.Key == "" {
 			return nil
 		}
-		rec := IdempotencyRecord{AppID: c.App.ID, Key: idem.Key, ResourceID: id, Kind: kind, Time: now, HTTPStatus: 200}
+		rec = IdempotencyRecord{AppID: c.App.ID, Key: idem.Key, ResourceID: id, Kind: kind, Time: now, HTTPStatus: 200}
 		if idem.Replay {
 			// Only replay mode needs the request and the answer again: a day of keys
 			// is kept, so outside it a key keeps only what a 409 names.
-			if res.Body, err = encodeView(kind, id, view); err != nil {
-				return err
+			rec.Method, rec.Path, rec.BodyHash = idem.Method, idem.Path, idem.BodyHash
+			if rec.Response, err = json.Marshal(v); err != nil {
+				return fmt.Errorf("keep %s %s for replay: %w", kind, id, err)
 			}
-			rec.Method, rec.Path, rec.BodyHash, rec.Response = idem.Method, idem.Path, idem.BodyHash, res.Body
 		}
 		return tx.PutIdempotency(rec, idempotencyRetention)
 	})
-	if err != nil || res.Body != nil {
-		return res, err
-	}
-	// Encoded after the commit: the store's single writer is not held for it.
-	res.Body, err = encodeView(kind, res.ResourceID, view)
-	return res, err
+	return value, replayed, err
 }
 
-func encodeView(kind, id string, view any) ([]byte, error) {
-	body, err := json.Marshal(view)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s %s: %w", kind, id, err)
+// recentKey returns the record of the request's idempotency key when the key executed
+// an action within the window; seen is false for a request without a key.
+func recentKey(tx Tx, c Caller, idem Idempotency, now time.Time) (rec IdempotencyRecord, seen bool, err error) {
+	if idem.Key == "" {
+		return rec, false, nil
 	}
-	return body, nil
+	rec, err = tx.Idempotency(c.App.ID, idem.Key)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return rec, false, nil
+	case err != nil:
+		return rec, false, err
+	}
+	return rec, now.Sub(rec.Time) < IdempotencyWindow, nil
 }
 
 // duplicateOf builds the 409 for a consumed key, naming the first resource and, for

@@ -17,10 +17,33 @@ const (
 	MaxTokenSeconds = 604800
 )
 
-// IntervalSeconds maps interval_to_expire values to seconds.
-var IntervalSeconds = map[string]int{
-	"WEEK": 604800, "DAY": 86400, "12_HOURS": 43200, "6_HOURS": 21600, "3_HOURS": 10800,
-	"1_HOUR": 3600, "30_MINUTES": 1800, "10_MINUTES": 600, "5_MINUTES": 300,
+// tokenIntervals are the interval_to_expire values and their lengths, longest first
+// as GP lists them [GP].
+var tokenIntervals = []struct {
+	name    string
+	seconds int
+}{
+	{"WEEK", 604800}, {"DAY", 86400}, {"12_HOURS", 43200}, {"6_HOURS", 21600}, {"3_HOURS", 10800},
+	{"1_HOUR", 3600}, {"30_MINUTES", 1800}, {"10_MINUTES", 600}, {"5_MINUTES", 300},
+}
+
+// TokenIntervals lists the interval_to_expire values a token request may name.
+func TokenIntervals() []string {
+	names := make([]string, len(tokenIntervals))
+	for i, iv := range tokenIntervals {
+		names[i] = iv.name
+	}
+	return names
+}
+
+// intervalSeconds is the length of an interval_to_expire value; false when unknown.
+func intervalSeconds(name string) (int, bool) {
+	for _, iv := range tokenIntervals {
+		if iv.name == name {
+			return iv.seconds, true
+		}
+	}
+	return 0, false
 }
 
 // TokenRequest is a validated /accesstoken body.
@@ -34,21 +57,14 @@ type TokenRequest struct {
 	RestrictedToken  string
 }
 
-type tokenView struct {
-	Token           string    `json:"token"`
-	Type            string    `json:"type"`
-	Scope           scopeView `json:"scope"`
-	AppID           string    `json:"app_id"`
-	AppName         string    `json:"app_name"`
-	TimeCreated     string    `json:"time_created"`
-	SecondsToExpire int       `json:"seconds_to_expire"`
-	Email           string    `json:"email"`
-}
-
-type scopeView struct {
-	MerchantID   string    `json:"merchant_id"`
-	MerchantName string    `json:"merchant_name"`
-	Accounts     []Account `json:"accounts"`
+// IssuedToken is a token just issued and what its answer shows: the app it belongs
+// to, the scope's merchant and accounts, and its life in seconds.
+type IssuedToken struct {
+	Token           Token
+	App             App
+	MerchantName    string
+	Accounts        []Account // the scope: only accounts holding a requested permission; never nil
+	SecondsToExpire int
 }
 
 // Secret computes the /accesstoken secret for a nonce and app key: lower-case hex
@@ -60,7 +76,7 @@ func Secret(nonce, appKey string) string {
 
 // IssueToken checks the app credentials and issues a token whose scope holds only the
 // requested permissions (all of the app's when none are requested).
-func (s *Service) IssueToken(req TokenRequest) (Result, error) {
+func (s *Service) IssueToken(req TokenRequest) (IssuedToken, error) {
 	// Checking the credentials only reads: it runs outside the single writer's lock,
 	// which is held for the token's write alone.
 	var app App
@@ -76,15 +92,15 @@ func (s *Service) IssueToken(req TokenRequest) (Result, error) {
 		return nil
 	})
 	if err != nil {
-		return Result{}, err
+		return IssuedToken{}, err
 	}
 	want := Secret(req.Nonce, app.Key)
 	if subtle.ConstantTimeCompare([]byte(want), []byte(strings.ToLower(req.Secret))) != 1 {
-		return Result{}, WrongSecret()
+		return IssuedToken{}, WrongSecret()
 	}
 	accounts, perms, err := scopeAccounts(app, req.Permissions)
 	if err != nil {
-		return Result{}, err
+		return IssuedToken{}, err
 	}
 	now := s.clock.Now()
 	seconds := tokenSeconds(req)
@@ -96,22 +112,16 @@ func (s *Service) IssueToken(req TokenRequest) (Result, error) {
 	if err := s.store.Update(func(tx Tx) error {
 		return tx.PutToken(t, t.Expires.Sub(now)+expiredTokenRetention)
 	}); err != nil {
-		return Result{}, err
+		return IssuedToken{}, err
 	}
-	body, err := jsonBody(tokenView{
-		Token: t.Value, Type: "Bearer",
-		Scope: scopeView{MerchantID: app.MerchantID, MerchantName: merchantName, Accounts: accounts},
-		AppID: app.ID, AppName: app.Name, TimeCreated: FormatTime(now),
-		SecondsToExpire: seconds, Email: app.Email,
-	})
-	return Result{Body: body, ResourceID: t.Value}, err
+	return IssuedToken{Token: t, App: app, MerchantName: merchantName, Accounts: accounts, SecondsToExpire: seconds}, nil
 }
 
 // tokenSeconds is the token life: the shorter of seconds_to_expire and
 // interval_to_expire, the default when neither is given.
 func tokenSeconds(req TokenRequest) int {
 	seconds := req.SecondsToExpire
-	if iv, ok := IntervalSeconds[req.IntervalToExpire]; ok && (seconds == 0 || iv < seconds) {
+	if iv, ok := intervalSeconds(req.IntervalToExpire); ok && (seconds == 0 || iv < seconds) {
 		seconds = iv
 	}
 	if seconds == 0 {

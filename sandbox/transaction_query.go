@@ -1,10 +1,8 @@
 package sandbox
 
-import "encoding/json"
-
 // GetTransaction returns one transaction the caller's app may see: another merchant's
 // is as unknown as a missing one (40008).
-func (s *Service) GetTransaction(c Caller, merchantID, id string) (Result, error) {
+func (s *Service) GetTransaction(c Caller, merchantID, id string) (Transaction, error) {
 	var t Transaction
 	err := s.store.View(func(tx Tx) error {
 		var err error
@@ -16,9 +14,5 @@ func (s *Service) GetTransaction(c Caller, merchantID, id string) (Result, error
 		}
 		return nil
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	body, err := json.Marshal(t.View())
-	return Result{Body: body, ResourceID: t.ID}, err
+	return t, err
 }

@@ -78,7 +78,7 @@ type TransactionRequest struct {
 // authorization (LATER or MULTIPLE, PREAUTHORIZED) or a standalone refund. The
 // issuer's answer comes from the card (see decideCard); a decline is stored and
 // answered like an approval, with status DECLINED.
-func (s *Service) CreateTransaction(c Caller, req TransactionRequest) (Result, error) {
+func (s *Service) CreateTransaction(c Caller, req TransactionRequest) (Transaction, error) {
 	action := actionSale
 	switch {
 	case req.Type == TypeRefund:
@@ -86,35 +86,37 @@ func (s *Service) CreateTransaction(c Caller, req TransactionRequest) (Result, e
 	case req.CaptureMode == CaptureLater || req.CaptureMode == CaptureMultiple:
 		action = actionAuthorize
 	}
-	return s.execute(c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, any, error) {
+	v, _, err := execute(s, c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, Transaction, error) {
 		t, err := s.newTransaction(tx, c, req, action, now)
 		if err != nil {
-			return "", nil, err
+			return "", Transaction{}, err
 		}
 		if t.Status == StatusCaptured {
 			if err := s.joinBatch(tx, &t, now); err != nil {
-				return "", nil, err
+				return "", Transaction{}, err
 			}
 		}
 		if err := tx.PutTransaction(t); err != nil {
-			return "", nil, err
+			return "", Transaction{}, err
 		}
-		return t.ID, t.View(), nil
+		return t.ID, t, nil
 	})
+	return v, err
 }
 
 // Verify checks a card without moving funds: VERIFIED, or DECLINED.
-func (s *Service) Verify(c Caller, req TransactionRequest) (Result, error) {
-	return s.execute(c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, any, error) {
+func (s *Service) Verify(c Caller, req TransactionRequest) (Transaction, error) {
+	v, _, err := execute(s, c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, Transaction, error) {
 		t, err := s.newTransaction(tx, c, req, actionVerify, now)
 		if err != nil {
-			return "", nil, err
+			return "", Transaction{}, err
 		}
 		if err := tx.PutTransaction(t); err != nil {
-			return "", nil, err
+			return "", Transaction{}, err
 		}
-		return t.ID, t.View(), nil
+		return t.ID, t, nil
 	})
+	return v, err
 }
 
 // newTransaction builds a transaction from a request: its merchant and account, the

@@ -2,9 +2,7 @@ package api
 
 import "github.com/gp-sandbox/gp-sandbox/sandbox"
 
-var intervals = []string{"WEEK", "DAY", "12_HOURS", "6_HOURS", "3_HOURS", "1_HOUR", "30_MINUTES", "10_MINUTES", "5_MINUTES"}
-
-// accessToken is POST /accesstoken (the wire contract, sandbox/api/README.md §2).
+// accessToken is POST /accesstoken: no token needed, the app's credentials instead.
 var accessToken = operation{
 	op: sandbox.OpAccessToken,
 	body: []field{
@@ -13,22 +11,33 @@ var accessToken = operation{
 		{name: "secret", kind: kString, required: true, min: 1, max: 255},
 		{name: "grant_type", kind: kEnum, required: true, enum: []string{"client_credentials"}},
 		{name: "seconds_to_expire", kind: kInt, min: sandbox.MinTokenSeconds, max: sandbox.MaxTokenSeconds},
-		{name: "interval_to_expire", kind: kEnum, enum: intervals},
+		{name: "interval_to_expire", kind: kEnum, enum: sandbox.TokenIntervals()},
 		{name: "permissions", kind: kArray, elem: kString, max: 100},
 		{name: "restricted_token", kind: kEnum, enum: []string{"YES", "NO"}},
 	},
-	execute: func(s *Server, c *call) (sandbox.Result, error) {
-		req := sandbox.TokenRequest{
-			AppID: str(c.body, "app_id"), Nonce: str(c.body, "nonce"), Secret: str(c.body, "secret"),
-			SecondsToExpire: num(c.body, "seconds_to_expire"), IntervalToExpire: str(c.body, "interval_to_expire"),
-			RestrictedToken: str(c.body, "restricted_token"),
-		}
-		if perms, ok := c.body["permissions"].([]any); ok {
-			req.Permissions = make([]string, 0, len(perms))
-			for _, p := range perms {
-				req.Permissions = append(req.Permissions, p.(string))
-			}
-		}
-		return s.svc.IssueToken(req)
-	},
+	handler: handle(issueToken),
+}
+
+// accessTokenRequest is a checked /accesstoken body.
+type accessTokenRequest struct {
+	AppID            string   `json:"app_id"`
+	Nonce            string   `json:"nonce"`
+	Secret           string   `json:"secret"`
+	GrantType        string   `json:"grant_type"`
+	SecondsToExpire  int      `json:"seconds_to_expire"`
+	IntervalToExpire string   `json:"interval_to_expire"`
+	Permissions      []string `json:"permissions"` // nil when absent: every permission of the app
+	RestrictedToken  string   `json:"restricted_token"`
+}
+
+func issueToken(s *Server, _ *call, req accessTokenRequest) (any, error) {
+	t, err := s.svc.IssueToken(sandbox.TokenRequest{
+		AppID: req.AppID, Nonce: req.Nonce, Secret: req.Secret,
+		SecondsToExpire: req.SecondsToExpire, IntervalToExpire: req.IntervalToExpire,
+		Permissions: req.Permissions, RestrictedToken: req.RestrictedToken,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newTokenView(t), nil
 }

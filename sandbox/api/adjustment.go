@@ -3,7 +3,9 @@ package api
 import "github.com/gp-sandbox/gp-sandbox/sandbox"
 
 // adjustment is POST /transactions/{id}/adjustment and its partner form
-// /merchants/{merchant_id}/transactions/{id}/adjustment (the wire contract, sandbox/api/README.md §3).
+// /merchants/{merchant_id}/transactions/{id}/adjustment. Every member is optional
+// here: "at least one of amount, gratuity_amount, tag" is judged by the domain once
+// the transaction is found, as GP does.
 var adjustment = operation{
 	op:            sandbox.OpAdjustment,
 	authenticated: true,
@@ -17,21 +19,34 @@ var adjustment = operation{
 			}},
 		}},
 	},
-	execute: func(s *Server, c *call) (sandbox.Result, error) {
-		req := sandbox.AdjustRequest{
-			TransactionID:  c.vars["id"],
-			MerchantID:     c.vars["merchant_id"],
-			Amount:         str(c.body, "amount"),
-			GratuityAmount: str(c.body, "gratuity_amount"),
-			Tag:            sandbox.MaskEMVData(str(c.body, "payment_method", "card", "tag")),
-			Version:        c.version,
-			Idempotency:    c.idem,
-		}
-		// Java and .NET send {"payment_method":{"card":{}}} when there is no tag: an
-		// empty block is absent, not an error.
-		if req.Amount == "" && req.GratuityAmount == "" && req.Tag == "" {
-			return sandbox.Result{}, sandbox.MissingFields("[amount or tag or gratuityAmount]")
-		}
-		return s.svc.Adjust(c.caller, req)
-	},
+	handler: handle(adjust),
+}
+
+// adjustmentRequest is a checked adjustment body. Java and .NET send
+// {"payment_method":{"card":{}}} when there is no tag: an empty block decodes to an
+// empty tag, which is absent, not an error.
+type adjustmentRequest struct {
+	Amount         string `json:"amount"`
+	GratuityAmount string `json:"gratuity_amount"`
+	PaymentMethod  struct {
+		Card struct {
+			Tag string `json:"tag"`
+		} `json:"card"`
+	} `json:"payment_method"`
+}
+
+func adjust(s *Server, c *call, req adjustmentRequest) (any, error) {
+	t, err := s.svc.Adjust(c.caller, sandbox.AdjustRequest{
+		TransactionID:  c.vars["id"],
+		MerchantID:     c.vars["merchant_id"],
+		Amount:         req.Amount,
+		GratuityAmount: req.GratuityAmount,
+		Tag:            sandbox.MaskEMVData(req.PaymentMethod.Card.Tag),
+		Version:        c.version,
+		Idempotency:    c.idem,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newTransactionView(t), nil
 }

@@ -199,7 +199,7 @@ func (s *Server) adminGetOrder(r *http.Request) (any, error) {
 }
 
 var orderStatusBody = []field{
-	{name: "status", kind: kEnum, required: true, enum: sandbox.OrderStatuses},
+	{name: "status", kind: kEnum, required: true, enum: sandbox.OrderStatuses()},
 }
 
 // POST /_sandbox/orders/{id}/status {"status": "PROCESSING"}: answers the order as
@@ -209,11 +209,11 @@ func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.svc.ChangeOrderStatus(mux.Vars(r)["id"], str(body, "status"))
+	o, err := s.svc.ChangeOrderStatus(mux.Vars(r)["id"], str(body, "status"))
 	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(res.Body), nil
+	return newOrderView(o), nil
 }
 
 // GET /_sandbox/requests?<filters>&limit=: the matching entries, newest first.

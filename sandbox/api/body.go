@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -15,16 +16,17 @@ import (
 )
 
 // A field describes one member of a request body: its JSON type and rules. Bodies are
-// checked against these descriptions rather than decoded into structs, because GP's
-// errors name the offending field by its dotted path, and a struct decoder cannot say
-// "payment_method.card.tag contains unexpected data".
+// checked against these descriptions before they are decoded into typed requests,
+// because GP's errors name the offending field by its dotted path and come in a fixed
+// order (every unknown field, then every missing one, then the first bad value), which
+// a struct decoder cannot say: "payment_method.card.tag contains unexpected data".
 type field struct {
 	name     string
 	kind     kind
 	required bool
 	min, max int      // string length in characters, integer range, array length
 	enum     []string // allowed values of a kEnum
-	fields   []field  // members of a kObject, or of each element of a kArray of objects
+	fields   []field  // members of a kObject or kObjects, or of each element of a kArray of objects
 	elem     kind     // element kind of a kArray
 }
 
@@ -40,6 +42,7 @@ const (
 	kCount              // a JSON integer or a string of digits
 	kBool               // true or false
 	kObject
+	kObjects // an object, or an array of such objects (the document's products)
 	kArray
 )
 
@@ -95,21 +98,12 @@ func unknownFields(obj object, spec []field, prefix string) []string {
 	var unknown []string
 	for name, v := range obj {
 		f, ok := lookup(spec, name)
-		switch {
-		case !ok:
+		if !ok {
 			unknown = append(unknown, prefix+name)
-		case f.kind == kObject:
-			if sub, ok := v.(object); ok {
-				unknown = append(unknown, unknownFields(sub, f.fields, prefix+name+".")...)
-			}
-		case f.kind == kArray && f.elem == kObject:
-			if arr, ok := v.([]any); ok {
-				for _, e := range arr {
-					if sub, ok := e.(object); ok {
-						unknown = append(unknown, unknownFields(sub, f.fields, prefix+name+".")...)
-					}
-				}
-			}
+			continue
+		}
+		for _, sub := range memberObjects(f, v) {
+			unknown = append(unknown, unknownFields(sub, f.fields, prefix+name+".")...)
 		}
 	}
 	sort.Strings(unknown)
@@ -123,11 +117,38 @@ func missingFields(obj object, spec []field, prefix string) []string {
 		if f.required && (!present || v == nil) {
 			missing = append(missing, prefix+f.name)
 		}
-		if sub, ok := v.(object); ok && f.kind == kObject {
+		for _, sub := range memberObjects(f, v) {
 			missing = append(missing, missingFields(sub, f.fields, prefix+f.name+".")...)
 		}
 	}
 	return missing
+}
+
+// memberObjects returns the objects v holds for a field whose members are described
+// by f.fields: v itself, or the objects of an array. Anything else holds none (the
+// type check reports it later).
+func memberObjects(f field, v any) []object {
+	if f.kind != kObject && f.kind != kObjects && (f.kind != kArray || f.elem != kObject) {
+		return nil
+	}
+	switch v := v.(type) {
+	case object:
+		if f.kind != kArray {
+			return []object{v}
+		}
+	case []any:
+		if f.kind == kObject {
+			return nil
+		}
+		var subs []object
+		for _, e := range v {
+			if sub, ok := e.(object); ok {
+				subs = append(subs, sub)
+			}
+		}
+		return subs
+	}
+	return nil
 }
 
 func checkFields(obj object, spec []field, prefix string) error {
@@ -151,6 +172,11 @@ func checkValue(f field, v any, path string) error {
 			return sandbox.InvalidField(path)
 		}
 		return checkFields(sub, f.fields, path+".")
+	case kObjects:
+		if _, isArray := v.([]any); isArray {
+			return checkArray(field{name: f.name, kind: kArray, elem: kObject, fields: f.fields, max: f.max}, v, path)
+		}
+		return checkValue(field{name: f.name, kind: kObject, fields: f.fields}, v, path)
 	case kArray:
 		return checkArray(f, v, path)
 	case kInt, kCount:
@@ -216,7 +242,7 @@ func checkInteger(f field, v any, path string) error {
 	if !allDigits(text) || len(text) > 9 {
 		return sandbox.InvalidField(path) // negative, fractional, exponent or absurdly large
 	}
-	n := atoi(text)
+	n, _ := strconv.Atoi(text) // at most 9 digits: cannot fail
 	if n < f.min || (f.max > 0 && n > f.max) {
 		return sandbox.InvalidField(path)
 	}
@@ -249,14 +275,6 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-func atoi(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		n = n*10 + int(s[i]-'0')
-	}
-	return n
 }
 
 func absoluteHTTPURL(s string) bool {
@@ -292,41 +310,23 @@ func dedupe(sorted []string) []string {
 	return out
 }
 
-// Getters for values checkBody has already validated.
-
+// str reads a string member of an admin body that adminBody checked. Operation
+// handlers decode typed requests instead (see handle); so can admin handlers.
 func str(obj object, path ...string) string {
-	v, _ := dig(obj, path).(string)
-	return v
-}
-
-func num(obj object, path ...string) int {
-	switch v := dig(obj, path).(type) {
-	case json.Number:
-		return atoi(v.String())
-	case string:
-		return atoi(v)
-	}
-	return 0
-}
-
-func sub(obj object, path ...string) object {
-	v, _ := dig(obj, path).(object)
-	return v
-}
-
-func list(obj object, name string) []any {
-	v, _ := obj[name].([]any)
-	return v
-}
-
-func dig(obj object, path []string) any {
 	var v any = obj
 	for _, p := range path {
 		o, ok := v.(object)
 		if !ok {
-			return nil
+			return ""
 		}
 		v = o[p]
 	}
+	s, _ := v.(string)
+	return s
+}
+
+// list reads an array member of an admin body that adminBody checked.
+func list(obj object, name string) []any {
+	v, _ := obj[name].([]any)
 	return v
 }

@@ -166,7 +166,7 @@ func TestFieldRules(t *testing.T) {
 		{"xml content type", adjust, apiHeader(tok, "Content-Type", "text/xml"), `{"amount":"1"}`, invalid("Content-Type")},
 		{"order status other", order, apiHeader(tok), `{"status":"SHIPPED"}`, invalid("status")},
 		{"order pricing_profile too long", order, apiHeader(tok), `{"pricing_profile":"` + strings.Repeat("p", 256) + `"}`, invalid("pricing_profile")},
-		{"order products not an array", order, apiHeader(tok), `{"products":{"id":"PRO_TRA_CP-US-CARD-A920_SP"}}`, invalid("products")},
+		{"order products neither object nor array", order, apiHeader(tok), `{"products":"PRO_TRA_CP-US-CARD-A920_SP"}`, invalid("products")},
 		{"order quantity zero", order, apiHeader(tok), `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":0}}]}`, invalid("products.device.quantity")},
 		{"order card number letters", order, apiHeader(tok), `{"payment_method":{"card":{"number":"4111abcd11111111"}}}`, invalid("payment_method.card.number")},
 		{"order status_url ftp", order, apiHeader(tok), `{"notifications":{"status_url":"ftp://example.com/x"}}`,

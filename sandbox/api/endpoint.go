@@ -2,7 +2,9 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -19,14 +21,27 @@ const maxHeaderValue = 50
 // An operation describes one API operation: what the request must carry and what the
 // domain does with it. Every operation is served by the same pipeline (endpoint), so
 // the order of checks is the same everywhere: authenticate, headers, permission, path,
-// body, execute.
+// body, then the operation's own step.
+//
+// Adding an operation takes four declarations, with adjustment.go as the model:
+//
+//   - its field table (body): GP's check order and error texts come from it, so every
+//     member the body may carry is listed with its kind and limits;
+//   - its typed request: a struct whose json tags mirror the table, which the checked
+//     body is decoded into (checkShape refuses to start a server where the two differ);
+//   - its handler, made with handle: a short sequence of steps that turns the request
+//     into a domain call and the domain's typed result into a view (views.go);
+//   - its route (routes.go) and its sandbox.Operation name (scenarios, journal).
+//
+// A handler never reads the untyped body and never writes bytes: the pipeline runs
+// scenarios around it and renders what it returns.
 type operation struct {
 	op            sandbox.Operation
 	authenticated bool     // needs a bearer token and X-GP-Version
 	pathIDs       []string // path variables, each 1..50 characters where the route has them
 	body          []field
 	bodyOptional  bool // an empty body reads as {} (GETs; a batch close sends none)
-	execute       func(s *Server, c *call) (sandbox.Result, error)
+	handler       handler
 }
 
 // call is a request that passed every check, ready to execute.
@@ -34,13 +49,19 @@ type call struct {
 	r       *http.Request
 	caller  sandbox.Caller
 	vars    map[string]string
-	body    object
+	body    object // the checked body, as scenario conditions see it
+	req     any    // the checked body decoded into the operation's typed request
 	version string
 	idem    sandbox.Idempotency
 }
 
 func (s *Server) endpoint(op operation) http.Handler {
 	s.operations[string(op.op)] = true
+	if problems := checkShape(op.body, op.handler.request); len(problems) > 0 {
+		// A programming error, like a bad regexp literal: every test that starts a
+		// server reports it.
+		panic(fmt.Sprintf("operation %s: typed request and field table differ: %s", op.op, strings.Join(problems, "; ")))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if info := infoOf(r); info != nil {
 			info.operation = string(op.op)
@@ -59,14 +80,26 @@ func (s *Server) endpoint(op operation) http.Handler {
 			s.script(w, r, op, c, d)
 			return
 		}
-		res, err := op.execute(s, c)
+		body, err := s.execute(op, c)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		noteResource(r, res.ResourceID)
-		writeBody(w, r, http.StatusOK, res.Body)
+		writeBody(w, r, http.StatusOK, body)
 	})
+}
+
+// execute runs the operation's handler and renders the view it returns, noting for
+// the journal which resource it shows.
+func (s *Server) execute(op operation, c *call) ([]byte, error) {
+	view, err := op.handler.execute(s, c, c.req)
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := view.(interface{ resourceID() string }); ok {
+		noteResource(c.r, res.resourceID())
+	}
+	return json.Marshal(view)
 }
 
 // prepare runs every check that comes before execution. Nothing here writes to the
@@ -112,6 +145,12 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 		return nil, err
 	}
 	if err := checkBody(c.body, op.body); err != nil {
+		return nil, err
+	}
+	if len(c.body) == 0 {
+		raw = []byte("{}") // also what "[]" stands for (see decodeObject)
+	}
+	if c.req, err = op.handler.decode(raw); err != nil {
 		return nil, err
 	}
 	if idemKey != "" {

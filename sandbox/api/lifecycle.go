@@ -11,18 +11,18 @@ import (
 
 var currencyConversion = field{name: "currency_conversion", kind: kObject, fields: []field{text("id", 50)}}
 
-var captureOp = lifecycleOperation(sandbox.OpCapture,
+var captureOp = lifecycleOperation[captureBody](sandbox.OpCapture,
 	digits("amount", 50),
 	digits("gratuity", 50),        // the Node SDK's name
 	digits("gratuity_amount", 50), // the name of the resource's field
 	currencyConversion,
 )
 
-var refundOp = lifecycleOperation(sandbox.OpRefund, digits("amount", 50), text("currency", 3), currencyConversion)
+var refundOp = lifecycleOperation[refundBody](sandbox.OpRefund, digits("amount", 50), text("currency", 3), currencyConversion)
 
-var reversalOp = lifecycleOperation(sandbox.OpReversal, digits("amount", 50), text("currency", 3), currencyConversion)
+var reversalOp = lifecycleOperation[refundBody](sandbox.OpReversal, digits("amount", 50), text("currency", 3), currencyConversion)
 
-var reauthorizationOp = lifecycleOperation(sandbox.OpReauthorization, digits("amount", 50), text("description", 255))
+var reauthorizationOp = lifecycleOperation[reauthorizationBody](sandbox.OpReauthorization, digits("amount", 50), text("description", 255))
 
 // chargeItemFields is one lodging charge item as the SDKs send it.
 var chargeItemFields = []field{
@@ -34,7 +34,7 @@ var chargeItemFields = []field{
 		enum: []string{"ASSURED_RESERVATION", "CARD_DEPOSIT", "PURCHASE", "OTHER"}},
 }
 
-var incrementalOp = lifecycleOperation(sandbox.OpIncremental,
+var incrementalOp = lifecycleOperation[incrementalBody](sandbox.OpIncremental,
 	digits("amount", 50),
 	text("currency", 3),
 	field{name: "lodging", kind: kObject, fields: []field{
@@ -49,48 +49,118 @@ var incrementalOp = lifecycleOperation(sandbox.OpIncremental,
 	}},
 )
 
-func lifecycleOperation(op sandbox.Operation, body ...field) operation {
+// lifecycleBody is the typed request of one lifecycle operation: it says what of the
+// domain's request its body fills.
+type lifecycleBody interface {
+	fill(req *sandbox.LifecycleRequest) error
+}
+
+// lifecycleOperation declares a lifecycle operation whose body decodes into B.
+func lifecycleOperation[B lifecycleBody](op sandbox.Operation, body ...field) operation {
 	return operation{
 		op:            op,
 		authenticated: true,
 		pathIDs:       []string{"merchant_id", "id"},
 		body:          body,
-		execute: func(s *Server, c *call) (sandbox.Result, error) {
-			req, err := lifecycleRequest(op, c)
-			if err != nil {
-				return sandbox.Result{}, err
+		handler: handle(func(s *Server, c *call, b B) (any, error) {
+			req := sandbox.LifecycleRequest{
+				Operation: op, TransactionID: c.vars["id"], MerchantID: c.vars["merchant_id"],
+				Version: c.version, Idempotency: c.idem,
 			}
-			return s.svc.ChangeTransaction(c.caller, req)
-		},
+			if err := b.fill(&req); err != nil {
+				return nil, err
+			}
+			t, err := s.svc.ChangeTransaction(c.caller, req)
+			if err != nil {
+				return nil, err
+			}
+			return newTransactionView(t), nil
+		}),
 	}
 }
 
-func lifecycleRequest(op sandbox.Operation, c *call) (sandbox.LifecycleRequest, error) {
-	req := sandbox.LifecycleRequest{
-		Operation: op, TransactionID: c.vars["id"], MerchantID: c.vars["merchant_id"],
-		Amount: str(c.body, "amount"), GratuityAmount: str(c.body, "gratuity_amount"),
-		Version: c.version, Idempotency: c.idem,
-	}
-	if g := str(c.body, "gratuity"); g != "" {
-		req.GratuityAmount = g
-	}
-	if lodging := sub(c.body, "lodging"); lodging != nil {
-		l, err := lodgingData(lodging)
-		if err != nil {
-			return req, err
-		}
-		req.Lodging = &l
-	}
-	return req, nil
+type currencyConversionBody struct {
+	CurrencyConversion struct {
+		ID string `json:"id"`
+	} `json:"currency_conversion"`
 }
 
-// lodgingData converts checked lodging data: dates are YYYY-MM-DD and the stay does
-// not end before it starts [SB].
-func lodgingData(o object) (sandbox.Lodging, error) {
+type captureBody struct {
+	currencyConversionBody
+	Amount         string `json:"amount"`
+	Gratuity       string `json:"gratuity"`
+	GratuityAmount string `json:"gratuity_amount"`
+}
+
+func (b captureBody) fill(req *sandbox.LifecycleRequest) error {
+	req.Amount, req.GratuityAmount = b.Amount, b.GratuityAmount
+	if b.Gratuity != "" {
+		req.GratuityAmount = b.Gratuity
+	}
+	return nil
+}
+
+// refundBody is the body of a refund and of a reversal.
+type refundBody struct {
+	currencyConversionBody
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+func (b refundBody) fill(req *sandbox.LifecycleRequest) error {
+	req.Amount = b.Amount
+	return nil
+}
+
+type reauthorizationBody struct {
+	Amount      string `json:"amount"`
+	Description string `json:"description"`
+}
+
+func (b reauthorizationBody) fill(req *sandbox.LifecycleRequest) error {
+	req.Amount = b.Amount
+	return nil
+}
+
+type incrementalBody struct {
+	Amount   string       `json:"amount"`
+	Currency string       `json:"currency"`
+	Lodging  *lodgingBody `json:"lodging"`
+}
+
+type lodgingBody struct {
+	BookingReference string           `json:"booking_reference"`
+	DurationDays     count            `json:"duration_days"`
+	DateCheckedIn    string           `json:"date_checked_in"`
+	DateCheckedOut   string           `json:"date_checked_out"`
+	DailyRateAmount  string           `json:"daily_rate_amount"`
+	ChargeItems      []chargeItemBody `json:"charge_items"`
+	DottedItems      []chargeItemBody `json:"lodging.charge_items"` // the Node SDK's name
+}
+
+type chargeItemBody struct {
+	Types        []string `json:"types"`
+	Reference    string   `json:"reference"`
+	TotalAmount  string   `json:"total_amount"`
+	ProgramCodes []string `json:"payment_method_program_codes"`
+}
+
+func (b incrementalBody) fill(req *sandbox.LifecycleRequest) error {
+	req.Amount = b.Amount
+	if b.Lodging == nil {
+		return nil
+	}
+	l, err := b.Lodging.domain()
+	req.Lodging = &l
+	return err
+}
+
+// domain converts checked lodging data: dates are YYYY-MM-DD and the stay does not
+// end before it starts [SB].
+func (b lodgingBody) domain() (sandbox.Lodging, error) {
 	l := sandbox.Lodging{
-		BookingReference: str(o, "booking_reference"), DurationDays: num(o, "duration_days"),
-		CheckedIn: str(o, "date_checked_in"), CheckedOut: str(o, "date_checked_out"),
-		DailyRateAmount: str(o, "daily_rate_amount"),
+		BookingReference: b.BookingReference, DurationDays: int(b.DurationDays),
+		CheckedIn: b.DateCheckedIn, CheckedOut: b.DateCheckedOut, DailyRateAmount: b.DailyRateAmount,
 	}
 	in, inErr := time.Parse(time.DateOnly, l.CheckedIn)
 	out, outErr := time.Parse(time.DateOnly, l.CheckedOut)
@@ -100,17 +170,10 @@ func lodgingData(o object) (sandbox.Lodging, error) {
 	case l.CheckedOut != "" && (outErr != nil || (inErr == nil && out.Before(in))):
 		return l, sandbox.InvalidField("lodging.date_checked_out")
 	}
-	items := append(list(o, "charge_items"), list(o, "lodging.charge_items")...)
-	for _, v := range items {
-		it := v.(object)
-		item := sandbox.LodgingItem{Reference: str(it, "reference"), TotalAmount: str(it, "total_amount")}
-		for _, t := range list(it, "types") {
-			item.Types = append(item.Types, t.(string))
-		}
-		for _, p := range list(it, "payment_method_program_codes") {
-			item.ProgramCodes = append(item.ProgramCodes, p.(string))
-		}
-		l.ChargeItems = append(l.ChargeItems, item)
+	for _, it := range append(append([]chargeItemBody(nil), b.ChargeItems...), b.DottedItems...) {
+		l.ChargeItems = append(l.ChargeItems, sandbox.LodgingItem{
+			Types: it.Types, Reference: it.Reference, TotalAmount: it.TotalAmount, ProgramCodes: it.ProgramCodes,
+		})
 	}
 	return l, nil
 }

@@ -5,13 +5,15 @@ import "github.com/gp-sandbox/gp-sandbox/sandbox"
 // text is a plain string field of 1..max characters.
 func text(name string, max int) field { return field{name: name, kind: kString, min: 1, max: max} }
 
-// orders is POST /merchants/{merchant_id}/orders (the wire contract, sandbox/api/README.md §4).
+// orders is POST /merchants/{merchant_id}/orders: a device order, or with status
+// FOR_REVIEW only its price. products is one object as the service document writes
+// it, or an array of them as SDKs and partners send; errors name products.… alike.
 var orders = operation{
 	op:            sandbox.OpOrder,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
 	body: []field{
-		{name: "products", kind: kArray, elem: kObject, max: 100, fields: []field{
+		{name: "products", kind: kObjects, max: 100, fields: []field{
 			text("id", 50),
 			text("name", 255),
 			{name: "device", kind: kObject, fields: []field{
@@ -47,50 +49,103 @@ var orders = operation{
 		}},
 		text("batch_close_time", 50),
 	},
-	execute: func(s *Server, c *call) (sandbox.Result, error) {
-		return s.svc.CreateOrder(c.caller, c.vars["merchant_id"], c.version, orderRequest(c.body), c.idem)
-	},
+	handler: handle(createOrder),
 }
 
-// orderRequest converts a checked body into the domain's order request. The card
-// number is masked here and the CVV dropped, so neither ever reaches the store.
-func orderRequest(body object) sandbox.OrderRequest {
-	req := sandbox.OrderRequest{
-		PricingProfile: str(body, "pricing_profile"),
-		Status:         str(body, "status"),
-		StatusURL:      str(body, "notifications", "status_url"),
-		BatchCloseTime: str(body, "batch_close_time"),
+// orderRequest is a checked order body.
+type orderRequest struct {
+	Products       oneOrMany[orderProduct] `json:"products"`
+	PricingProfile string                  `json:"pricing_profile"`
+	Status         string                  `json:"status"`
+	Addresses      []orderAddress          `json:"addresses"`
+	PaymentMethod  *orderPayment           `json:"payment_method"` // nil when absent
+	Notifications  struct {
+		StatusURL string `json:"status_url"`
+	} `json:"notifications"`
+	BatchCloseTime string `json:"batch_close_time"`
+}
+
+type orderProduct struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Device struct {
+		Quantity          count  `json:"quantity"`
+		ManufacturerModel string `json:"manufacturer_model"`
+		AccountNameFormat string `json:"account_name_format"`
+	} `json:"device"`
+}
+
+type orderAddress struct {
+	Functions    []string `json:"functions"`
+	Name         string   `json:"name"`
+	Email        string   `json:"email"`
+	Line1        string   `json:"line_1"`
+	Line2        string   `json:"line_2"`
+	Line3        string   `json:"line_3"`
+	City         string   `json:"city"`
+	State        string   `json:"state"`
+	PostalCode   string   `json:"postal_code"`
+	Country      string   `json:"country"`
+	ContactPhone struct {
+		CountryCode      string `json:"country_code"`
+		SubscriberNumber string `json:"subscriber_number"`
+	} `json:"contact_phone"`
+}
+
+type orderPayment struct {
+	Name string `json:"name"`
+	Card struct {
+		Number        string `json:"number"`
+		CVV           string `json:"cvv"`
+		ExpiryMonth   string `json:"expiry_month"`
+		ExpiryYear    string `json:"expiry_year"`
+		AVSPostalCode string `json:"avs_postal_code"`
+	} `json:"card"`
+}
+
+func createOrder(s *Server, c *call, req orderRequest) (any, error) {
+	merchantID, order := c.vars["merchant_id"], req.domain()
+	if req.Status == sandbox.OrderForReview {
+		q, err := s.svc.PriceOrder(c.caller, merchantID, c.version, order, c.idem)
+		if err != nil {
+			return nil, err
+		}
+		return newQuoteView(q), nil
 	}
-	for _, v := range list(body, "products") {
-		p := v.(object)
-		req.Products = append(req.Products, sandbox.OrderProduct{
-			ID: str(p, "id"), Name: str(p, "name"), Quantity: num(p, "device", "quantity"),
-			ManufacturerModel: str(p, "device", "manufacturer_model"),
-			AccountNameFormat: str(p, "device", "account_name_format"),
+	o, err := s.svc.PlaceOrder(c.caller, merchantID, c.version, order, c.idem)
+	if err != nil {
+		return nil, err
+	}
+	return newOrderView(o), nil
+}
+
+// domain converts the request into the domain's order request. The card number is
+// masked here and the CVV dropped, so neither ever reaches the store.
+func (req orderRequest) domain() sandbox.OrderRequest {
+	out := sandbox.OrderRequest{
+		PricingProfile: req.PricingProfile, Status: req.Status,
+		StatusURL: req.Notifications.StatusURL, BatchCloseTime: req.BatchCloseTime,
+	}
+	for _, p := range req.Products {
+		out.Products = append(out.Products, sandbox.OrderProduct{
+			ID: p.ID, Name: p.Name, Quantity: int(p.Device.Quantity),
+			ManufacturerModel: p.Device.ManufacturerModel, AccountNameFormat: p.Device.AccountNameFormat,
 		})
 	}
-	for _, v := range list(body, "addresses") {
-		a := v.(object)
-		addr := sandbox.OrderAddress{
-			Name: str(a, "name"), Email: str(a, "email"), Line1: str(a, "line_1"),
-			Line2: str(a, "line_2"), Line3: str(a, "line_3"), City: str(a, "city"),
-			State: str(a, "state"), PostalCode: str(a, "postal_code"), Country: str(a, "country"),
-			PhoneCountry: str(a, "contact_phone", "country_code"),
-			PhoneNumber:  str(a, "contact_phone", "subscriber_number"),
-		}
-		for _, f := range list(a, "functions") {
-			addr.Functions = append(addr.Functions, f.(string))
-		}
-		req.Addresses = append(req.Addresses, addr)
+	for _, a := range req.Addresses {
+		out.Addresses = append(out.Addresses, sandbox.OrderAddress{
+			Functions: a.Functions, Name: a.Name, Email: a.Email,
+			Line1: a.Line1, Line2: a.Line2, Line3: a.Line3, City: a.City, State: a.State,
+			PostalCode: a.PostalCode, Country: a.Country,
+			PhoneCountry: a.ContactPhone.CountryCode, PhoneNumber: a.ContactPhone.SubscriberNumber,
+		})
 	}
-	if pm := sub(body, "payment_method"); pm != nil {
-		req.PaymentMethod = &sandbox.OrderPayment{
-			Name:          str(pm, "name"),
-			MaskedNumber:  sandbox.MaskCardNumber(str(pm, "card", "number")),
-			ExpiryMonth:   str(pm, "card", "expiry_month"),
-			ExpiryYear:    str(pm, "card", "expiry_year"),
-			AVSPostalCode: str(pm, "card", "avs_postal_code"),
+	if pm := req.PaymentMethod; pm != nil {
+		out.PaymentMethod = &sandbox.OrderPayment{
+			Name: pm.Name, MaskedNumber: sandbox.MaskCardNumber(pm.Card.Number),
+			ExpiryMonth: pm.Card.ExpiryMonth, ExpiryYear: pm.Card.ExpiryYear,
+			AVSPostalCode: pm.Card.AVSPostalCode,
 		}
 	}
-	return req
+	return out
 }

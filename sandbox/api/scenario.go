@@ -48,9 +48,9 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 		Body:          c.body,
 		Named:         scenario.SplitNames(strings.Join(r.Header.Values(headerScenario), ",")),
 	}
-	if op.op == sandbox.OpAccessToken {
+	if token, ok := c.req.(accessTokenRequest); ok {
 		// No token yet: the app is the one asking for it.
-		req.AppID = str(c.body, "app_id")
+		req.AppID = token.AppID
 	}
 	if len(req.Named) == 0 && !s.engine.HasGlobal() && !s.svc.HasBindings() {
 		// No scenario can apply: spare the request the lookups.
@@ -96,15 +96,14 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	// happen: with nothing to show, an empty or malformed answer is 200 "{".
 	status, body := http.StatusOK, []byte("{}")
 	if (o.Error == nil && o.Fault == "") || o.Apply {
-		res, err := op.execute(s, c)
-		noteResource(r, res.ResourceID)
+		answer, err := s.execute(op, c)
 		switch {
 		case err != nil:
 			status, body = errorResponse(r, err)
 		case o.Body != nil:
-			status, body = http.StatusOK, mergeJSON(res.Body, o.Body)
+			status, body = http.StatusOK, mergeJSON(answer, o.Body)
 		default:
-			status, body = http.StatusOK, res.Body
+			status, body = http.StatusOK, answer
 		}
 	}
 	if e := o.Error; e != nil {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -83,6 +84,8 @@ func NewServer(cfg Config) *Server {
 		decodeScenario: cfg.DecodeScenario,
 		operations:     map[string]bool{},
 	}
+	// A notification body is the order as the API shows it: rendered by the views.
+	cfg.Service.RenderNotificationsWith(notificationBody)
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}
@@ -238,20 +241,7 @@ func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 }
 
 func (s *Server) nextRequestID() string {
-	return "REQ_" + s.idSalt + "_" + itoa(s.seq.Add(1))
-}
-
-func itoa(n uint64) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
+	return "REQ_" + s.idSalt + "_" + strconv.FormatUint(s.seq.Add(1), 10)
 }
 
 // requestInfo is what the middleware learns about a request while it is served, for

@@ -79,9 +79,13 @@ var createTransaction = operation{
 		enum("masked", "YES", "NO"),
 		paymentMethodFields,
 	}, storedCredentialFields...),
-	execute: func(s *Server, c *call) (sandbox.Result, error) {
-		return s.svc.CreateTransaction(c.caller, transactionRequest(c))
-	},
+	handler: handle(func(s *Server, c *call, req transactionBody) (any, error) {
+		t, err := s.svc.CreateTransaction(c.caller, req.domain(c))
+		if err != nil {
+			return nil, err
+		}
+		return newTransactionView(t), nil
+	}),
 }
 
 // verification is POST /verifications: a card check without funds.
@@ -98,28 +102,91 @@ var verification = operation{
 		text("reference", 100),
 		paymentMethodFields,
 	}, storedCredentialFields...),
-	execute: func(s *Server, c *call) (sandbox.Result, error) {
-		return s.svc.Verify(c.caller, transactionRequest(c))
-	},
+	handler: handle(func(s *Server, c *call, req cardRequestBody) (any, error) {
+		t, err := s.svc.Verify(c.caller, transactionBody{cardRequestBody: req}.domain(c))
+		if err != nil {
+			return nil, err
+		}
+		return newTransactionView(t), nil
+	}),
 }
 
-// transactionRequest converts a checked body into the domain's request. Card data
-// travels only inside it and is never stored as sent (see sandbox.CardInput).
-func transactionRequest(c *call) sandbox.TransactionRequest {
-	b := c.body
+// cardRequestBody is what a transaction and a verification body share.
+type cardRequestBody struct {
+	AccountName      string            `json:"account_name"`
+	AccountID        string            `json:"account_id"`
+	Channel          string            `json:"channel"`
+	Currency         string            `json:"currency"`
+	Country          string            `json:"country"`
+	Reference        string            `json:"reference"`
+	PaymentMethod    paymentMethodBody `json:"payment_method"`
+	Initiator        string            `json:"initiator"`
+	StoredCredential struct {
+		Model    string `json:"model"`
+		Reason   string `json:"reason"`
+		Sequence string `json:"sequence"`
+	} `json:"stored_credential"`
+}
+
+type paymentMethodBody struct {
+	EntryMode       string `json:"entry_mode"`
+	Name            string `json:"name"`
+	Narrative       string `json:"narrative"`
+	FingerprintMode string `json:"fingerprint_mode"`
+	StorageMode     string `json:"storage_mode"`
+	Card            struct {
+		Number         string `json:"number"`
+		ExpiryMonth    string `json:"expiry_month"`
+		ExpiryYear     string `json:"expiry_year"`
+		CVV            string `json:"cvv"`
+		CVVIndicator   string `json:"cvv_indicator"`
+		AVSAddress     string `json:"avs_address"`
+		AVSPostalCode  string `json:"avs_postal_code"`
+		Track          string `json:"track"`
+		Tag            string `json:"tag"`
+		ChipCondition  string `json:"chip_condition"`
+		PINBlock       string `json:"pin_block"`
+		Funding        string `json:"funding"`
+		BrandReference string `json:"brand_reference"`
+		Authcode       string `json:"authcode"`
+	} `json:"card"`
+}
+
+// transactionBody is a checked POST /transactions body.
+type transactionBody struct {
+	cardRequestBody
+	Type              string `json:"type"`
+	CaptureMode       string `json:"capture_mode"`
+	AuthorizationMode string `json:"authorization_mode"`
+	Amount            string `json:"amount"`
+	Description       string `json:"description"`
+	Order             struct {
+		Reference string `json:"reference"`
+	} `json:"order"`
+	GratuityAmount    string `json:"gratuity_amount"`
+	SurchargeAmount   string `json:"surcharge_amount"`
+	ConvenienceAmount string `json:"convenience_amount"`
+	CashbackAmount    string `json:"cashback_amount"`
+	IPAddress         string `json:"ip_address"`
+	MerchantCategory  string `json:"merchant_category"`
+	Masked            string `json:"masked"`
+}
+
+// domain converts a checked body into the domain's request. Card data travels only
+// inside it and is never stored as sent (see sandbox.CardInput).
+func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
+	card := b.PaymentMethod.Card
 	req := sandbox.TransactionRequest{
-		MerchantID: c.vars["merchant_id"], AccountID: str(b, "account_id"), AccountName: str(b, "account_name"),
-		Channel: str(b, "channel"), Type: str(b, "type"), CaptureMode: str(b, "capture_mode"),
-		Amount: str(b, "amount"), Currency: str(b, "currency"), Country: str(b, "country"),
-		Reference: str(b, "reference"), GratuityAmount: str(b, "gratuity_amount"),
+		MerchantID: c.vars["merchant_id"], AccountID: b.AccountID, AccountName: b.AccountName,
+		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode,
+		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
+		Reference: b.Reference, GratuityAmount: b.GratuityAmount,
 		Version: c.version, Idempotency: c.idem,
 		Card: sandbox.CardInput{
-			EntryMode: str(b, "payment_method", "entry_mode"), Name: str(b, "payment_method", "name"),
-			Number: str(b, "payment_method", "card", "number"), ExpiryMonth: str(b, "payment_method", "card", "expiry_month"),
-			ExpiryYear: str(b, "payment_method", "card", "expiry_year"), CVV: str(b, "payment_method", "card", "cvv"),
-			Track: str(b, "payment_method", "card", "track"), Tag: str(b, "payment_method", "card", "tag"),
-			PINBlock: str(b, "payment_method", "card", "pin_block"), ChipCondition: str(b, "payment_method", "card", "chip_condition"),
-			Funding: str(b, "payment_method", "card", "funding"), Authcode: str(b, "payment_method", "card", "authcode"),
+			EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name,
+			Number: card.Number, ExpiryMonth: card.ExpiryMonth, ExpiryYear: card.ExpiryYear, CVV: card.CVV,
+			Track: card.Track, Tag: card.Tag, PINBlock: card.PINBlock, ChipCondition: card.ChipCondition,
+			Funding: card.Funding, Authcode: card.Authcode,
 		},
 	}
 	if req.Type == "" {
@@ -132,7 +199,7 @@ func transactionRequest(c *call) sandbox.TransactionRequest {
 		req.Country = "US" // [SB] the SDKs' default country
 	}
 	if req.Reference == "" {
-		req.Reference = str(b, "order", "reference")
+		req.Reference = b.Order.Reference
 	}
 	return req
 }
@@ -143,7 +210,11 @@ var getTransaction = operation{
 	authenticated: true,
 	pathIDs:       []string{"merchant_id", "id"},
 	bodyOptional:  true,
-	execute: func(s *Server, c *call) (sandbox.Result, error) {
-		return s.svc.GetTransaction(c.caller, c.vars["merchant_id"], c.vars["id"])
-	},
+	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
+		t, err := s.svc.GetTransaction(c.caller, c.vars["merchant_id"], c.vars["id"])
+		if err != nil {
+			return nil, err
+		}
+		return newTransactionView(t), nil
+	}),
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
@@ -108,14 +109,15 @@ func mustEnv(t *testing.T, path string) *env {
 	}
 	clock := sandbox.NewFrozenClock(startTime)
 	svc := sandbox.NewService(db, clock, sandbox.NewSeededIDs(3))
+	api.NewServer(api.Config{Service: svc}) // renders notification bodies, as in the binary
 	if _, err := svc.LoadFixtures(fx, false); err != nil {
 		t.Fatal(err)
 	}
-	res, err := svc.IssueToken(sandbox.TokenRequest{AppID: partnerApp, Nonce: "n", Secret: sandbox.Secret("n", partnerKey)})
+	issued, err := svc.IssueToken(sandbox.TokenRequest{AppID: partnerApp, Nonce: "n", Secret: sandbox.Secret("n", partnerKey)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	caller, err := svc.Authenticate(res.ResourceID)
+	caller, err := svc.Authenticate(issued.Token.Value)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,12 +144,12 @@ func (e *env) start(cfg notify.Config) (stop func()) {
 
 func (e *env) mustOrder(url string) string {
 	e.t.Helper()
-	res, err := e.svc.CreateOrder(e.caller, merchantOne, "2021-03-22",
+	o, err := e.svc.PlaceOrder(e.caller, merchantOne, "2021-03-22",
 		sandbox.OrderRequest{StatusURL: url, Products: []sandbox.OrderProduct{{ID: "PRO_TRA_CP-US-CARD-A920_SP"}}}, sandbox.Idempotency{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return res.ResourceID
+	return o.ID
 }
 
 func (e *env) mustMove(id string, statuses ...string) {

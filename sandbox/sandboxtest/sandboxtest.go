@@ -232,17 +232,11 @@ func (s *Server) Token(appIDAndKey ...string) string {
 		s.fatalf("sandboxtest: Token takes no arguments or an app id and key, got %d", len(appIDAndKey))
 	}
 	nonce := "sandboxtest-" + sandbox.RandomIDs{}.Alphanumeric(12)
-	res, err := s.Service.IssueToken(sandbox.TokenRequest{AppID: appID, Nonce: nonce, Secret: sandbox.Secret(nonce, key)})
+	issued, err := s.Service.IssueToken(sandbox.TokenRequest{AppID: appID, Nonce: nonce, Secret: sandbox.Secret(nonce, key)})
 	if err != nil {
 		s.fatalf("sandboxtest: token for %s: %v", appID, err)
 	}
-	var answer struct {
-		Token string `json:"token"`
-	}
-	if err := json.Unmarshal(res.Body, &answer); err != nil || answer.Token == "" {
-		s.fatalf("sandboxtest: token for %s: unexpected answer %s", appID, res.Body)
-	}
-	return answer.Token
+	return issued.Token.Value
 }
 
 // Transaction returns the stored transaction, with what the API does not echo

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 )
@@ -20,20 +21,20 @@ func errorOutcome(status int, code, detail string) *scenario.Outcome {
 func testScenarios() []scenario.Scenario {
 	return []scenario.Scenario{
 		{Name: "deny", File: "deny.yaml", Rules: []scenario.Rule{{
-			When: scenario.When{Operations: []string{scenario.OpAdjustment}},
+			When: scenario.When{Operations: []string{string(sandbox.OpAdjustment)}},
 			Then: errorOutcome(403, "ACTION_NOT_AUTHORIZED", "40212"),
 		}}},
 		{Name: "picky", File: "picky.yaml", Rules: []scenario.Rule{
 			{
 				When: scenario.When{
-					Operations: []string{scenario.OpAdjustment}, TransactionID: "TRN_1",
+					Operations: []string{string(sandbox.OpAdjustment)}, TransactionID: "TRN_1",
 					Headers: map[string]string{"X-GP-Version": "2020-12-22"},
 					Body:    map[string]any{"gratuity_amount": "999", "payment_method": map[string]any{"card": map[string]any{"tag": "9F"}}},
 				},
 				Then: errorOutcome(502, "SYSTEM_ERROR_DOWNSTREAM", "50046"),
 			},
 			{
-				When: scenario.When{Operations: []string{scenario.OpOrder}, Body: map[string]any{"quantity": json.Number("2")}},
+				When: scenario.When{Operations: []string{string(sandbox.OpOrder)}, Body: map[string]any{"quantity": json.Number("2")}},
 				Then: &scenario.Outcome{Fault: scenario.FaultEmpty},
 			},
 		}},
@@ -42,7 +43,7 @@ func testScenarios() []scenario.Scenario {
 			Then: &scenario.Outcome{Delay: 1},
 		}}},
 		{Name: "flaky", File: "flaky.yaml", Rules: []scenario.Rule{{
-			When: scenario.When{Operations: []string{scenario.OpAdjustment, scenario.OpOrder}},
+			When: scenario.When{Operations: []string{string(sandbox.OpAdjustment), string(sandbox.OpOrder)}},
 			Sequence: []scenario.Step{
 				{Then: *errorOutcome(502, "SYSTEM_ERROR_DOWNSTREAM", "50046"), Times: 2},
 				{Then: scenario.Outcome{}},
@@ -77,7 +78,7 @@ func TestDecidePrecedence(t *testing.T) {
 	if err := e.SetGlobal([]string{"slow"}); err != nil {
 		t.Fatal(err)
 	}
-	adj := scenario.Request{Operation: scenario.OpAdjustment, Scope: "app:A"}
+	adj := scenario.Request{Operation: string(sandbox.OpAdjustment), Scope: "app:A"}
 	for _, tc := range []struct {
 		name         string
 		named, bound []string
@@ -115,7 +116,7 @@ func TestMatching(t *testing.T) {
 	header := http.Header{}
 	header.Set("x-gp-version", "2020-12-22")
 	body := map[string]any{"gratuity_amount": "999", "amount": "5", "payment_method": map[string]any{"card": map[string]any{"tag": "9F"}}}
-	base := scenario.Request{Operation: scenario.OpAdjustment, TransactionID: "TRN_1", Header: header, Body: body, Named: []string{"picky"}}
+	base := scenario.Request{Operation: string(sandbox.OpAdjustment), TransactionID: "TRN_1", Header: header, Body: body, Named: []string{"picky"}}
 	if d, err := e.Decide(base); err != nil || d.Ref() != "picky#0" || d.Outcome.Status != 502 {
 		t.Fatalf("full match: %+v %v", d, err)
 	}
@@ -147,12 +148,12 @@ func TestMatching(t *testing.T) {
 		}
 	}
 	// Numbers compare by value: 2.0 in the request matches 2 in the rule.
-	order := scenario.Request{Operation: scenario.OpOrder, Body: map[string]any{"quantity": json.Number("2.0")}, Named: []string{"picky"}}
+	order := scenario.Request{Operation: string(sandbox.OpOrder), Body: map[string]any{"quantity": json.Number("2.0")}, Named: []string{"picky"}}
 	if d, _ := e.Decide(order); d.Ref() != "picky#1" || d.Outcome.Fault != scenario.FaultEmpty {
 		t.Errorf("order: %+v", d)
 	}
 	// The closest miss is the rule with the fewest differences, across scenarios.
-	token := scenario.Request{Operation: scenario.OpAccessToken, Named: []string{"picky", "deny"}}
+	token := scenario.Request{Operation: string(sandbox.OpAccessToken), Named: []string{"picky", "deny"}}
 	if d, _ := e.Decide(token); !strings.HasPrefix(d.Miss, "deny#0: operation is accesstoken, want adjustment") {
 		t.Errorf("closest miss: %q", d.Miss)
 	}
@@ -163,7 +164,7 @@ func TestSequenceScopes(t *testing.T) {
 	e, db := mustEngine(t, path)
 	decide := func(scope string) scenario.Decision {
 		t.Helper()
-		d, err := e.Decide(scenario.Request{Operation: scenario.OpOrder, Scope: scope, Named: []string{"flaky"}})
+		d, err := e.Decide(scenario.Request{Operation: string(sandbox.OpOrder), Scope: scope, Named: []string{"flaky"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,11 +195,11 @@ func TestSequenceScopes(t *testing.T) {
 	// Counters survive a restart.
 	db.Close()
 	e2, _ := mustEngine(t, path)
-	d, err := e2.Decide(scenario.Request{Operation: scenario.OpAdjustment, Scope: "session:B", Named: []string{"flaky"}})
+	d, err := e2.Decide(scenario.Request{Operation: string(sandbox.OpAdjustment), Scope: "session:B", Named: []string{"flaky"}})
 	if err != nil || d.Step != 0 || d.Ref() != "flaky#0" {
 		t.Errorf("scope B second call after restart: %+v %v", d, err)
 	}
-	d, _ = e2.Decide(scenario.Request{Operation: scenario.OpAdjustment, Scope: "session:B", Named: []string{"flaky"}})
+	d, _ = e2.Decide(scenario.Request{Operation: string(sandbox.OpAdjustment), Scope: "session:B", Named: []string{"flaky"}})
 	if d.Step != 1 || !d.Outcome.Pass() {
 		t.Errorf("scope B third call after restart: %+v", d)
 	}
@@ -227,7 +228,7 @@ func TestDecideNotification(t *testing.T) {
 		t.Errorf("other merchant: %+v", d)
 	}
 	// A notification rule never matches an API request.
-	if d, _ := e.Decide(scenario.Request{Operation: scenario.OpOrder, MerchantID: "MER_1", Named: []string{"notify"}}); d.Matched() {
+	if d, _ := e.Decide(scenario.Request{Operation: string(sandbox.OpOrder), MerchantID: "MER_1", Named: []string{"notify"}}); d.Matched() {
 		t.Errorf("order matched a notification rule: %+v", d)
 	}
 }

@@ -9,38 +9,21 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// Operations a rule can match. Any matches every API operation (not notifications,
-// which are not requests of the client).
+// A rule names operations by their sandbox.Operation names, defined once in package
+// sandbox; OpAny matches every API operation (not notifications, which are not
+// requests of the client).
 const (
-	OpAccessToken  = "accesstoken"
-	OpAdjustment   = "adjustment"
-	OpOrder        = "order"
-	OpNotification = "notification"
 	OpAny          = "any"
-
-	// The card-present lifecycle.
-	OpTransaction       = "transaction"
-	OpTransactionDetail = "transaction_detail"
-	OpTransactionList   = "transaction_list"
-	OpCapture           = "capture"
-	OpRefund            = "refund"
-	OpReversal          = "reversal"
-	OpReauthorization   = "reauthorization"
-	OpIncremental       = "incremental"
-	OpVerification      = "verification"
-	OpBatchClose        = "batch_close"
+	OpNotification = string(sandbox.OpNotification)
 )
-
-// cardPresentOperations are the card-present lifecycle's operation names.
-var cardPresentOperations = []string{
-	OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
-	OpReauthorization, OpIncremental, OpVerification, OpBatchClose,
-}
 
 // Faults a rule can script. The first four break an API answer; drop and duplicate
 // concern status notifications.
@@ -200,20 +183,14 @@ func ValidName(name string) bool {
 }
 
 // ValidOperation reports whether op is an operation a rule can name.
-func ValidOperation(op string) bool {
-	switch op {
-	case OpAccessToken, OpAdjustment, OpOrder, OpNotification, OpAny:
-		return true
-	case OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
-		OpReauthorization, OpIncremental, OpVerification, OpBatchClose:
-		return true
-	}
-	return false
-}
+func ValidOperation(op string) bool { return slices.Contains(OperationNames(), op) }
 
-// OperationNames lists the operation names a rule can use, for messages.
+// OperationNames lists the operation names a rule can use, for messages: every API
+// operation, then notification and any.
 func OperationNames() []string {
-	names := []string{OpAccessToken, OpAdjustment, OpOrder}
-	names = append(names, cardPresentOperations...)
+	var names []string
+	for _, op := range sandbox.Operations() {
+		names = append(names, string(op))
+	}
 	return append(names, OpNotification, OpAny)
 }

@@ -1,0 +1,154 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// A handler is an operation's own step: the typed request its checked body decodes
+// into and what it does with it. Make one with handle.
+type handler struct {
+	request reflect.Type                                   // the typed request, for checkShape
+	decode  func(raw []byte) (any, error)                  // checked body -> request
+	execute func(s *Server, c *call, req any) (any, error) // request -> view to send
+}
+
+// handle makes the handler of an operation whose body decodes into R. The body is
+// decoded only once it passed the operation's field table, so R needs no validation
+// of its own: its fields mirror the table (checkShape holds them to it), strings for
+// every text kind, int for kInt, count for kCount, a struct (or a pointer to one, to
+// tell an absent object) for kObject, oneOrMany for kObjects and slices for kArray.
+func handle[R any](fn func(s *Server, c *call, req R) (any, error)) handler {
+	return handler{
+		request: reflect.TypeFor[R](),
+		decode: func(raw []byte) (any, error) {
+			var req R
+			if err := json.Unmarshal(raw, &req); err != nil {
+				return nil, fmt.Errorf("decode checked body into %T: %w", req, err)
+			}
+			return req, nil
+		},
+		execute: func(s *Server, c *call, req any) (any, error) { return fn(s, c, req.(R)) },
+	}
+}
+
+// count is a JSON integer or a string of digits (kCount): SDKs send device.quantity
+// either way. The field table has checked it; JSON null leaves it 0.
+type count int
+
+func (n *count) UnmarshalJSON(b []byte) error {
+	text := string(b)
+	if text == "null" {
+		return nil
+	}
+	if strings.HasPrefix(text, `"`) {
+		if err := json.Unmarshal(b, &text); err != nil {
+			return err
+		}
+	}
+	v, err := strconv.Atoi(text)
+	*n = count(v)
+	return err
+}
+
+// oneOrMany is an object or an array of such objects (kObjects): the service document
+// sends products as one object, SDKs and partners as an array.
+type oneOrMany[T any] []T
+
+func (m *oneOrMany[T]) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return json.Unmarshal(b, (*[]T)(m)) // an array, or null
+	}
+	var one T
+	if err := json.Unmarshal(b, &one); err != nil {
+		return err
+	}
+	*m = oneOrMany[T]{one}
+	return nil
+}
+
+// checkShape reports where a typed request and its field table disagree: a table
+// field the struct lacks (it would be checked, then silently dropped), a struct field
+// the table lacks (never filled: the table refuses it as unknown) or a Go type that
+// cannot hold what the table lets through. endpoint runs it when routes are built, so
+// any test that starts a server catches a drift.
+func checkShape(spec []field, t reflect.Type) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return []string{fmt.Sprintf("%s is not a struct", t)}
+	}
+	members := map[string]reflect.Type{}
+	jsonMembers(t, members)
+	var problems []string
+	for _, f := range spec {
+		mt, ok := members[f.name]
+		if !ok {
+			problems = append(problems, fmt.Sprintf("%s: field %q has no struct field", t, f.name))
+			continue
+		}
+		delete(members, f.name)
+		problems = append(problems, checkMember(f, mt)...)
+	}
+	for name := range members {
+		problems = append(problems, fmt.Sprintf("%s: struct field %q is not in the field table", t, name))
+	}
+	return problems
+}
+
+// jsonMembers collects the JSON members of struct t by name, with those of embedded
+// structs, as encoding/json sees them.
+func jsonMembers(t reflect.Type, into map[string]reflect.Type) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		switch {
+		case sf.Anonymous && name == "" && sf.Type.Kind() == reflect.Struct:
+			jsonMembers(sf.Type, into)
+		case sf.IsExported() && name != "" && name != "-":
+			into[name] = sf.Type
+		}
+	}
+}
+
+// noBody is the typed request of an operation without a body (a GET).
+type noBody struct{}
+
+func checkMember(f field, t reflect.Type) []string {
+	bad := []string{fmt.Sprintf("field %q: %s cannot hold kind %d", f.name, t, f.kind)}
+	switch f.kind {
+	case kString, kDigits, kHex, kEnum, kURL:
+		if t.Kind() != reflect.String {
+			return bad
+		}
+	case kInt:
+		if t.Kind() != reflect.Int {
+			return bad
+		}
+	case kCount:
+		if t != reflect.TypeFor[count]() {
+			return bad
+		}
+	case kBool:
+		if t.Kind() != reflect.Bool && !(t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Bool) {
+			return bad
+		}
+	case kObject:
+		return checkShape(f.fields, t)
+	case kObjects, kArray:
+		if t.Kind() != reflect.Slice || (f.kind == kObjects && !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())) {
+			return bad // kObjects needs oneOrMany, which reads the single object too
+		}
+		if f.kind == kObjects || f.elem == kObject {
+			return checkShape(f.fields, t.Elem())
+		}
+		return checkMember(field{name: f.name, kind: f.elem}, t.Elem())
+	}
+	return nil
+}

@@ -1,0 +1,302 @@
+package api
+
+import (
+	"encoding/json"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// The views: every resource shape the API sends, in one place. A view is a plain
+// struct whose members are declared in the order GP sends them (encoding/json keeps
+// declaration order, and the Java SDK and golden files care). Each view is built from
+// the domain's typed value by its new… function; the admin shapes extend these rather
+// than repeat them.
+//
+// A view of a resource says which (resourceID), for the request journal.
+//
+// A member that the domain value leaves empty is left out (omitempty), as GP never
+// sends an empty string for a field it has no value for; the exceptions are marked.
+
+// tokenView is the answer of POST /accesstoken [GP].
+type tokenView struct {
+	Token           string    `json:"token"`
+	Type            string    `json:"type"`
+	Scope           scopeView `json:"scope"`
+	AppID           string    `json:"app_id"`
+	AppName         string    `json:"app_name"`
+	TimeCreated     string    `json:"time_created"`
+	SecondsToExpire int       `json:"seconds_to_expire"` // a JSON integer [GP]
+	Email           string    `json:"email,omitempty"`
+}
+
+type scopeView struct {
+	MerchantID   string        `json:"merchant_id"`
+	MerchantName string        `json:"merchant_name,omitempty"`
+	Accounts     []accountView `json:"accounts"` // never null: the Node SDK crashes on a missing array
+}
+
+type accountView struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Permissions []string `json:"permissions"`
+}
+
+func newTokenView(t sandbox.IssuedToken) tokenView {
+	accounts := make([]accountView, 0, len(t.Accounts))
+	for _, a := range t.Accounts {
+		perms := a.Permissions
+		if perms == nil {
+			perms = []string{}
+		}
+		accounts = append(accounts, accountView{ID: a.ID, Name: a.Name, Permissions: perms})
+	}
+	return tokenView{
+		Token: t.Token.Value, Type: "Bearer",
+		Scope: scopeView{MerchantID: t.App.MerchantID, MerchantName: t.MerchantName, Accounts: accounts},
+		AppID: t.App.ID, AppName: t.App.Name, TimeCreated: sandbox.FormatTime(t.Token.Created),
+		SecondsToExpire: t.SecondsToExpire, Email: t.App.Email,
+	}
+}
+
+// newTransactionView renders a transaction: GP's full resource for one made through
+// the API (it has a channel), the service document's shape for a fixture's record.
+func newTransactionView(t sandbox.Transaction) any {
+	if t.Channel != "" {
+		return newResourceView(t)
+	}
+	return newDocumentTransactionView(t)
+}
+
+// resourceView is GP's Transaction resource [GP]. The sandbox's own state (gratuity,
+// EMV tag, batch state, history) is stored, never echoed.
+type resourceView struct {
+	ID               string              `json:"id"`
+	TimeCreated      string              `json:"time_created"`
+	Type             string              `json:"type"`
+	Status           string              `json:"status"`
+	Channel          string              `json:"channel"`
+	CaptureMode      string              `json:"capture_mode,omitempty"`
+	Amount           string              `json:"amount"`
+	Currency         string              `json:"currency"`
+	Country          string              `json:"country"`
+	MerchantID       string              `json:"merchant_id"`
+	MerchantName     string              `json:"merchant_name"`
+	AccountID        string              `json:"account_id"`
+	AccountName      string              `json:"account_name"`
+	Reference        string              `json:"reference"`
+	ParentResourceID string              `json:"parent_resource_id,omitempty"`
+	BatchID          string              `json:"batch_id"` // "" until the transaction is batched [GP]
+	PaymentMethod    resourcePaymentView `json:"payment_method"`
+	Action           actionView          `json:"action"`
+}
+
+// resourcePaymentView is payment_method of the full resource. A decline has an empty
+// authcode [GP].
+type resourcePaymentView struct {
+	Result    string           `json:"result"`
+	Message   string           `json:"message"`
+	EntryMode string           `json:"entry_mode,omitempty"`
+	Card      resourceCardView `json:"card"`
+	BNPL      *bnplView        `json:"bnpl,omitempty"`
+}
+
+type resourceCardView struct {
+	Brand             string `json:"brand,omitempty"`
+	MaskedNumberLast4 string `json:"masked_number_last4,omitempty"`
+	Authcode          string `json:"authcode"`
+	BrandReference    string `json:"brand_reference"`
+	BrandTimeCreated  string `json:"brand_time_created,omitempty"`
+	TagResponse       string `json:"tag_response,omitempty"`
+	CVVResult         string `json:"cvv_result,omitempty"`
+	Funding           string `json:"funding,omitempty"`
+}
+
+func newResourceView(t sandbox.Transaction) resourceView {
+	p, c := t.PaymentMethod, t.PaymentMethod.Card
+	v := resourceView{
+		ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
+		Channel: t.Channel, CaptureMode: t.CaptureMode, Amount: t.Amount, Currency: t.Currency,
+		Country: t.Country, MerchantID: t.MerchantID, MerchantName: t.MerchantName,
+		AccountID: t.AccountID, AccountName: t.AccountName, Reference: t.Reference,
+		ParentResourceID: t.ParentID, BatchID: t.BatchID,
+		PaymentMethod: resourcePaymentView{
+			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode,
+			Card: resourceCardView{
+				Brand: c.Brand, MaskedNumberLast4: c.MaskedNumberLast4, Authcode: c.Authcode,
+				BrandReference: c.BrandReference, BrandTimeCreated: c.BrandTimeCreated,
+				TagResponse: c.TagResponse, CVVResult: c.CVVResult, Funding: c.Funding,
+			},
+		},
+		Action: newActionView(t.Action),
+	}
+	if p.BNPL != nil {
+		v.PaymentMethod.BNPL = &bnplView{Provider: p.BNPL.Provider}
+	}
+	return v
+}
+
+// documentTransactionView is the Transaction of the service document, the shape of
+// the fixtures' records. A member the fixture leaves out is left out.
+type documentTransactionView struct {
+	ID            string            `json:"id"`
+	TimeCreated   string            `json:"time_created"`
+	Type          string            `json:"type"`
+	Status        string            `json:"status"`
+	Amount        string            `json:"amount"`
+	Currency      string            `json:"currency"`
+	Country       string            `json:"country"`
+	Reference     string            `json:"reference,omitempty"`
+	PaymentMethod paymentView       `json:"payment_method"`
+	Order         *orderAmountsView `json:"order,omitempty"`
+	BatchID       string            `json:"batch_id"` // "" until the transaction is batched [GP]
+	Action        actionView        `json:"action"`
+}
+
+type paymentView struct {
+	Result  string    `json:"result,omitempty"`
+	Message string    `json:"message,omitempty"`
+	Card    *cardView `json:"card,omitempty"`
+	BNPL    *bnplView `json:"bnpl,omitempty"`
+}
+
+type cardView struct {
+	Authcode       string `json:"authcode,omitempty"`
+	BrandReference string `json:"brand_reference,omitempty"`
+}
+
+type bnplView struct {
+	Provider string `json:"provider"`
+}
+
+type orderAmountsView struct {
+	Taxes          []taxView `json:"taxes,omitempty"`
+	DutyAmount     string    `json:"duty_amount,omitempty"`
+	ShippingAmount string    `json:"shipping_amount,omitempty"`
+}
+
+type taxView struct {
+	Type   string `json:"type"`
+	Amount string `json:"amount"`
+}
+
+func newDocumentTransactionView(t sandbox.Transaction) documentTransactionView {
+	v := documentTransactionView{
+		ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
+		Amount: t.Amount, Currency: t.Currency, Country: t.Country, Reference: t.Reference,
+		PaymentMethod: newPaymentView(t.PaymentMethod), BatchID: t.BatchID, Action: newActionView(t.Action),
+	}
+	if o := t.Order; o != nil {
+		v.Order = &orderAmountsView{DutyAmount: o.DutyAmount, ShippingAmount: o.ShippingAmount}
+		for _, tax := range o.Taxes {
+			v.Order.Taxes = append(v.Order.Taxes, taxView{Type: tax.Type, Amount: tax.Amount})
+		}
+	}
+	return v
+}
+
+func newPaymentView(p sandbox.PaymentResult) paymentView {
+	v := paymentView{Result: p.Result, Message: p.Message}
+	if p.Card.Authcode != "" || p.Card.BrandReference != "" {
+		v.Card = &cardView{Authcode: p.Card.Authcode, BrandReference: p.Card.BrandReference}
+	}
+	if p.BNPL != nil {
+		v.BNPL = &bnplView{Provider: p.BNPL.Provider}
+	}
+	return v
+}
+
+// actionView is the action block: what the request did. A fixture's action may name
+// no app.
+type actionView struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	TimeCreated string `json:"time_created"`
+	ResultCode  string `json:"result_code"`
+	AppID       string `json:"app_id,omitempty"`
+	AppName     string `json:"app_name,omitempty"`
+}
+
+func newActionView(a sandbox.Action) actionView {
+	return actionView{
+		ID: a.ID, Type: a.Type, TimeCreated: a.TimeCreated, ResultCode: a.ResultCode,
+		AppID: a.AppID, AppName: a.AppName,
+	}
+}
+
+// orderView is the Order resource: the answer of POST /merchants/{id}/orders and the
+// body of its notifications. Only a FOR_REVIEW answer has a price [SB].
+type orderView struct {
+	ID              string     `json:"id"`
+	MerchantID      string     `json:"merchant_id"`
+	MerchantName    string     `json:"merchant_name"`
+	Status          string     `json:"status"`
+	TimeCreated     string     `json:"time_created"`
+	TimeLastUpdated string     `json:"time_last_updated"`
+	Price           *priceView `json:"price,omitempty"`
+	Action          actionView `json:"action"`
+}
+
+type priceView struct {
+	Amount   string          `json:"amount"`
+	Currency string          `json:"currency"`
+	Lines    []priceLineView `json:"lines"` // never null
+}
+
+type priceLineView struct {
+	ProductID  string `json:"product_id"`
+	Quantity   int    `json:"quantity"`
+	UnitAmount string `json:"unit_amount"`
+	Amount     string `json:"amount"`
+}
+
+func newOrderView(o sandbox.Order) orderView {
+	return orderView{
+		ID: o.ID, MerchantID: o.MerchantID, MerchantName: o.MerchantName, Status: o.Status,
+		TimeCreated: sandbox.FormatTime(o.TimeCreated), TimeLastUpdated: sandbox.FormatTime(o.TimeLastUpdated),
+		Action: newActionView(o.Action),
+	}
+}
+
+func newQuoteView(q sandbox.Quote) orderView {
+	v := newOrderView(q.Order)
+	v.Price = &priceView{Amount: q.Price.Amount, Currency: q.Price.Currency, Lines: make([]priceLineView, 0, len(q.Price.Lines))}
+	for _, l := range q.Price.Lines {
+		v.Price.Lines = append(v.Price.Lines, priceLineView{ProductID: l.ProductID, Quantity: l.Quantity, UnitAmount: l.UnitAmount, Amount: l.Amount})
+	}
+	return v
+}
+
+// notificationBody renders an order as its status notification sends it: the Order as
+// the API shows it, with the action of the change [SB].
+func notificationBody(o sandbox.Order) ([]byte, error) { return json.Marshal(newOrderView(o)) }
+
+// batchView is the batch summary the SDKs read on a close [GP] fields, [SB] layout.
+type batchView struct {
+	ID               string     `json:"id"`
+	BatchID          string     `json:"batch_id"`
+	TimeCreated      string     `json:"time_created"`
+	Status           string     `json:"status"`
+	TransactionCount int        `json:"transaction_count"`
+	Amount           string     `json:"amount"`
+	Currency         string     `json:"currency"`
+	Country          string     `json:"country"`
+	MerchantID       string     `json:"merchant_id"`
+	MerchantName     string     `json:"merchant_name"`
+	AccountID        string     `json:"account_id"`
+	AccountName      string     `json:"account_name"`
+	Action           actionView `json:"action"`
+}
+
+func newBatchView(b sandbox.Batch) batchView {
+	return batchView{
+		ID: b.ID, BatchID: b.ID, TimeCreated: sandbox.FormatTime(b.TimeCreated), Status: b.Status,
+		TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency, Country: b.Country,
+		MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID,
+		AccountName: b.AccountName, Action: newActionView(b.Action),
+	}
+}
+
+func (v resourceView) resourceID() string            { return v.ID }
+func (v documentTransactionView) resourceID() string { return v.ID }
+func (v orderView) resourceID() string               { return v.ID }
+func (v batchView) resourceID() string               { return v.ID }
