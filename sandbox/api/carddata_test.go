@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -85,7 +86,10 @@ func TestCardDataNeverInClear(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	places := map[string][]byte{"database file": db, "log": logs.Bytes(), "journal": journal, "admin views": views}
+	// The log's wall-clock time and a request's duration are numbers no request chose:
+	// "duration":124680 or a time's nanoseconds would otherwise read as a CVV in clear.
+	log := regexp.MustCompile(`"(time|duration)":("[^"]*"|[0-9]+)`).ReplaceAll(logs.Bytes(), []byte(`"$1":0`))
+	places := map[string][]byte{"database file": db, "log": log, "journal": journal, "admin views": views}
 	for place, content := range places {
 		for _, s := range sweepSecrets {
 			for _, clear := range s.clear {
