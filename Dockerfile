@@ -1,11 +1,12 @@
 # gp-sandbox container image: a static binary on an empty base.
 #
-#   DOCKER_BUILDKIT=0 docker build --network host \
-#     --build-arg GOPROXY="$(go env GOPROXY)" --build-arg VERSION="$(git describe --always --dirty)" \
-#     -t gp-sandbox .
-#   docker run --rm --network host gp-sandbox
+#   docker build --build-arg VERSION="$(git describe --always --dirty)" -t gp-sandbox .
+#   docker run --rm -p 127.0.0.1:8080:8080 -e GPSANDBOX_ADMIN_OPEN=1 gp-sandbox
 #
-# Written for the legacy builder too (no RUN --mount, no heredocs).
+# The sandbox listens on 0.0.0.0:8080 in the container, so it refuses to start with an
+# open admin API: set GPSANDBOX_ADMIN_TOKEN, or GPSANDBOX_ADMIN_OPEN=1 when the port is
+# published where only you reach it. Written for the legacy builder too (no RUN
+# --mount, no heredocs).
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
