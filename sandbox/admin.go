@@ -20,32 +20,6 @@ func (s *Service) TransactionHistory(id string) (Transaction, []Adjustment, erro
 	return t, history, err
 }
 
-// ReplaceTransaction creates or replaces a transaction, as a fixture would have it: its
-// merchant must exist, and a replaced transaction starts with no adjustment history.
-// Card data in its free-text fields is masked before it is stored; the stored
-// transaction is returned.
-func (s *Service) ReplaceTransaction(t Transaction) (Transaction, error) {
-	t = t.withCardDataMasked()
-	err := s.store.Update(func(tx Tx) error {
-		if _, err := tx.Merchant(t.MerchantID); err != nil {
-			return notFoundAs(err, InvalidDocument("merchant_id: unknown merchant "+t.MerchantID))
-		}
-		if err := tx.DeleteAdjustments(t.ID); err != nil {
-			return err
-		}
-		if len(t.Scenarios) > 0 {
-			if err := tx.PutMeta(bindingsMeta, "yes"); err != nil {
-				return err
-			}
-		}
-		return tx.PutTransaction(t)
-	})
-	if err == nil && len(t.Scenarios) > 0 {
-		s.bound.Store(true)
-	}
-	return t, err
-}
-
 // Order returns a stored order.
 func (s *Service) Order(id string) (Order, error) {
 	var o Order

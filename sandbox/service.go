@@ -317,6 +317,9 @@ func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
 		if err := putFixtures(tx, f); err != nil {
 			return err
 		}
+		if err := putDefaultMerchant(tx, f); err != nil {
+			return err
+		}
 		loaded, bound = true, f.bindScenarios()
 		if bound {
 			if err := tx.PutMeta(bindingsMeta, "yes"); err != nil {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
@@ -142,25 +143,57 @@ func (s *Server) adminGetTransaction(r *http.Request) (any, error) {
 	return adminTransactionView(t, history), nil
 }
 
-// PUT /_sandbox/transactions/{id}: the body is one transaction written as in the
-// fixtures (JSON, or YAML), validated by the same rules; its id must be the path's.
+// PUT /_sandbox/transactions/{id}: creates or replaces the transaction of the path.
+// The body (JSON, or YAML) has the keys of a fixture transaction, each checked by the
+// same rules, but any may be left out: SeedTransaction gives it its default. An id in
+// the body must be the path's.
 func (s *Server) adminPutTransaction(r *http.Request) (any, error) {
 	id := mux.Vars(r)["id"]
-	raw, err := s.readBody(nil, r)
+	t, err := s.seedDocument(r)
 	if err != nil {
 		return nil, err
 	}
+	if t.ID != "" && t.ID != id {
+		return nil, sandbox.InvalidDocument("id: " + t.ID + " is not the id of the path, " + id)
+	}
+	t.ID = id
+	return s.seed(t)
+}
+
+// POST /_sandbox/transactions: creates a transaction with a generated TRN_ id, from a
+// body as PUT takes it, without an id.
+func (s *Server) adminPostTransaction(r *http.Request) (any, error) {
+	t, err := s.seedDocument(r)
+	if err != nil {
+		return nil, err
+	}
+	if t.ID != "" {
+		return nil, sandbox.InvalidDocument("id: the sandbox generates it; PUT /_sandbox/transactions/" + t.ID + " sets it")
+	}
+	return s.seed(t)
+}
+
+// seedDocument reads and checks the transaction document of a PUT or POST.
+func (s *Server) seedDocument(r *http.Request) (sandbox.Transaction, error) {
+	raw, err := s.readBody(nil, r)
+	if err != nil {
+		return sandbox.Transaction{}, err
+	}
 	if s.decodeTransaction == nil {
-		return nil, sandbox.InvalidDocument("transaction documents are not accepted by this server")
+		return sandbox.Transaction{}, sandbox.InvalidDocument("transaction documents are not accepted by this server")
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}") // nothing given: every field its default
 	}
 	t, err := s.decodeTransaction(raw, "body")
 	if err != nil {
-		return nil, sandbox.InvalidDocument(strings.ReplaceAll(err.Error(), "\n", "; "))
+		return sandbox.Transaction{}, sandbox.InvalidDocument(strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	if t.ID != id {
-		return nil, sandbox.InvalidDocument("id: " + t.ID + " is not the id of the path, " + id)
-	}
-	stored, err := s.svc.ReplaceTransaction(t)
+	return t, nil
+}
+
+func (s *Server) seed(t sandbox.Transaction) (any, error) {
+	stored, err := s.svc.SeedTransaction(t)
 	if err != nil {
 		return nil, err
 	}

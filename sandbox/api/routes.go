@@ -32,6 +32,7 @@ func (s *Server) routes() *mux.Router {
 	r.Handle("/_sandbox/reset", s.admin(s.adminReset)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/transactions/{id}", s.admin(s.adminGetTransaction)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/transactions/{id}", s.admin(s.adminPutTransaction)).Methods(http.MethodPut)
+	r.Handle("/_sandbox/transactions", s.admin(s.adminPostTransaction)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/orders/{id}", s.admin(s.adminGetOrder)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/orders/{id}/status", s.admin(s.adminOrderStatus)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/requests", s.admin(s.adminRequests)).Methods(http.MethodGet)

@@ -42,8 +42,9 @@ type Config struct {
 	// Fixtures reads the fixtures POST /_sandbox/reset loads again; they are read at
 	// each reset rather than held in memory for good. Nil resets to no fixtures.
 	Fixtures func() (sandbox.Fixtures, error)
-	// DecodeTransaction validates a transaction document for PUT /_sandbox/transactions
-	// the way fixtures are validated; nil refuses every document.
+	// DecodeTransaction validates a transaction document for PUT and POST
+	// /_sandbox/transactions the way fixtures are validated, leaving the keys it
+	// omits zero (yamlfile.DecodeTransactionSeed); nil refuses every document.
 	DecodeTransaction func(data []byte, name string) (sandbox.Transaction, error)
 	// DecodeScenario validates a scenario document for POST /_sandbox/scenarios the
 	// way scenario files are validated; nil refuses every document.

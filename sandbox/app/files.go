@@ -139,9 +139,9 @@ func bindingProblems(fixtureFiles Files, scs []scenario.Scenario, bindings []yam
 }
 
 // decodeTransaction validates a transaction document of the admin API the way a
-// fixture file is validated.
+// fixture file is validated; keys it omits get their defaults when it is stored.
 func decodeTransaction(data []byte, name string) (sandbox.Transaction, error) {
-	return yamlfile.DecodeTransaction(data, name)
+	return yamlfile.DecodeTransactionSeed(data, name)
 }
 
 // Validation is what Validate found in a configuration's files.

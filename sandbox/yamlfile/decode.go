@@ -58,6 +58,7 @@ type decoder struct {
 	aliasNodes int                 // nodes visited through aliases
 	expanding  map[*yaml.Node]bool // aliases being expanded, to refuse cycles
 	structs    map[reflect.Type]structFields
+	partial    bool // the document's own required keys may be left out (nested ones may not)
 }
 
 func newDecoder(file string) *decoder {
@@ -243,7 +244,7 @@ func (d *decoder) object(n *yaml.Node, path string, v reflect.Value) bool {
 		}
 	}
 	for _, key := range keys {
-		if _, present := seen[key]; byKey[key].required && !present {
+		if _, present := seen[key]; byKey[key].required && !present && !(d.partial && path == "") {
 			d.addf(n, path, "missing required key %q", key)
 			ok = false
 		}

@@ -58,6 +58,17 @@ func LoadFixturesWithBindings(fsys fs.FS) (sandbox.Fixtures, []ScenarioBinding, 
 // LoadFixtures except that its merchant is not looked up. name is the file name the
 // problems carry. The error, if any, is Problems.
 func DecodeTransaction(data []byte, name string) (sandbox.Transaction, error) {
+	return decodeTransaction(data, name, false)
+}
+
+// DecodeTransactionSeed is DecodeTransaction for a document that may leave any key
+// out: every key given is checked as in a fixture, and a key left out is left zero
+// in the transaction (Service.SeedTransaction gives it its default).
+func DecodeTransactionSeed(data []byte, name string) (sandbox.Transaction, error) {
+	return decodeTransaction(data, name, true)
+}
+
+func decodeTransaction(data []byte, name string, partial bool) (sandbox.Transaction, error) {
 	roots, problems := documents(name, data)
 	if len(problems) == 0 && len(roots) == 0 {
 		problems = append(problems, Problem{File: name, Message: "no transaction: the document is empty"})
@@ -69,6 +80,7 @@ func DecodeTransaction(data []byte, name string) (sandbox.Transaction, error) {
 	var t transactionDoc
 	if len(roots) > 0 {
 		d := newDecoder(name)
+		d.partial = partial
 		d.decode(roots[0], "", &t)
 		checkTransaction(d, &t)
 		problems = append(problems, d.problems...)
@@ -76,7 +88,11 @@ func DecodeTransaction(data []byte, name string) (sandbox.Transaction, error) {
 	if err := problems.err(); err != nil {
 		return sandbox.Transaction{}, err
 	}
-	return t.toDomain(), nil
+	tr := t.toDomain()
+	if partial && t.Action == nil {
+		tr.Action = sandbox.Action{} // the seed's action is made when it is stored
+	}
+	return tr, nil
 }
 
 // checkTransaction adds the rules that involve several fields of a transaction.

@@ -1,0 +1,115 @@
+package api_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// adminTxn is the part of an admin transaction view the seeding tests read.
+type adminTxn struct {
+	ID, Type, Status, Amount, Currency, Country string
+	MerchantID                                  string                           `json:"merchant_id"`
+	TimeCreated                                 string                           `json:"time_created"`
+	AuthorizationAmount                         string                           `json:"authorization_amount"`
+	BatchID                                     string                           `json:"batch_id"`
+	BatchClosed                                 bool                             `json:"batch_closed"`
+	PaymentMethod                               struct{ Result, Message string } `json:"payment_method"`
+	Action                                      struct{ ID, Type string }
+}
+
+func mustSeed(t *testing.T, env *sandboxEnv, method, path, body string) adminTxn {
+	t.Helper()
+	return mustSeedAs(t, env, method, path, jsonHeader(), body)
+}
+
+func mustSeedYAML(t *testing.T, env *sandboxEnv, path, body string) adminTxn {
+	t.Helper()
+	return mustSeedAs(t, env, "PUT", path, map[string]string{"Content-Type": "application/yaml"}, body)
+}
+
+func mustSeedAs(t *testing.T, env *sandboxEnv, method, path string, header map[string]string, body string) adminTxn {
+	t.Helper()
+	r := env.do(method, path, header, body)
+	if r.status != 200 {
+		t.Fatalf("%s %s %s: %d %s", method, path, body, r.status, r.body)
+	}
+	var v adminTxn
+	if err := json.Unmarshal(r.body, &v); err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return v
+}
+
+var (
+	batchIDShape = regexp.MustCompile(`^BAT_[0-9]+$`)
+	generatedTRN = regexp.MustCompile(`^TRN_[A-Za-z0-9]{30}$`)
+)
+
+// A test gives only what it is about; the rest gets the documented defaults, and the
+// transaction works with the API like a fixture's.
+func TestSeedTransactionWithDefaults(t *testing.T) {
+	env := mustSandbox(t)
+	got := mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Seeded0001", `{"amount":"1000","status":"CAPTURED"}`)
+	if got.ID != "TRN_Seeded0001" || got.MerchantID != merchantOne || got.TimeCreated != "2021-03-22T10:00:00.000Z" ||
+		got.Type != "SALE" || got.Status != "CAPTURED" || got.Amount != "1000" || got.AuthorizationAmount != "1000" ||
+		got.Currency != "USD" || got.Country != "US" || !batchIDShape.MatchString(got.BatchID) || got.BatchClosed ||
+		got.PaymentMethod.Result != "00" || !strings.HasPrefix(got.Action.ID, "ACT_") || got.Action.Type != "AUTHORIZE" {
+		t.Errorf("defaults: %+v", got)
+	}
+	second := mustSeed(t, env, "POST", "/_sandbox/transactions", `{"amount":"250"}`)
+	if !generatedTRN.MatchString(second.ID) || second.BatchID != got.BatchID || second.Status != "CAPTURED" {
+		t.Errorf("a second captured seed joins the open batch with a generated id: %+v (first in %s)", second, got.BatchID)
+	}
+	pre := mustSeed(t, env, "POST", "/_sandbox/transactions", `{"status":"PREAUTHORIZED"}`)
+	if pre.BatchID != "" || pre.Amount != "0" || pre.ID == second.ID {
+		t.Errorf("a preauthorization is in no batch: %+v", pre)
+	}
+	if empty := mustSeed(t, env, "POST", "/_sandbox/transactions", ``); !generatedTRN.MatchString(empty.ID) {
+		t.Errorf("empty body: %+v", empty)
+	}
+	yaml := mustSeedYAML(t, env, "/_sandbox/transactions/TRN_Seeded0002", "amount: \"700\"\nmerchant_id: "+merchantOne+"\nreference: my-test\n")
+	if yaml.Amount != "700" || yaml.MerchantID != merchantOne {
+		t.Errorf("YAML body: %+v", yaml)
+	}
+
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	if r := env.do("POST", "/transactions/TRN_Seeded0001/adjustment", apiHeader(tok), `{"gratuity_amount":"150"}`); r.status != 200 {
+		t.Errorf("adjusting a seeded transaction: %d %s", r.status, r.body)
+	}
+	if r := env.do("GET", "/_sandbox/transactions/"+second.ID, nil, ""); r.status != 200 {
+		t.Errorf("reading a generated id: %d %s", r.status, r.body)
+	}
+}
+
+// Bad input answers a GP error naming the field, and stores nothing.
+func TestSeedTransactionRefusesBadInput(t *testing.T) {
+	env := mustSandbox(t)
+	tests := []struct {
+		method, path, body string
+		detail, names      string
+	}{
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"amount":"ten"}`, "40213", "body:1:11: amount"},
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"status":"NOPE"}`, "40213", "body:1:11: status"},
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"amonut":"1"}`, "40213", `unknown key "amonut"`},
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"time_created":"yesterday"}`, "40213", "time_created"},
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"merchant_id":"MER_unknown"}`, "40213", "merchant_id: unknown merchant MER_unknown"},
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"id":"TRN_Other"}`, "40213", "id: TRN_Other is not the id of the path"},
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"currency":"JPY"}`, "40005", "country"},
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"payment_method":{"bnpl":{}}}`, "40213", "provider"},
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `[1]`, "40213", "body:1:1"},
+		{"POST", "/_sandbox/transactions", `{"id":"TRN_Mine"}`, "40213", "id: the sandbox generates it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			e := env.do(tt.method, tt.path, jsonHeader(), tt.body).gpError(t)
+			if e.Status != 400 || e.Detail != tt.detail || !strings.Contains(e.Description, tt.names) {
+				t.Errorf("got %+v, want 400 %s naming %q", e, tt.detail, tt.names)
+			}
+		})
+	}
+	if r := env.do("GET", "/_sandbox/transactions/TRN_Bad0001", nil, ""); r.status != 404 {
+		t.Errorf("a refused seed was stored: %d %s", r.status, r.body)
+	}
+}
