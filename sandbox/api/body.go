@@ -193,7 +193,7 @@ func checkValue(f field, v any, path string) error {
 	}
 	switch f.kind {
 	case kDigits:
-		ok = allDigits(s)
+		ok = allDigits(s) || s == "" && f.min == 0 // min 0: "" stands for absent
 	case kHex:
 		ok = len(s)%2 == 0 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
 	case kEnum:

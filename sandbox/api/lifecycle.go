@@ -20,9 +20,14 @@ var captureOp = lifecycleOperation[captureBody](sandbox.OpCapture,
 
 var refundOp = lifecycleOperation[refundBody](sandbox.OpRefund, digits("amount", 50), text("currency", 3), currencyConversion)
 
-var reversalOp = lifecycleOperation[refundBody](sandbox.OpReversal, digits("amount", 50), text("currency", 3), currencyConversion)
+// wholeAmount is the amount of a reversal or reauthorization: the Node SDK's
+// reverse() and reauthorized() without an amount send "amount":"", which GP reads as
+// the whole amount, like no amount at all.
+var wholeAmount = field{name: "amount", kind: kDigits, max: 50}
 
-var reauthorizationOp = lifecycleOperation[reauthorizationBody](sandbox.OpReauthorization, digits("amount", 50), text("description", 255))
+var reversalOp = lifecycleOperation[refundBody](sandbox.OpReversal, wholeAmount, text("currency", 3), currencyConversion)
+
+var reauthorizationOp = lifecycleOperation[reauthorizationBody](sandbox.OpReauthorization, wholeAmount, text("description", 255))
 
 // chargeItemFields is one lodging charge item as the SDKs send it.
 var chargeItemFields = []field{

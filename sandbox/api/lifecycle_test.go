@@ -106,6 +106,11 @@ func TestLifecycleAmounts(t *testing.T) {
 	sale := func(amount string) string {
 		return env.mustCharge(tok, saleBody(amount, "AUTO", manualCard))["id"].(string)
 	}
+	reversed := func(amount string) string {
+		id := sale(amount)
+		env.mustPost(tok, "/transactions/"+id+"/reversal", `{}`)
+		return id
+	}
 	partial := sale("5000")
 	env.mustPost(tok, "/transactions/"+partial+"/refund", `{"amount":"751"}`)
 	cases := []struct {
@@ -122,6 +127,11 @@ func TestLifecycleAmounts(t *testing.T) {
 		{"full refund after a partial one", "/transactions/" + partial + "/refund", `{}`, "400 INVALID_REQUEST_DATA 40087 You may only refund up to 115% of the original amount "},
 		{"partial reversal", "/transactions/" + sale("2000") + "/reversal", `{"amount":"1000"}`, "400 INVALID_REQUEST_DATA 40214 partial reversal not supported"},
 		{"reversal of the whole amount", "/transactions/" + sale("2000") + "/reversal", `{"amount":"2000"}`, "200 REVERSED 2000"},
+		// The Node SDK's reverse() and reauthorized() send "amount":"" for no amount.
+		{"reversal with an empty amount", "/transactions/" + sale("2000") + "/reversal", `{"amount":""}`, "200 REVERSED 2000"},
+		{"reauthorization with an empty amount", "/transactions/" + reversed("2000") + "/reauthorization", `{"amount":""}`, "200 CAPTURED 2000"},
+		{"capture with an empty amount", "/transactions/" + auth("3000") + "/capture", `{"amount":""}`, "400 INVALID_REQUEST_DATA 40213 amount contains unexpected data"},
+		{"refund with an empty amount", "/transactions/" + sale("3000") + "/refund", `{"amount":""}`, "400 INVALID_REQUEST_DATA 40213 amount contains unexpected data"},
 		{"incremental", "/transactions/" + auth("5000") + "/incremental", `{"amount":"1000"}`, "200 PREAUTHORIZED 6000"},
 		{"incremental of zero", "/transactions/" + auth("5000") + "/incremental", `{"amount":"000"}`, "200 PREAUTHORIZED 5000"},
 		{"incremental without amount", "/transactions/" + auth("5000") + "/incremental", `{}`, "400 MANDATORY_DATA_MISSING 40005 Request expects the following fields [amount]"},
