@@ -7,12 +7,7 @@ const assert = require("node:assert/strict");
 const { before, test } = require("node:test");
 const { GenerationUtils, Transaction } = require("globalpayments-api");
 const { configure, rejectsWithGpError, restrictedApp } = require("./sandbox");
-
-// EMV tag data as a chip reader hands it over (the shape of GP's own SDK tests).
-const tagData =
-  "9F4005F000F0A0019F02060000000025009F03060000000000009F2608D90A06501B48564E82027C00" +
-  "5F3401019F360200029F0702FF009F0802008C9F0902008C9F34030403029F2701809F0D05F0400088" +
-  "009F0E0508000000009F0F05F0400098005F280208409F390105FFC605DC4000A800FFC7050010000000";
+const { tagData } = require("./cards");
 
 const sale1 = "TRN_CapturedSale000000000000000001";
 const sale2 = "TRN_CapturedSale000000000000000002";

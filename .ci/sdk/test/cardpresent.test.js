@@ -1,82 +1,25 @@
-// Card-present payments with the SDK, from the sale to its follow-ups, each checked as
-// GP's sandbox answers them: charge with each entry mode, authorize then capture, edit,
-// refund, reverse, reauthorize, verify, and the declines of the test cards.
+// Card-present payments with the SDK: charge with each entry mode, authorize, edit,
+// a standalone refund, verify, and the declines of the test cards, each checked as
+// GP's sandbox answers them.
 "use strict";
 
 const assert = require("node:assert/strict");
 const { before, test } = require("node:test");
-const {
-  CreditCardData,
-  CreditTrackData,
-  DebitTrackData,
-  EntryMethod,
-  ReportingService,
-  Transaction,
-} = require("globalpayments-api");
+const { EntryMethod, ReportingService } = require("globalpayments-api");
 const { configure, rejectsWithGpError } = require("./sandbox");
-
-// GP's sandbox test values: its Visa test track (with an expiry of 12/2030 instead of
-// the 12/2025 of GP's own tests, which has passed), EMV tag data, a manual Mastercard,
-// the PIN block GP's chip declines carry, and GP's expired debit track.
-const visaTrack =
-  "%B4012002000060016^VI TEST CREDIT^301210118039000000000396?;4012002000060016=30121011803939600000?";
-const pinBlock = "32539F50C245A6A93D123412324000AA";
-const expiredTrack = ";4024720012345671=18125025432198712345?";
-const tagData =
-  "9F4005F000F0A0019F02060000000025009F03060000000000009F2608D90A06501B48564E82027C00" +
-  "5F3401019F360200029F0702FF009F0802008C9F0902008C9F34030403029F2701809F0D05F0400088" +
-  "009F0E0508000000009F0F05F0400098005F280208409F390105FFC605DC4000A800FFC7050010000000";
+const {
+  assertApproved,
+  assertDeclined,
+  assertResult,
+  debitTrack,
+  expiredTrack,
+  manualCard,
+  tagData,
+  track,
+  visaTrack,
+} = require("./cards");
 
 before(() => configure());
-
-function track(entryMethod = EntryMethod.Swipe) {
-  const card = new CreditTrackData();
-  card.setTrackData(visaTrack);
-  card.entryMethod = entryMethod;
-  return card;
-}
-
-function manualCard() {
-  const card = new CreditCardData();
-  card.number = "5425230000004415";
-  card.expMonth = "12";
-  card.expYear = String(new Date().getUTCFullYear() + 1);
-  card.cvn = "852";
-  card.cardHolderName = "James Mason";
-  card.cardPresent = true;
-  return card;
-}
-
-// assertResult checks what a point of sale reads from an answer: the action's result
-// code, the transaction status, the amount, the issuer's result.
-function assertResult(response, resultCode, status, amount) {
-  assert.equal(response.responseCode, resultCode);
-  assert.equal(response.responseMessage, status);
-  assert.match(response.transactionId, /^TRN_[A-Za-z0-9_]+$/);
-  if (amount !== undefined) {
-    assert.equal(response.balanceAmount, amount);
-  }
-}
-
-function assertApproved(response, status, amount) {
-  assertResult(response, "SUCCESS", status, amount);
-  assert.equal(response.cardIssuerResponse.result, "00");
-  assert.ok(response.authorizationCode, "an approval carries an authcode");
-}
-
-function assertDeclined(response, result) {
-  assertResult(response, "DECLINED", "DECLINED");
-  assert.equal(response.cardIssuerResponse.result, result);
-  assert.equal(response.authorizationCode, "");
-}
-
-function debitTrack(value, entryMethod = EntryMethod.Swipe) {
-  const card = new DebitTrackData();
-  card.setTrackData(value);
-  card.pinBlock = pinBlock;
-  card.entryMethod = entryMethod;
-  return card;
-}
 
 // readBack is what the reporting API says of a transaction: GET /transactions/{id}.
 function readBack(id) {
