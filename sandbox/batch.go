@@ -33,6 +33,7 @@ type Batch struct {
 	Count        int       `json:"transaction_count"`
 	Amount       string    `json:"amount"`
 	Action       Action    `json:"action"`
+	Members      []string  `json:"-"` // filled by BatchState for the admin API
 }
 
 // batchIDPattern is a batch id as GP writes them: BAT_ and digits [GP].
@@ -228,8 +229,8 @@ func (s *Service) CloseBatch(c Caller, req CloseBatchRequest) (Batch, error) {
 	return v, err
 }
 
-// BatchState returns a batch for the admin API, closed first if its merchant's close
-// time has passed (nothing is written: the next request closes it the same way).
+// BatchState returns a batch and its members for the admin API, closed first if its
+// merchant's close time has passed.
 func (s *Service) BatchState(id string) (Batch, error) {
 	var b Batch
 	err := s.store.Update(func(tx Tx) error {
@@ -237,7 +238,13 @@ func (s *Service) BatchState(id string) (Batch, error) {
 		if b, err = tx.Batch(id); err != nil {
 			return notFoundAs(err, NotFoundBatch(id))
 		}
-		_, err = s.closeIfDue(tx, &b, s.clock.Now())
+		if _, err = s.closeIfDue(tx, &b, s.clock.Now()); err != nil {
+			return err
+		}
+		b.Members, err = tx.BatchMembers(id)
+		if b.Members == nil {
+			b.Members = []string{}
+		}
 		return err
 	})
 	return b, err

@@ -96,13 +96,20 @@ func (s *Service) PlaceOrder(c Caller, merchantID, version string, req OrderRequ
 	req = req.WithCardDataMasked()
 	notified := false
 	o, replayed, err := execute(s, c, idem, "order", func(tx Tx, now time.Time) (string, Order, error) {
-		o, _, err := s.newOrder(tx, c, merchantID, version, req, now)
+		o, m, err := s.newOrder(tx, c, merchantID, version, req, now)
 		if err != nil {
 			return "", o, err
 		}
 		o.History = []Action{o.Action}
 		if err := tx.PutOrder(o); err != nil {
 			return "", o, err
+		}
+		if req.BatchCloseTime != "" {
+			// From now on the merchant's open batches close at that time every day.
+			m.BatchCloseTime = req.BatchCloseTime
+			if err := tx.PutMerchant(m); err != nil {
+				return "", o, err
+			}
 		}
 		notified, err = s.enqueueNotification(tx, o, c.App.Key, now)
 		return o.ID, o, err

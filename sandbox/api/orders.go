@@ -104,6 +104,10 @@ type orderPayment struct {
 }
 
 func createOrder(s *Server, c *call, req orderRequest) (any, error) {
+	// The merchant's daily batch close, HH:MM in UTC on the sandbox clock [SB].
+	if req.BatchCloseTime != "" && !sandbox.ValidBatchCloseTime(req.BatchCloseTime) {
+		return nil, sandbox.InvalidField("batch_close_time")
+	}
 	merchantID, order := c.vars["merchant_id"], req.domain()
 	if req.Status == sandbox.OrderForReview {
 		q, err := s.svc.PriceOrder(c.caller, merchantID, c.version, order, c.idem)

@@ -18,5 +18,8 @@ func (s *Server) cardPresentRoutes(r *mux.Router) {
 		r.Handle(prefix+"/transactions/{id}/reversal", s.endpoint(reversalOp)).Methods(http.MethodPost)
 		r.Handle(prefix+"/transactions/{id}/reauthorization", s.endpoint(reauthorizationOp)).Methods(http.MethodPost)
 		r.Handle(prefix+"/transactions/{id}/incremental", s.endpoint(incrementalOp)).Methods(http.MethodPost)
+		r.Handle(prefix+"/batches/{batch_id}", s.endpoint(closeBatch)).Methods(http.MethodPost)
+		r.Handle(prefix+"/batches/", s.endpoint(closeBatchWithoutID)).Methods(http.MethodPost)
 	}
+	r.Handle("/_sandbox/batches/{id}", s.admin(s.adminGetBatch)).Methods(http.MethodGet)
 }

@@ -1,0 +1,77 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// closeBatch is POST /batches/{batch_id} and its partner form: the Java SDK sends no
+// body; an id that is not a batch id is GP's 40213, a well-formed unknown one 404.
+var closeBatch = operation{
+	op:            sandbox.OpBatchClose,
+	authenticated: true,
+	pathIDs:       []string{"merchant_id", "batch_id"},
+	bodyOptional:  true,
+	handler: handle(func(s *Server, c *call, _ struct{}) (any, error) {
+		id := c.vars["batch_id"]
+		if !sandbox.ValidBatchID(id) {
+			return nil, sandbox.InvalidField("batch_id")
+		}
+		b, err := s.svc.CloseBatch(c.caller, sandbox.CloseBatchRequest{
+			BatchID: id, MerchantID: c.vars["merchant_id"], Idempotency: c.idem,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return newBatchView(b), nil
+	}),
+}
+
+// closeBatchWithoutID is POST /batches/ (an SDK given no batch id): GP's 40223.
+var closeBatchWithoutID = operation{
+	op:            sandbox.OpBatchClose,
+	authenticated: true,
+	bodyOptional:  true,
+	handler: handle(func(*Server, *call, struct{}) (any, error) {
+		return nil, sandbox.BatchIDMissing()
+	}),
+}
+
+// GET /_sandbox/batches/{id}: a batch as the sandbox keeps it, closed first if its
+// merchant's daily close time has passed.
+func (s *Server) adminGetBatch(r *http.Request) (any, error) {
+	b, err := s.svc.BatchState(mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	return adminBatch{
+		ID: b.ID, Status: b.Status, MerchantID: b.MerchantID, AccountID: b.AccountID,
+		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptionalTime(b),
+		ClosedBy: b.ClosedBy, TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency,
+		Transactions: b.Members,
+	}, nil
+}
+
+type adminBatch struct {
+	ID               string   `json:"id"`
+	Status           string   `json:"status"`
+	MerchantID       string   `json:"merchant_id"`
+	AccountID        string   `json:"account_id"`
+	TimeCreated      string   `json:"time_created"`
+	TimeClosed       string   `json:"time_closed,omitempty"`
+	ClosedBy         string   `json:"closed_by,omitempty"`
+	TransactionCount int      `json:"transaction_count"`
+	Amount           string   `json:"amount"`
+	Currency         string   `json:"currency"`
+	Transactions     []string `json:"transactions"`
+}
+
+func formatOptionalTime(b sandbox.Batch) string {
+	if b.TimeClosed.IsZero() {
+		return ""
+	}
+	return sandbox.FormatTime(b.TimeClosed)
+}

@@ -1,0 +1,131 @@
+package api_test
+
+import (
+	"testing"
+	"time"
+)
+
+func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	batch := sale["batch_id"].(string)
+	second := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")
+	captured := env.mustPost(tok, "/transactions/"+auth+"/capture", `{"amount":"1000","gratuity":"200"}`)
+	refund := env.mustPost(tok, "/transactions/"+second["id"].(string)+"/refund", `{"amount":"500"}`)
+	env.mustTransactionIn(tok, "REVERSED") // in the batch, settled as nothing
+	for _, got := range []map[string]any{second, captured, refund} {
+		if got["batch_id"] != batch {
+			t.Fatalf("%v joined %v, want the open batch %s", got["id"], got["batch_id"], batch)
+		}
+	}
+
+	closed := env.mustPost(tok, "/batches/"+batch, "")
+	if closed["id"] != batch || closed["status"] != "CLOSED" || closed["transaction_count"] != float64(4) || closed["amount"] != "2700" {
+		t.Errorf("batch summary %v: want 4 transactions, 1000+1000+1000+200-500", closed)
+	}
+
+	r := env.do("POST", "/transactions/"+sale["id"].(string)+"/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
+	want := gpError{400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch."}
+	if got := r.gpError(t); got != want {
+		t.Errorf("tip after the close: %+v", got)
+	}
+	next := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	if next["batch_id"] == batch || next["batch_id"] == "" {
+		t.Errorf("a sale after the close joined %v", next["batch_id"])
+	}
+	r = env.do("POST", "/batches/"+batch, apiHeader(tok), "")
+	if got := r.gpError(t); got != (gpError{400, "INVALID_BATCH_ACTION", "40017", "9,No transaction associated with batch"}) {
+		t.Errorf("closing twice: %+v", got)
+	}
+	admin := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)
+	if admin["status"] != "CLOSED" || admin["closed_by"] != "request" || len(admin["transactions"].([]any)) != 5 {
+		t.Errorf("admin view %v", admin)
+	}
+}
+
+func TestBatchCloseErrors(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	open := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["batch_id"].(string)
+	cases := []struct {
+		name, path string
+		want       gpError
+	}{
+		{"a GUID", "/batches/8f0c5e5a-3b0e-4c1e-9d55-7d0f6c3a2b11", gpError{400, "INVALID_REQUEST_DATA", "40213", "batch_id contains unexpected data"}},
+		{"unknown batch", "/batches/BAT_999", gpError{404, "RESOURCE_NOT_FOUND", "40118", "Batch BAT_999 not found at this location."}},
+		{"another merchant's path", "/merchants/" + merchantTwo + "/batches/" + open, gpError{404, "RESOURCE_NOT_FOUND", "40118", "Batch " + open + " not found at this location."}},
+		{"no id", "/batches/", gpError{400, "MANDATORY_DATA_MISSING", "40223", "Request expects the batch_id"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := env.do("POST", tc.path, apiHeader(tok), "").gpError(t); got != tc.want {
+				t.Errorf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+	restricted := env.mustToken(restrictedApp, restrictedKey, "")
+	if got := env.do("POST", "/batches/"+open, apiHeader(restricted), "").gpError(t); got.Detail != "40212" {
+		t.Errorf("restricted app: %+v", got)
+	}
+}
+
+func TestEmptyBatchStaysOpen(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	env.mustPost(tok, "/transactions/"+sale["id"].(string)+"/reversal", `{}`)
+	batch := sale["batch_id"].(string)
+	r := env.do("POST", "/batches/"+batch, apiHeader(tok), "{}")
+	if got := r.gpError(t); got.Detail != "40017" {
+		t.Fatalf("closing a batch with nothing to settle: %+v", got)
+	}
+	if got := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)["status"]; got != "OPEN" {
+		t.Errorf("status %v after a refused close", got)
+	}
+	if next := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard)); next["batch_id"] != batch {
+		t.Errorf("the next sale joined %v, want the still open %s", next["batch_id"], batch)
+	}
+}
+
+// An order's batch_close_time closes the merchant's open batch every day at that time
+// on the sandbox clock.
+func TestBatchCloseTime(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	orders := "/merchants/" + merchantOne + "/orders"
+	r := env.do("POST", orders, apiHeader(tok), `{"batch_close_time":"25:00"}`)
+	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "batch_close_time contains unexpected data"}) {
+		t.Errorf("bad close time: %+v", got)
+	}
+	env.mustPost(tok, orders, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"batch_close_time":"23:00"}`)
+	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard)) // 10:00
+	batch := sale["batch_id"].(string)
+	env.clock.Set(startTime.Add(13 * time.Hour)) // 23:00: closed
+	r = env.do("POST", "/transactions/"+sale["id"].(string)+"/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
+	if got := r.gpError(t); got.Description != "Cannot PROCESS Adjustment over a transaction that is in a closed batch." {
+		t.Errorf("tip after the daily close: %+v", got)
+	}
+	admin := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)
+	if admin["status"] != "CLOSED" || admin["closed_by"] != "batch_close_time" || admin["time_closed"] != "2021-03-22T23:00:00.000Z" {
+		t.Errorf("admin view %v", admin)
+	}
+	next := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	if next["batch_id"] == batch {
+		t.Errorf("a sale after the daily close joined the closed batch")
+	}
+	nextBatch := next["batch_id"].(string)
+	for _, step := range []struct {
+		at   time.Duration
+		want string
+	}{
+		{36*time.Hour + time.Minute, "OPEN"}, // the next day, 22:01
+		{37 * time.Hour, "CLOSED"},           // the next day, 23:00
+	} {
+		env.clock.Set(startTime.Add(step.at))
+		if got := env.do("GET", "/_sandbox/batches/"+nextBatch, nil, "").json(t)["status"]; got != step.want {
+			t.Errorf("at +%v: status %v, want %s", step.at, got, step.want)
+		}
+	}
+}
