@@ -38,9 +38,9 @@ func applyWrites(c *recordCache, w *pendingWrites) {
 // pendingWrites are the cached kinds of records an Update wrote, for reads later in
 // the same Update and for the cache once it is done.
 type pendingWrites struct {
-	records  map[string]any
-	wiped    bool // DeleteAll ran: the cache's values are gone
-	overflow bool // more writes than the cache holds (a fixture load): records stopped
+	records  map[string]any // nil until the first write
+	wiped    bool           // DeleteAll ran: the cache's values are gone
+	overflow bool           // more writes than the cache holds (a fixture load): records stopped
 }
 
 // cachedGet reads key through the Update's own writes, the cache (unless the Update
@@ -67,16 +67,28 @@ func cachedGet[T any](x tx, key string, clone func(T) T) (T, error) {
 	return v, err
 }
 
-// cachedPut writes v at key and notes it for the cache.
+// cachedPut writes v at key and notes it for the cache. The copy the cache keeps is
+// the one encoded: boxing a record as an interface copies it to the heap, and
+// transactions are large enough for that copy to be a tenth of what a request
+// allocated, so it is made once.
 func cachedPut[T any](x tx, key string, v T, clone func(T) T) error {
-	if err := put(x.t, key, v); err != nil {
-		return err
-	}
 	if len(x.writes.records) >= recordCacheSize {
 		x.writes.overflow = true
 	}
+	var record any
+	if x.writes.overflow {
+		record = v
+	} else {
+		record = clone(v)
+	}
+	if err := put(x.t, key, record); err != nil {
+		return err
+	}
 	if !x.writes.overflow {
-		x.writes.records[key] = clone(v)
+		if x.writes.records == nil {
+			x.writes.records = map[string]any{}
+		}
+		x.writes.records[key] = record
 	}
 	return nil
 }

@@ -157,7 +157,7 @@ func (s *Store) View(fn func(sandbox.Tx) error) error {
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	applied := false
 	err := s.db.Update(func(t *buntdb.Tx) error {
-		w := &pendingWrites{records: map[string]any{}}
+		w := &pendingWrites{}
 		if err := fn(tx{t: t, cache: s.cache, writes: w, legacyIdem: s.legacyIdem}); err != nil {
 			return err
 		}

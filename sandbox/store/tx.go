@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -229,7 +230,7 @@ func put(t *buntdb.Tx, key string, v any) error { return putFor(t, key, v, 0) }
 // putFor stores v at key as JSON; with keep > 0 buntdb deletes the key by itself once
 // keep has passed (a TTL kept in the file, so it holds across restarts).
 func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
-	b, err := json.Marshal(v)
+	value, err := encode(v)
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", key, err)
 	}
@@ -237,8 +238,20 @@ func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
 	if keep > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: keep}
 	}
-	if _, _, err := t.Set(key, seal(key, string(b)), opts); err != nil {
+	if _, _, err := t.Set(key, seal(key, value), opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil
+}
+
+// encode returns the JSON of v as a string. json.Marshal copies its result out of
+// its buffer and string() would copy it again; an Encoder writes it once, into a
+// strings.Builder whose String() is not a copy. The Encoder's newline is cut off.
+func encode(v any) (string, error) {
+	var b strings.Builder
+	if err := json.NewEncoder(&b).Encode(v); err != nil {
+		return "", err
+	}
+	s := b.String()
+	return s[:len(s)-1], nil
 }
