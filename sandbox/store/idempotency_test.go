@@ -202,3 +202,26 @@ func mustBucketEntries(t *testing.T, s *Store, bucket string) int {
 	}
 	return n
 }
+
+// The one-copy encoder stores exactly what seal stores, and its checksum checks.
+func TestSealedJSONIsSeal(t *testing.T) {
+	for _, tc := range []struct {
+		key string
+		v   any
+	}{
+		{"meta:x", "2025-03-14T12:00:00.000Z"},
+		{"txn:" + strings.Repeat("T", 200), map[string]int{"a": 1}}, // a key longer than the stack buffer
+	} {
+		got, err := sealedJSON(tc.key, tc.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload, _ := json.Marshal(tc.v)
+		if want := seal(tc.key, string(payload)); got != want {
+			t.Errorf("sealedJSON(%q) = %q, want %q", tc.key, got, want)
+		}
+		if !sealedOK([]byte(tc.key), []byte(got)) {
+			t.Errorf("sealedJSON(%q): checksum does not check", tc.key)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"strconv"
 	"strings"
@@ -230,7 +231,7 @@ func put(t *buntdb.Tx, key string, v any) error { return putFor(t, key, v, 0) }
 // putFor stores v at key as JSON; with keep > 0 buntdb deletes the key by itself once
 // keep has passed (a TTL kept in the file, so it holds across restarts).
 func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
-	value, err := encode(v)
+	value, err := sealedJSON(key, v)
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", key, err)
 	}
@@ -238,20 +239,34 @@ func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
 	if keep > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: keep}
 	}
-	if _, _, err := t.Set(key, seal(key, value), opts); err != nil {
+	if _, _, err := t.Set(key, value, opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil
 }
 
-// encode returns the JSON of v as a string. json.Marshal copies its result out of
-// its buffer and string() would copy it again; an Encoder writes it once, into a
-// strings.Builder whose String() is not a copy. The Encoder's newline is cut off.
-func encode(v any) (string, error) {
-	var b strings.Builder
-	if err := json.NewEncoder(&b).Encode(v); err != nil {
+// sealedJSON returns seal(key, the JSON of v) with one copy of the JSON: the
+// allocation profile showed each record copied three times on its way to buntdb
+// (out of json.Marshal's buffer, into a string, and into the sealed string) and a
+// checksum hasher made per record.
+func sealedJSON(key string, v any) (string, error) {
+	payload, err := json.Marshal(v)
+	if err != nil {
 		return "", err
 	}
-	s := b.String()
-	return s[:len(s)-1], nil
+	var sum [sumDigits]byte
+	hexSum(sum[:], recordSumOf(key, payload))
+	var b strings.Builder
+	b.Grow(sumDigits + len(payload))
+	b.Write(sum[:])
+	b.Write(payload)
+	return b.String(), nil
+}
+
+// recordSumOf is recordSum of a payload in bytes, computed without allocating for
+// keys of usual length.
+func recordSumOf(key string, payload []byte) uint32 {
+	var buf [96]byte
+	head := append(append(buf[:0], key...), 0)
+	return crc32.Update(crc32.Update(0, castagnoli, head), castagnoli, payload)
 }
