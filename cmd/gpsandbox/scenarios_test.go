@@ -42,6 +42,7 @@ func TestValidate(t *testing.T) {
 	}{
 		{"validate/broken-scenarios.golden", []string{"--scenarios", "testdata/validate/broken-scenarios", "--fixtures", "testdata/validate/fixtures"}},
 		{"validate/unknown-binding.golden", []string{"--scenarios", "testdata/validate/good-scenarios", "--fixtures", "testdata/validate/fixtures"}},
+		{"validate/broken-fixtures.golden", []string{"--scenarios", "testdata/validate/good-scenarios", "--fixtures", "testdata/validate/broken-fixtures"}},
 	} {
 		var out bytes.Buffer
 		err := run(context.Background(), append([]string{"validate"}, tc.args...), noEnv, &out, io.Discard)

@@ -7,8 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -33,7 +31,7 @@ func documents(file string, data []byte) (roots []*yaml.Node, problems Problems)
 			return roots, problems
 		}
 		if err != nil {
-			return roots, append(problems, syntaxProblem(file, err))
+			return roots, append(problems, syntaxProblem(file, data, err))
 		}
 		root := &doc
 		if doc.Kind == yaml.DocumentNode {
@@ -47,19 +45,6 @@ func documents(file string, data []byte) (roots []*yaml.Node, problems Problems)
 		}
 		roots = append(roots, root)
 	}
-}
-
-// syntaxProblem turns a yaml.v3 parser error ("yaml: line 3: did not find expected
-// key") into a Problem. The parser gives no column, and no line for some errors.
-func syntaxProblem(file string, err error) Problem {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	p := Problem{File: file}
-	if m := regexp.MustCompile(`^line (\d+): (.*)$`).FindStringSubmatch(msg); m != nil {
-		p.Line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	}
-	p.Message = "invalid YAML: " + msg
-	return p
 }
 
 // eachYAMLFile hands every *.yaml and *.yml file at the root of fsys to read, in name
