@@ -51,8 +51,9 @@ func (x tx) PutTransaction(t sandbox.Transaction) error {
 	return cachedPut(x, "txn:"+t.ID, t, cloneTransaction)
 }
 
-// Adjustment history keys sort by time (GP's fixed-width millisecond format) and
-// then action id: adj:<transaction id>:<time>:<action id>.
+// Adjustment history is a ring of slots per transaction, adj:<transaction id>:<slot>
+// (slot 0 to sandbox.AdjustmentHistoryLimit-1, written by the Service); key order says
+// nothing of age, so the history is sorted by each entry's Seq.
 func (x tx) Adjustments(transactionID string) ([]sandbox.Adjustment, error) {
 	history, err := scan[sandbox.Adjustment](x.t, "adj:"+transactionID+":*")
 	slices.SortFunc(history, func(a, b sandbox.Adjustment) int { return a.Seq - b.Seq })

@@ -290,7 +290,6 @@ func (d *decoder) pairs(n *yaml.Node, path string) func(yield func(k, v *yaml.No
 	}
 }
 
-// sequence decodes a list into a slice; null is an empty list.
 // earlierKey finds a key written before, among the keys of content (a mapping's
 // content up to the current pair) or, when given, in the index of a large mapping.
 func earlierKey(content []*yaml.Node, key string, index map[string]*yaml.Node) *yaml.Node {
@@ -309,6 +308,7 @@ func earlierKey(content []*yaml.Node, key string, index map[string]*yaml.Node) *
 	return nil
 }
 
+// sequence decodes a list into a slice; null is an empty list.
 func (d *decoder) sequence(n *yaml.Node, path string, v reflect.Value) bool {
 	if isNull(n) {
 		v.SetZero()

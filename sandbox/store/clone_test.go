@@ -1,0 +1,145 @@
+package store
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// Every cached record comes out of the cache as a copy that shares no memory with
+// it: a caller that changes whatever a record reaches (slices, maps, pointers, down to
+// nested ones) changes nothing for the next reader. The records are filled by
+// reflection, so a field added later is covered without touching this test.
+func TestCachedRecordsAreCopies(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		put  func(sandbox.Tx) error
+		get  func(sandbox.Tx) (any, error)
+	}{
+		{"transaction", func(tx sandbox.Tx) error { return tx.PutTransaction(filled[sandbox.Transaction](func(r *sandbox.Transaction) { r.ID = "TRN_1" })) },
+			func(tx sandbox.Tx) (any, error) { return tx.Transaction("TRN_1") }},
+		{"app", func(tx sandbox.Tx) error { return tx.PutApp(filled[sandbox.App](func(r *sandbox.App) { r.ID = "app1" })) },
+			func(tx sandbox.Tx) (any, error) { return tx.App("app1") }},
+		{"merchant", func(tx sandbox.Tx) error { return tx.PutMerchant(filled[sandbox.Merchant](func(r *sandbox.Merchant) { r.ID = "MER_1" })) },
+			func(tx sandbox.Tx) (any, error) { return tx.Merchant("MER_1") }},
+		{"pricing profile", func(tx sandbox.Tx) error {
+			return tx.PutPricingProfile(filled[sandbox.PricingProfile](func(r *sandbox.PricingProfile) { r.Name = "standard" }))
+		}, func(tx sandbox.Tx) (any, error) { return tx.PricingProfile("standard") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustOpen(t, filepath.Join(t.TempDir(), "clone.db"))
+			mustUpdate(t, s, tc.put)
+			var scribbled, after any
+			read := func(into *any) {
+				mustView(t, s, func(tx sandbox.Tx) (err error) { *into, err = tc.get(tx); return })
+			}
+			read(&scribbled)
+			before := mustJSON(t, scribbled) // a snapshot that shares nothing
+			if n := scribble(reflect.ValueOf(&scribbled).Elem().Elem(), false); n == 0 {
+				t.Fatal("nothing reachable to change: the record has no shared parts to test")
+			}
+			read(&after)
+			if got := mustJSON(t, after); got != before {
+				t.Errorf("changing a returned record changed the cache:\nbefore %s\nafter  %s", before, got)
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// filled is a T with every exported field set, slices and maps with one element and
+// pointers pointing at filled values; set then fixes the record's key.
+func filled[T any](set func(*T)) T {
+	var r T
+	fill(reflect.ValueOf(&r).Elem(), 0)
+	set(&r)
+	return r
+}
+
+func fill(v reflect.Value, depth int) {
+	if depth > 8 {
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(1)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), depth+1)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fill(v.Index(0), depth+1)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(k, depth+1)
+		fill(e, depth+1)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), depth+1)
+			}
+		}
+	}
+}
+
+// scribble changes every string and number reachable through a slice, map or
+// pointer of v (shared is true below one) and returns how many it changed.
+func scribble(v reflect.Value, shared bool) int {
+	n := 0
+	switch v.Kind() {
+	case reflect.String:
+		if shared && v.CanSet() {
+			v.SetString("CHANGED")
+			n++
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if shared && v.CanSet() {
+			v.SetInt(99)
+			n++
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			n += scribble(v.Elem(), true)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			n += scribble(v.Index(i), true)
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			n += scribble(e, true) + 1
+			v.SetMapIndex(k, e) // a map's value is changed by storing it again
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				n += scribble(v.Field(i), shared)
+			}
+		}
+	}
+	return n
+}
