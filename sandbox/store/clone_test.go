@@ -19,11 +19,17 @@ func TestCachedRecordsAreCopies(t *testing.T) {
 		put  func(sandbox.Tx) error
 		get  func(sandbox.Tx) (any, error)
 	}{
-		{"transaction", func(tx sandbox.Tx) error { return tx.PutTransaction(filled[sandbox.Transaction](func(r *sandbox.Transaction) { r.ID = "TRN_1" })) },
+		{"transaction", func(tx sandbox.Tx) error {
+			return tx.PutTransaction(filled[sandbox.Transaction](func(r *sandbox.Transaction) { r.ID = "TRN_1" }))
+		},
 			func(tx sandbox.Tx) (any, error) { return tx.Transaction("TRN_1") }},
-		{"app", func(tx sandbox.Tx) error { return tx.PutApp(filled[sandbox.App](func(r *sandbox.App) { r.ID = "app1" })) },
+		{"app", func(tx sandbox.Tx) error {
+			return tx.PutApp(filled[sandbox.App](func(r *sandbox.App) { r.ID = "app1" }))
+		},
 			func(tx sandbox.Tx) (any, error) { return tx.App("app1") }},
-		{"merchant", func(tx sandbox.Tx) error { return tx.PutMerchant(filled[sandbox.Merchant](func(r *sandbox.Merchant) { r.ID = "MER_1" })) },
+		{"merchant", func(tx sandbox.Tx) error {
+			return tx.PutMerchant(filled[sandbox.Merchant](func(r *sandbox.Merchant) { r.ID = "MER_1" }))
+		},
 			func(tx sandbox.Tx) (any, error) { return tx.Merchant("MER_1") }},
 		{"pricing profile", func(tx sandbox.Tx) error {
 			return tx.PutPricingProfile(filled[sandbox.PricingProfile](func(r *sandbox.PricingProfile) { r.Name = "standard" }))
