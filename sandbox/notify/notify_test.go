@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
@@ -52,6 +53,29 @@ func mustListener(t *testing.T, script ...int) *listener {
 	t.Cleanup(l.srv.Close)
 	return l
 }
+
+// mustMemoryListener is a listener reached through its client only, in memory: no
+// socket, so that a test can run in a synctest bubble, where time stands still until
+// every goroutine waits and "nothing more happens" can be checked exactly.
+func mustMemoryListener(t *testing.T, script ...int) *listener {
+	return &listener{t: t, script: script}
+}
+
+// memoryURL is where a memory listener is reached; the host is never resolved.
+const memoryURL = "http://listener.invalid"
+
+// client is a notification client whose every request is served by the listener.
+func (l *listener) client() *http.Client {
+	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		rec := httptest.NewRecorder()
+		l.serve(rec, r)
+		return rec.Result(), nil
+	})}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func (l *listener) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
@@ -182,8 +206,25 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// settle gives a worker that should stay idle the time to misbehave.
-func settle() { time.Sleep(100 * time.Millisecond) }
+// inBubble runs a test in a synctest bubble. Its last cleanup lets the bubble's clock
+// pass a second after the store is closed: buntdb's background goroutine notices the
+// closed database on its next one-second tick, and a bubble must end with none left.
+func inBubble(test func(*testing.T)) func(*testing.T) {
+	return func(t *testing.T) {
+		t.Cleanup(func() { time.Sleep(2 * time.Second) })
+		test(t)
+	}
+}
+
+// mustBeSettled waits, in a synctest bubble, until every goroutine waits (the worker
+// has done all it can without the clock moving), then checks cond.
+func mustBeSettled(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	synctest.Wait()
+	if !cond() {
+		t.Fatalf("once the worker settled: no %s", what)
+	}
+}
 
 func lifecycle(id string) []received {
 	return []received{
@@ -193,19 +234,22 @@ func lifecycle(id string) []received {
 }
 
 func TestDeliversEachChangeOnceInOrder(t *testing.T) {
-	l := mustListener(t)
+	synctest.Test(t, inBubble(deliversEachChangeOnceInOrder))
+}
+
+func deliversEachChangeOnceInOrder(t *testing.T) {
+	l := mustMemoryListener(t)
 	e := mustEnv(t, ":memory:")
 	// Every change is in the outbox before the worker starts, so nothing but the
 	// worker's per-order ordering keeps them in order.
-	a, b := e.mustOrder(l.srv.URL+"/a"), e.mustOrder(l.srv.URL+"/b")
+	a, b := e.mustOrder(memoryURL+"/a"), e.mustOrder(memoryURL+"/b")
 	e.mustMove(a, sandbox.OrderProcessing, sandbox.OrderShipped)
 	e.mustMove(b, sandbox.OrderProcessing)
 	e.mustMove(a, sandbox.OrderDelivered)
 	e.mustMove(b, sandbox.OrderShipped, sandbox.OrderDelivered)
-	e.start(notify.Config{})
+	e.start(notify.Config{Client: l.client()})
 
-	waitFor(t, "8 deliveries", func() bool { return len(l.received()) >= 8 })
-	settle()
+	synctest.Wait()
 	got := l.received()
 	if len(got) != 8 {
 		t.Fatalf("received %d notifications, want 8: %v", len(got), got)
@@ -227,28 +271,33 @@ func TestDeliversEachChangeOnceInOrder(t *testing.T) {
 }
 
 func TestRetriesAfter500OnTheSandboxClock(t *testing.T) {
-	l := mustListener(t, http.StatusInternalServerError)
-	e := mustEnv(t, ":memory:")
-	e.start(notify.Config{})
-	id := e.mustOrder(l.srv.URL)
+	synctest.Test(t, inBubble(retriesAfter500OnTheSandboxClock))
+}
 
-	waitFor(t, "the first attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
+func retriesAfter500OnTheSandboxClock(t *testing.T) {
+	l := mustMemoryListener(t, http.StatusInternalServerError)
+	e := mustEnv(t, ":memory:")
+	e.start(notify.Config{Client: l.client()})
+	id := e.mustOrder(memoryURL)
+
+	mustBeSettled(t, "first attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
 	n := e.notifications(id)[0]
 	if a := n.Attempts[0]; a.HTTPStatus != 500 || !a.NextAttempt.Equal(startTime.Add(notify.FirstRetry)) || n.State != sandbox.NotificationPending {
 		t.Fatalf("after a 500: state %s attempt %+v", n.State, a)
 	}
-	settle() // the clock is frozen: no retry may happen on its own
+	time.Sleep(time.Hour) // the sandbox clock is frozen: no retry may happen on its own
+	synctest.Wait()
 	if len(l.received()) != 0 || len(e.notifications(id)[0].Attempts) != 1 {
 		t.Fatal("retried before the sandbox clock reached the retry time")
 	}
 	e.clock.Advance(notify.FirstRetry - time.Millisecond)
-	settle()
+	synctest.Wait()
 	if len(e.notifications(id)[0].Attempts) != 1 {
 		t.Fatal("retried a millisecond early")
 	}
 	e.clock.Advance(time.Millisecond)
-	waitFor(t, "the retry", func() bool { return len(l.received()) == 1 })
-	waitFor(t, "delivered", func() bool { return e.notifications(id)[0].State == sandbox.NotificationDelivered })
+	mustBeSettled(t, "retry", func() bool { return len(l.received()) == 1 })
+	mustBeSettled(t, "delivery", func() bool { return e.notifications(id)[0].State == sandbox.NotificationDelivered })
 	if n := e.notifications(id)[0]; len(n.Attempts) != 2 || n.Attempts[1].HTTPStatus != 200 {
 		t.Errorf("attempts %+v", n.Attempts)
 	}
@@ -284,13 +333,15 @@ func TestRetriesAfterTheListenerWasDown(t *testing.T) {
 	}
 }
 
-func TestResumesAfterRestart(t *testing.T) {
+func TestResumesAfterRestart(t *testing.T) { synctest.Test(t, inBubble(resumesAfterRestart)) }
+
+func resumesAfterRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sandbox.db")
-	l := mustListener(t, 503)
+	l := mustMemoryListener(t, 503)
 	e := mustEnv(t, path)
-	stop := e.start(notify.Config{})
-	id := e.mustOrder(l.srv.URL)
-	waitFor(t, "the failed attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
+	stop := e.start(notify.Config{Client: l.client()})
+	id := e.mustOrder(memoryURL)
+	mustBeSettled(t, "failed attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
 	stop()
 	e.mustMove(id, sandbox.OrderProcessing, sandbox.OrderShipped) // written while no worker runs
 	if err := e.db.Close(); err != nil {
@@ -300,23 +351,26 @@ func TestResumesAfterRestart(t *testing.T) {
 	// A new process on the same file: a new store, service and worker.
 	e2 := mustEnv(t, path)
 	e2.clock.Set(startTime.Add(notify.FirstRetry))
-	e2.start(notify.Config{})
-	waitFor(t, "3 deliveries", func() bool { return len(l.received()) == 3 })
-	settle()
+	e2.start(notify.Config{Client: l.client()})
+	synctest.Wait()
 	if got, want := l.received(), lifecycle(id)[:3]; !equal(got, want) {
 		t.Errorf("received %v, want %v", got, want)
 	}
 }
 
 func TestGivesUpAfterMaxAttemptsThenDeliversTheNextChange(t *testing.T) {
-	l := mustListener(t, 500, 500)
+	synctest.Test(t, inBubble(givesUpAfterMaxAttemptsThenDeliversTheNextChange))
+}
+
+func givesUpAfterMaxAttemptsThenDeliversTheNextChange(t *testing.T) {
+	l := mustMemoryListener(t, 500, 500)
 	e := mustEnv(t, ":memory:")
-	id := e.mustOrder(l.srv.URL)
+	id := e.mustOrder(memoryURL)
 	e.mustMove(id, sandbox.OrderProcessing)
-	e.start(notify.Config{MaxAttempts: 2})
-	waitFor(t, "the first attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
+	e.start(notify.Config{MaxAttempts: 2, Client: l.client()})
+	mustBeSettled(t, "first attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
 	e.clock.Advance(notify.FirstRetry)
-	waitFor(t, "the next change", func() bool { return len(l.received()) == 1 })
+	mustBeSettled(t, "delivery of the next change", func() bool { return len(l.received()) == 1 })
 	list := e.notifications(id)
 	if list[0].State != sandbox.NotificationFailed || len(list[0].Attempts) != 2 || !list[0].NextAttempt.IsZero() {
 		t.Errorf("first: %s %+v", list[0].State, list[0].Attempts)
@@ -327,18 +381,21 @@ func TestGivesUpAfterMaxAttemptsThenDeliversTheNextChange(t *testing.T) {
 }
 
 func TestDeciderDropsDuplicatesAndDelays(t *testing.T) {
-	l := mustListener(t)
+	synctest.Test(t, inBubble(deciderDropsDuplicatesAndDelays))
+}
+
+func deciderDropsDuplicatesAndDelays(t *testing.T) {
+	l := mustMemoryListener(t)
 	e := mustEnv(t, ":memory:")
-	id := e.mustOrder(l.srv.URL)
+	id := e.mustOrder(memoryURL)
 	e.mustMove(id, sandbox.OrderProcessing, sandbox.OrderShipped)
 	decisions := map[string]notify.Decision{
 		"INITIATED":  {Action: notify.Drop},
 		"PROCESSING": {Action: notify.Duplicate},
 		"SHIPPED":    {Action: notify.Delay, Delay: time.Minute},
 	}
-	e.start(notify.Config{Decide: func(n sandbox.Notification) notify.Decision { return decisions[n.OrderStatus] }})
-	waitFor(t, "the duplicate", func() bool { return len(l.received()) == 2 })
-	settle()
+	e.start(notify.Config{Client: l.client(), Decide: func(n sandbox.Notification) notify.Decision { return decisions[n.OrderStatus] }})
+	synctest.Wait()
 	if got := l.received(); len(got) != 2 || got[0].Status != "PROCESSING" || got[1].Status != "PROCESSING" {
 		t.Fatalf("received %v, want PROCESSING twice and nothing else yet", got)
 	}
@@ -346,7 +403,7 @@ func TestDeciderDropsDuplicatesAndDelays(t *testing.T) {
 		t.Errorf("dropped one: %s %+v", n.State, n.Attempts)
 	}
 	e.clock.Advance(time.Minute)
-	waitFor(t, "the delayed one", func() bool { return len(l.received()) == 3 })
+	mustBeSettled(t, "delayed delivery", func() bool { return len(l.received()) == 3 })
 	if got := l.received()[2]; got.Status != "SHIPPED" {
 		t.Errorf("received %+v", got)
 	}
