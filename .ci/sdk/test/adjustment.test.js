@@ -92,6 +92,15 @@ for (const [what, id] of [
   });
 }
 
+test("edit() with nothing on an unknown transaction: 404 before the body is checked", async () => {
+  await rejectsWithGpError(
+    Transaction.fromId("TRN_doesnotexist").edit().execute(),
+    "RESOURCE_NOT_FOUND",
+    "40008",
+    "Transaction TRN_doesnotexist not found at this location.",
+  );
+});
+
 test("a sale in a closed batch can no longer be adjusted", async () => {
   await rejectsWithGpError(
     Transaction.fromId("TRN_BatchedSale0000000000000000001").edit().withGratuity(1).execute(),
