@@ -5,7 +5,7 @@
 const assert = require("node:assert/strict");
 const { test } = require("node:test");
 const { Transaction } = require("globalpayments-api");
-const { configure, partnerApp, rejectsWithGpError } = require("./sandbox");
+const { configure, gpLayoutApp, partnerApp, rejectsWithGpError } = require("./sandbox");
 
 // Any call signs in first; an edit of an unknown transaction changes nothing.
 function firstCall(configName) {
@@ -26,6 +26,23 @@ test("sign-in stores the token and the accounts of its scope", async () => {
   assert.equal(info.transactionProcessingAccountID, "TRA_00000000000000000000000000000001");
   assert.equal(info.transactionProcessingAccountName, "transaction_processing");
   assert.equal(info.merchantManagementAccountID, "MMA_00000000000000000000000000000001");
+});
+
+test("an app with GP's account layout: the SDK finds every account", async () => {
+  const config = configure(gpLayoutApp, "layout");
+  await rejectsWithGpError(
+    firstCall("layout"),
+    "RESOURCE_NOT_FOUND",
+    "40008",
+    "Transaction TRN_doesnotexist not found at this location.",
+  );
+  const info = config.accessTokenInfo;
+  assert.equal(info.transactionProcessingAccountID, "TRA_00000000000000000000000000000003");
+  assert.equal(info.tokenizationAccountID, "TKA_00000000000000000000000000000003");
+  assert.equal(info.dataAccountID, "DAA_00000000000000000000000000000003");
+  assert.equal(info.disputeManagementAccountID, "DIA_00000000000000000000000000000003");
+  assert.equal(info.riskAssessmentAccountID, "RAA_00000000000000000000000000000003");
+  assert.equal(info.merchantManagementAccountID, "MMA_00000000000000000000000000000003");
 });
 
 test("a wrong app key is refused at sign-in", async () => {

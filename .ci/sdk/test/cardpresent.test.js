@@ -6,7 +6,7 @@
 const assert = require("node:assert/strict");
 const { before, test } = require("node:test");
 const { EntryMethod, ReportingService } = require("globalpayments-api");
-const { configure, rejectsWithGpError } = require("./sandbox");
+const { configure, rejectsWithGpError, restrictedApp } = require("./sandbox");
 const {
   assertApproved,
   assertDeclined,
@@ -19,7 +19,10 @@ const {
   visaTrack,
 } = require("./cards");
 
-before(() => configure());
+before(() => {
+  configure();
+  configure(restrictedApp, "restricted");
+});
 
 // readBack is what the reporting API says of a transaction: GET /transactions/{id}.
 function readBack(id) {
@@ -140,4 +143,17 @@ test("reading an unknown transaction", async () => {
     "40008",
     "Transaction TRN_doesnotexist not found at this location.",
   );
+});
+
+test("an app allowed only to read: no sale, but the partner's sale can be read", async () => {
+  await rejectsWithGpError(
+    track().charge(10).withCurrency("USD").execute("restricted"),
+    "ACTION_NOT_AUTHORIZED",
+    "40212",
+    "Permission not enabled to execute action",
+  );
+  const sale = await track().charge(10).withCurrency("USD").execute();
+  const summary = await ReportingService.transactionDetail(sale.transactionId).execute("restricted");
+  assert.equal(summary.transactionId, sale.transactionId);
+  assert.equal(summary.transactionStatus, "CAPTURED");
 });

@@ -12,9 +12,15 @@ const partnerApp = {
   appId: "SandboxPartnerAppId0000000000001",
   appKey: "SandboxAppKey001",
 };
+// May read transactions, not take or change them.
 const restrictedApp = {
   appId: "SandboxRestrictedAppId0000000002",
   appKey: "SandboxAppKey002",
+};
+// One account of each kind, as GP gives a sandbox app.
+const gpLayoutApp = {
+  appId: "SandboxGPLayoutAppId000000000003",
+  appKey: "SandboxAppKey003",
 };
 
 function serviceUrl() {
@@ -52,4 +58,4 @@ async function rejectsWithGpError(promise, errorCode, detailedCode, description)
   });
 }
 
-module.exports = { configure, partnerApp, rejectsWithGpError, restrictedApp };
+module.exports = { configure, gpLayoutApp, partnerApp, rejectsWithGpError, restrictedApp };
