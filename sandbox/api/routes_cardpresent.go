@@ -12,6 +12,7 @@ func (s *Server) cardPresentRoutes(r *mux.Router) {
 	for _, prefix := range []string{"", "/merchants/{merchant_id}"} {
 		r.Handle(prefix+"/transactions", s.endpoint(createTransaction)).Methods(http.MethodPost)
 		r.Handle(prefix+"/transactions/{id}", s.endpoint(getTransaction)).Methods(http.MethodGet)
+		r.Handle(prefix+"/transactions", s.endpoint(listTransactions)).Methods(http.MethodGet)
 		r.Handle(prefix+"/verifications", s.endpoint(verification)).Methods(http.MethodPost)
 		r.Handle(prefix+"/transactions/{id}/capture", s.endpoint(captureOp)).Methods(http.MethodPost)
 		r.Handle(prefix+"/transactions/{id}/refund", s.endpoint(refundOp)).Methods(http.MethodPost)

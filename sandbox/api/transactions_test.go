@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // GP's card-present test values.
@@ -255,6 +256,68 @@ func TestVerification(t *testing.T) {
 		}
 		if got["batch_id"] != "" {
 			t.Errorf("a verification joined batch %v", got["batch_id"])
+		}
+	}
+}
+
+func TestListTransactions(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	var ids []string
+	for i, amount := range []string{"100", "200", "300"} {
+		env.clock.Set(startTime.Add(time.Duration(i) * time.Minute))
+		ids = append(ids, env.mustCharge(tok, saleBody(amount, "AUTO", manualCard))["id"].(string))
+	}
+	auth := env.mustCharge(tok, saleBody("400", "LATER", trackCard()))["id"].(string)
+	list := func(query string) map[string]any {
+		t.Helper()
+		r := env.do("GET", "/transactions"+query, apiHeader(tok), "")
+		if r.status != 200 {
+			t.Fatalf("GET /transactions%s: %d %s", query, r.status, r.body)
+		}
+		return r.json(t)
+	}
+	idsOf := func(m map[string]any) []string {
+		var out []string
+		for _, v := range m["transactions"].([]any) {
+			out = append(out, v.(map[string]any)["id"].(string))
+		}
+		return out
+	}
+	got := list("?channel=CP&status=CAPTURED&order_by=TIME_CREATED&order=ASC&page=1&page_size=2")
+	if fmt.Sprint(idsOf(got)) != fmt.Sprint(ids[:2]) || got["total_record_count"] != float64(3) {
+		t.Errorf("first page %v of %v, want %v of 3", idsOf(got), got["total_record_count"], ids[:2])
+	}
+	if got := list("?channel=CP&status=CAPTURED&order=ASC&page=2&page_size=2"); fmt.Sprint(idsOf(got)) != fmt.Sprint(ids[2:]) {
+		t.Errorf("second page %v, want %v", idsOf(got), ids[2:])
+	}
+	if got := idsOf(list("?status=PREAUTHORIZED&number_last4=0016&brand=VISA")); fmt.Sprint(got) != fmt.Sprint([]string{auth}) {
+		t.Errorf("filtered %v, want the authorization", got)
+	}
+	if got := idsOf(list("?amount=200")); fmt.Sprint(got) != fmt.Sprint(ids[1:2]) {
+		t.Errorf("amount filter %v", got)
+	}
+	if got := idsOf(list("?to_time_created=2021-03-21")); len(got) != 0 {
+		t.Errorf("nothing was made by 2021-03-21: %v", got)
+	}
+	if got := list("?from_time_created=2021-03-22&to_time_created=2021-03-22"); got["total_record_count"] != float64(4) {
+		t.Errorf("made on 2021-03-22: %v, want the 4 sales of the test", idsOf(got))
+	}
+	card := field(list("?id="+ids[0]), "transactions")
+	if c := field(card.([]any)[0].(map[string]any), "payment_method", "card", "masked_number_first6last4"); c != "426397XXXXXX5262" {
+		t.Errorf("masked number %v", c)
+	}
+	// Another merchant's transactions are not listed.
+	for _, id := range idsOf(list("?page_size=1000")) {
+		if id == otherMerchant {
+			t.Errorf("another merchant's transaction is listed")
+		}
+	}
+	for _, q := range []string{"page_size=0", "page=x", "order=UP", "from_time_created=22-03-2021", "channel=XX"} {
+		r := env.do("GET", "/transactions?"+q, apiHeader(tok), "")
+		name, _, _ := strings.Cut(q, "=")
+		if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", name + " contains unexpected data"}) {
+			t.Errorf("%s: %+v", q, got)
 		}
 	}
 }
