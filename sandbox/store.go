@@ -82,4 +82,21 @@ type Tx interface {
 	// requests of one scope each consume exactly one step.
 	ScenarioStep(scope, scenario string, rule int) (int, error)
 	PutScenarioStep(scope, scenario string, rule int, n int) error
+
+	// Listings for the admin API, in id order. TransactionPage and OrderPage return at
+	// most limit records whose id sorts after after ("" for the first page).
+	TransactionPage(after string, limit int) ([]Transaction, error)
+	OrderPage(after string, limit int) ([]Order, error)
+	Apps() ([]App, error)
+	Merchants() ([]Merchant, error)
+	ScenarioSteps() ([]ScenarioStep, error)
+}
+
+// ScenarioStep is one sequence counter: how many requests of a scope a scenario's
+// sequence rule has answered.
+type ScenarioStep struct {
+	Scenario string `json:"scenario"`
+	Rule     int    `json:"rule"`
+	Scope    string `json:"scope"`
+	Count    int    `json:"count"`
 }

@@ -223,12 +223,16 @@ func (s *Server) adminGetOrder(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return adminOrderView(o), nil
+}
+
+func adminOrderView(o sandbox.Order) adminOrder {
 	return adminOrder{
 		ID: o.ID, MerchantID: o.MerchantID, MerchantName: o.MerchantName, Status: o.Status,
 		TimeCreated: sandbox.FormatTime(o.TimeCreated), TimeLastUpdated: sandbox.FormatTime(o.TimeLastUpdated),
 		Action: o.Action, AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
 		Request: o.Request, History: o.History,
-	}, nil
+	}
 }
 
 var orderStatusBody = []field{
@@ -280,14 +284,16 @@ func (s *Server) adminClearRequests(*http.Request) (any, error) {
 	return map[string]string{"status": "cleared"}, nil
 }
 
-// notificationView is one delivery as GET /_sandbox/notifications shows it. The
-// signature is left out, as the journal redacts it.
+// notificationView is one delivery as GET /_sandbox/notifications shows it, with the
+// X-GP-Signature header it is sent with: the listener sees it anyway, and a partner
+// checking their signature code needs the value to compare.
 type notificationView struct {
 	OrderID     string          `json:"order_id"`
 	Seq         int             `json:"seq"`
 	Action      string          `json:"action"`
 	OrderStatus string          `json:"order_status"`
 	URL         string          `json:"url"`
+	Signature   string          `json:"signature"`
 	State       string          `json:"state"`
 	Created     string          `json:"created"`
 	NextAttempt string          `json:"next_attempt,omitempty"`
@@ -319,7 +325,8 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 	for _, n := range list {
 		v := notificationView{
 			OrderID: n.OrderID, Seq: n.Seq, Action: n.Action, OrderStatus: n.OrderStatus, URL: n.URL,
-			State: n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: formatOptional(n.NextAttempt),
+			Signature: n.Signature,
+			State:     n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: formatOptional(n.NextAttempt),
 			Attempts: []attemptView{}, Body: json.RawMessage(n.Body),
 		}
 		for _, a := range n.Attempts {

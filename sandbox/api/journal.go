@@ -34,6 +34,7 @@ var redactedHeaders = map[string]bool{"Authorization": true, "X-GP-Signature": t
 // JournalEntry is one request of the request journal as GET /_sandbox/requests shows
 // it: what a client sent, secrets redacted and card data masked, and what it got.
 type JournalEntry struct {
+	Seq           uint64            `json:"seq"` // 1 for the first request journaled, then one more per request
 	Time          string            `json:"time"`
 	RequestID     string            `json:"request_id"`
 	Method        string            `json:"method"`
@@ -51,8 +52,18 @@ type JournalEntry struct {
 	Body          json.RawMessage   `json:"body"`
 	BodyTruncated bool              `json:"body_truncated,omitempty"`
 	ResourceID    string            `json:"resource_id,omitempty"`
+	DurationMS    float64           `json:"duration_ms"`
+	Idempotency   string            `json:"idempotency,omitempty"` // what became of its X-GP-Idempotency key
+	Response      *JournalResponse  `json:"response,omitempty"`
 
 	at time.Time // Time, for the since and until filters
+}
+
+// JournalResponse is the answer a journaled request got (see journalResponse).
+type JournalResponse struct {
+	Headers       map[string]string `json:"headers"`
+	Body          json.RawMessage   `json:"body"`
+	BodyTruncated bool              `json:"body_truncated,omitempty"`
 }
 
 // journal is a ring buffer of the last size requests: once full, each new entry
@@ -62,10 +73,12 @@ type journal struct {
 	mu      sync.Mutex
 	size    int
 	entries []JournalEntry
-	next    int // where the next entry goes once the buffer is full
+	next    int           // where the next entry goes once the buffer is full
+	added   uint64        // entries ever added, clears included: the Seq of the newest
+	wake    chan struct{} // closed (and replaced) by every add, for the live stream
 }
 
-func newJournal(size int) *journal { return &journal{size: size} }
+func newJournal(size int) *journal { return &journal{size: size, wake: make(chan struct{})} }
 
 // add records a served request. Secrets are gone before the entry is stored: headers
 // were redacted when captured, and the body is masked here.
@@ -78,9 +91,15 @@ func (j *journal) add(info *requestInfo) {
 		AppID:   info.appID, Version: info.version,
 		Headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
 		BodyTruncated: info.bodyTruncated, ResourceID: info.resourceID, at: info.time,
+		DurationMS:  float64(time.Since(info.start).Microseconds()) / 1000,
+		Idempotency: idempotencyOutcome(info), Response: journalResponse(info),
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.added++
+	e.Seq = j.added
+	close(j.wake)
+	j.wake = make(chan struct{})
 	if len(j.entries) < j.size {
 		j.entries = append(j.entries, e)
 		return

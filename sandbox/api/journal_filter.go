@@ -21,6 +21,7 @@ type journalFilter struct {
 	scenario, rule                  string
 	path                            string // exact, or a prefix when it ends with *
 	since, until                    time.Time
+	before                          uint64 // only entries numbered (Seq) below it: a page further back
 }
 
 // matches reports whether e passes every condition of f.
@@ -36,7 +37,8 @@ func (f journalFilter) matches(e JournalEntry) bool {
 		(f.rule == "" || e.Rule == f.rule) &&
 		f.pathMatches(e.Path) &&
 		(f.since.IsZero() || !e.at.Before(f.since)) &&
-		(f.until.IsZero() || e.at.Before(f.until))
+		(f.until.IsZero() || e.at.Before(f.until)) &&
+		(f.before == 0 || e.Seq < f.before)
 }
 
 func (f journalFilter) statusMatches(status int) bool {
@@ -111,6 +113,14 @@ var journalParams = map[string]func(s *Server, f *journalFilter, v string) error
 			return sandbox.InvalidField("status")
 		}
 		f.status = n
+		return nil
+	},
+	"before": func(_ *Server, f *journalFilter, v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n < 1 {
+			return sandbox.InvalidField("before")
+		}
+		f.before = n
 		return nil
 	},
 	"since": timeParam("since", func(f *journalFilter) *time.Time { return &f.since }),

@@ -16,10 +16,10 @@ import (
 // object, and it is gzip-compressed when the client accepts gzip (the official Node
 // SDK only reads error codes out of a compressed body).
 func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	if info := infoOf(r); info != nil {
-		info.status = status
-	}
 	h := w.Header()
+	if info := infoOf(r); info != nil {
+		info.status, info.response, info.responseHeader = status, body, h
+	}
 	h.Set("Content-Type", "application/json")
 	h.Add("Vary", "Accept-Encoding")
 	if acceptsGzip(r) {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,9 @@ type Server struct {
 	decodeTransaction func([]byte, string) (sandbox.Transaction, error)
 	decodeScenario    func([]byte, string) (scenario.Scenario, error)
 	operations        map[string]bool // the operations served, by name, for journal filters
+
+	closing      chan struct{} // closed by CloseStreams
+	closeStreams sync.Once
 }
 
 // NewServer builds the handler with every route registered.
@@ -83,7 +87,7 @@ func NewServer(cfg Config) *Server {
 		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures,
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
 		decodeScenario: cfg.DecodeScenario,
-		operations:     map[string]bool{},
+		operations:     map[string]bool{}, closing: make(chan struct{}),
 	}
 	// A notification body is the order as the API shows it: rendered by the views.
 	cfg.Service.RenderNotificationsWith(notificationBody)
@@ -272,6 +276,10 @@ type requestInfo struct {
 	step          int    // with rule: the sequence step used, -1 for a rule without sequence
 	fault         string // the fault that rule scripted, if any
 	miss          string // scenarios were active but none matched: the closest rule and why
+
+	// For the journal's view of the answer.
+	response       []byte      // the body as rendered, before compression
+	responseHeader http.Header // the answer's headers as written
 }
 
 type infoKey struct{}

@@ -204,6 +204,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 		TLSConfig:         h.TLS,
 	}
+	srv.RegisterOnShutdown(a.handler.CloseStreams) // live journal streams never go idle
 	errc := make(chan error, 1)
 	go func() {
 		if h.TLS != nil {

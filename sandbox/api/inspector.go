@@ -1,0 +1,114 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// The web inspector's routes: its page and assets under /_sandbox/ui/, and the admin
+// calls only it needed (lists, the live journal, the scenario state). Everything but
+// the assets is behind the admin token; the assets hold no data.
+
+// maxListPage bounds one page of GET /_sandbox/transactions and /_sandbox/orders.
+const maxListPage = 500
+
+func (s *Server) inspectorRoutes(r *mux.Router) {
+	r.Handle("/_sandbox/requests/stream", s.adminOnly(http.HandlerFunc(s.adminRequestStream))).Methods(http.MethodGet)
+	r.Handle("/_sandbox/transactions", s.admin(s.adminListTransactions)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/orders", s.admin(s.adminListOrders)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/scenario-state", s.admin(s.adminScenarioState)).Methods(http.MethodGet)
+}
+
+// pageQuery reads ?after=&limit= (limit 1..maxListPage, default 100).
+func pageQuery(r *http.Request) (after string, limit int, err error) {
+	q := r.URL.Query()
+	limit = 100
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxListPage {
+			return "", 0, sandbox.InvalidField("limit")
+		}
+		limit = n
+	}
+	return q.Get("after"), limit, nil
+}
+
+// nextAfter is the cursor of the page after a full one, "" after the last.
+func nextAfter(n, limit int, lastID string) string {
+	if n < limit {
+		return ""
+	}
+	return lastID
+}
+
+// GET /_sandbox/transactions?after=&limit=: stored transactions in id order, each
+// as GET /_sandbox/transactions/{id} shows it.
+func (s *Server) adminListTransactions(r *http.Request) (any, error) {
+	after, limit, err := pageQuery(r)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.svc.Transactions(after, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adminTransaction, 0, len(list))
+	for _, t := range list {
+		_, history, err := s.svc.TransactionHistory(t.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, adminTransactionView(t, history))
+	}
+	last := ""
+	if len(list) > 0 {
+		last = list[len(list)-1].ID
+	}
+	return map[string]any{"transactions": out, "next": nextAfter(len(list), limit, last)}, nil
+}
+
+// GET /_sandbox/orders?after=&limit=: stored orders in id order, each as GET
+// /_sandbox/orders/{id} shows it.
+func (s *Server) adminListOrders(r *http.Request) (any, error) {
+	after, limit, err := pageQuery(r)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.svc.Orders(after, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adminOrder, 0, len(list))
+	for _, o := range list {
+		out = append(out, adminOrderView(o))
+	}
+	last := ""
+	if len(list) > 0 {
+		last = list[len(list)-1].ID
+	}
+	return map[string]any{"orders": out, "next": nextAfter(len(list), limit, last)}, nil
+}
+
+// scenarioStateView is GET /_sandbox/scenario-state: where scenarios are active
+// besides globally, and how far each sequence has gone.
+type scenarioStateView struct {
+	sandbox.ScenarioState
+	Sessions []sessionView `json:"sessions"`
+}
+
+// GET /_sandbox/scenario-state
+func (s *Server) adminScenarioState(*http.Request) (any, error) {
+	st, err := s.svc.ScenarioState()
+	if err != nil {
+		return nil, err
+	}
+	view := scenarioStateView{ScenarioState: st, Sessions: []sessionView{}}
+	if s.journal != nil {
+		view.Sessions = s.journal.sessions()
+	}
+	return view, nil
+}

@@ -1,0 +1,444 @@
+package api_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+)
+
+// journalPage is GET /_sandbox/requests decoded.
+type journalPage struct {
+	Requests []api.JournalEntry
+}
+
+func (env *sandboxEnv) mustJournal(query string) []api.JournalEntry {
+	env.t.Helper()
+	r := env.do("GET", "/_sandbox/requests"+query, nil, "")
+	var page journalPage
+	if r.status != 200 || json.Unmarshal(r.body, &page) != nil {
+		env.t.Fatalf("journal%s: %d %s", query, r.status, r.body)
+	}
+	return page.Requests
+}
+
+func TestJournalShowsAnswerTimingAndIdempotency(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	path := "/transactions/" + capturedOne + "/adjustment"
+	env.do("POST", path, apiHeader(tok, "X-GP-Idempotency", "k-1"), `{"gratuity_amount":"300"}`)
+	env.do("POST", path, apiHeader(tok, "X-GP-Idempotency", "k-1"), `{"gratuity_amount":"300"}`)
+	env.do("POST", path, apiHeader(tok, "X-GP-Idempotency", "k-2"), `{"gratuity_amount":"x"}`)
+	env.do("POST", path, apiHeader(tok), `{"gratuity_amount":"400"}`)
+
+	entries := env.mustJournal("")
+	if len(entries) != 5 {
+		t.Fatalf("%d entries, want 5", len(entries))
+	}
+	tests := []struct {
+		name        string
+		entry       api.JournalEntry
+		status      int
+		resource    string
+		idempotency string
+	}{
+		{"without a key", entries[0], 200, capturedOne, ""},
+		{"refused, key left free", entries[1], 400, "", "free"},
+		{"the key again", entries[2], 409, "", "duplicate"},
+		{"first use of the key", entries[3], 200, capturedOne, "consumed"},
+		{"access token", entries[4], 200, "", ""},
+	}
+	for i, tt := range tests {
+		e := tt.entry
+		if e.Seq != uint64(5-i) || e.Status != tt.status || e.ResourceID != tt.resource || e.Idempotency != tt.idempotency {
+			t.Errorf("%s: seq %d status %d resource %q idempotency %q", tt.name, e.Seq, e.Status, e.ResourceID, e.Idempotency)
+		}
+		if e.DurationMS <= 0 || e.Response == nil || e.Response.Headers["X-Request-Id"] != e.RequestID ||
+			e.Response.Headers["Content-Type"] != "application/json" {
+			t.Errorf("%s: timing or answer missing: %+v", tt.name, e)
+		}
+	}
+	var adjusted map[string]any
+	if err := json.Unmarshal(entries[0].Response.Body, &adjusted); err != nil || adjusted["id"] != capturedOne {
+		t.Errorf("adjustment answer as journaled: %v %s", err, entries[0].Response.Body)
+	}
+	// The access token is a credential: redacted in the answer, and not a "resource".
+	if bytes.Contains(entries[4].Response.Body, []byte(tok)) || !bytes.Contains(entries[4].Response.Body, []byte(`"token":"[REDACTED]"`)) {
+		t.Errorf("access token answer as journaled: %s", entries[4].Response.Body)
+	}
+}
+
+func TestJournalMasksCardNumbersInAnswers(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	// The 404 names the id of the path: a card number put there comes back in the answer.
+	r := env.do("POST", "/transactions/4263970000005262/adjustment", apiHeader(tok), `{"gratuity_amount":"1"}`)
+	if r.status != 404 || !bytes.Contains(r.body, []byte("4263970000005262")) {
+		t.Fatalf("the answer does not echo the id: %d %s", r.status, r.body)
+	}
+	e := env.mustJournal("?limit=1")[0]
+	if bytes.Contains(e.Response.Body, []byte("4263970000005262")) || !bytes.Contains(e.Response.Body, []byte("426397******5262")) {
+		t.Errorf("answer as journaled: %s", e.Response.Body)
+	}
+	// Ids that are not card numbers stay readable.
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"1"}`)
+	if e := env.mustJournal("?limit=1")[0]; !bytes.Contains(e.Response.Body, []byte(capturedOne)) {
+		t.Errorf("answer as journaled: %s", e.Response.Body)
+	}
+}
+
+// TestJournalPagesBack: before=<seq> pages back through the journal, with the other
+// filters.
+func TestJournalPagesBack(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	for range 3 {
+		env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"1"}`)
+		env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok), `{"gratuity_amount":"1"}`)
+	}
+	tests := []struct {
+		query string
+		seqs  []uint64 // newest first
+	}{
+		{"?before=5", []uint64{4, 3, 2, 1}},
+		{"?before=5&limit=2", []uint64{4, 3}},
+		{"?before=2&limit=2", []uint64{1}},
+		{"?before=1", []uint64{}},
+		{"?before=6&transaction_id=" + capturedOne, []uint64{4, 2}},
+	}
+	for _, tt := range tests {
+		got := []uint64{}
+		for _, e := range env.mustJournal(tt.query) {
+			got = append(got, e.Seq)
+		}
+		if fmtSeqs(got) != fmtSeqs(tt.seqs) {
+			t.Errorf("%s: entries %v, want %v", tt.query, got, tt.seqs)
+		}
+	}
+	for _, bad := range []string{"?before=0", "?before=x", "?before=-1"} {
+		want := gpError{400, "INVALID_REQUEST_DATA", "40213", "before contains unexpected data"}
+		if got := env.do("GET", "/_sandbox/requests"+bad, nil, "").gpError(t); got != want {
+			t.Errorf("%s: %+v", bad, got)
+		}
+	}
+}
+
+func fmtSeqs(s []uint64) string {
+	b, _ := json.Marshal(s)
+	return strings.ReplaceAll(string(b), ",", " ")
+}
+
+// stream is an open GET /_sandbox/requests/stream.
+type stream struct {
+	t      *testing.T
+	resp   *http.Response
+	lines  *bufio.Scanner
+	cancel context.CancelFunc
+}
+
+func (env *sandboxEnv) mustOpenStream(query string, header map[string]string) *stream {
+	env.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", env.URL+"/_sandbox/requests/stream"+query, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		env.t.Fatal(err)
+	}
+	s := &stream{t: env.t.(*testing.T), resp: resp, lines: bufio.NewScanner(resp.Body), cancel: cancel}
+	s.lines.Buffer(make([]byte, 1<<20), 1<<20)
+	env.t.Cleanup(func() { cancel(); resp.Body.Close() })
+	return s
+}
+
+// next reads the next event's raw data line and its decoded entry.
+func (s *stream) next() (string, api.JournalEntry) {
+	s.t.Helper()
+	done := make(chan struct{})
+	timer := time.AfterFunc(5*time.Second, func() { s.cancel() })
+	defer timer.Stop()
+	defer close(done)
+	var id, data string
+	for s.lines.Scan() {
+		line := s.lines.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			id = line[len("id: "):]
+		case strings.HasPrefix(line, "data: "):
+			data = line[len("data: "):]
+		case line == "" && data != "":
+			var e api.JournalEntry
+			if err := json.Unmarshal([]byte(data), &e); err != nil {
+				s.t.Fatalf("event data is not an entry: %v: %s", err, data)
+			}
+			if id != seqText(e.Seq) {
+				s.t.Errorf("event id %q, entry seq %d", id, e.Seq)
+			}
+			return data, e
+		}
+	}
+	s.t.Fatalf("the stream ended or stalled: %v", s.lines.Err())
+	return "", api.JournalEntry{}
+}
+
+func seqText(n uint64) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestRequestStreamSendsNewEntriesLive(t *testing.T) {
+	env := mustSandbox(t, withAdminToken)
+	tok := env.mustToken(partnerApp, partnerKey, "") // before the stream: not sent
+	s := env.mustOpenStream("?operation=adjustment", adminHeader())
+	if ct := s.resp.Header.Get("Content-Type"); s.resp.StatusCode != 200 || ct != "text/event-stream" {
+		t.Fatalf("stream: %d %s", s.resp.StatusCode, ct)
+	}
+	env.mustToken(partnerApp, partnerKey, "") // filtered out
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok),
+		`{"gratuity_amount":"5","note":"<script>alert(1)</script>"}`)
+	raw, e := s.next()
+	if e.Seq != 3 || e.Operation != "adjustment" || e.Status != 400 {
+		t.Errorf("first event: %+v", e)
+	}
+	// Data is JSON with markup escaped: nothing in it can open a tag.
+	if strings.ContainsAny(raw, "<>") || bodyMember(t, e.Body, "note") != "<script>alert(1)</script>" {
+		t.Errorf("event data: %s", raw)
+	}
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"6"}`)
+	if _, e := s.next(); e.Seq != 4 || e.Status != 200 {
+		t.Errorf("second event: %+v", e)
+	}
+
+	// after= (or Last-Event-ID) replays what the journal still holds after that entry.
+	for _, h := range []map[string]string{nil, {"Last-Event-ID": "1"}} {
+		query := "?after=1"
+		if h != nil {
+			query = ""
+		}
+		header := adminHeader()
+		for k, v := range h {
+			header[k] = v
+		}
+		again := env.mustOpenStream(query, header)
+		var seqs []uint64
+		for range 3 {
+			_, e := again.next()
+			seqs = append(seqs, e.Seq)
+		}
+		if fmtSeqs(seqs) != "[2 3 4]" {
+			t.Errorf("stream %s %v: entries %v, want 2 3 4", query, h, seqs)
+		}
+	}
+}
+
+func TestRequestStreamRefusals(t *testing.T) {
+	env := mustSandbox(t, withAdminToken)
+	tests := []struct {
+		name   string
+		query  string
+		header map[string]string
+		want   gpError
+	}{
+		{"no admin token", "", nil, invalidAdminToken},
+		{"bad after", "?after=x", adminHeader(), gpError{400, "INVALID_REQUEST_DATA", "40213", "after contains unexpected data"}},
+		{"bad filter", "?status=7", adminHeader(), gpError{400, "INVALID_REQUEST_DATA", "40213", "status contains unexpected data"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := env.do("GET", "/_sandbox/requests/stream"+tt.query, tt.header, "").gpError(t); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCloseStreamsEndsOpenStreams(t *testing.T) {
+	env := mustSandbox(t)
+	srv := api.NewServer(api.Config{Service: env.svc})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	resp, err := http.Get(ts.URL + "/_sandbox/requests/stream")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("stream: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, resp.Body)
+		ended <- err
+	}()
+	srv.CloseStreams()
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Errorf("the stream broke instead of ending: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream is still open after CloseStreams")
+	}
+}
+
+func TestListTransactionsAndOrdersByPage(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	var orders []string
+	for range 3 {
+		orders = append(orders, env.mustPlaceOrder(tok, `{}`))
+	}
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"77"}`)
+
+	ids := func(kind string) []string {
+		var all []string
+		after := ""
+		for pages := 0; ; pages++ {
+			r := env.do("GET", "/_sandbox/"+kind+"?limit=2&after="+after, nil, "")
+			var page struct {
+				Transactions, Orders []struct {
+					ID          string
+					Gratuity    string `json:"gratuity_amount"`
+					Adjustments []sandbox.Adjustment
+				}
+				Next string
+			}
+			if r.status != 200 || json.Unmarshal(r.body, &page) != nil || pages > 10 {
+				t.Fatalf("%s page %d: %d %s", kind, pages, r.status, r.body)
+			}
+			for _, x := range append(page.Transactions, page.Orders...) {
+				all = append(all, x.ID)
+				if x.ID == capturedOne && (x.Gratuity != "77" || len(x.Adjustments) != 1) {
+					t.Errorf("adjusted transaction as listed: %s", r.body)
+				}
+			}
+			if page.Next == "" {
+				return all
+			}
+			after = page.Next
+		}
+	}
+	txns := ids("transactions")
+	if len(txns) != 6 || !isSorted(txns) || !contains(txns, capturedOne) {
+		t.Errorf("transactions: %v", txns)
+	}
+	if got := ids("orders"); len(got) != 3 || !isSorted(got) || !contains(got, orders[0]) || !contains(got, orders[2]) {
+		t.Errorf("orders: %v, placed %v", got, orders)
+	}
+	for _, bad := range []string{"?limit=0", "?limit=501", "?limit=x"} {
+		want := gpError{400, "INVALID_REQUEST_DATA", "40213", "limit contains unexpected data"}
+		if got := env.do("GET", "/_sandbox/orders"+bad, nil, "").gpError(t); got != want {
+			t.Errorf("%s: %+v", bad, got)
+		}
+	}
+}
+
+func isSorted(s []string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i-1] >= s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func TestScenarioState(t *testing.T) {
+	env := mustSandboxWith(t, envOptions{fixtures: func(fx *sandbox.Fixtures) {
+		for i := range fx.Apps {
+			if fx.Apps[i].ID == partnerApp {
+				fx.Apps[i].Scenarios = []string{"declined-adjustment"}
+			}
+		}
+		for i := range fx.Transactions {
+			if fx.Transactions[i].ID == capturedTwo {
+				fx.Transactions[i].Scenarios = []string{"batch-closed"}
+			}
+		}
+	}})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	for range 3 {
+		env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-Sandbox-Session", "qa", "X-Sandbox-Scenario", "flaky-then-ok"), `{"gratuity_amount":"1"}`)
+	}
+	r := env.do("GET", "/_sandbox/scenario-state", nil, "")
+	var st struct {
+		Bindings []sandbox.Binding
+		Steps    []sandbox.ScenarioStep
+		Sessions []struct {
+			Session   string
+			Scenarios []string
+			Requests  int
+		}
+	}
+	if r.status != 200 || json.Unmarshal(r.body, &st) != nil {
+		t.Fatalf("scenario state: %d %s", r.status, r.body)
+	}
+	wantBindings := []sandbox.Binding{
+		{Kind: "app", ID: partnerApp, Scenarios: []string{"declined-adjustment"}},
+		{Kind: "transaction", ID: capturedTwo, Scenarios: []string{"batch-closed"}},
+	}
+	if mustJSON(t, st.Bindings) != mustJSON(t, wantBindings) {
+		t.Errorf("bindings %s, want %s", mustJSON(t, st.Bindings), mustJSON(t, wantBindings))
+	}
+	wantSteps := []sandbox.ScenarioStep{{Scenario: "flaky-then-ok", Rule: 0, Scope: "session:qa", Count: 3}}
+	if mustJSON(t, st.Steps) != mustJSON(t, wantSteps) {
+		t.Errorf("steps %s, want %s", mustJSON(t, st.Steps), mustJSON(t, wantSteps))
+	}
+	if len(st.Sessions) != 1 || st.Sessions[0].Session != "qa" || st.Sessions[0].Requests != 3 ||
+		mustJSON(t, st.Sessions[0].Scenarios) != `["flaky-then-ok"]` {
+		t.Errorf("sessions: %s", r.body)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestJournalNeverServesMarkup: whatever a client sent, the admin answers carry it as
+// JSON text with < and > escaped, so no browser can take it for markup.
+func TestJournalNeverServesMarkup(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-Sandbox-Session", "<img src=x onerror=alert(1)>"),
+		`{"gratuity_amount":"<script>alert(1)</script>"}`)
+	env.do("POST", "/nowhere/<script>", jsonHeader(), `not json <b>`)
+	for _, path := range []string{"/_sandbox/requests", "/_sandbox/scenario-state"} {
+		r := env.do("GET", path, nil, "")
+		if r.status != 200 || bytes.ContainsAny(r.body, "<>") || r.header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s: %d %s %s", path, r.status, r.header.Get("Content-Type"), r.body)
+		}
+	}
+	if entries := env.mustJournal(""); bodyMember(t, entries[1].Body, "gratuity_amount") != "<script>alert(1)</script>" {
+		t.Errorf("the body is not kept as sent: %s", entries[1].Body)
+	}
+}
+
+// bodyMember decodes a journaled JSON object body and returns one string member.
+func bodyMember(t *testing.T, body json.RawMessage, name string) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("body %s: %v", body, err)
+	}
+	s, _ := m[name].(string)
+	return s
+}

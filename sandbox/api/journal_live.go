@@ -1,0 +1,182 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// The live journal: GET /_sandbox/requests/stream sends each new entry as a
+// server-sent event as soon as it is journaled.
+
+// streamKeepAlive is how often an idle stream sends a comment, so that proxies and
+// the browser keep it open and a dead client is noticed.
+const streamKeepAlive = 15 * time.Second
+
+// changed returns a channel closed by the next add.
+func (j *journal) changed() <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.wake
+}
+
+// since returns the entries added after the one numbered seq that match f, oldest
+// first, and the number of the newest entry. Entries the ring already overwrote are
+// gone: a reader that fell that far behind gets what is left.
+func (j *journal) since(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []JournalEntry
+	n := len(j.entries)
+	for i := 1; i <= n; i++ {
+		e := &j.entries[(j.next-i+n)%n]
+		if e.Seq <= seq {
+			break
+		}
+		if f.matches(*e) {
+			out = append(out, *e)
+		}
+	}
+	for a, b := 0, len(out)-1; a < b; a, b = a+1, b-1 {
+		out[a], out[b] = out[b], out[a]
+	}
+	return out, j.added
+}
+
+// sessionView is a session seen in the journal and the scenarios its requests named.
+type sessionView struct {
+	Session   string   `json:"session"`
+	Scenarios []string `json:"scenarios"` // X-Sandbox-Scenario values, newest first, each once
+	Requests  int      `json:"requests"`
+	LastSeen  string   `json:"last_seen"`
+}
+
+// sessions lists the sessions of the journaled requests, most recently seen first.
+func (j *journal) sessions() []sessionView {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := []sessionView{}
+	index := map[string]int{}
+	n := len(j.entries)
+	for i := 1; i <= n; i++ {
+		e := &j.entries[(j.next-i+n)%n]
+		if e.Session == "" {
+			continue
+		}
+		k, seen := index[e.Session]
+		if !seen {
+			k = len(out)
+			index[e.Session] = k
+			out = append(out, sessionView{Session: e.Session, Scenarios: []string{}, LastSeen: e.Time})
+		}
+		v := &out[k]
+		v.Requests++
+		if named := e.Headers["X-Sandbox-Scenario"]; named != "" && !slices.Contains(v.Scenarios, named) {
+			v.Scenarios = append(v.Scenarios, named)
+		}
+	}
+	return out
+}
+
+// GET /_sandbox/requests/stream?<the filters of /_sandbox/requests>&after=<seq>:
+// an event stream of journal entries, oldest first. It starts after entry number
+// after (or Last-Event-ID, as a reconnecting EventSource sends), or with the next new
+// entry when neither is given. Each event is "event: request", "id: <seq>" and the
+// entry as JSON.
+func (s *Server) adminRequestStream(w http.ResponseWriter, r *http.Request) {
+	if s.journal == nil {
+		writeError(w, r, sandbox.InvalidDocument("this sandbox runs without a journal"))
+		return
+	}
+	last, r, err := streamStart(r, s.journal)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	f, _, err := s.parseJournalQuery(r, s.journal.size, false)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if info := infoOf(r); info != nil {
+		info.status = http.StatusOK
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s.stream(w, r, f, last)
+}
+
+// streamStart reads after= (or Last-Event-ID): the number of the last entry the
+// client already has, the newest one when neither is given. It returns the request
+// without after=, for the journal filters.
+func streamStart(r *http.Request, j *journal) (uint64, *http.Request, error) {
+	q := r.URL.Query()
+	v := q.Get("after")
+	if _, given := q["after"]; given {
+		q.Del("after")
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = q.Encode()
+	} else {
+		v = r.Header.Get("Last-Event-ID")
+	}
+	if v == "" {
+		_, added := j.since(^uint64(0), journalFilter{})
+		return added, r, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, r, sandbox.InvalidField("after")
+	}
+	return n, r, nil
+}
+
+// stream writes entries as they come until the client goes away or the server
+// shuts down.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, f journalFilter, last uint64) {
+	rc := http.NewResponseController(w)
+	keepAlive := time.NewTicker(streamKeepAlive)
+	defer keepAlive.Stop()
+	for {
+		wake := s.journal.changed()
+		var entries []JournalEntry
+		entries, last = s.journal.since(last, f)
+		// Each write gets its own deadline: the server's write timeout is meant for
+		// answers, not for a stream that stays open.
+		rc.SetWriteDeadline(time.Now().Add(2 * streamKeepAlive))
+		for _, e := range entries {
+			data, err := json.Marshal(e)
+			if err != nil {
+				return
+			}
+			if _, err := fmt.Fprintf(w, "event: request\nid: %d\ndata: %s\n\n", e.Seq, data); err != nil {
+				return
+			}
+		}
+		if rc.Flush() != nil {
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.closing:
+			return
+		case <-wake:
+		case <-keepAlive.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// CloseStreams ends every live stream and refuses none: call it when the HTTP server
+// shuts down (http.Server.RegisterOnShutdown), which otherwise waits for them.
+func (s *Server) CloseStreams() { s.closeStreams.Do(func() { close(s.closing) }) }

@@ -1,0 +1,138 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// What the journal keeps of the answer to a request, and what it learns from the
+// action: the resource it acted on and what became of its idempotency key.
+
+// journaledResponseHeaders are the answer's headers the journal keeps. None of them
+// carries a secret.
+var journaledResponseHeaders = []string{
+	"Content-Type", "Content-Length", "Content-Encoding", "X-Request-Id", "X-Sandbox-Rule",
+}
+
+// Idempotency outcomes of a request that carried X-GP-Idempotency, as the journal
+// shows them.
+const (
+	idemConsumed  = "consumed"  // the action answered (executed, or replayed in replay mode): the key is taken
+	idemDuplicate = "duplicate" // the key was seen before: 409 40039
+	idemFree      = "free"      // the request failed before or during the action: the key is still free
+)
+
+// idempotencyOutcome tells what became of the request's idempotency key; "" when it
+// carried none.
+func idempotencyOutcome(info *requestInfo) string {
+	switch {
+	case info.headers["X-GP-Idempotency"] == "":
+		return ""
+	case info.errorDetail == "40039" && info.rule == "":
+		return idemDuplicate
+	case info.resourceID != "":
+		return idemConsumed
+	default:
+		return idemFree
+	}
+}
+
+// journalResponse is the answer as the journal keeps it: a few headers and the body,
+// cut to journalBodyCap, card numbers masked and the access token redacted.
+func journalResponse(info *requestInfo) *JournalResponse {
+	if info.responseHeader == nil {
+		return nil // no answer was written: a fault closed the connection
+	}
+	resp := &JournalResponse{Headers: map[string]string{}}
+	for _, name := range journaledResponseHeaders {
+		if v := info.responseHeader.Get(name); v != "" {
+			resp.Headers[name] = v
+		}
+	}
+	body := info.response
+	if len(body) > journalBodyCap {
+		body, resp.BodyTruncated = body[:journalBodyCap], true
+	}
+	resp.Body = answerBody(maskCardRuns(withoutToken(body)))
+	return resp
+}
+
+// answerBody is a journaled answer as a JSON value: the body when it is one (the
+// sandbox answers JSON), else the body as a JSON string (a truncated or malformed one).
+func answerBody(body []byte) json.RawMessage {
+	if len(body) == 0 {
+		return json.RawMessage(`null`)
+	}
+	if json.Valid(body) {
+		return body
+	}
+	b, _ := json.Marshal(string(body))
+	return b
+}
+
+// maskCardRuns masks, in an answer, every run of 12 to 19 digits that passes the Luhn
+// check, as card numbers are masked. An answer is the sandbox's own output, built from
+// stored records that hold no card number; only text a client sent and an error
+// echoes (an id in a path) can bring one. Ids of other lengths stay readable, which
+// masking every long run (as request bodies are) would not leave them.
+func maskCardRuns(body []byte) []byte {
+	var out []byte
+	for i := 0; i < len(body); {
+		j := i
+		for j < len(body) && body[j] >= '0' && body[j] <= '9' {
+			j++
+		}
+		if n := j - i; n >= 12 && n <= 19 && luhn(body[i:j]) {
+			if out == nil {
+				out = append([]byte(nil), body...)
+			}
+			copy(out[i:j], sandbox.MaskCardNumber(string(body[i:j])))
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	if out == nil {
+		return body
+	}
+	return out
+}
+
+// luhn reports whether the digits pass the Luhn checksum every card number passes.
+func luhn(digits []byte) bool {
+	sum := 0
+	for i := range digits {
+		d := int(digits[len(digits)-1-i] - '0')
+		if i%2 == 1 {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return sum%10 == 0
+}
+
+// withoutToken replaces the token of an /accesstoken answer: a journal reader holds
+// the admin token, not the partner's credentials.
+func withoutToken(body []byte) []byte {
+	if !bytes.Contains(body, []byte(`"token"`)) {
+		return body
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return body
+	}
+	if _, ok := m["token"]; !ok {
+		return body
+	}
+	m["token"] = json.RawMessage(`"[REDACTED]"`)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return body
+	}
+	return out
+}

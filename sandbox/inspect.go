@@ -1,0 +1,80 @@
+package sandbox
+
+// Read-only listings for the admin API and the inspector.
+
+// Transactions returns up to limit stored transactions whose id sorts after after,
+// in id order.
+func (s *Service) Transactions(after string, limit int) ([]Transaction, error) {
+	var out []Transaction
+	err := s.store.View(func(tx Tx) error {
+		var err error
+		out, err = tx.TransactionPage(after, limit)
+		return err
+	})
+	return out, err
+}
+
+// Orders returns up to limit stored orders whose id sorts after after, in id order.
+func (s *Service) Orders(after string, limit int) ([]Order, error) {
+	var out []Order
+	err := s.store.View(func(tx Tx) error {
+		var err error
+		out, err = tx.OrderPage(after, limit)
+		return err
+	})
+	return out, err
+}
+
+// Binding is a fixture record bound to scenarios: its requests are decided against
+// them unless the request names its own.
+type Binding struct {
+	Kind      string   `json:"kind"` // "app", "merchant" or "transaction"
+	ID        string   `json:"id"`
+	Scenarios []string `json:"scenarios"`
+}
+
+// ScenarioState is what the scenario engine keeps in the store: the records bound to
+// scenarios and the sequence counters.
+type ScenarioState struct {
+	Bindings []Binding      `json:"bindings"`
+	Steps    []ScenarioStep `json:"steps"`
+}
+
+// ScenarioState reads the scenario bindings of every app, merchant and transaction
+// and every sequence counter. It scans all transactions: an admin call, not a hot path.
+func (s *Service) ScenarioState() (ScenarioState, error) {
+	st := ScenarioState{Bindings: []Binding{}, Steps: []ScenarioStep{}}
+	err := s.store.View(func(tx Tx) error {
+		apps, err := tx.Apps()
+		if err != nil {
+			return err
+		}
+		for _, a := range apps {
+			st.bind("app", a.ID, a.Scenarios)
+		}
+		merchants, err := tx.Merchants()
+		if err != nil {
+			return err
+		}
+		for _, m := range merchants {
+			st.bind("merchant", m.ID, m.Scenarios)
+		}
+		transactions, err := tx.Transactions()
+		if err != nil {
+			return err
+		}
+		for _, t := range transactions {
+			st.bind("transaction", t.ID, t.Scenarios)
+		}
+		steps, err := tx.ScenarioSteps()
+		st.Steps = append(st.Steps, steps...)
+		return err
+	})
+	return st, err
+}
+
+func (st *ScenarioState) bind(kind, id string, names []string) {
+	if len(names) > 0 {
+		st.Bindings = append(st.Bindings, Binding{Kind: kind, ID: id, Scenarios: names})
+	}
+}

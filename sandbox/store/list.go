@@ -1,0 +1,90 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
+)
+
+// Listing for the admin API: records in key order (by id), read straight from the
+// database (the cache holds single records, not ranges).
+
+func (x tx) TransactionPage(after string, limit int) ([]sandbox.Transaction, error) {
+	return page[sandbox.Transaction](x.t, "txn:", after, limit)
+}
+
+func (x tx) OrderPage(after string, limit int) ([]sandbox.Order, error) {
+	return page[sandbox.Order](x.t, "order:", after, limit)
+}
+
+func (x tx) Apps() ([]sandbox.App, error) { return scan[sandbox.App](x.t, "app:*") }
+
+func (x tx) Merchants() ([]sandbox.Merchant, error) {
+	return scan[sandbox.Merchant](x.t, "merchant:*")
+}
+
+// ScenarioSteps lists every sequence counter; see stepKey for the key layout.
+func (x tx) ScenarioSteps() ([]sandbox.ScenarioStep, error) {
+	var out []sandbox.ScenarioStep
+	var decodeErr error
+	err := x.t.AscendKeys("step:*", func(key, value string) bool {
+		// step:<scenario>:<rule>:<scope>; a scenario name has no ':', the scope may.
+		parts := strings.SplitN(strings.TrimPrefix(key, "step:"), ":", 3)
+		rule, err1 := strconv.Atoi(parts[min(1, len(parts)-1)])
+		count, err2 := decode[int](key, value)
+		if len(parts) != 3 || err1 != nil || err2 != nil {
+			decodeErr = fmt.Errorf("store: decode %s", key)
+			return false
+		}
+		out = append(out, sandbox.ScenarioStep{Scenario: parts[0], Rule: rule, Scope: parts[2], Count: count})
+		return true
+	})
+	if err == nil {
+		err = decodeErr
+	}
+	return out, err
+}
+
+// page decodes up to limit values whose key starts with prefix and sorts after
+// prefix+after, in key order.
+func page[T any](t *buntdb.Tx, prefix, after string, limit int) ([]T, error) {
+	out := []T{}
+	var decodeErr error
+	pivot := prefix + after + "\x00" // the first key after prefix+after
+	if after == "" {
+		pivot = prefix
+	}
+	err := t.AscendGreaterOrEqual("", pivot, func(key, value string) bool {
+		if !strings.HasPrefix(key, prefix) || len(out) >= limit {
+			return false
+		}
+		v, err := decode[T](key, value)
+		if err != nil {
+			decodeErr = err
+			return false
+		}
+		out = append(out, v)
+		return true
+	})
+	if err == nil {
+		err = decodeErr
+	}
+	return out, err
+}
+
+// decode unseals and decodes one stored value, as get does.
+func decode[T any](key, value string) (T, error) {
+	var v T
+	value, err := unseal(key, value)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal([]byte(value), &v); err != nil {
+		return v, fmt.Errorf("store: decode %s: %w", key, err)
+	}
+	return v, nil
+}
