@@ -260,7 +260,7 @@ type IdempotencyRecord struct {
 	Path       string          `json:"path"`
 	BodyHash   string          `json:"body_hash"`
 	HTTPStatus int             `json:"http_status"`
-	Response   json.RawMessage `json:"response,omitempty"` // kept in replay mode only
+	Response   json.RawMessage `json:"response,omitempty"` // replay mode only: the action's typed value, JSON-encoded
 }
 
 // TimeFormat is GP's timestamp shape: UTC, exactly three fractional digits, Z.

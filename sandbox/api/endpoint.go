@@ -106,24 +106,9 @@ func (s *Server) execute(op operation, c *call) ([]byte, error) {
 // store, so a request it rejects leaves no trace (and its idempotency key stays free).
 func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (*call, error) {
 	c := &call{r: r, vars: mux.Vars(r)}
-	var idemKey string
-	if op.authenticated {
-		var err error
-		if c.caller, err = s.svc.Authenticate(bearerToken(r)); err != nil {
-			return nil, err
-		}
-		info := infoOf(r)
-		info.appID = c.caller.App.ID
-		if c.version, err = versionHeader(r); err != nil {
-			return nil, err
-		}
-		info.version = c.version
-		if idemKey, err = idempotencyHeader(r); err != nil {
-			return nil, err
-		}
-		if err := s.svc.Authorize(c.caller, op.op); err != nil {
-			return nil, err
-		}
+	idemKey, err := s.authenticate(r, op, c)
+	if err != nil {
+		return nil, err
 	}
 	for _, name := range op.pathIDs {
 		v, present := c.vars[name]
@@ -131,32 +116,64 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 			return nil, sandbox.InvalidURLField(name)
 		}
 	}
-	if err := checkContentType(r); err != nil {
-		return nil, err
-	}
-	raw, err := s.readBody(w, r)
-	if err != nil {
-		return nil, err
-	}
-	if op.bodyOptional && len(bytes.TrimSpace(raw)) == 0 {
-		raw = []byte("{}")
-	}
-	if c.body, err = decodeObject(raw); err != nil {
-		return nil, err
-	}
-	if err := checkBody(c.body, op.body); err != nil {
-		return nil, err
-	}
-	if len(c.body) == 0 {
-		raw = []byte("{}") // also what "[]" stands for (see decodeObject)
-	}
-	if c.req, err = op.handler.decode(raw); err != nil {
+	if err := s.readRequest(w, r, op, c); err != nil {
 		return nil, err
 	}
 	if idemKey != "" {
 		c.idem = sandbox.Idempotency{Key: idemKey, Method: r.Method, Path: r.URL.Path, BodyHash: bodyHash(c.body)}
 	}
 	return c, nil
+}
+
+// authenticate runs the checks of an authenticated operation that come before
+// anything about the operation itself: the token first (nothing else is looked at
+// without a valid one), then the headers and the permission. It returns the
+// idempotency key, if any.
+func (s *Server) authenticate(r *http.Request, op operation, c *call) (string, error) {
+	if !op.authenticated {
+		return "", nil
+	}
+	var err error
+	if c.caller, err = s.svc.Authenticate(bearerToken(r)); err != nil {
+		return "", err
+	}
+	info := infoOf(r)
+	info.appID = c.caller.App.ID
+	if c.version, err = versionHeader(r); err != nil {
+		return "", err
+	}
+	info.version = c.version
+	idemKey, err := idempotencyHeader(r)
+	if err != nil {
+		return "", err
+	}
+	return idemKey, s.svc.Authorize(c.caller, op.op)
+}
+
+// readRequest reads the body, checks it against the operation's field table and
+// decodes it into the operation's typed request.
+func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operation, c *call) error {
+	if err := checkContentType(r); err != nil {
+		return err
+	}
+	raw, err := s.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	if op.bodyOptional && len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	if c.body, err = decodeObject(raw); err != nil {
+		return err
+	}
+	if err := checkBody(c.body, op.body); err != nil {
+		return err
+	}
+	if len(c.body) == 0 {
+		raw = []byte("{}") // also what "[]" stands for (see decodeObject)
+	}
+	c.req, err = op.handler.decode(raw)
+	return err
 }
 
 // bearerToken extracts the token of "Authorization: Bearer <token>" (scheme in any case).

@@ -36,6 +36,14 @@ func TestEmptyArrayBodyIsEmptyObject(t *testing.T) {
 		{"adjustment", "/transactions/" + capturedOne + "/adjustment", apiHeader(tok)},
 		{"order", "/merchants/" + merchantOne + "/orders", apiHeader(tok)},
 	}
+	// What the PHP SDK sends as [] most: capture, refund, reverse, reauthorize with no
+	// amount (here of an unknown transaction, so that the answers are stateless).
+	for _, action := range []string{"capture", "refund", "reversal", "reauthorization", "incremental", "adjustment"} {
+		ops = append(ops, struct {
+			name, path string
+			header     map[string]string
+		}{action + " of an unknown transaction", "/transactions/TRN_doesnotexist/" + action, apiHeader(tok)})
+	}
 	for _, op := range ops {
 		t.Run(op.name, func(t *testing.T) {
 			want := env.do("POST", op.path, op.header, `{}`)
