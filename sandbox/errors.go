@@ -176,6 +176,13 @@ func BodyTooLarge(limit int64) *Error {
 		fmt.Sprintf("Request body is larger than %d bytes", limit))
 }
 
+// MalformedRequest is a request the HTTP server could not read as one (headers too
+// large, a bad Content-Length, bad header bytes, an unknown transfer coding or HTTP
+// version), answered with the server's own status [SB].
+func MalformedRequest(status int, description string) *Error {
+	return newError(status, CodeInvalidRequestData, "40213", description)
+}
+
 // UnknownPath: no route has this path.
 func UnknownPath(path string) *Error {
 	return newError(http.StatusNotFound, CodeResourceNotFound, "40118", "Resource "+path+" not found")

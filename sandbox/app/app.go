@@ -211,7 +211,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 			errc <- srv.ServeTLS(ln, "", "") // certificates come from srv.TLSConfig
 			return
 		}
-		errc <- srv.Serve(ln)
+		errc <- srv.Serve(api.GPTransportErrors(ln)) // GP-shaped 4xx/5xx from net/http itself
 	}()
 	select {
 	case err := <-errc:
