@@ -35,7 +35,7 @@
 // buntdb's EverySecond, which fsyncs under the database's lock; so an OS crash or power
 // loss can lose about the last second of writes. With Options.SyncAlways every commit
 // is fsynced before Update returns, at the cost of one fsync per API action (buntdb
-// ignores an fsync error). The file compacts itself when it has doubled since the last
+// ignores an fsync error). The file compacts itself when it has grown fourfold since the last
 // compaction and is over autoShrinkMinSize.
 package store
 
@@ -49,11 +49,16 @@ import (
 	"github.com/tidwall/buntdb"
 )
 
-// Compaction: rewrite the file once it has grown by 100% since the last rewrite and is
-// at least 1 MiB. buntdb's default minimum (32 MiB) would let a sandbox's file, a few
-// hundred kilobytes of live data, accumulate rewrites of the same keys for a long time.
+// Compaction: rewrite the file once it has grown by 300% since the last rewrite (to
+// four times its live size) and is at least 1 MiB. buntdb's default minimum (32 MiB)
+// would let a sandbox's file, a few hundred kilobytes of live data, accumulate
+// rewrites of the same keys for a long time. The percentage trades disk for pauses: a
+// compaction ends by copying, under the writer's lock, what was written while it
+// ran, and under sustained load a file that compacts at 100% does so every few
+// seconds (ten times in 40 s of 1M-key load, p99.9 of an Update 59 ms; at 300%, five
+// times and 34 ms).
 const (
-	autoShrinkPercentage = 100
+	autoShrinkPercentage = 300
 	autoShrinkMinSize    = 1 << 20
 )
 
