@@ -18,33 +18,57 @@ import (
 // item per key costs about 600 bytes of heap (the item, its TTL, two B-tree slots, the
 // key and a JSON value) and four objects for the collector to walk; a day of load
 // filled gigabytes. So they live in buckets instead: idemBuckets items, each a byte
-// string of compact entries, about 80 bytes per key and no pointers in the values.
+// string of compact entries, about 100 bytes of heap per key and no pointers in the
+// values.
 //
 // A key is known by its idemID, the first 16 bytes of the SHA-256 of its app and key:
 // two different keys share an id with a probability of about 2^-128 per pair, far
-// below any chance of mattering, and a client's long keys cost 16 bytes. The first two
-// bytes pick the bucket: idem#<4 hex digits>.
+// below any chance of mattering, and a client's long keys cost 16 bytes. The id's
+// first 17 bits pick the bucket: idemkeys:<5 hex digits>.
 //
-// A bucket's value is idemFormat then entries, each:
+// A bucket's value is its format (idemFormat) then entries, each:
 //
 //	id [16]byte, body length (uvarint), body:
 //	  expires (uvarint, Unix milliseconds of the wall clock; 0 = kept for good)
-//	  time (varint Unix seconds, uvarint nanoseconds: the record's sandbox time)
+//	  time (varint Unix milliseconds: the record's sandbox time)
 //	  HTTP status (uvarint)
-//	  kind, resource id, method, path, body hash, response (uvarint length + bytes)
+//	  kind (1 byte: 1 transaction, 2 order, 0 = spelled out as a string follows)
+//	  resource id, method, path, body hash, response (uvarint length + bytes)
 //
 // An entry past its expiry reads as missing and is dropped when its bucket is next
 // written; the bucket itself carries a buntdb TTL as long as its longest-lived entry,
 // so a bucket nobody writes to any more still goes away by itself.
 //
-// Records written by earlier versions, one per key at idem:<app_id>:<key> as JSON,
-// are still read (and expire by their own TTL): see Store.legacyIdem.
+// The bucket count sets what a write copies: a bucket's entries are rewritten with
+// each new key, so at a million keys 65,536 buckets meant about 1 KB per request
+// written to the file (more than the transaction itself) and compactions as often;
+// 131,072 halve that for about 10 more bytes of heap per key.
+//
+// Earlier layouts are still read, and expire by their own TTL (see Store.legacyIdem):
+// one JSON item per key at idem:<app_id>:<key>, and format-1 buckets at
+// idem#<4 hex digits> (65,536 of them, times in seconds and nanoseconds, the kind
+// spelled out).
 const (
-	idemBuckets      = 1 << 16
-	idemBucketPrefix = "idem#"
-	idemFormat       = 1
+	idemBuckets      = 1 << 17
+	idemBucketBits   = 17
+	idemBucketPrefix = "idemkeys:"
+	idemFormat       = 2
 	idemIDSize       = 16
+
+	idemFormat1Prefix = "idem#"
+	idemFormat1       = 1
 )
+
+// idemKindCode is the byte that spells a kind in an entry; 0 for a kind spelled out.
+func idemKindCode(kind string) byte {
+	switch kind {
+	case "transaction":
+		return 1
+	case "order":
+		return 2
+	}
+	return 0
+}
 
 type idemID [idemIDSize]byte
 
@@ -59,41 +83,71 @@ func idemIDOf(appID, key string) idemID {
 }
 
 func (id idemID) bucketKey() string {
+	b := binary.BigEndian.Uint32(id[:4]) >> (32 - idemBucketBits)
+	return idemBucketPrefix + hexDigits(b, 5)
+}
+
+// format1BucketKey is the bucket of the format-1 layout.
+func (id idemID) format1BucketKey() string {
+	return idemFormat1Prefix + hexDigits(uint32(binary.BigEndian.Uint16(id[:2])), 4)
+}
+
+func hexDigits(v uint32, n int) string {
 	const hex = "0123456789abcdef"
-	b := int(binary.BigEndian.Uint16(id[:2])) % idemBuckets
-	return idemBucketPrefix + string([]byte{hex[b>>12&15], hex[b>>8&15], hex[b>>4&15], hex[b&15]})
+	b := make([]byte, n)
+	for i := n - 1; i >= 0; i-- {
+		b[i] = hex[v&15]
+		v >>= 4
+	}
+	return string(b)
 }
 
 // Idempotency reads the record of appID's key.
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	id := idemIDOf(appID, key)
-	bucket, err := x.t.Get(id.bucketKey())
+	rec, found, err := x.bucketRecord(id.bucketKey(), id)
+	if !found && err == nil && x.legacyIdem {
+		if rec, found, err = x.bucketRecord(id.format1BucketKey(), id); !found && err == nil {
+			return get[sandbox.IdempotencyRecord](x.t, legacyIdemKey(appID, key))
+		}
+	}
+	if err != nil {
+		return sandbox.IdempotencyRecord{}, err
+	}
+	if !found {
+		return sandbox.IdempotencyRecord{}, sandbox.ErrNotFound
+	}
+	rec.AppID, rec.Key = appID, key
+	return rec, nil
+}
+
+// bucketRecord reads id's live entry in the bucket at key.
+func (x tx) bucketRecord(key string, id idemID) (sandbox.IdempotencyRecord, bool, error) {
+	stored, err := x.t.Get(key)
+	if errors.Is(err, buntdb.ErrNotFound) {
+		return sandbox.IdempotencyRecord{}, false, nil
+	}
 	if err == nil {
-		bucket, err = unseal(id.bucketKey(), bucket)
+		stored, err = unseal(key, stored)
 	}
-	switch {
-	case err == nil:
-		body, found, err := findIdemEntry(bucket, id)
-		if err != nil {
-			return sandbox.IdempotencyRecord{}, fmt.Errorf("store: idempotency bucket %s: %w", id.bucketKey(), err)
-		}
-		if found {
-			rec, expires, err := decodeIdemEntry(body)
-			if err != nil {
-				return sandbox.IdempotencyRecord{}, fmt.Errorf("store: idempotency bucket %s: %w", id.bucketKey(), err)
-			}
-			if !expired(expires, time.Now()) {
-				rec.AppID, rec.Key = appID, key
-				return rec, nil
-			}
-		}
-	case !errors.Is(err, buntdb.ErrNotFound):
-		return sandbox.IdempotencyRecord{}, fmt.Errorf("store: get %s: %w", id.bucketKey(), err)
+	if err != nil {
+		return sandbox.IdempotencyRecord{}, false, fmt.Errorf("store: get %s: %w", key, err)
 	}
-	if x.legacyIdem {
-		return get[sandbox.IdempotencyRecord](x.t, legacyIdemKey(appID, key))
+	format, entries, err := splitIdemBucket(stored)
+	var body string
+	found := false
+	if err == nil {
+		body, found, err = findIdemEntry(entries, id)
 	}
-	return sandbox.IdempotencyRecord{}, sandbox.ErrNotFound
+	var rec sandbox.IdempotencyRecord
+	var expires uint64
+	if err == nil && found {
+		rec, expires, err = decodeIdemEntry(format, body)
+	}
+	if err != nil {
+		return sandbox.IdempotencyRecord{}, false, fmt.Errorf("store: idempotency bucket %s: %w", key, err)
+	}
+	return rec, found && !expired(expires, time.Now()), nil
 }
 
 // PutIdempotency writes r into its bucket, replacing the key's earlier entry and
@@ -136,7 +190,14 @@ func rewriteIdemBucket(old string, id idemID, entry []byte, expires uint64, now 
 	var b strings.Builder
 	b.Grow(len(old) + len(entry) + 1)
 	b.WriteByte(idemFormat)
-	err := eachIdemEntry(old, func(eid idemID, whole, body string) error {
+	format, entries, err := splitIdemBucket(old)
+	if err == nil && format != idemFormat {
+		err = fmt.Errorf("%w: format %d where %d belongs", errIdemBucket, format, idemFormat)
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	err = eachIdemEntry(entries, func(eid idemID, whole, body string) error {
 		if eid == id {
 			return nil
 		}
@@ -183,15 +244,22 @@ func findIdemEntry(bucket string, id idemID) (string, bool, error) {
 
 var errIdemBucket = errors.New("damaged idempotency bucket")
 
-// eachIdemEntry calls fn with each entry of bucket: its id, the whole entry and its body.
-func eachIdemEntry(bucket string, fn func(id idemID, whole, body string) error) error {
+// splitIdemBucket returns a bucket's format and its entries; a missing bucket ("") is
+// an empty one of the current format.
+func splitIdemBucket(bucket string) (byte, string, error) {
 	if bucket == "" {
-		return nil
+		return idemFormat, "", nil
 	}
-	if bucket[0] != idemFormat {
-		return fmt.Errorf("%w: format %d", errIdemBucket, bucket[0])
+	if f := bucket[0]; f != idemFormat && f != idemFormat1 {
+		return 0, "", fmt.Errorf("%w: format %d", errIdemBucket, f)
 	}
-	rest := bucket[1:]
+	return bucket[0], bucket[1:], nil
+}
+
+// eachIdemEntry calls fn with each of a bucket's entries: its id, the whole entry and
+// its body. The framing is the same in every format.
+func eachIdemEntry(entries string, fn func(id idemID, whole, body string) error) error {
+	rest := entries
 	for len(rest) > 0 {
 		if len(rest) < idemIDSize {
 			return errIdemBucket
@@ -216,10 +284,14 @@ func eachIdemEntry(bucket string, fn func(id idemID, whole, body string) error) 
 func appendIdemEntry(b []byte, id idemID, r sandbox.IdempotencyRecord, expires uint64) []byte {
 	body := make([]byte, 0, 48+len(r.Kind)+len(r.ResourceID)+len(r.Method)+len(r.Path)+len(r.BodyHash)+len(r.Response))
 	body = binary.AppendUvarint(body, expires)
-	body = binary.AppendVarint(body, r.Time.Unix())
-	body = binary.AppendUvarint(body, uint64(r.Time.Nanosecond()))
+	body = binary.AppendVarint(body, r.Time.UnixMilli())
 	body = binary.AppendUvarint(body, uint64(r.HTTPStatus))
-	for _, s := range []string{r.Kind, r.ResourceID, r.Method, r.Path, r.BodyHash, string(r.Response)} {
+	body = append(body, idemKindCode(r.Kind))
+	if idemKindCode(r.Kind) == 0 {
+		body = binary.AppendUvarint(body, uint64(len(r.Kind)))
+		body = append(body, r.Kind...)
+	}
+	for _, s := range []string{r.ResourceID, r.Method, r.Path, r.BodyHash, string(r.Response)} {
 		body = binary.AppendUvarint(body, uint64(len(s)))
 		body = append(body, s...)
 	}
@@ -237,16 +309,24 @@ func idemEntryExpiry(body string) (uint64, error) {
 	return e, nil
 }
 
-// decodeIdemEntry decodes an entry's body (all but the app and key, which the caller
-// knows) and its expiry.
-func decodeIdemEntry(body string) (sandbox.IdempotencyRecord, uint64, error) {
+// decodeIdemEntry decodes an entry's body in a bucket of the given format (all but
+// the app and key, which the caller knows) and its expiry.
+func decodeIdemEntry(format byte, body string) (sandbox.IdempotencyRecord, uint64, error) {
 	d := idemDecoder{rest: body}
 	expires := d.uvarint()
-	sec := d.varint()
-	nsec := d.uvarint()
-	rec := sandbox.IdempotencyRecord{HTTPStatus: int(d.uvarint())}
-	rec.Time = time.Unix(sec, int64(nsec)).UTC()
-	rec.Kind, rec.ResourceID, rec.Method = d.str(), d.str(), d.str()
+	var rec sandbox.IdempotencyRecord
+	if format == idemFormat1 {
+		sec := d.varint()
+		nsec := d.uvarint()
+		rec.Time = time.Unix(sec, int64(nsec)).UTC()
+		rec.HTTPStatus = int(d.uvarint())
+		rec.Kind = d.str()
+	} else {
+		rec.Time = time.UnixMilli(d.varint()).UTC()
+		rec.HTTPStatus = int(d.uvarint())
+		rec.Kind = d.kind()
+	}
+	rec.ResourceID, rec.Method = d.str(), d.str()
 	rec.Path, rec.BodyHash = d.str(), d.str()
 	if resp := d.str(); resp != "" {
 		rec.Response = json.RawMessage(resp)
@@ -276,6 +356,25 @@ func (d *idemDecoder) uvarint() uint64 {
 func (d *idemDecoder) varint() int64 {
 	u := d.uvarint()
 	return int64(u>>1) ^ -int64(u&1) // binary.AppendVarint's zig-zag
+}
+
+func (d *idemDecoder) kind() string {
+	if d.rest == "" {
+		d.bad = true
+		return ""
+	}
+	code := d.rest[0]
+	d.rest = d.rest[1:]
+	switch code {
+	case 0:
+		return d.str()
+	case idemKindCode("transaction"):
+		return "transaction"
+	case idemKindCode("order"):
+		return "order"
+	}
+	d.bad, d.rest = true, ""
+	return ""
 }
 
 func (d *idemDecoder) str() string {
@@ -310,14 +409,20 @@ func uvarint(s string) (uint64, int) {
 // legacyIdemKey is where earlier versions kept a key's record, one item per key.
 func legacyIdemKey(appID, key string) string { return "idem:" + appID + ":" + key }
 
-// hasLegacyIdem reports whether the database holds records in the earlier layout.
+// hasLegacyIdem reports whether the database holds records in an earlier layout.
 func hasLegacyIdem(db *buntdb.DB) (bool, error) {
 	found := false
 	err := db.View(func(t *buntdb.Tx) error {
-		return t.AscendKeys("idem:*", func(string, string) bool {
-			found = true
-			return false
-		})
+		for _, pattern := range []string{"idem:*", idemFormat1Prefix + "*"} {
+			err := t.AscendKeys(pattern, func(string, string) bool {
+				found = true
+				return false
+			})
+			if err != nil || found {
+				return err
+			}
+		}
+		return nil
 	})
 	return found, err
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -158,7 +159,7 @@ func TestIdempotencyLegacyRecordsRead(t *testing.T) {
 func TestIdempotencyDamagedBucket(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
 	bucket := idemIDOf("a", "k").bucketKey()
-	for _, value := range []string{"\x02", "\x01short", "\x01" + strings.Repeat("x", idemIDSize) + "\x7f"} {
+	for _, value := range []string{"\x03", "\x02short", "\x02" + strings.Repeat("x", idemIDSize) + "\x7f"} {
 		err := s.db.Update(func(tx *buntdb.Tx) error { _, _, err := tx.Set(bucket, seal(bucket, value), nil); return err })
 		if err != nil {
 			t.Fatal(err)
@@ -195,7 +196,11 @@ func mustBucketEntries(t *testing.T, s *Store, bucket string) int {
 		if err != nil {
 			return err
 		}
-		return eachIdemEntry(v, func(idemID, string, string) error { n++; return nil })
+		_, entries, err := splitIdemBucket(v)
+		if err != nil {
+			return err
+		}
+		return eachIdemEntry(entries, func(idemID, string, string) error { n++; return nil })
 	})
 	if err != nil {
 		t.Fatalf("bucket %s: %v", bucket, err)
@@ -224,4 +229,71 @@ func TestSealedJSONIsSeal(t *testing.T) {
 			t.Errorf("sealedJSON(%q): checksum does not check", tc.key)
 		}
 	}
+}
+
+// A file written with format-1 buckets (65,536 of them, idem#<4 hex digits>) keeps
+// its keys: they are read there, and new keys go to the current buckets.
+func TestIdempotencyFormat1BucketsRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	old := sandbox.IdempotencyRecord{AppID: "a", Key: "old", ResourceID: "TRN_1", Kind: "transaction",
+		Time: base.Add(1500 * time.Nanosecond), HTTPStatus: 200}
+	id := idemIDOf("a", "old")
+	bucket := id.format1BucketKey()
+	value := string(append([]byte{idemFormat1}, appendFormat1Entry(id, old, uint64(time.Now().Add(time.Hour).UnixMilli()))...))
+	err := s.db.Update(func(tx *buntdb.Tx) error {
+		_, _, err := tx.Set(bucket, seal(bucket, value), &buntdb.SetOptions{Expires: true, TTL: time.Hour})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, s)
+	s = mustOpen(t, path)
+	if !s.legacyIdem {
+		t.Fatal("format-1 buckets not noticed at open")
+	}
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "new", ResourceID: "ORD_2", Kind: "order", Time: ms(2)}, time.Hour)
+	})
+	mustView(t, s, func(tx sandbox.Tx) error {
+		if got, err := tx.Idempotency("a", "old"); err != nil || !reflect.DeepEqual(got, old) {
+			t.Errorf("format-1 record = %+v, %v; want %+v", got, err, old)
+		}
+		if got, err := tx.Idempotency("a", "new"); err != nil || got.ResourceID != "ORD_2" || got.Kind != "order" || !got.Time.Equal(ms(2)) {
+			t.Errorf("new record = %+v, %v", got, err)
+		}
+		return nil
+	})
+}
+
+// A kind with no code of its own is spelled out, and read back as written.
+func TestIdempotencyKindSpelledOut(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
+	for _, kind := range []string{"transaction", "order", "batch", ""} {
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "k-" + kind, Kind: kind}, time.Hour)
+		})
+		mustView(t, s, func(tx sandbox.Tx) error {
+			if got, err := tx.Idempotency("a", "k-"+kind); err != nil || got.Kind != kind {
+				t.Errorf("kind %q read back as %q, %v", kind, got.Kind, err)
+			}
+			return nil
+		})
+	}
+}
+
+// appendFormat1Entry is the entry encoding of format 1, as that version wrote it.
+func appendFormat1Entry(id idemID, r sandbox.IdempotencyRecord, expires uint64) []byte {
+	var body []byte
+	body = binary.AppendUvarint(body, expires)
+	body = binary.AppendVarint(body, r.Time.Unix())
+	body = binary.AppendUvarint(body, uint64(r.Time.Nanosecond()))
+	body = binary.AppendUvarint(body, uint64(r.HTTPStatus))
+	for _, s := range []string{r.Kind, r.ResourceID, r.Method, r.Path, r.BodyHash, string(r.Response)} {
+		body = binary.AppendUvarint(body, uint64(len(s)))
+		body = append(body, s...)
+	}
+	b := append(id[:], binary.AppendUvarint(nil, uint64(len(body)))...)
+	return append(b, body...)
 }

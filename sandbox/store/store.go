@@ -14,7 +14,7 @@
 //	txn:<id>               sandbox.Transaction
 //	order:<id>             sandbox.Order
 //	token:<value>          sandbox.Token
-//	idem#<bucket>          sandbox.IdempotencyRecord, many per bucket (idempotency.go)
+//	idemkeys:<bucket>      sandbox.IdempotencyRecord, many per bucket (idempotency.go)
 //	adj:<txn id>:<slot>    sandbox.Adjustment (a ring of history slots)
 //	ntf:<order>:<seq>      sandbox.Notification (the outbox and delivery log)
 //	outbox:<order>:<seq>   "" while that notification is pending
@@ -35,8 +35,8 @@
 // buntdb's EverySecond, which fsyncs under the database's lock; so an OS crash or power
 // loss can lose about the last second of writes. With Options.SyncAlways every commit
 // is fsynced before Update returns, at the cost of one fsync per API action (buntdb
-// ignores an fsync error). The file compacts itself when it has grown fourfold since the last
-// compaction and is over autoShrinkMinSize.
+// ignores an fsync error). The file compacts itself when it has grown fourfold since
+// the last compaction and is over autoShrinkMinSize.
 package store
 
 import (
