@@ -9,7 +9,8 @@ import (
 )
 
 // recordCache keeps decoded records of the kinds every request reads (apps, merchants,
-// pricing profiles, and transactions, the hottest write of a test run), so that a
+// pricing profiles, and transactions, the hottest write of a test run) and of
+// notifications (which the notification worker reads on every pass), so that a
 // request does not parse their JSON every time, inside the single writer's lock for
 // Updates. It only ever holds what the database holds:
 //   - a read inside View or Update (buntdb excludes the one from the other) adds the
@@ -125,6 +126,11 @@ func cloneApp(a sandbox.App) sandbox.App {
 		a.Accounts[i].Permissions = slices.Clone(a.Accounts[i].Permissions)
 	}
 	return a
+}
+
+func cloneNotification(n sandbox.Notification) sandbox.Notification {
+	n.Attempts = slices.Clone(n.Attempts)
+	return n
 }
 
 func cloneMerchant(m sandbox.Merchant) sandbox.Merchant {
