@@ -2,10 +2,12 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
@@ -161,6 +163,17 @@ func TestInstallScenarioOverHTTP(t *testing.T) {
 		if got := env.do(tt.method, tt.path, yamlHeader, tt.body).gpError(t); got != tt.want {
 			t.Errorf("%s %s: %+v, want %+v", tt.method, tt.path, got, tt.want)
 		}
+	}
+}
+
+// A scenario body over the size limit of a scenario file is refused naming the limit,
+// even when the server takes larger bodies.
+func TestInstallScenarioSizeLimit(t *testing.T) {
+	env := mustSandbox(t, func(c *app.Config) { c.MaxBody = 1 << 20 })
+	body := installedYAML + "# " + strings.Repeat("x", 128<<10) + "\n"
+	want := gpError{400, "INVALID_REQUEST_DATA", "40213", fmt.Sprintf("body: %d bytes, over the limit of 128 KiB per scenario file", len(body))}
+	if got := env.do("POST", "/_sandbox/scenarios", nil, body).gpError(t); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
 

@@ -139,7 +139,7 @@ type fixturesLoader struct {
 
 func loadFixtures(fsys fs.FS) (*fixturesLoader, error) {
 	l := &fixturesLoader{defined: map[string]map[string]site{}}
-	if err := eachYAMLFile(fsys, "fixture", &l.problems, l.file); err != nil {
+	if err := eachYAMLFile(fsys, "fixture", fileLimits{}, &l.problems, l.file); err != nil {
 		return nil, err
 	}
 	for _, r := range l.refs {

@@ -48,22 +48,29 @@ func documents(file string, data []byte) (roots []*yaml.Node, problems Problems)
 }
 
 // eachYAMLFile hands every *.yaml and *.yml file at the root of fsys to read, in name
-// order, skipping dotfiles and directories; a file that cannot be read is a problem
-// of its own. The error is for fsys itself, which could not be listed.
-func eachYAMLFile(fsys fs.FS, kind string, problems *Problems, read func(name string, data []byte)) error {
+// order, skipping dotfiles and directories; a file that cannot be read, or that is
+// over a limit, is a problem of its own (once the files together pass limits.total,
+// the rest are not read). The error is for fsys itself, which could not be listed.
+func eachYAMLFile(fsys fs.FS, kind string, limits fileLimits, problems *Problems, read func(name string, data []byte)) error {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return fmt.Errorf("yamlfile: list %s files: %w", kind, err)
 	}
+	var total int64
 	for _, e := range entries { // sorted by name
 		name := e.Name()
 		if ext := path.Ext(name); e.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
 			continue
 		}
-		data, err := fs.ReadFile(fsys, name)
+		data, err := readBounded(fsys, name, limits.file)
 		if err != nil {
 			*problems = append(*problems, Problem{File: name, Message: err.Error()})
 			continue
+		}
+		if total += int64(len(data)); limits.total > 0 && total > limits.total {
+			*problems = append(*problems, Problem{File: name, Message: fmt.Sprintf(
+				"the %s files up to this one total %d bytes, over the limit of %s for a directory", kind, total, byteSize(limits.total))})
+			return nil
 		}
 		read(name, data)
 	}

@@ -21,7 +21,7 @@ import (
 // errors mean fsys itself could not be listed.
 func LoadScenarios(fsys fs.FS) ([]scenario.Scenario, error) {
 	l := &scenarioLoader{names: map[string]site{}}
-	if err := eachYAMLFile(fsys, "scenario", &l.problems, l.file); err != nil {
+	if err := eachYAMLFile(fsys, "scenario", scenarioLimits, &l.problems, l.file); err != nil {
 		return nil, err
 	}
 	if err := l.problems.err(); err != nil {
@@ -34,6 +34,10 @@ func LoadScenarios(fsys fs.FS) ([]scenario.Scenario, error) {
 // JSON) document, by the rules of a scenario file; name stands for the file in
 // problems. When anything is wrong the error is Problems.
 func DecodeScenario(data []byte, name string) (scenario.Scenario, error) {
+	if len(data) > MaxScenarioFileSize {
+		err := &tooLargeError{size: int64(len(data)), limit: MaxScenarioFileSize}
+		return scenario.Scenario{}, Problems{{File: name, Message: err.Error()}}
+	}
 	l := &scenarioLoader{names: map[string]site{}}
 	l.file(name, data)
 	if len(l.problems) == 0 && len(l.scenarios) > 1 {
@@ -44,6 +48,44 @@ func DecodeScenario(data []byte, name string) (scenario.Scenario, error) {
 		return scenario.Scenario{}, err
 	}
 	return l.scenarios[0], nil
+}
+
+// withinRuleLimits counts the rules of a file's documents before they are decoded,
+// and reports the file when it passes MaxScenarioRules, or the files read so far
+// MaxScenarioDirRules.
+func (l *scenarioLoader) withinRuleLimits(name string, roots []*yaml.Node) bool {
+	inFile := 0
+	for _, root := range roots {
+		rules := mappingValue(root, "rules")
+		if rules == nil || rules.Kind != yaml.SequenceNode {
+			continue
+		}
+		inFile += len(rules.Content)
+		at := site{file: name, line: rules.Line, col: rules.Column, path: "rules"}
+		switch {
+		case inFile > MaxScenarioRules:
+			l.problems = append(l.problems, at.problemf("the file has more than %d rules, the limit per file", MaxScenarioRules))
+			return false
+		case l.rules+inFile > MaxScenarioDirRules:
+			l.problems = append(l.problems, at.problemf("the files up to this one have more than %d rules, the limit for a directory", MaxScenarioDirRules))
+			return false
+		}
+	}
+	l.rules += inFile
+	return true
+}
+
+// mappingValue returns the value of key in a mapping node, or nil.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // CheckScenarioBindings reports every fixture binding that names no scenario known
@@ -62,6 +104,7 @@ type scenarioLoader struct {
 	scenarios []scenario.Scenario
 	problems  Problems
 	names     map[string]site
+	rules     int // rules read so far, of every file
 }
 
 func (l *scenarioLoader) file(name string, data []byte) {
@@ -69,6 +112,9 @@ func (l *scenarioLoader) file(name string, data []byte) {
 	l.problems = append(l.problems, problems...)
 	if len(roots) == 0 && len(problems) == 0 {
 		l.problems = append(l.problems, Problem{File: name, Message: "no scenario: the file is empty"})
+	}
+	if !l.withinRuleLimits(name, roots) {
+		return
 	}
 	for _, root := range roots {
 		d := newDecoder(name)
