@@ -55,7 +55,7 @@ func TestValidate(t *testing.T) {
 	if err := run(context.Background(), []string{"validate"}, noEnv, &out, io.Discard); err != nil {
 		t.Fatalf("built-ins: %v\n%s", err, out.String())
 	}
-	if got := out.String(); !strings.HasPrefix(got, "ok: 10 scenarios; fixtures: ") || strings.Count(got, "\n") != 1 {
+	if got := out.String(); !strings.HasPrefix(got, "ok: 12 scenarios; fixtures: ") || strings.Count(got, "\n") != 1 {
 		t.Errorf("summary %q", got)
 	}
 	if err := run(context.Background(), []string{"validate", "extra"}, noEnv, io.Discard, io.Discard); exitCode(err) != 2 {

@@ -34,7 +34,7 @@ func TestAdminScenariosListAndActivate(t *testing.T) {
 			found = true
 		}
 	}
-	if !found || len(list.Scenarios) != 10 || len(list.Active) != 0 {
+	if !found || len(list.Scenarios) != 12 || len(list.Active) != 0 {
 		t.Fatalf("listing %s", r.body)
 	}
 

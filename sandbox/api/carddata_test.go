@@ -45,10 +45,21 @@ func cardDataSweep(tok string) []struct{ name, method, path, body string } {
 		{"form body", "POST", orders, `number=4263970000005262&cvv=4826`},
 		{"EMV PAN tag", "POST", "/transactions/" + capturedOne + "/adjustment", `{"payment_method":{"card":{"tag":"5A084263970000005262"}}}`},
 		{"PAN in the path", "POST", "/transactions/4263970000005262/adjustment", `{"amount":"1"}`},
+		{"card-present swipe with PIN", "POST", "/transactions", cardPresentSweepBody("SWIPE",
+			`{"track":"%B4263970000005262^DOE/JOHN^2512101000000000000?;4263970000005262=2512101999?","pin_block":"8F3A1B2C3D4E5F60"}`)},
+		{"card-present manual", "POST", "/transactions", cardPresentSweepBody("MANUAL", card)},
+		{"card-present chip refund refused", "POST", "/transactions", strings.Replace(cardPresentSweepBody("CHIP",
+			`{"track":";4263970000005262=2512101999?","tag":"5A084263970000005262","pin_block":"8F3A1B2C3D4E5F60"}`), `"SALE"`, `"REFUND"`, 1)},
+		{"verification", "POST", "/verifications", cardPresentSweepBody("MANUAL", card)},
 		{"PAN in an admin seed", "PUT", "/_sandbox/transactions/TRN_Seeded1", `{"id":"TRN_Seeded1","merchant_id":"` + merchantOne +
 			`","time_created":"2021-03-22T10:00:00.000Z","type":"SALE","status":"CAPTURED","amount":"100","currency":"USD","country":"US",` +
 			`"reference":"4263-9700-0000-5262","payment_method":{"result":"00","message":"ok","card":{"authcode":"1","brand_reference":"b"}}}`},
 	}
+}
+
+func cardPresentSweepBody(entryMode, card string) string {
+	return `{"channel":"CP","type":"SALE","amount":"100","currency":"USD","payment_method":{"entry_mode":"` +
+		entryMode + `","card":` + card + `}}`
 }
 
 // No card data is found in clear in the database file, the log or the journal after

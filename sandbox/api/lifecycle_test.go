@@ -261,3 +261,28 @@ func TestRestartInTheMiddleOfALifecycle(t *testing.T) {
 		t.Errorf("the refund went to batch %v, the open batch is %v", refund["batch_id"], captured["batch_id"])
 	}
 }
+
+// The test cards' outcomes and the lifecycle's rules can be scripted per request.
+func TestCardPresentScenarios(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	r := env.do("POST", "/transactions", apiHeader(tok, "X-Sandbox-Scenario", "declined-sale"), saleBody("1000", "AUTO", manualCard))
+	got := r.json(t)
+	if r.status != 200 || got["status"] != "DECLINED" || field(got, "payment_method", "result") != "05" ||
+		field(got, "payment_method", "card", "authcode") != "" || r.header.Get("X-Sandbox-Rule") != "declined-sale#0" {
+		t.Errorf("scripted decline: %d %s", r.status, r.body)
+	}
+	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")
+	r = env.do("POST", "/transactions/"+auth+"/capture", apiHeader(tok, "X-Sandbox-Scenario", "capture-over-limit"), `{}`)
+	if e := r.gpError(t); e.Detail != "50020" {
+		t.Errorf("scripted capture refusal: %+v", e)
+	}
+	if got := env.do("GET", "/transactions/"+auth, apiHeader(tok), "").json(t)["status"]; got != "PREAUTHORIZED" {
+		t.Errorf("a scripted refusal executed the capture: %v", got)
+	}
+	journal := env.do("GET", "/_sandbox/requests?operation=capture", nil, "").json(t)
+	entries, _ := journal["requests"].([]any)
+	if len(entries) != 1 || field(entries[0].(map[string]any), "rule") != "capture-over-limit#0" {
+		t.Errorf("journal of captures: %v", journal)
+	}
+}

@@ -114,3 +114,40 @@ transactions:
 	// Output:
 	// 28 4200
 }
+
+// A partner's test of its till: a sale in one call, a tip through the API, then the
+// batch closed at the end of the day; a tip after the close is refused as GP refuses it.
+func ExampleServer_Charge() {
+	srv := sandboxtest.NewServer(nil)
+	defer srv.Close()
+	token := srv.Token()
+	post := func(path, body string) (int, map[string]any) {
+		req, _ := http.NewRequest("POST", srv.URL+"/ucp"+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", sandboxtest.Version)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		defer resp.Body.Close()
+		var answer map[string]any
+		json.NewDecoder(resp.Body).Decode(&answer)
+		return resp.StatusCode, answer
+	}
+
+	sale := srv.Charge("1000")
+	fmt.Println(sale.Status, sale.Amount, sale.Card.Brand, sale.PaymentMethod.Card.MaskedNumberLast4)
+	code, _ := post("/transactions/"+sale.ID+"/adjustment", `{"gratuity_amount":"150"}`)
+	fmt.Println("tip:", code)
+	code, closed := post("/batches/"+sale.BatchID, "")
+	fmt.Println("close:", code, closed["transaction_count"], closed["amount"])
+	code, refused := post("/transactions/"+sale.ID+"/adjustment", `{"gratuity_amount":"200"}`)
+	fmt.Println("tip after the close:", code, refused["detailed_error_description"])
+	fmt.Println(srv.Authorize("2500").Status)
+	// Output:
+	// CAPTURED 1000 VISA XXXXXXXXXXXX0016
+	// tip: 200
+	// close: 200 1 1150
+	// tip after the close: 400 Cannot PROCESS Adjustment over a transaction that is in a closed batch.
+	// PREAUTHORIZED
+}

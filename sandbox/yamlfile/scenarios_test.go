@@ -181,7 +181,7 @@ func TestBuiltinScenariosLoad(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	want := "adjustment-not-available batch-closed declined-adjustment downstream-error flaky-then-ok " +
+	want := "adjustment-not-available batch-closed capture-over-limit declined-adjustment declined-sale downstream-error flaky-then-ok " +
 		"idempotency-replay order-merchant-not-configured slow-network timeout-after-commit token-expired"
 	if strings.Join(names, " ") != want {
 		t.Errorf("built-ins: %s", names)
