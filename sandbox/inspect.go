@@ -25,6 +25,29 @@ func (s *Service) Orders(after string, limit int) ([]Order, error) {
 	return out, err
 }
 
+// Batches returns up to limit batches whose id sorts after after, in id order, each
+// with its members, as they are stored (a batch due to close is closed when read
+// alone, by BatchState).
+func (s *Service) Batches(after string, limit int) ([]Batch, error) {
+	var out []Batch
+	err := s.store.View(func(tx Tx) error {
+		var err error
+		if out, err = tx.BatchPage(after, limit); err != nil {
+			return err
+		}
+		for i := range out {
+			if out[i].Members, err = tx.BatchMembers(out[i].ID); err != nil {
+				return err
+			}
+			if out[i].Members == nil {
+				out[i].Members = []string{}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
 // Binding is a fixture record bound to scenarios: its requests are decided against
 // them unless the request names its own.
 type Binding struct {

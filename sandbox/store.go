@@ -83,10 +83,11 @@ type Tx interface {
 	ScenarioStep(scope, scenario string, rule int) (int, error)
 	PutScenarioStep(scope, scenario string, rule int, n int) error
 
-	// Listings for the admin API, in id order. TransactionPage and OrderPage return at
-	// most limit records whose id sorts after after ("" for the first page).
+	// Listings for the admin API, in id order. The pages return at most limit records
+	// whose id sorts after after ("" for the first page).
 	TransactionPage(after string, limit int) ([]Transaction, error)
 	OrderPage(after string, limit int) ([]Order, error)
+	BatchPage(after string, limit int) ([]Batch, error)
 	Apps() ([]App, error)
 	Merchants() ([]Merchant, error)
 	ScenarioSteps() ([]ScenarioStep, error)

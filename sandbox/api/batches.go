@@ -47,12 +47,16 @@ func (s *Server) adminGetBatch(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return adminBatchView(b), nil
+}
+
+func adminBatchView(b sandbox.Batch) adminBatch {
 	return adminBatch{
 		ID: b.ID, Status: b.Status, MerchantID: b.MerchantID, AccountID: b.AccountID,
 		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptionalTime(b),
 		ClosedBy: b.ClosedBy, TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency,
 		Transactions: b.Members,
-	}, nil
+	}
 }
 
 type adminBatch struct {

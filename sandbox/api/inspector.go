@@ -7,6 +7,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api/ui"
 )
 
 // The web inspector's routes: its page and assets under /_sandbox/ui/, and the admin
@@ -17,9 +18,13 @@ import (
 const maxListPage = 500
 
 func (s *Server) inspectorRoutes(r *mux.Router) {
+	assets := ui.Handler()
+	r.Handle("/_sandbox/ui", http.RedirectHandler("/_sandbox/ui/", http.StatusMovedPermanently)).Methods(http.MethodGet)
+	r.PathPrefix("/_sandbox/ui/").Handler(http.StripPrefix("/_sandbox/ui", assets)).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/_sandbox/requests/stream", s.adminOnly(http.HandlerFunc(s.adminRequestStream))).Methods(http.MethodGet)
 	r.Handle("/_sandbox/transactions", s.admin(s.adminListTransactions)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/orders", s.admin(s.adminListOrders)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/batches", s.admin(s.adminListBatches)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/scenario-state", s.admin(s.adminScenarioState)).Methods(http.MethodGet)
 }
 
@@ -91,6 +96,28 @@ func (s *Server) adminListOrders(r *http.Request) (any, error) {
 		last = list[len(list)-1].ID
 	}
 	return map[string]any{"orders": out, "next": nextAfter(len(list), limit, last)}, nil
+}
+
+// GET /_sandbox/batches?after=&limit=: batches in id order, each as GET
+// /_sandbox/batches/{id} shows it (as stored: reading one alone closes it when due).
+func (s *Server) adminListBatches(r *http.Request) (any, error) {
+	after, limit, err := pageQuery(r)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.svc.Batches(after, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adminBatch, 0, len(list))
+	for _, b := range list {
+		out = append(out, adminBatchView(b))
+	}
+	last := ""
+	if len(list) > 0 {
+		last = list[len(list)-1].ID
+	}
+	return map[string]any{"batches": out, "next": nextAfter(len(list), limit, last)}, nil
 }
 
 // scenarioStateView is GET /_sandbox/scenario-state: where scenarios are active

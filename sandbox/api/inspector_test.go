@@ -31,6 +31,39 @@ func (env *sandboxEnv) mustJournal(query string) []api.JournalEntry {
 	return page.Requests
 }
 
+// TestInspectorPage: the page and its assets hold no data and are served without the
+// admin token; everything they show comes from admin calls, which need it.
+func TestInspectorPage(t *testing.T) {
+	env := mustSandbox(t, withAdminToken)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	tests := []struct {
+		path     string
+		status   int
+		header   string // name=value the answer must carry
+		contains string
+	}{
+		{"/_sandbox/ui", 301, "Location=/_sandbox/ui/", ""},
+		{"/_sandbox/ui/", 200, "Content-Type=text/html; charset=utf-8", "<title>gp-sandbox inspector</title>"},
+		{"/_sandbox/ui/app.js", 200, "X-Content-Type-Options=nosniff", "/_sandbox/requests/stream"},
+		{"/_sandbox/ui/missing.js", 404, "", ""},
+	}
+	for _, tt := range tests {
+		resp, err := client.Get(env.URL + tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		name, value, _ := strings.Cut(tt.header, "=")
+		if resp.StatusCode != tt.status || (name != "" && resp.Header.Get(name) != value) || !strings.Contains(string(body), tt.contains) {
+			t.Errorf("GET %s: %d %v %.100s", tt.path, resp.StatusCode, resp.Header, body)
+		}
+	}
+	if got := env.do("GET", "/_sandbox/transactions", nil, "").gpError(t); got != invalidAdminToken {
+		t.Errorf("data without the admin token: %+v", got)
+	}
+}
+
 func TestJournalShowsAnswerTimingAndIdempotency(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.mustToken(partnerApp, partnerKey, "")
@@ -441,4 +474,41 @@ func bodyMember(t *testing.T, body json.RawMessage, name string) string {
 	}
 	s, _ := m[name].(string)
 	return s
+}
+
+func TestListBatches(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	first := sale["batch_id"].(string)
+	env.mustPost(tok, "/batches/"+first, "")
+	next := env.mustCharge(tok, saleBody("700", "AUTO", manualCard))
+
+	r := env.do("GET", "/_sandbox/batches?limit=500", nil, "")
+	var page struct {
+		Batches []struct {
+			ID, Status, Amount string
+			Transactions       []string
+		}
+		Next string
+	}
+	if r.status != 200 || json.Unmarshal(r.body, &page) != nil {
+		t.Fatalf("batches: %d %s", r.status, r.body)
+	}
+	states := map[string]string{}
+	for _, b := range page.Batches {
+		states[b.ID] = b.Status + " " + b.Amount + " " + strings.Join(b.Transactions, ",")
+	}
+	want := map[string]string{
+		first:                     "CLOSED 1000 " + sale["id"].(string),
+		next["batch_id"].(string): "OPEN 0 " + next["id"].(string), // totals are made at the close
+	}
+	for id, w := range want {
+		if states[id] != w {
+			t.Errorf("batch %s: %q, want %q (all: %s)", id, states[id], w, r.body)
+		}
+	}
+	if page.Next != "" {
+		t.Errorf("one page holds them all, next is %q", page.Next)
+	}
 }

@@ -21,6 +21,10 @@ func (x tx) OrderPage(after string, limit int) ([]sandbox.Order, error) {
 	return page[sandbox.Order](x.t, "order:", after, limit)
 }
 
+func (x tx) BatchPage(after string, limit int) ([]sandbox.Batch, error) {
+	return page[sandbox.Batch](x.t, "batch:", after, limit)
+}
+
 func (x tx) Apps() ([]sandbox.App, error) { return scan[sandbox.App](x.t, "app:*") }
 
 func (x tx) Merchants() ([]sandbox.Merchant, error) {

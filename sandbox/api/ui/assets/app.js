@@ -1,0 +1,849 @@
+// gp-sandbox inspector. It reads the admin API and shows it; the only calls that
+// change anything are the clock and reset buttons of the Scenarios & clock view.
+//
+// Safety rule of this file: data reaches the page only as text (el() appends strings
+// as text nodes, textContent elsewhere). Nothing received is ever parsed as HTML.
+
+const TOKEN_KEY = 'gpsandbox.adminToken';
+const MAX_ROWS = 2000;   // journal entries kept in the page; older ones are paged in on demand
+const PAGE = 200;        // journal entries per page
+const POLL_MS = 3000;    // refresh of the views that are not the live journal
+
+const $ = (id) => document.getElementById(id);
+const main = $('main');
+const enc = encodeURIComponent;
+
+// ---------------------------------------------------------------- DOM helpers
+
+// el builds an element: attrs are attributes (class, text, on<event>, others verbatim),
+// children are nodes or strings (appended as text).
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = String(v);
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : String(c));
+  }
+  return e;
+}
+
+// link is an in-page link; href is always a '#/...' route built here.
+const link = (route, text, attrs = {}) => el('a', { href: '#/' + route, ...attrs }, text);
+
+// widthCol is a <col> of width w; set through the CSSOM, which the page's
+// Content-Security-Policy allows, unlike style attributes.
+function widthCol(w) {
+  const c = el('col');
+  if (w) c.style.width = w;
+  return c;
+}
+
+// table builds a table; a head cell is a title or [title, th attributes]. attrs.cols
+// (widths) fixes the layout, so that long values wrap instead of squeezing columns.
+function table(head, rows, attrs = {}) {
+  const { cols, ...rest } = attrs;
+  return el('table', { ...rest, class: cols ? 'fixed' : null },
+    cols ? el('colgroup', null, cols.map(widthCol)) : null,
+    el('thead', null, el('tr', null, head.map((h) => el('th', typeof h === 'string' ? { scope: 'col' } : { scope: 'col', ...h[1] }, typeof h === 'string' ? h : h[0])))),
+    rows instanceof HTMLTableSectionElement ? rows : el('tbody', null, rows));
+}
+
+function kv(pairs) {
+  return el('dl', { class: 'kv' }, pairs.filter((p) => p && p[1] !== undefined && p[1] !== null && p[1] !== '')
+    .map(([k, v]) => [el('dt', null, k), el('dd', null, v)]));
+}
+
+function pretty(v) {
+  if (v === null || v === undefined) return '(none)';
+  if (typeof v === 'string') return v;
+  return JSON.stringify(v, null, 2);
+}
+const pre = (v, label) => el('pre', { class: 'body', tabindex: 0, 'aria-label': label }, pretty(v));
+
+function badge(text, kind) { return el('span', { class: 'badge ' + (kind || '') }, text); }
+
+function statusBadge(status) {
+  if (status === 0) return badge('no answer', 'err');
+  const kind = status < 300 ? 'ok' : status < 500 ? 'warn' : 'err';
+  return badge(String(status), kind);
+}
+
+function stateBadge(state) {
+  const kinds = { DELIVERED: 'ok', CAPTURED: 'ok', PREAUTHORIZED: 'ok', INITIATED: '', PENDING: 'warn', FAILED: 'err', DROPPED: 'err', DECLINED: 'err', REVERSED: 'warn', CANCELLED: 'warn', OPEN: 'ok', CLOSED: '' };
+  return badge(state || '?', kinds[state] ?? '');
+}
+
+// shortTime shows a sandbox timestamp without the date when it is today's (sandbox) date.
+function shortTime(ts) { return ts ? ts.replace('T', ' ').replace('Z', '') : ''; }
+
+// shortId shortens a long id for a list cell; the full id is in its title and detail.
+function shortId(id) { return id && id.length > 22 ? id.slice(0, 13) + '…' + id.slice(-5) : id; }
+function shortPath(path) { return path.split('/').map(shortId).join('/'); }
+function timeOfDay(ts) { return ts ? ts.slice(11, 23) : ''; }
+
+function resourceRoute(id) {
+  if (!id) return null;
+  if (id.startsWith('TRN_')) return 'transactions/' + enc(id);
+  if (id.startsWith('ORD_')) return 'orders/' + enc(id);
+  if (id.startsWith('BAT_')) return 'batches/' + enc(id);
+  return null;
+}
+function resourceLink(id) {
+  const r = resourceRoute(id);
+  return r ? link(r, id, { class: 'mono' }) : el('span', { class: 'mono' }, id);
+}
+
+function announce(text) { $('announce').textContent = text; }
+
+// ---------------------------------------------------------------- admin token and API
+
+function takeTokenFromURL() {
+  const url = new URL(location.href);
+  const t = url.searchParams.get('token');
+  if (t === null) return;
+  sessionStorage.setItem(TOKEN_KEY, t);
+  url.searchParams.delete('token');
+  history.replaceState(null, '', url.pathname + url.search + url.hash);
+}
+const token = () => sessionStorage.getItem(TOKEN_KEY) || '';
+
+class HTTPError extends Error {
+  constructor(status, body) {
+    super(typeof body === 'object' && body ? `${status} ${body.error_code || ''} ${body.detailed_error_description || ''}` : `${status} ${body}`);
+    this.status = status;
+  }
+}
+
+function authHeaders(extra = {}) {
+  const h = { Accept: 'application/json', ...extra };
+  if (token()) h.Authorization = 'Bearer ' + token();
+  return h;
+}
+
+async function api(path, opts = {}) {
+  const res = await fetch(path, { ...opts, headers: authHeaders(opts.headers), cache: 'no-store', credentials: 'omit' });
+  const text = await res.text();
+  let body;
+  try { body = JSON.parse(text); } catch { body = text; }
+  if (res.status === 401) { askToken(token() ? 'That token was refused.' : ''); }
+  if (!res.ok) throw new HTTPError(res.status, body);
+  return body;
+}
+
+function askToken(message = '') {
+  const d = $('login');
+  $('login-error').textContent = message;
+  if (!d.open) d.showModal();
+}
+
+function setupLogin() {
+  const d = $('login');
+  $('token-button').addEventListener('click', () => askToken());
+  $('login-cancel').addEventListener('click', () => d.close());
+  $('login-forget').addEventListener('click', () => { sessionStorage.removeItem(TOKEN_KEY); d.close(); restart(); });
+  $('login-form').addEventListener('submit', () => {
+    sessionStorage.setItem(TOKEN_KEY, $('login-token').value);
+    $('login-token').value = '';
+    restart();
+  });
+}
+
+// ---------------------------------------------------------------- router
+
+let current = { view: '', render: null };
+
+function parseRoute() {
+  const [path, query] = location.hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  return { parts, params: new URLSearchParams(query || '') };
+}
+
+const views = {
+  requests: { nav: 'requests', title: 'Requests', show: showRequests },
+  transactions: { nav: 'resources', title: 'Transactions', show: (r) => showResources('transactions', r) },
+  orders: { nav: 'resources', title: 'Orders', show: (r) => showResources('orders', r) },
+  batches: { nav: 'resources', title: 'Batches', show: (r) => showResources('batches', r) },
+  notifications: { nav: 'notifications', title: 'Notifications', show: showNotifications },
+  scenarios: { nav: 'scenarios', title: 'Scenarios & clock', show: showScenarios },
+};
+
+function route() {
+  const r = parseRoute();
+  const name = views[r.parts[0]] ? r.parts[0] : 'requests';
+  const view = views[name];
+  for (const a of document.querySelectorAll('.top nav a')) {
+    if (a.dataset.view === view.nav) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+  }
+  document.title = view.title + ' · gp-sandbox inspector';
+  const changed = current.view !== name;
+  current = { view: name, render: null };
+  view.show(r, changed);
+}
+
+// poll re-renders the current view (not the live journal) while the tab is visible.
+function startPolling() {
+  setInterval(() => {
+    if (document.visibilityState === 'visible' && !$('login').open && !$('confirm').open && current.render) current.render();
+  }, POLL_MS);
+}
+
+// render replaces main's content, unless the data did not change since last time.
+function renderOnce(key, build) {
+  if (main.dataset.key === key) return false;
+  main.dataset.key = key;
+  main.replaceChildren(...[].concat(build()));
+  return true;
+}
+
+function showError(err) {
+  main.dataset.key = '';
+  const msg = err && err.status === 401 ? 'The admin token is needed to inspect this sandbox.' : String(err && err.message || err);
+  main.replaceChildren(el('p', { class: 'error', role: 'alert' }, msg), el('button', { type: 'button', onclick: () => route() }, 'Try again'));
+}
+
+// ---------------------------------------------------------------- requests (live journal)
+
+const FILTERS = [
+  ['operation', 'Operation', 'operation'], ['status', 'Status', 'narrow'], ['app_id', 'App'], ['transaction_id', 'Transaction'],
+  ['order_id', 'Order'], ['session', 'Session'], ['scenario', 'Scenario'],
+];
+// Suggestions for the operation filter; the server checks the name.
+const OPERATIONS = ['accesstoken', 'adjustment', 'order', 'transaction', 'transaction_detail', 'transaction_list', 'capture',
+  'refund', 'reversal', 'reauthorization', 'incremental', 'verification', 'batch_close'];
+
+const journal = {
+  filterKey: null, entries: [], hasMore: false, selected: '', paused: false, waiting: [],
+  streamGen: 0, controller: null, latest: 0,
+};
+
+function filterParams(params) {
+  const out = new URLSearchParams();
+  for (const [name] of FILTERS) { const v = (params.get(name) || '').trim(); if (v) out.set(name, v); }
+  return out;
+}
+
+async function showRequests(r, changed) {
+  const filters = filterParams(r.params);
+  const key = filters.toString();
+  journal.selected = r.parts[1] || '';
+  if (key !== journal.filterKey) {
+    journal.filterKey = key;
+    main.dataset.key = '';
+    main.replaceChildren(el('p', { class: 'muted' }, 'Loading requests…'));
+    try {
+      const page = await api('/_sandbox/requests?' + withParam(filters, 'limit', PAGE));
+      journal.entries = page.requests;
+      journal.hasMore = page.requests.length === PAGE;
+      journal.waiting = [];
+    } catch (err) { journal.filterKey = null; showError(err); return; }
+    startStream();
+  }
+  if (current.view !== 'requests') return;
+  if (!changed && $('requests')) selectRequest(); else renderRequests(changed);
+}
+
+// selectRequest shows the selected entry without rebuilding the list, so that focus
+// and scroll position stay where they are.
+function selectRequest() {
+  for (const tr of document.querySelectorAll('#requests tr.selected')) tr.classList.remove('selected');
+  const e = journal.entries.find((x) => x.request_id === journal.selected);
+  const row = e && document.querySelector(`#requests tr[data-seq="${e.seq}"]`);
+  if (row) row.classList.add('selected');
+  $('request-detail').replaceChildren(...[].concat(e ? requestDetail(e)
+    : el('p', { class: 'muted' }, journal.selected ? `${journal.selected} is not among the requests shown.` : 'Select a request to see it whole.')).flat(Infinity).filter(Boolean));
+}
+
+function withParam(params, name, value) { const p = new URLSearchParams(params); p.set(name, String(value)); return p.toString(); }
+
+function renderRequests(focusList) {
+  main.dataset.key = '';
+  const list = el('tbody');
+  for (const e of journal.entries) list.append(requestRow(e));
+  const selected = journal.entries.find((e) => e.request_id === journal.selected);
+  main.replaceChildren(
+    el('h2', null, 'Requests'),
+    filterForm(),
+    el('div', { class: 'toolbar' },
+      el('span', { id: 'count', class: 'muted grow', 'aria-live': 'polite' }, countText()),
+      el('button', { type: 'button', id: 'pause', 'aria-pressed': String(journal.paused), onclick: togglePause }, journal.paused ? 'Resume live updates' : 'Pause live updates')),
+    el('div', { class: 'split' },
+      el('div', { class: 'panel' },
+        el('div', { class: 'scroll', id: 'request-scroll' },
+          table([['#', { class: 'num' }], 'Time', 'Request', 'Status', 'Scenario rule', ['ms', { class: 'num' }]], list,
+            { id: 'requests', 'aria-label': 'Journal entries, newest first', cols: ['3.6em', '7.4em', null, '7.5em', '11em', '3.8em'] }),
+          journal.entries.length ? null : el('p', { class: 'empty' }, 'No request matches. New ones appear here as they arrive.'),
+          journal.hasMore ? el('button', { type: 'button', id: 'older', onclick: loadOlder }, 'Load older requests') : null)),
+      el('section', { class: 'panel detail', id: 'request-detail', 'aria-label': 'Selected request' },
+        selected ? requestDetail(selected) : el('p', { class: 'muted' }, 'Select a request to see it whole: headers, bodies, the scenario decision, idempotency and timing.'))));
+  if (focusList) main.focus();
+}
+
+function countText() {
+  const n = journal.entries.length;
+  const waiting = journal.waiting.length ? ` · ${journal.waiting.length} new while paused` : '';
+  return `${n} request${n === 1 ? '' : 's'} shown${journal.hasMore ? ' (older ones: see below)' : ''}${waiting}`;
+}
+
+function filterForm() {
+  const params = new URLSearchParams(journal.filterKey || '');
+  const form = el('form', { class: 'filters', role: 'search', 'aria-label': 'Filter requests' });
+  for (const [name, label, kind] of FILTERS) {
+    const id = 'filter-' + name;
+    let input;
+    if (kind === 'operation') {
+      input = el('input', { id, name, list: 'operations', autocomplete: 'off', spellcheck: 'false', placeholder: 'any' });
+      input.value = params.get(name) || '';
+      form.append(el('datalist', { id: 'operations' }, OPERATIONS.map((op) => el('option', { value: op }))));
+    } else {
+      input = el('input', { id, name, class: kind === 'narrow' ? 'narrow' : null, inputmode: kind === 'narrow' ? 'numeric' : null, autocomplete: 'off', spellcheck: 'false' });
+      input.value = params.get(name) || '';
+    }
+    form.append(el('label', { for: id }, label, input));
+  }
+  form.append(el('button', { type: 'submit', class: 'primary' }, 'Filter'), el('button', { type: 'button', onclick: () => { location.hash = '#/requests'; } }, 'Clear'));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const p = new URLSearchParams();
+    for (const [k, v] of new FormData(form)) if (String(v).trim()) p.set(k, String(v).trim());
+    location.hash = '#/requests' + (p.toString() ? '?' + p : '');
+  });
+  return form;
+}
+
+function requestRoute(e) {
+  return 'requests/' + enc(e.request_id) + (journal.filterKey ? '?' + journal.filterKey : '');
+}
+
+function requestRow(e) {
+  const rule = e.rule ? el('span', { class: 'rule' }, e.rule) : e.miss ? el('span', { class: 'miss', title: e.miss }, 'miss') : '';
+  return el('tr', { class: e.request_id === journal.selected ? 'selected' : null, 'data-seq': e.seq },
+    el('td', { class: 'num' }, link(requestRoute(e), String(e.seq), { 'aria-label': `Request ${e.seq}: ${e.method} ${e.path}, status ${e.status}` })),
+    el('td', { class: 'nowrap', title: shortTime(e.time) + ' (sandbox clock)' }, timeOfDay(e.time)),
+    el('td', { class: 'path', title: e.method + ' ' + e.path }, el('strong', null, e.method), ' ' + shortPath(e.path),
+      e.operation ? el('span', { class: 'muted' }, ' · ' + e.operation) : null),
+    el('td', { class: 'nowrap' }, statusBadge(e.status), e.detailed_error_code ? ' ' + e.detailed_error_code : ''),
+    el('td', null, rule),
+    el('td', { class: 'num' }, (e.duration_ms ?? 0).toFixed(1)));
+}
+
+function requestDetail(e) {
+  const decision = e.rule
+    ? el('p', null, 'Answered by scenario rule ', el('strong', { class: 'rule' }, e.rule), '.')
+    : e.miss
+      ? el('p', null, 'No rule matched. Closest miss: ', el('span', { class: 'miss' }, e.miss))
+      : el('p', { class: 'muted' }, 'No scenario rule was involved.');
+  const idem = e.headers['X-GP-Idempotency']
+    ? [e.headers['X-GP-Idempotency'], ' ', badge(e.idempotency || '?', e.idempotency === 'duplicate' ? 'warn' : '')] : 'no key';
+  const related = [];
+  const route = resourceRoute(e.resource_id);
+  if (route) related.push(link('requests?' + (e.resource_id.startsWith('ORD_') ? 'order_id=' : 'transaction_id=') + enc(e.resource_id), 'All requests on ' + e.resource_id));
+  if (e.session) related.push(link('requests?session=' + enc(e.session), 'All requests of session ' + e.session));
+  return [
+    el('h3', { class: 'path' }, e.method + ' ' + e.path),
+    kv([
+      ['Request id', el('span', { class: 'mono' }, e.request_id)],
+      ['Sandbox time', shortTime(e.time)],
+      ['Duration', (e.duration_ms ?? 0).toFixed(2) + ' ms'],
+      ['Status', [statusBadge(e.status), e.error_code ? ` ${e.error_code} ${e.detailed_error_code}` : '']],
+      ['Operation', e.operation || '(none)'],
+      ['App', e.app_id], ['Session', e.session], ['Version', e.version],
+      ['Resource', e.resource_id ? resourceLink(e.resource_id) : null],
+      ['Idempotency', idem],
+    ]),
+    el('h3', null, 'Scenario'), decision,
+    related.length ? el('p', null, related.flatMap((l, i) => (i ? [' · ', l] : [l]))) : null,
+    el('h3', null, 'Request headers'), headerTable(e.headers),
+    el('h3', null, 'Request body', e.body_truncated ? ' (first 16 KiB)' : ''), pre(e.body, 'Request body'),
+    el('h3', null, 'Response headers'), e.response ? headerTable(e.response.headers) : el('p', { class: 'muted' }, 'No answer was sent (a scenario fault closed the connection).'),
+    e.response ? [el('h3', null, 'Response body', e.response.body_truncated ? ' (first 16 KiB)' : ''), pre(e.response.body, 'Response body')] : null,
+  ];
+}
+
+function headerTable(h) {
+  const names = Object.keys(h || {}).sort();
+  if (!names.length) return el('p', { class: 'muted' }, '(none)');
+  return table(['Header', 'Value'], names.map((n) => el('tr', null, el('td', { class: 'mono' }, n), el('td', { class: 'mono' }, h[n]))));
+}
+
+async function loadOlder() {
+  const oldest = journal.entries[journal.entries.length - 1];
+  if (!oldest) return;
+  const params = new URLSearchParams(journal.filterKey || '');
+  params.set('before', String(oldest.seq));
+  params.set('limit', String(PAGE));
+  try {
+    const page = await api('/_sandbox/requests?' + params);
+    journal.entries.push(...page.requests);
+    journal.hasMore = page.requests.length === PAGE;
+    const body = document.querySelector('#requests tbody');
+    if (!body) return;
+    body.append(...page.requests.map(requestRow)); // the rows already shown stay as they are
+    if (!journal.hasMore) $('older').remove();
+    const c = $('count'); if (c) c.textContent = countText();
+    announce(`${page.requests.length} older requests loaded`);
+  } catch (err) { announce('Could not load older requests: ' + err.message); }
+}
+
+function togglePause() {
+  journal.paused = !journal.paused;
+  if (!journal.paused && journal.waiting.length) { addEntries(journal.waiting); journal.waiting = []; }
+  const b = $('pause');
+  if (b) { b.setAttribute('aria-pressed', String(journal.paused)); b.textContent = journal.paused ? 'Resume live updates' : 'Pause live updates'; }
+  setLive(journal.paused ? 'paused' : 'on', journal.paused ? 'paused' : 'live');
+  const c = $('count'); if (c) c.textContent = countText();
+}
+
+// addEntries puts new entries (oldest first) on top of the list, keeping at most MAX_ROWS.
+function addEntries(entries) {
+  const fresh = entries.filter((e) => !journal.entries.length || e.seq > journal.entries[0].seq).reverse();
+  if (!fresh.length) return;
+  journal.entries.unshift(...fresh);
+  if (journal.entries.length > MAX_ROWS) { journal.entries.length = MAX_ROWS; journal.hasMore = true; }
+  const body = current.view === 'requests' && document.querySelector('#requests tbody');
+  if (!body) return;
+  const rows = fresh.map((e) => { const tr = requestRow(e); tr.classList.add('fresh'); return tr; });
+  body.prepend(...rows);
+  while (body.rows.length > MAX_ROWS) body.lastElementChild.remove();
+  const empty = main.querySelector('.empty'); if (empty) empty.remove();
+  const c = $('count'); if (c) c.textContent = countText();
+  announce(`${fresh.length} new request${fresh.length === 1 ? '' : 's'}`);
+}
+
+function onLiveEntry(e) {
+  journal.latest = Math.max(journal.latest, e.seq);
+  if (journal.paused) {
+    journal.waiting.push(e);
+    const c = $('count'); if (c) c.textContent = countText();
+    return;
+  }
+  queueEntry(e);
+}
+
+// Entries arriving in a burst are added once per frame.
+let queued = [];
+function queueEntry(e) {
+  if (!queued.length) requestAnimationFrame(() => { const q = queued; queued = []; addEntries(q); });
+  queued.push(e);
+}
+
+function setLive(kind, text) { const l = $('live'); l.className = 'live ' + kind; l.textContent = text; }
+
+// startStream (re)opens GET /_sandbox/requests/stream with the current filters. fetch
+// is used rather than EventSource because EventSource cannot send the admin token as a
+// header, and a token in the address would end up in logs.
+async function startStream() {
+  const gen = ++journal.streamGen;
+  if (journal.controller) journal.controller.abort();
+  const controller = new AbortController();
+  journal.controller = controller;
+  let delay = 500;
+  while (gen === journal.streamGen) {
+    const params = new URLSearchParams(journal.filterKey || '');
+    const newest = journal.entries.length ? journal.entries[0].seq : 0;
+    if (newest) params.set('after', String(Math.max(newest, ...journal.waiting.map((w) => w.seq))));
+    try {
+      const res = await fetch('/_sandbox/requests/stream?' + params, { headers: authHeaders({ Accept: 'text/event-stream' }), signal: controller.signal, cache: 'no-store', credentials: 'omit' });
+      if (res.status === 401) { setLive('off', 'token needed'); askToken(token() ? 'That token was refused.' : ''); return; }
+      if (!res.ok) throw new Error('stream answered ' + res.status);
+      setLive(journal.paused ? 'paused' : 'on', journal.paused ? 'paused' : 'live');
+      delay = 500;
+      await readEvents(res.body, (ev) => { if (ev.event === 'request' && gen === journal.streamGen) onLiveEntry(JSON.parse(ev.data)); });
+    } catch (err) {
+      if (controller.signal.aborted) return;
+    }
+    if (gen !== journal.streamGen) return;
+    setLive('off', 'reconnecting…');
+    await new Promise((ok) => setTimeout(ok, delay));
+    delay = Math.min(delay * 2, 10000);
+  }
+}
+
+// readEvents parses a text/event-stream body and calls onEvent for each event.
+async function readEvents(body, onEvent) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += value;
+    let end;
+    while ((end = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, end);
+      buf = buf.slice(end + 2);
+      const ev = { event: 'message', data: '' };
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const i = line.indexOf(':');
+        const field = i < 0 ? line : line.slice(0, i);
+        const val = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
+        if (field === 'data') ev.data += (ev.data ? '\n' : '') + val;
+        else if (field === 'event' || field === 'id') ev[field] = val;
+      }
+      if (ev.data) onEvent(ev);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- resources
+
+// Each kind of resource is one entry: where to list and read it, its columns and its
+// detail. Another kind (batches) is another entry here and a route in views.
+const KINDS = {
+  transactions: {
+    title: 'Transactions', list: '/_sandbox/transactions', key: 'transactions', item: (id) => '/_sandbox/transactions/' + enc(id),
+    columns: [
+      ['Transaction', (t) => link('transactions/' + enc(t.id), shortId(t.id), { class: 'mono', title: t.id })],
+      ['Status', (t) => stateBadge(t.status)],
+      [['Amount', { class: 'num' }], (t) => t.amount + ' ' + t.currency, 'num'], [['Gratuity', { class: 'num' }], (t) => t.gratuity_amount || '–', 'num'],
+      [['Adjusted', { class: 'num' }], (t) => String(t.adjustments.length), 'num'],
+    ],
+    cols: [null, '10em', '7.5em', '5.5em', '5.5em'],
+    detail: transactionDetail,
+  },
+  orders: {
+    title: 'Orders', list: '/_sandbox/orders', key: 'orders', item: (id) => '/_sandbox/orders/' + enc(id),
+    columns: [
+      ['Order', (o) => link('orders/' + enc(o.id), shortId(o.id), { class: 'mono', title: o.id })],
+      ['Status', (o) => stateBadge(o.status)], ['Merchant', (o) => o.merchant_name],
+      ['Updated (sandbox)', (o) => shortTime(o.time_last_updated), 'nowrap'], [['Actions', { class: 'num' }], (o) => String(o.history.length), 'num'],
+    ],
+    cols: [null, '9em', '11em', '12.5em', '4.5em'],
+    detail: orderDetail,
+  },
+  batches: {
+    title: 'Batches', list: '/_sandbox/batches', key: 'batches', item: (id) => '/_sandbox/batches/' + enc(id),
+    columns: [
+      ['Batch', (b) => link('batches/' + enc(b.id), b.id, { class: 'mono' })],
+      ['Status', (b) => stateBadge(b.status)], ['Merchant', (b) => shortId(b.merchant_id), 'mono'],
+      [['Total', { class: 'num' }], (b) => (b.status === 'OPEN' ? '–' : b.amount + ' ' + b.currency), 'num'], [['Members', { class: 'num' }], (b) => String(b.transactions.length), 'num'],
+    ],
+    cols: [null, '7em', '12em', '8em', '7em'],
+    detail: batchDetail,
+  },
+};
+
+const resources = { kind: '', items: [], next: '', key: '' };
+
+async function showResources(kind, r) {
+  const spec = KINDS[kind];
+  const id = r.parts[1] || '';
+  const render = async () => {
+    try {
+      const first = await api(spec.list + '?limit=100');
+      const more = resources.kind === kind ? resources.items.length - 100 : 0;
+      let items = first[spec.key], next = first.next;
+      while (more > 0 && next && items.length < 100 + more) {
+        const page = await api(spec.list + '?limit=100&after=' + enc(next));
+        items = items.concat(page[spec.key]); next = page.next;
+      }
+      resources.kind = kind; resources.items = items; resources.next = next;
+      const selected = id ? await api(spec.item(id)).catch((err) => ({ error: err })) : null;
+      const extra = selected && !selected.error && kind === 'orders' ? await api('/_sandbox/notifications?order_id=' + enc(id)) : null;
+      if (current.render !== render) return;
+      renderOnce(JSON.stringify([kind, id, items, next, selected && (selected.error ? String(selected.error.message) : selected), extra]),
+        () => resourcesPage(spec, kind, id, selected, extra));
+    } catch (err) { if (current.render === render) showError(err); }
+  };
+  current.render = render;
+  main.dataset.key = '';
+  await render();
+}
+
+function resourcesPage(spec, kind, id, selected, extra) {
+  const rows = resources.items.map((item) => el('tr', { class: item.id === id ? 'selected' : null },
+    spec.columns.map(([, cell, cls]) => el('td', { class: cls || null }, cell(item)))));
+  const lookup = el('form', { class: 'toolbar', role: 'search', 'aria-label': 'Open by id' },
+    el('label', { for: 'lookup' }, 'Open by id '), el('input', { id: 'lookup', name: 'id', autocomplete: 'off', spellcheck: 'false', placeholder: kind === 'orders' ? 'ORD_…' : 'TRN_…' }),
+    el('button', { type: 'submit' }, 'Open'));
+  lookup.addEventListener('submit', (ev) => { ev.preventDefault(); const v = lookup.elements.id.value.trim(); if (v) location.hash = '#/' + kind + '/' + enc(v); });
+  return [
+    el('h2', null, 'Resources'),
+    el('nav', { class: 'tabs', 'aria-label': 'Resource kinds' }, Object.entries(KINDS).map(([k, s]) => link(k, s.title, { class: 'tab', 'aria-current': k === kind ? 'page' : null }))),
+    el('div', { class: 'split' },
+      el('div', { class: 'panel' }, lookup,
+        el('div', { class: 'scroll' }, table(spec.columns.map(([h]) => h), rows, { id: kind, 'aria-label': spec.title, cols: spec.cols }),
+          rows.length ? null : el('p', { class: 'empty' }, `No ${kind} yet.`),
+          resources.next ? el('button', { type: 'button', onclick: () => loadMoreResources(spec) }, `Load more ${kind}`) : null)),
+      el('section', { class: 'panel detail', id: 'resource-detail', 'aria-label': 'Selected ' + kind.slice(0, -1) },
+        !selected ? el('p', { class: 'muted' }, `Select a ${kind.slice(0, -1)} to see its state and history.`)
+          : selected.error ? el('p', { class: 'error', role: 'alert' }, `${id}: ${selected.error.message}`)
+            : spec.detail(selected, extra))),
+  ];
+}
+
+async function loadMoreResources(spec) {
+  try {
+    const page = await api(spec.list + '?limit=100&after=' + enc(resources.next));
+    resources.items = resources.items.concat(page[spec.key]);
+    resources.next = page.next;
+    main.dataset.key = '';
+    if (current.render) await current.render();
+  } catch (err) { announce('Could not load more: ' + err.message); }
+}
+
+function actionText(a) { return a && a.type ? `${a.type} · ${a.result_code} · ${shortTime(a.time_created)}` : ''; }
+
+function transactionDetail(t) {
+  const rows = t.adjustments.slice().reverse().map((a) => el('tr', null,
+    el('td', { class: 'num' }, String(a.seq)), el('td', { class: 'nowrap' }, shortTime(a.time)),
+    el('td', null, Object.entries(a.changes).map(([f, c]) => el('div', { class: 'mono' }, `${f}: ${c.from || '(none)'} → ${c.to}`)),
+      el('div', { class: 'muted small' }, `${a.action_id} by ${a.app_id}`))));
+  return [
+    el('h3', { class: 'mono' }, t.id),
+    kv([
+      ['Status', stateBadge(t.status)], ['Type', t.type],
+      ['Amount', t.amount + ' ' + t.currency], ['Authorization amount', t.authorization_amount],
+      ['Gratuity', t.gratuity_amount ? t.gratuity_amount + ' ' + t.currency : '(none)'],
+      ['Merchant', t.merchant_id], ['Country', t.country], ['Reference', t.reference],
+      ['Batch', t.batch_id ? [link('batches/' + enc(t.batch_id), t.batch_id, { class: 'mono' }), t.batch_closed ? ' (closed)' : ' (open)'] : ''],
+      ['Created (sandbox)', shortTime(t.time_created)], ['Last action', actionText(t.action)],
+      ['Result', t.payment_method ? `${t.payment_method.result} ${t.payment_method.message}` : ''],
+    ]),
+    el('p', null, link('requests?transaction_id=' + enc(t.id), 'Requests on this transaction')),
+    el('h3', null, `Adjustments (${t.adjustments.length}), newest first`),
+    rows.length ? table([['#', { class: 'num' }], 'Time (sandbox)', 'Changes, action and app'], rows, { 'aria-label': 'Adjustment history', cols: ['2.5em', '13.5em', null] })
+      : el('p', { class: 'muted' }, 'Never adjusted.'),
+  ];
+}
+
+function orderDetail(o, notes) {
+  const history = o.history.slice().reverse().map((a) => el('tr', null,
+    el('td', null, a.type, el('div', { class: 'muted small' }, `${a.id} by ${a.app_name || a.app_id}`)), el('td', { class: 'nowrap' }, shortTime(a.time_created))));
+  const products = (o.request.products || []).map((p) => el('tr', null, el('td', { class: 'mono' }, p.id), el('td', { class: 'num' }, String(p.quantity ?? ''))));
+  return [
+    el('h3', { class: 'mono' }, o.id),
+    kv([
+      ['Status', stateBadge(o.status)], ['Merchant', `${o.merchant_name} (${o.merchant_id})`], ['App', o.app_id],
+      ['Created (sandbox)', shortTime(o.time_created)], ['Updated (sandbox)', shortTime(o.time_last_updated)],
+      ['Notifications to', o.status_url ? el('span', { class: 'mono' }, o.status_url) : '(no status_url)'],
+    ]),
+    el('p', null, link('requests?order_id=' + enc(o.id), 'Requests on this order'), ' · ', link('notifications?order=' + enc(o.id), 'Its notifications')),
+    el('h3', null, 'History, newest first'),
+    table(['Action', 'Time (sandbox)'], history, { 'aria-label': 'Order history', cols: [null, '13.5em'] }),
+    products.length ? [el('h3', null, 'Products'), table(['Product', ['Quantity', { class: 'num' }]], products)] : null,
+    el('h3', null, 'Notifications'),
+    notes && notes.notifications.length ? notificationTable(notes.notifications, null) : el('p', { class: 'muted' }, 'None.'),
+  ];
+}
+
+function batchDetail(b) {
+  return [
+    el('h3', { class: 'mono' }, b.id),
+    kv([
+      ['Status', stateBadge(b.status)], ['Merchant', b.merchant_id], ['Account', b.account_id],
+      ['Opened (sandbox)', shortTime(b.time_created)], ['Closed (sandbox)', b.time_closed ? shortTime(b.time_closed) : 'still open'],
+      ['Closed by', b.closed_by],
+      ['Total', b.status === 'OPEN' ? 'made when the batch closes' : `${b.amount} ${b.currency} in ${b.transaction_count} transaction${b.transaction_count === 1 ? '' : 's'}`],
+    ]),
+    el('h3', null, 'Transactions'),
+    b.transactions.length ? el('ul', null, b.transactions.map((id) => el('li', null, resourceLink(id)))) : el('p', { class: 'muted' }, 'None yet.'),
+  ];
+}
+
+// ---------------------------------------------------------------- notifications
+
+function lastAnswer(n) {
+  const a = n.attempts[n.attempts.length - 1];
+  if (!a) return 'not sent yet';
+  return a.http_status ? 'HTTP ' + a.http_status : a.error;
+}
+
+function notificationRoute(n) { return 'notifications/' + enc(n.order_id) + '/' + n.seq; }
+
+function notificationTable(list, selected) {
+  return table(['Order · seq', 'Change', 'State', ['Tries', { class: 'num' }], 'Last answer', 'Next attempt'],
+    list.map((n) => el('tr', { class: selected === n ? 'selected' : null },
+      el('td', null, link(notificationRoute(n), `${shortId(n.order_id)} · ${n.seq}`, { class: 'mono', title: n.order_id, 'aria-label': `${n.order_id} notification ${n.seq}` })),
+      el('td', null, n.action.replace('ORDER_', '')), el('td', null, stateBadge(n.state)), el('td', { class: 'num' }, String(n.attempts.length)),
+      el('td', null, lastAnswer(n)), el('td', { class: 'nowrap', title: 'sandbox clock' }, n.next_attempt ? timeOfDay(n.next_attempt) : '–'))),
+    { 'aria-label': 'Notifications', cols: [null, '7.5em', '8.5em', '3.5em', '7em', '7em'] });
+}
+
+function notificationDetail(n) {
+  const attempts = n.attempts.map((a, i) => el('tr', null,
+    el('td', { class: 'num' }, String(i + 1)), el('td', { class: 'nowrap' }, shortTime(a.time)),
+    el('td', null, a.http_status ? [badge('HTTP ' + a.http_status, a.http_status < 300 ? 'ok' : 'err'), a.http_status < 300 ? ' delivered' : ''] : [badge('failed', 'err'), ' ', a.error]),
+    el('td', { class: 'nowrap' }, a.next_attempt ? 'retry at ' + shortTime(a.next_attempt) : '–')));
+  return [
+    el('h3', null, `${n.action} of `, link('orders/' + enc(n.order_id), n.order_id, { class: 'mono' }), ` · #${n.seq}`),
+    kv([
+      ['State', stateBadge(n.state)], ['To', el('span', { class: 'mono' }, n.url)], ['Created (sandbox)', shortTime(n.created)],
+      ['Next attempt', n.next_attempt ? shortTime(n.next_attempt) + ' (sandbox clock)' : '–'],
+      ['X-GP-Signature', el('code', null, n.signature)],
+    ]),
+    el('h3', null, `Attempts (${n.attempts.length})`),
+    attempts.length ? table([['#', { class: 'num' }], 'Time (sandbox)', 'Answer', 'Retry'], attempts, { 'aria-label': 'Delivery attempts' })
+      : el('p', { class: 'muted' }, 'Not sent yet.'),
+    el('h3', null, 'Body'), pre(n.body, 'Notification body'),
+  ];
+}
+
+async function showNotifications(r) {
+  const order = r.params.get('order') || '';
+  const [selOrder, selSeq] = [r.parts[1] || '', Number(r.parts[2] || 0)];
+  const render = async () => {
+    try {
+      const data = await api('/_sandbox/notifications' + (order ? '?order_id=' + enc(order) : ''));
+      if (current.render !== render) return;
+      const list = data.notifications.slice().reverse();
+      const selected = list.find((n) => n.order_id === selOrder && n.seq === selSeq) || null;
+      renderOnce(JSON.stringify([order, selOrder, selSeq, list]), () => {
+        const form = el('form', { class: 'toolbar', role: 'search', 'aria-label': 'Filter notifications' },
+          el('label', { for: 'ntf-order' }, 'Order '), el('input', { id: 'ntf-order', name: 'order', autocomplete: 'off', placeholder: 'ORD_…' }),
+          el('button', { type: 'submit' }, 'Filter'), order ? link('notifications', 'Show all') : null);
+        form.elements.order.value = order;
+        form.addEventListener('submit', (ev) => { ev.preventDefault(); const v = form.elements.order.value.trim(); location.hash = '#/notifications' + (v ? '?order=' + enc(v) : ''); });
+        return [
+          el('h2', null, 'Notifications'),
+          el('p', { class: 'muted' }, 'Order status notifications, newest first, with every delivery attempt. Retries wait for the sandbox clock.'),
+          el('div', { class: 'split' },
+            el('div', { class: 'panel' }, form, el('div', { class: 'scroll' }, list.length ? notificationTable(list, selected) : el('p', { class: 'empty' }, 'No notification yet: orders with notifications.status_url send them.'))),
+            el('section', { class: 'panel detail', id: 'notification-detail', 'aria-label': 'Selected notification' },
+              selected ? notificationDetail(selected) : el('p', { class: 'muted' }, 'Select a notification to see its attempts, signature and body.'))),
+        ];
+      });
+    } catch (err) { if (current.render === render) showError(err); }
+  };
+  current.render = render;
+  main.dataset.key = '';
+  await render();
+}
+
+// ---------------------------------------------------------------- scenarios and clock
+
+async function showScenarios() {
+  const render = async () => {
+    try {
+      const [clock, sc, st] = await Promise.all([api('/_sandbox/clock'), api('/_sandbox/scenarios'), api('/_sandbox/scenario-state')]);
+      if (current.render !== render) return;
+      renderOnce(JSON.stringify([clock, sc, st]), () => scenariosPage(clock, sc, st));
+    } catch (err) { if (current.render === render) showError(err); }
+  };
+  current.render = render;
+  main.dataset.key = '';
+  await render();
+}
+
+function scenariosPage(clock, sc, st) {
+  const scenarios = sc.scenarios.map((s) => el('tr', null,
+    el('td', null, s.name ? link('requests?scenario=' + enc(s.name), s.name, { class: 'rule' }) : el('span', { class: 'muted' }, '(not loaded)')),
+    el('td', null, s.global ? badge('global', 'ok') : 'no'),
+    el('td', { class: 'mono' }, s.file), el('td', { class: 'num' }, String(s.rules)),
+    el('td', null, s.load_error ? el('span', { class: 'error' }, '✕ ' + s.load_error) : s.description || '')));
+  const bindings = st.bindings.map((b) => el('tr', null, el('td', null, b.kind),
+    el('td', null, b.kind === 'transaction' ? resourceLink(b.id) : el('span', { class: 'mono' }, b.id)), el('td', { class: 'rule' }, b.scenarios.join(', '))));
+  const sessions = st.sessions.map((s) => el('tr', null,
+    el('td', null, link('requests?session=' + enc(s.session), s.session, { class: 'mono' })),
+    el('td', { class: 'rule' }, s.scenarios.join(' | ') || '–'), el('td', { class: 'num' }, String(s.requests)), el('td', { class: 'nowrap' }, shortTime(s.last_seen))));
+  const steps = st.steps.map((s) => el('tr', null, el('td', { class: 'rule' }, `${s.scenario}#${s.rule}`), el('td', { class: 'mono' }, s.scope), el('td', { class: 'num' }, String(s.count))));
+  return [
+    el('h2', null, 'Scenarios & clock'),
+    el('div', { class: 'cards' },
+      el('section', { class: 'panel', 'aria-labelledby': 'clock-title' },
+        el('h3', { id: 'clock-title' }, 'Sandbox clock'),
+        el('p', { class: 'clock-now', id: 'clock-now' }, shortTime(clock.now)),
+        el('p', { class: 'muted' }, clock.frozen ? 'Frozen: it moves only when advanced.' : 'Running.'),
+        clockControls(),
+        el('h3', null, 'Reset'),
+        el('p', { class: 'muted' }, 'Wipe all state and load the fixtures again.'),
+        el('button', { type: 'button', class: 'danger', id: 'reset', onclick: confirmReset }, 'Reset the sandbox…'),
+        el('p', { id: 'clock-result', role: 'status' })),
+      el('section', { class: 'panel', 'aria-labelledby': 'active-title' },
+        el('h3', { id: 'active-title' }, 'Active scenarios'),
+        kv([['Globally', sc.active.length ? el('span', { class: 'rule' }, sc.active.join(', ')) : 'none']]),
+        el('h3', null, 'By binding'),
+        bindings.length ? table(['Kind', 'Id', 'Scenarios'], bindings, { 'aria-label': 'Bindings' }) : el('p', { class: 'muted' }, 'No fixture record is bound to a scenario.'),
+        el('h3', null, 'By session (X-Sandbox-Scenario)'),
+        sessions.length ? table(['Session', 'Named scenarios', ['Requests', { class: 'num' }], 'Last seen'], sessions, { 'aria-label': 'Sessions' }) : el('p', { class: 'muted' }, 'No request in the journal named a session.'),
+        el('h3', null, 'Sequence counters'),
+        steps.length ? table(['Rule', 'Scope', ['Answered', { class: 'num' }]], steps, { 'aria-label': 'Sequence counters' }) : el('p', { class: 'muted' }, 'No sequence rule has answered yet.'))),
+    el('section', { class: 'panel', 'aria-labelledby': 'loaded-title' },
+      el('h3', { id: 'loaded-title' }, `Loaded scenarios (${sc.scenarios.length})`),
+      table(['Name', 'Active', 'File', ['Rules', { class: 'num' }], 'Description or load error'], scenarios, { id: 'scenarios', 'aria-label': 'Loaded scenarios' })),
+  ];
+}
+
+function clockControls() {
+  const form = el('form', { class: 'toolbar', 'aria-label': 'Advance the clock' },
+    ['1m', '1h', '24h'].map((d) => el('button', { type: 'button', onclick: () => advance(d) }, '+' + d)),
+    el('label', { for: 'advance' }, 'or by '),
+    el('input', { id: 'advance', name: 'advance', class: 'narrow', placeholder: '90s', autocomplete: 'off', size: 6 }),
+    el('button', { type: 'submit' }, 'Advance'));
+  form.addEventListener('submit', (ev) => { ev.preventDefault(); const v = form.elements.advance.value.trim(); if (v) advance(v); });
+  return form;
+}
+
+async function advance(duration) {
+  const out = $('clock-result');
+  try {
+    const c = await api('/_sandbox/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance: duration }) });
+    out.textContent = 'Clock advanced by ' + duration + ': now ' + shortTime(c.now);
+    updateClock(c);
+    main.dataset.key = '';
+    if (current.render) current.render();
+  } catch (err) { out.textContent = 'Not advanced: ' + err.message; out.className = 'error'; }
+}
+
+function confirmReset() {
+  const d = $('confirm');
+  d.returnValue = '';
+  d.addEventListener('close', async () => {
+    if (d.returnValue !== 'confirm') return;
+    const out = $('clock-result');
+    try {
+      await api('/_sandbox/reset', { method: 'POST' });
+      journal.entries = []; // a reset empties the journal too
+      if (out) out.textContent = 'The sandbox was reset.';
+      announce('The sandbox was reset.');
+      main.dataset.key = '';
+      if (current.render) current.render();
+    } catch (err) { if (out) { out.textContent = 'Not reset: ' + err.message; out.className = 'error'; } }
+  }, { once: true });
+  d.showModal();
+}
+
+// ---------------------------------------------------------------- header clock, start
+
+function updateClock(c) { $('clock').textContent = 'sandbox ' + shortTime(c.now) + (c.frozen ? ' (frozen)' : ''); }
+
+async function refreshClock() {
+  if (document.visibilityState !== 'visible') return;
+  try { updateClock(await api('/_sandbox/clock')); } catch { $('clock').textContent = 'clock unavailable'; }
+}
+
+function restart() {
+  journal.filterKey = null;
+  refreshClock();
+  route();
+}
+
+function start() {
+  takeTokenFromURL();
+  setupLogin();
+  window.addEventListener('hashchange', route);
+  startPolling();
+  setInterval(refreshClock, 5000);
+  restart();
+  if (current.view !== 'requests') {
+    // The journal is live whichever view is open, so that it is current when shown.
+    showRequestsInBackground();
+  }
+}
+
+async function showRequestsInBackground() {
+  journal.filterKey = '';
+  try {
+    const page = await api('/_sandbox/requests?limit=' + PAGE);
+    journal.entries = page.requests;
+    journal.hasMore = page.requests.length === PAGE;
+  } catch { journal.filterKey = null; return; }
+  startStream();
+}
+
+start();

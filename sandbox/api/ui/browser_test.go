@@ -1,0 +1,376 @@
+package ui_test
+
+// The inspector in a real browser: the sandbox binary is built and started, a few API
+// calls are made, and headless Chromium (driven over the DevTools protocol by
+// chromedp) opens the inspector and checks what a person would see.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+var docsScreenshots = flag.Bool("docs-screenshots", false, "also write the screenshots to docs/ (the ones the README shows)")
+
+const (
+	adminToken  = "inspector-admin-token"
+	partnerApp  = "SandboxPartnerAppId0000000000001"
+	partnerKey  = "SandboxAppKey001"
+	merchantOne = "MER_00000000000000000000000000000001"
+	capturedOne = "TRN_CapturedSale000000000000000001"
+)
+
+// mustFindChromium returns the browser to drive. Without one the test cannot run: it
+// says so and skips, except in CI (CI set), where a missing browser is a failure.
+func mustFindChromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{os.Getenv("GPSANDBOX_CHROMIUM"), "chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if name == "" {
+			continue
+		}
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	msg := "no Chromium found (install Debian's chromium: apt-get install -y chromium, or set GPSANDBOX_CHROMIUM): the browser test did NOT run"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// sandboxUnderTest is the built binary, running.
+type sandboxUnderTest struct {
+	t    *testing.T
+	base string
+}
+
+func mustStartSandbox(t *testing.T) *sandboxUnderTest {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gpsandbox")
+	build := exec.Command("go", "build", "-o", bin, "github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", ":memory:", "--admin-token", adminToken,
+		"--clock", "2021-03-22T10:00:00.000Z", "--seed", "14")
+	cmd.Stderr = io.Discard
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.Contains(line, "http://") {
+		t.Fatalf("the binary printed no address: %q %v", line, err)
+	}
+	return &sandboxUnderTest{t: t, base: strings.TrimSpace(line[strings.Index(line, "http://"):])}
+}
+
+// call sends one request and returns the status and the decoded JSON answer.
+func (s *sandboxUnderTest) call(method, path string, header map[string]string, body string) (int, map[string]any) {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &m); err != nil {
+		s.t.Fatalf("%s %s: not JSON: %s", method, path, raw)
+	}
+	return resp.StatusCode, m
+}
+
+func (s *sandboxUnderTest) mustToken() string {
+	s.t.Helper()
+	status, m := s.call("POST", "/accesstoken", nil, `{"app_id":"`+partnerApp+`","nonce":"n1","secret":"`+
+		sandbox.Secret("n1", partnerKey)+`","grant_type":"client_credentials"}`)
+	if status != 200 {
+		s.t.Fatalf("token: %d %v", status, m)
+	}
+	return m["token"].(string)
+}
+
+func apiHeader(tok string, extra ...string) map[string]string {
+	h := map[string]string{"Authorization": "Bearer " + tok, "X-GP-Version": "2021-03-22"}
+	for i := 0; i+1 < len(extra); i += 2 {
+		h[extra[i]] = extra[i+1]
+	}
+	return h
+}
+
+// mustDeliveredNotification waits until the order's first notification is delivered.
+func (s *sandboxUnderTest) mustDeliveredNotification(orderID string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		_, m := s.call("GET", "/_sandbox/notifications?order_id="+orderID, map[string]string{"Authorization": "Bearer " + adminToken}, "")
+		if list, _ := m["notifications"].([]any); len(list) > 0 && list[0].(map[string]any)["state"] == "DELIVERED" {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("the notification of %s was never delivered", orderID)
+}
+
+func TestInspectorInABrowser(t *testing.T) {
+	chromium := mustFindChromium(t)
+	sb := mustStartSandbox(t)
+	listener := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer listener.Close()
+
+	tok := sb.mustToken()
+	status, adj := sb.call("POST", "/transactions/"+capturedOne+"/adjustment",
+		apiHeader(tok, "X-Sandbox-Scenario", "declined-adjustment", "X-Sandbox-Session", "qa-1", "X-GP-Idempotency", "tip-1"),
+		`{"gratuity_amount":"500"}`)
+	if status != 200 || adj["status"] != "DECLINED" {
+		t.Fatalf("scripted adjustment: %d %v", status, adj)
+	}
+	status, order := sb.call("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok),
+		`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"notifications":{"status_url":"`+listener.URL+`/hook"}}`)
+	if status != 200 {
+		t.Fatalf("order: %d %v", status, order)
+	}
+	orderID := order["id"].(string)
+	sb.mustDeliveredNotification(orderID)
+	status, sale := sb.call("POST", "/transactions", apiHeader(tok), `{"account_name":"transaction_processing","channel":"CP",`+
+		`"country":"US","type":"SALE","capture_mode":"AUTO","amount":"1234","currency":"USD","reference":"till-1",`+
+		`"payment_method":{"entry_mode":"MANUAL","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30","cvv":"123"}}}`)
+	if status != 200 {
+		t.Fatalf("sale: %d %v", status, sale)
+	}
+	// A body that would run if the page ever parsed data as HTML.
+	sb.call("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok),
+		`{"gratuity_amount":"1","note":"<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">"}`)
+
+	b := mustBrowser(t, chromium)
+	shots := screenshotDir(t)
+
+	// Requests: the scripted adjustment with its rule; the token left the address bar.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/?token=" + adminToken + "#/requests"))
+	b.mustSeeText(`#requests`, "declined-adjustment#0")
+	if href := b.mustEval(`location.href`); strings.Contains(href, "token") {
+		t.Errorf("the admin token stays in the address bar: %s", href)
+	}
+	row := b.mustEval(`[...document.querySelectorAll('#requests tbody tr')].find(r => r.textContent.includes('declined-adjustment#0')).textContent`)
+	for _, want := range []string{"POST /transactions/TRN_CapturedS…00001/adjustment", "200"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("the adjustment row %q does not show %q", row, want)
+		}
+	}
+	// The shortened path is whole in the cell's title (a tooltip).
+	full := b.mustEval(`[...document.querySelectorAll('#requests td.path')].map(td => td.title).join('\n')`)
+	if !strings.Contains(full, "POST /transactions/"+capturedOne+"/adjustment") {
+		t.Errorf("no row has the whole path in its title: %s", full)
+	}
+	b.mustEval(`([...document.querySelectorAll('#requests tbody tr')].find(r => r.textContent.includes('declined-adjustment#0')).querySelector('a').click(), 'ok')`)
+	b.mustSeeText(`#request-detail`, "Answered by scenario rule declined-adjustment#0")
+	detail := b.mustEval(`document.querySelector('#request-detail').textContent`)
+	for _, want := range []string{"consumed", "tip-1", "[REDACTED]", `"status": "DECLINED"`, "qa-1"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("the request detail does not show %q: %s", want, detail)
+		}
+	}
+	b.mustShoot(shots, "requests", true)
+
+	// The hostile body is shown as text and never ran.
+	b.mustEval(`([...document.querySelectorAll('#requests tbody tr')].find(r => r.textContent.includes('400')).querySelector('a').click(), 'ok')`)
+	b.mustSeeText(`#request-detail`, "<script>window.pwned=1</script>")
+	if got := b.mustEval(`String(window.pwned) + document.querySelectorAll('#request-detail script, #request-detail img').length`); got != "undefined0" {
+		t.Errorf("a request body was run as HTML: %s", got)
+	}
+
+	// Live: a new request appears without a reload.
+	newest := b.mustEval(`document.querySelector('#requests tbody tr').dataset.seq`)
+	if newest == "" {
+		t.Fatal("the newest row has no sequence number")
+	}
+	b.mustEval(`(window.sameDocument = 'yes', 'ok')`)
+	sb.call("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-Sandbox-Session", "live-check"), `{"gratuity_amount":"650"}`)
+	var next int
+	fmt.Sscan(newest, &next)
+	b.mustSeeText(fmt.Sprintf(`#requests tbody tr[data-seq="%d"]`, next+1), "/transactions/TRN_CapturedS…00001/adjustment")
+	if b.mustEval(`String(window.sameDocument)`) != "yes" {
+		t.Error("the page reloaded to show the new request")
+	}
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/requests?session=live-check"))
+	b.mustSeeText(`#requests tbody`, "/transactions/TRN_CapturedS…00001/adjustment")
+
+	// Filtering from the form: only the scripted request is left.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/requests"))
+	b.mustSeeText(`#requests`, "declined-adjustment#0")
+	b.mustEval(`(document.querySelector('#filter-scenario').value = 'declined-adjustment', document.querySelector('form.filters').requestSubmit(), 'ok')`)
+	b.mustSeeText(`#count`, "1 request shown")
+	if got := b.mustEval(`location.hash`); got != "#/requests?scenario=declined-adjustment" {
+		t.Errorf("the filter is not in the address: %s", got)
+	}
+
+	// Resources: the transaction's new gratuity and its history.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + capturedOne))
+	b.mustSeeText(`#resource-detail`, "Adjustments (")
+	tx := b.mustEval(`document.querySelector('#resource-detail').textContent`)
+	for _, want := range []string{"Gratuity650 USD", "gratuity_amount: 500 → 650", "gratuity_amount: (none) → 500"} {
+		if !strings.Contains(tx, want) {
+			t.Errorf("the transaction view does not show %q: %s", want, tx)
+		}
+	}
+	b.mustShoot(shots, "resources", true)
+
+	// The sale's batch, from the sale.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + sale["id"].(string)))
+	b.mustSeeText(`#resource-detail`, sale["batch_id"].(string))
+	b.mustEval(`([...document.querySelectorAll('#resource-detail a')].find(a => a.textContent.startsWith('BAT_')).click(), 'ok')`)
+	b.mustSeeText(`#resource-detail`, "made when the batch closes")
+	b.mustSeeText(`#resource-detail`, sale["id"].(string))
+	b.mustSeeText(`#batches`, sale["batch_id"].(string))
+
+	// Notifications: the delivered attempt, its signature.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/notifications/" + orderID + "/1"))
+	b.mustSeeText(`#notification-detail`, "HTTP 200")
+	ntf := b.mustEval(`document.querySelector('#notification-detail').textContent`)
+	for _, want := range []string{"DELIVERED", "delivered", "X-GP-Signature", listener.URL + "/hook"} {
+		if !strings.Contains(ntf, want) {
+			t.Errorf("the notification view does not show %q: %s", want, ntf)
+		}
+	}
+	b.mustShoot(shots, "notifications", true)
+
+	// Scenarios and clock: the loaded scenarios, the session, and the clock moved.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/scenarios"))
+	b.mustSeeText(`#scenarios`, "declined-adjustment.yaml")
+	b.mustSeeText(`main`, "qa-1")
+	b.mustEval(`([...document.querySelectorAll('button')].find(b => b.textContent === '+1h').click(), 'ok')`)
+	b.mustSeeText(`#clock-now`, "2021-03-22 11:00:")
+	b.mustShoot(shots, "scenarios", true)
+
+	// A narrow window: the views stack and nothing runs off the side.
+	b.mustRun(chromedp.EmulateViewport(420, 800))
+	for _, view := range []string{"requests?scenario=declined-adjustment", "transactions/" + capturedOne, "notifications/" + orderID + "/1", "scenarios"} {
+		b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/" + view))
+		b.mustSeeText(`main`, "")
+		if strings.HasPrefix(view, "requests") {
+			b.mustSeeText(`#requests`, "declined-adjustment#0")
+			b.mustEval(`(document.querySelector('#requests tbody tr a').click(), 'ok')`)
+			b.mustSeeText(`#request-detail`, "Answered by scenario rule")
+		}
+		if over := b.mustEval(`String(document.documentElement.scrollWidth - window.innerWidth)`); over != "0" {
+			t.Errorf("#/%s is %spx wider than a 420px window", view, over)
+		}
+	}
+	b.mustShoot(shots, "narrow", false)
+}
+
+// browser is one headless Chromium tab.
+type browser struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+func mustBrowser(t *testing.T, path string) *browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.WindowSize(1280, 800),
+		chromedp.NoSandbox, // CI runs as root, where Chromium's sandbox cannot start
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
+	b := &browser{t: t, ctx: ctx}
+	b.mustRun(chromedp.EmulateViewport(1280, 800))
+	return b
+}
+
+func (b *browser) mustRun(actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, actions...); err != nil {
+		b.t.Fatalf("browser: %v", err)
+	}
+}
+
+func (b *browser) mustEval(js string) string {
+	b.t.Helper()
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		b.t.Fatalf("browser: %s: %v", js, err)
+	}
+	return out
+}
+
+// mustSeeText waits until the element shows text, as a person waiting for the page would.
+func (b *browser) mustSeeText(selector, text string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.includes(%q); })()`, selector, text)
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond)))
+	if err != nil {
+		got, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {textContent: '(no element)'}).textContent`, selector)))
+		b.t.Fatalf("%s never showed %q: %v; it shows: %.2000s", selector, text, err, got)
+	}
+}
+
+// mustShoot saves a screenshot in dir, and in docs/ with -docs-screenshots when it is
+// one of the views the documentation shows.
+func (b *browser) mustShoot(dir, name string, docs bool) {
+	b.t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		b.t.Fatalf("screenshot: %v", err)
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("screenshot: %s", path)
+	if docs && *docsScreenshots {
+		if err := os.WriteFile(filepath.Join("docs", name+".png"), png, 0o644); err != nil {
+			b.t.Fatal(err)
+		}
+	}
+}
+
+// screenshotDir is $GPSANDBOX_SCREENSHOTS when set (CI keeps it), else a temp dir.
+func screenshotDir(t *testing.T) string {
+	dir := os.Getenv("GPSANDBOX_SCREENSHOTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
