@@ -28,10 +28,12 @@ const maxHeaderValue = 50
 //   - its field table (body): GP's check order and error texts come from it, so every
 //     member the body may carry is listed with its kind and limits;
 //   - its typed request: a struct whose json tags mirror the table, which the checked
-//     body is decoded into (checkShape refuses to start a server where the two differ);
+//     body is decoded into (checkShape refuses to start a server where the two differ;
+//     embedded structs share members between operations; noBody for none);
 //   - its handler, made with handle: a short sequence of steps that turns the request
 //     into a domain call and the domain's typed result into a view (views.go);
-//   - its route (routes.go) and its sandbox.Operation name (scenarios, journal).
+//   - its route (routes.go) and its sandbox.Operation name, listed in
+//     sandbox.Operations (scenarios, journal).
 //
 // A handler never reads the untyped body and never writes bytes: the pipeline runs
 // scenarios around it and renders what it returns.
