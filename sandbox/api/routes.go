@@ -27,7 +27,7 @@ func (s *Server) routes() *mux.Router {
 	s.cardPresentRoutes(r)
 
 	// The sandbox's own endpoints live under /_sandbox/, apart from the GP API.
-	r.HandleFunc("/_sandbox/health", s.health).Methods(http.MethodGet)
+	r.HandleFunc(healthPath, s.health).Methods(http.MethodGet)
 	r.HandleFunc("/_sandbox/openapi.yaml", s.openapi).Methods(http.MethodGet)
 	r.Handle("/_sandbox/reset", s.admin(s.adminReset)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/transactions/{id}", s.admin(s.adminGetTransaction)).Methods(http.MethodGet)

@@ -20,6 +20,9 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
+// healthPath is the health probe's path, open to every caller.
+const healthPath = "/_sandbox/health"
+
 // DefaultMaxBody is the request body limit when Config.MaxBody is zero.
 const DefaultMaxBody = 1 << 20
 
@@ -235,6 +238,9 @@ func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 		attrs = append(attrs, slog.String("miss", info.miss))
 	}
 	level := slog.LevelInfo
+	if info.path == healthPath && info.status == http.StatusOK {
+		level = slog.LevelDebug // a container probes health every second: keep the log for requests
+	}
 	if info.cause != nil {
 		level = slog.LevelError
 		attrs = append(attrs, slog.String("cause", sandbox.MaskCardData(info.cause.Error())))
