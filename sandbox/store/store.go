@@ -42,6 +42,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -151,6 +152,18 @@ func writeHeader(db *buntdb.DB) error {
 // it was written (so never acknowledged); nil when there was none.
 func (s *Store) TornWrite() *TornWrite { return s.torn }
 
+// compactForRestart compacts a file past autoShrinkMinSize before it is closed. The
+// next start reads the whole file (check, then load), and a file compacted only when
+// it reaches four times its live size can hold three times more dead records than
+// live ones: at 1,000,000 idempotency keys that is the difference between about a
+// second and over two to be healthy again. A failed compaction changes nothing (it
+// works on a copy), so its error is not Close's.
+func (s *Store) compactForRestart() {
+	if st, err := os.Stat(s.path); err == nil && st.Size() >= autoShrinkMinSize {
+		_ = s.db.Shrink()
+	}
+}
+
 // View runs fn in a read-only transaction; many may run at once.
 func (s *Store) View(fn func(sandbox.Tx) error) error {
 	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: s.cache, legacyIdem: s.legacyIdem}) })
@@ -186,6 +199,9 @@ func (s *Store) Close() error {
 	if s.syncer != nil {
 		s.syncer.close()
 		s.syncer = nil
+	}
+	if s.path != ":memory:" {
+		s.compactForRestart()
 	}
 	if err := s.db.Close(); err != nil {
 		return err

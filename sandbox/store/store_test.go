@@ -420,3 +420,32 @@ func mustHistory(t *testing.T, s *Store, txn string) string {
 	}
 	return strings.Join(ids, ",")
 }
+
+// Close compacts a big file, so that the next start reads live records only; what
+// the file held is all there after the reopen.
+func TestCloseCompacts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	value := strings.Repeat("v", 1000)
+	for i := range 3000 { // about 3 MB of rewrites of 10 keys
+		mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutMeta(fmt.Sprint("k", i%10), value+fmt.Sprint(i)) })
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, s)
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Size() < autoShrinkMinSize || after.Size() > before.Size()/10 {
+		t.Errorf("file %d bytes before Close, %d after: want a compacted file", before.Size(), after.Size())
+	}
+	mustView(t, mustOpen(t, path), func(tx sandbox.Tx) error {
+		if got, err := tx.Meta("k9"); err != nil || got != value+"2999" {
+			t.Errorf("after reopen: k9 = %.20q…, %v; want the last write", got, err)
+		}
+		return nil
+	})
+}
