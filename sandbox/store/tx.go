@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,18 +48,6 @@ func (x tx) Transaction(id string) (sandbox.Transaction, error) {
 }
 func (x tx) PutTransaction(t sandbox.Transaction) error {
 	return cachedPut(x, "txn:"+t.ID, t, cloneTransaction)
-}
-
-// Adjustment history is a ring of slots per transaction, adj:<transaction id>:<slot>
-// (slot 0 to sandbox.AdjustmentHistoryLimit-1, written by the Service); key order says
-// nothing of age, so the history is sorted by each entry's Seq.
-func (x tx) Adjustments(transactionID string) ([]sandbox.Adjustment, error) {
-	history, err := scan[sandbox.Adjustment](x.t, "adj:"+transactionID+":*")
-	slices.SortFunc(history, func(a, b sandbox.Adjustment) int { return a.Seq - b.Seq })
-	return history, err
-}
-func (x tx) PutAdjustment(transactionID string, slot int, a sandbox.Adjustment) error {
-	return put(x.t, "adj:"+transactionID+":"+strconv.Itoa(slot), a)
 }
 
 // DeleteAdjustments deletes adj:<transaction id>:*, collecting the keys first:
@@ -259,13 +246,18 @@ func sealedJSON(key string, v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return sealBytes(key, payload), nil
+}
+
+// sealBytes is seal of a payload in bytes, copied once.
+func sealBytes(key string, payload []byte) string {
 	var sum [sumDigits]byte
 	hexSum(sum[:], recordSumOf(key, payload))
 	var b strings.Builder
 	b.Grow(sumDigits + len(payload))
 	b.Write(sum[:])
 	b.Write(payload)
-	return b.String(), nil
+	return b.String()
 }
 
 // recordSumOf is recordSum of a payload in bytes, computed without allocating for
