@@ -1,0 +1,28 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+)
+
+// Route is one registered route: its path template and method.
+type Route struct{ Path, Method string }
+
+// RoutesOf lists the routes a server registers, for the test that every one is in
+// the OpenAPI document.
+func RoutesOf(h http.Handler) []Route {
+	var out []Route
+	_ = h.(*Server).router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		path, err := r.GetPathTemplate()
+		if err != nil {
+			return nil
+		}
+		methods, _ := r.GetMethods()
+		for _, m := range methods {
+			out = append(out, Route{path, m})
+		}
+		return nil
+	})
+	return out
+}
