@@ -512,3 +512,24 @@ func TestListBatches(t *testing.T) {
 		t.Errorf("one page holds them all, next is %q", page.Next)
 	}
 }
+
+// TestJournalCutsLongAnswers: an answer past 16 KiB is kept cut, as a JSON string,
+// marked truncated.
+func TestJournalCutsLongAnswers(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	long := strings.Repeat("r", 20<<10)
+	scenario := `{"version":1,"name":"long-answer","rules":[{"when":{"operation":"adjustment"},"then":{"body":{"reference":"` + long + `"}}}]}`
+	if r := env.do("POST", "/_sandbox/scenarios", jsonHeader(), scenario); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-Sandbox-Scenario", "long-answer"), `{"gratuity_amount":"1"}`)
+	if r.status != 200 || len(r.body) < 20<<10 {
+		t.Fatalf("scripted answer: %d, %d bytes", r.status, len(r.body))
+	}
+	e := env.mustJournal("?limit=1")[0]
+	var cut string
+	if err := json.Unmarshal(e.Response.Body, &cut); err != nil || len(cut) != 16<<10 || !e.Response.BodyTruncated {
+		t.Errorf("answer as journaled: %v, %d bytes, truncated %v", err, len(cut), e.Response.BodyTruncated)
+	}
+}

@@ -14,8 +14,9 @@ import (
 // DefaultJournalSize is how many requests the journal keeps when not configured.
 const DefaultJournalSize = 10000
 
-// journalBodyCap is how much of a request body the journal keeps: with the entry
-// count it bounds the journal's memory (10000 entries hold at most ~160 MiB of body).
+// journalBodyCap is how much of a request body, and of its answer's, the journal
+// keeps: with the entry count it bounds the journal's memory (10000 entries hold at
+// most ~320 MiB of bodies; answers are rarely past 1 KiB).
 const journalBodyCap = 16 << 10
 
 // journalHeaderCap bounds each journaled header value.

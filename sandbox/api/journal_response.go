@@ -53,7 +53,8 @@ func journalResponse(info *requestInfo) *JournalResponse {
 	}
 	body := info.response
 	if len(body) > journalBodyCap {
-		body, resp.BodyTruncated = body[:journalBodyCap], true
+		// A copy: the entry must not hold the whole answer through its slice.
+		body, resp.BodyTruncated = bytes.Clone(body[:journalBodyCap]), true
 	}
 	resp.Body = answerBody(maskCardRuns(withoutToken(body)))
 	return resp
