@@ -64,20 +64,33 @@ func digest(s string) []byte {
 	return sum[:]
 }
 
-// adminBody reads and checks an admin JSON body against spec.
-func (s *Server) adminBody(r *http.Request, spec []field) (object, error) {
+// adminRequest reads an admin JSON body, checks it against its field table and
+// decodes it into the typed request R, as the API's operations do (see handle); the
+// admin request types are held to their tables by TestAdminRequestShapes.
+func adminRequest[R any](s *Server, r *http.Request, spec []field) (R, error) {
+	var req R
 	if err := checkContentType(r); err != nil {
-		return nil, err
+		return req, err
 	}
 	raw, err := s.readBody(nil, r)
 	if err != nil {
-		return nil, err
+		return req, err
 	}
 	obj, err := decodeObject(raw)
 	if err != nil {
-		return nil, err
+		return req, err
 	}
-	return obj, checkBody(obj, spec)
+	if err := checkBody(obj, spec); err != nil {
+		return req, err
+	}
+	checked, err := json.Marshal(obj) // the checked object: [] read as {} already
+	if err != nil {
+		return req, err
+	}
+	if err := json.Unmarshal(checked, &req); err != nil {
+		return req, fmt.Errorf("decode checked admin body into %T: %w", req, err)
+	}
+	return req, nil
 }
 
 // POST /_sandbox/reset
@@ -239,14 +252,19 @@ var orderStatusBody = []field{
 	{name: "status", kind: kEnum, required: true, enum: sandbox.OrderStatuses()},
 }
 
+// orderStatusRequest is the body of POST /_sandbox/orders/{id}/status.
+type orderStatusRequest struct {
+	Status string `json:"status"`
+}
+
 // POST /_sandbox/orders/{id}/status {"status": "PROCESSING"}: answers the order as
 // the API shows it, with the action of the change.
 func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
-	body, err := s.adminBody(r, orderStatusBody)
+	req, err := adminRequest[orderStatusRequest](s, r, orderStatusBody)
 	if err != nil {
 		return nil, err
 	}
-	o, err := s.svc.ChangeOrderStatus(mux.Vars(r)["id"], str(body, "status"))
+	o, err := s.svc.ChangeOrderStatus(mux.Vars(r)["id"], req.Status)
 	if err != nil {
 		return nil, err
 	}
@@ -346,13 +364,21 @@ var clockBody = []field{
 	{name: "freeze", kind: kBool},
 }
 
+// clockRequest is the body of POST /_sandbox/clock; an empty string (the table
+// refuses one) or a nil Freeze is a member left out.
+type clockRequest struct {
+	Advance string `json:"advance"`
+	Set     string `json:"set"`
+	Freeze  *bool  `json:"freeze"`
+}
+
 // GET /_sandbox/clock
 func (s *Server) adminGetClock(*http.Request) (any, error) { return s.clockView(), nil }
 
 // POST /_sandbox/clock {"set": time} {"advance": "25h"} {"freeze": bool}, applied in
 // that order when several are given.
 func (s *Server) adminPostClock(r *http.Request) (any, error) {
-	body, err := s.adminBody(r, clockBody)
+	req, err := adminRequest[clockRequest](s, r, clockBody)
 	if err != nil {
 		return nil, err
 	}
@@ -360,32 +386,29 @@ func (s *Server) adminPostClock(r *http.Request) (any, error) {
 	if !ok {
 		return nil, sandbox.InvalidDocument("the sandbox clock cannot be moved")
 	}
-	_, hasSet := body["set"].(string)
-	_, hasAdvance := body["advance"].(string)
-	freeze, hasFreeze := body["freeze"].(bool)
-	if !hasSet && !hasAdvance && !hasFreeze {
+	if req.Set == "" && req.Advance == "" && req.Freeze == nil {
 		return nil, sandbox.MissingFields("[advance or set or freeze]")
 	}
 	var at time.Time
-	if hasSet {
-		if at, err = time.Parse(time.RFC3339Nano, str(body, "set")); err != nil {
+	if req.Set != "" {
+		if at, err = time.Parse(time.RFC3339Nano, req.Set); err != nil {
 			return nil, sandbox.InvalidField("set")
 		}
 	}
 	var d time.Duration
-	if hasAdvance {
-		if d, err = time.ParseDuration(str(body, "advance")); err != nil || d <= 0 {
+	if req.Advance != "" {
+		if d, err = time.ParseDuration(req.Advance); err != nil || d <= 0 {
 			return nil, sandbox.InvalidField("advance")
 		}
 	}
-	if hasSet {
+	if req.Set != "" {
 		clock.Set(at)
 	}
-	if hasAdvance {
+	if req.Advance != "" {
 		clock.Advance(d)
 	}
-	if hasFreeze {
-		clock.Freeze(freeze)
+	if req.Freeze != nil {
+		clock.Freeze(*req.Freeze)
 	}
 	return s.clockView(), nil
 }

@@ -48,19 +48,21 @@ var activeScenariosBody = []field{
 	{name: "names", kind: kArray, elem: kString, required: true, max: 100},
 }
 
+// activeScenariosRequest is the body of PUT /_sandbox/scenarios/active.
+type activeScenariosRequest struct {
+	Names []string `json:"names"`
+}
+
 // PUT /_sandbox/scenarios/active with {"names": [...]}: replaces the global set.
 func (s *Server) adminSetActiveScenarios(r *http.Request) (any, error) {
-	body, err := s.adminBody(r, activeScenariosBody)
+	req, err := adminRequest[activeScenariosRequest](s, r, activeScenariosBody)
 	if err != nil {
 		return nil, err
 	}
 	if s.engine == nil {
 		return nil, sandbox.InvalidDocument("this sandbox runs without scenarios")
 	}
-	var names []string
-	for _, n := range list(body, "names") {
-		names = append(names, n.(string))
-	}
+	names := req.Names
 	var unknown *scenario.UnknownError
 	if err := s.engine.SetGlobal(names); errors.As(err, &unknown) {
 		return nil, sandbox.InvalidDocument("names: no scenario is named " + unknown.Name)
