@@ -31,13 +31,14 @@ function serviceUrl() {
   return url;
 }
 
-// configure registers a card-present GP API configuration for app under name, as a
-// partner's code does, and returns it (the SDK fills in its accessTokenInfo on sign-in).
-function configure(app = partnerApp, name = "default") {
+// configure registers a GP API configuration for app under name, card-present unless
+// told otherwise, as a partner's code does, and returns it (the SDK fills in its
+// accessTokenInfo on sign-in).
+function configure(app = partnerApp, name = "default", channel = Channel.CardPresent) {
   const config = new GpApiConfig();
   config.appId = app.appId;
   config.appKey = app.appKey;
-  config.channel = Channel.CardPresent;
+  config.channel = channel;
   config.serviceUrl = serviceUrl();
   ServicesContainer.configureService(config, name);
   return config;
