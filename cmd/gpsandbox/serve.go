@@ -26,6 +26,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	logger := newLogger(cfg.logFormat, stderr)
+	if getenv("GOGC") == "" {
+		go tuneGC(ctx, time.Second) // see gc.go
+	}
 	if cfg.adminOpen && cfg.adminToken == "" && !isLoopback(cfg.addr) {
 		logger.Warn("the admin API is open to every client that reaches --addr, as --admin-open asks", "addr", cfg.addr)
 	}
