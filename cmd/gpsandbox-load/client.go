@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,11 +26,14 @@ type loadClient struct {
 
 	mu    sync.RWMutex
 	token string
+
+	lastSale atomic.Pointer[string] // the id of the latest sale, for refunds
 }
 
 // op is one kind of request of the mix.
 type op struct {
 	name     string
+	method   string // POST when empty
 	path     string
 	body     string
 	key      bool // send a fresh X-GP-Idempotency
@@ -37,8 +41,15 @@ type op struct {
 	token    bool // /accesstoken: no bearer
 }
 
-// pick draws the next request of the mix: 10% tokens, 15% placed orders, 15%
-// FOR_REVIEW orders, the scenario share, and adjustments (half with keys) for the rest.
+// A card-present sale of the mix: GP's approved Visa test track, swiped.
+const saleBody = `{"account_name":"transaction_processing","channel":"CP","type":"SALE","capture_mode":"AUTO",` +
+	`"amount":"1000","currency":"USD","country":"US","reference":"load","payment_method":{"entry_mode":"SWIPE",` +
+	`"card":{"track":"%B4012002000060016^VI TEST CREDIT^251210118039000000000396?;4012002000060016=25121011803939600000?","funding":"CREDIT"}}}`
+
+// pick draws the next request of the mix: 10% tokens, 10% placed orders, 10%
+// FOR_REVIEW orders, 10% card-present sales (with keys), 5% authorizations, 5% reads
+// of a transaction, 5% one-cent refunds of the latest sale, the scenario share, and
+// adjustments (half with keys) for the rest.
 func (c *loadClient) pick(rng *rand.Rand) op {
 	adjust := "/transactions/" + c.o.txn + "/adjustment"
 	switch c.o.mix {
@@ -57,13 +68,24 @@ func (c *loadClient) pick(rng *rand.Rand) op {
 	switch {
 	case p < 0.10:
 		return op{name: "accesstoken", path: "/accesstoken", token: true}
-	case p < 0.25:
+	case p < 0.20:
 		return op{name: "order", path: orders, body: order, key: true}
-	case p < 0.40:
+	case p < 0.30:
 		return op{name: "order-review", path: orders, body: `{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`}
-	case p < 0.40+c.o.scenarioShare:
+	case p < 0.40:
+		return op{name: "sale", path: "/transactions", body: saleBody, key: true}
+	case p < 0.45:
+		return op{name: "authorize", path: "/transactions", body: strings.Replace(saleBody, `"AUTO"`, `"LATER"`, 1)}
+	case p < 0.50:
+		return op{name: "get", method: http.MethodGet, path: "/transactions/" + c.o.txn}
+	case p < 0.55:
+		if sale := c.lastSale.Load(); sale != nil {
+			return op{name: "refund", path: "/transactions/" + *sale + "/refund", body: `{"amount":"1"}`}
+		}
+		return op{name: "sale", path: "/transactions", body: saleBody, key: true}
+	case p < 0.55+c.o.scenarioShare:
 		return op{name: "scenario", path: adjust, body: `{"gratuity_amount":"100"}`, scenario: true}
-	case p < 0.70:
+	case p < 0.75:
 		return op{name: "adjust-key", path: adjust, body: `{"gratuity_amount":"150"}`, key: true}
 	default:
 		return op{name: "adjust", path: adjust, body: `{"gratuity_amount":"150"}`}
@@ -100,7 +122,11 @@ func (c *loadClient) once(o op, n uint64, key string) answer {
 	if o.token {
 		body = c.tokenBody(fmt.Sprint("load-", n))
 	}
-	req, _ := http.NewRequest(http.MethodPost, c.base+o.path, strings.NewReader(body))
+	method := o.method
+	if method == "" {
+		method = http.MethodPost
+	}
+	req, _ := http.NewRequest(method, c.base+o.path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	if !o.token {
 		req.Header.Set("Authorization", "Bearer "+c.currentToken())
@@ -126,6 +152,12 @@ func (c *loadClient) once(o op, n uint64, key string) answer {
 		}
 		json.Unmarshal(raw, &e)
 		a.code = e.Code
+	} else if o.name == "sale" {
+		// The latest sale is what the mix's refunds refund, a cent at a time.
+		var t struct{ ID string }
+		if json.Unmarshal(raw, &t) == nil && t.ID != "" {
+			c.lastSale.Store(&t.ID)
+		}
 	}
 	return a
 }
