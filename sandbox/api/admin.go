@@ -216,18 +216,12 @@ func (s *Server) seed(t sandbox.Transaction) (any, error) {
 // adminOrder is a stored order as the admin API shows it: the API's view plus who
 // placed it, where its notifications go and every action of its life.
 type adminOrder struct {
-	ID              string               `json:"id"`
-	MerchantID      string               `json:"merchant_id"`
-	MerchantName    string               `json:"merchant_name"`
-	Status          string               `json:"status"`
-	TimeCreated     string               `json:"time_created"`
-	TimeLastUpdated string               `json:"time_last_updated"`
-	Action          sandbox.Action       `json:"action"`
-	AppID           string               `json:"app_id"`
-	Version         string               `json:"version,omitempty"`
-	StatusURL       string               `json:"status_url,omitempty"`
-	Request         sandbox.OrderRequest `json:"request"`
-	History         []sandbox.Action     `json:"history"`
+	orderView                      // the order as the API shows it
+	AppID     string               `json:"app_id"`
+	Version   string               `json:"version,omitempty"`
+	StatusURL string               `json:"status_url,omitempty"`
+	Request   sandbox.OrderRequest `json:"request"`
+	History   []sandbox.Action     `json:"history"`
 }
 
 // GET /_sandbox/orders/{id}
@@ -241,9 +235,7 @@ func (s *Server) adminGetOrder(r *http.Request) (any, error) {
 
 func adminOrderView(o sandbox.Order) adminOrder {
 	return adminOrder{
-		ID: o.ID, MerchantID: o.MerchantID, MerchantName: o.MerchantName, Status: o.Status,
-		TimeCreated: sandbox.FormatTime(o.TimeCreated), TimeLastUpdated: sandbox.FormatTime(o.TimeLastUpdated),
-		Action: o.Action, AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
+		orderView: newOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
 		Request: o.Request, History: o.History,
 	}
 }
