@@ -5,11 +5,11 @@
 const assert = require("node:assert/strict");
 const { CreditCardData, CreditTrackData, DebitTrackData, EntryMethod } = require("globalpayments-api");
 
-// GP's sandbox test values: its Visa test track (with an expiry of 12/2030 instead of
-// the 12/2025 of GP's own tests, which has passed), EMV tag data, a manual Mastercard,
-// the PIN block GP's chip declines carry, and GP's expired debit track.
+// GP's sandbox test values, as GP's own SDK tests send them: its Visa test track
+// (approved although its 12/2025 expiry has passed), EMV tag data, a manual
+// Mastercard, the PIN block GP's chip declines carry, and GP's expired debit track.
 const visaTrack =
-  "%B4012002000060016^VI TEST CREDIT^301210118039000000000396?;4012002000060016=30121011803939600000?";
+  "%B4012002000060016^VI TEST CREDIT^251210118039000000000396?;4012002000060016=25121011803939600000?";
 const pinBlock = "32539F50C245A6A93D123412324000AA";
 const expiredTrack = ";4024720012345671=18125025432198712345?";
 const tagData =
