@@ -249,3 +249,43 @@ func (s *Service) BatchState(id string) (Batch, error) {
 	})
 	return b, err
 }
+
+// putFixtureBatches makes a batch record of every batch_id the fixtures' transactions
+// name, open or closed as they say, so that a test can close a seeded batch (or read
+// it) like one the API opened. A seeded batch opens no new one: the API's captures go
+// to their merchant account's own open batch.
+func putFixtureBatches(tx Tx, f Fixtures) error {
+	batches := map[string]*Batch{}
+	var order []string
+	for _, t := range f.Transactions {
+		if t.BatchID == "" {
+			continue
+		}
+		b, ok := batches[t.BatchID]
+		if !ok {
+			b = &Batch{
+				ID: t.BatchID, MerchantID: t.MerchantID, Status: BatchStatusOpen, Currency: t.Currency,
+				Country: t.Country, TimeCreated: t.TimeCreated, Amount: "0",
+			}
+			if m, err := tx.Merchant(t.MerchantID); err == nil {
+				b.MerchantName = m.Name
+			}
+			batches[t.BatchID], order = b, append(order, t.BatchID)
+		}
+		if t.TimeCreated.Before(b.TimeCreated) {
+			b.TimeCreated = t.TimeCreated
+		}
+		if t.BatchClosed {
+			b.Status, b.TimeClosed, b.ClosedBy = BatchStatusClosed, t.TimeCreated, "fixtures"
+		}
+		if err := tx.PutBatchMember(t.BatchID, t.ID); err != nil {
+			return err
+		}
+	}
+	for _, id := range order {
+		if err := tx.PutBatch(*batches[id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

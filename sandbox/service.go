@@ -359,5 +359,5 @@ func putFixtures(tx Tx, f Fixtures) error {
 			return err
 		}
 	}
-	return nil
+	return putFixtureBatches(tx, f)
 }

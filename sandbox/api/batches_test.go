@@ -129,3 +129,21 @@ func TestBatchCloseTime(t *testing.T) {
 		}
 	}
 }
+
+// The fixtures' open batch closes like one the API opened, and the tip that follows
+// is refused as GP refuses it.
+func TestFixtureBatchCloses(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	closed := env.mustPost(tok, "/batches/BAT_1136475", "")
+	if closed["transaction_count"] != float64(2) || closed["amount"] != "2000" {
+		t.Errorf("fixture batch summary %v: want the two captured fixture sales", closed)
+	}
+	r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
+	if got := r.gpError(t); got.Description != "Cannot PROCESS Adjustment over a transaction that is in a closed batch." {
+		t.Errorf("tip after the close: %+v", got)
+	}
+	if got := env.do("POST", "/batches/BAT_1136474", apiHeader(tok), "").gpError(t); got.Detail != "40017" {
+		t.Errorf("the fixtures' closed batch: %+v", got)
+	}
+}

@@ -321,3 +321,36 @@ func TestListTransactions(t *testing.T) {
 		}
 	}
 }
+
+// A request refused at authentication is refused before anything about the operation
+// is checked: a bad body or an unknown batch id still answers 40001.
+func TestCardPresentAuthenticationFirst(t *testing.T) {
+	env := mustSandbox(t)
+	want := gpError{401, "NOT_AUTHENTICATED", "40001", "Invalid access token"}
+	for _, req := range []struct{ method, path, body string }{
+		{"POST", "/verifications", `{"nonsense":true}`},
+		{"POST", "/transactions", `[1]`},
+		{"POST", "/transactions/TRN_unknown/capture", `{"amount":"x"}`},
+		{"POST", "/batches/not-a-batch", ""},
+		{"GET", "/transactions?page_size=0", ""},
+	} {
+		if got := env.do(req.method, req.path, apiHeader("badtoken"), req.body).gpError(t); got != want {
+			t.Errorf("%s %s: %+v", req.method, req.path, got)
+		}
+	}
+}
+
+func TestCreateTransactionPartnerPath(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	r := env.do("POST", "/merchants/"+merchantTwo+"/transactions", apiHeader(tok), saleBody("100", "AUTO", manualCard))
+	got := r.json(t)
+	if r.status != 200 || got["merchant_id"] != merchantTwo || got["merchant_name"] != "Sandbox Merchant Two" {
+		t.Errorf("partner path: %d %s", r.status, r.body)
+	}
+	r = env.do("POST", "/merchants/"+merchantThree+"/transactions", apiHeader(tok), saleBody("100", "AUTO", manualCard))
+	want := gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: transaction_processing , " + merchantThree}
+	if got := r.gpError(t); got != want {
+		t.Errorf("a merchant the app may not act for: %+v", got)
+	}
+}
