@@ -132,7 +132,7 @@ type DamagedError struct {
 }
 
 func (e *DamagedError) Error() string {
-	return fmt.Sprintf("%s: %s at byte %d; nothing was changed. `gpsandbox repair --db %s` copies what is readable to a new file",
+	return fmt.Sprintf("%s: %s at byte %d; nothing was changed. `gpsandbox repair --db %s` copies what is readable to a new file; or move the file away to start afresh",
 		e.Path, e.Reason, e.Offset, e.Path)
 }
 
