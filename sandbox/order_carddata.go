@@ -29,3 +29,18 @@ func (r OrderRequest) WithCardDataMasked() OrderRequest {
 	}
 	return r
 }
+
+// withCardDataMasked returns lodging data with card data masked in its free-text
+// references; nil stays nil.
+func (l *Lodging) withCardDataMasked() *Lodging {
+	if l == nil {
+		return nil
+	}
+	m := *l
+	m.BookingReference = MaskCardData(m.BookingReference)
+	m.ChargeItems = append([]LodgingItem(nil), m.ChargeItems...)
+	for i := range m.ChargeItems {
+		m.ChargeItems[i].Reference = MaskCardData(m.ChargeItems[i].Reference)
+	}
+	return &m
+}

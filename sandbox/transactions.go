@@ -134,7 +134,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		ID: "TRN_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name, TimeCreated: now,
 		Type: TypeSale, Status: statusOf(action, o), Channel: req.Channel, CaptureMode: req.CaptureMode,
 		Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,
-		Reference: req.Reference, AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID,
+		Reference: MaskCardData(req.Reference), AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID,
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
 	}
 	if action == actionRefund {
