@@ -159,6 +159,13 @@ func InvalidAdminToken() *Error {
 	return newError(http.StatusUnauthorized, CodeNotAuthenticated, "40001", "Invalid admin token")
 }
 
+// CrossOriginAdmin: a browser page of another origin tried to change the sandbox through
+// the admin API (a reset, the clock, seeded data) [SB].
+func CrossOriginAdmin() *Error {
+	return newError(http.StatusForbidden, CodeActionNotAuthorized, "40212",
+		"Cross-origin request refused: the admin API changes state only for the sandbox's own pages and non-browser clients")
+}
+
 // InvalidDocument: an admin body that does not validate; problems says where and why,
 // e.g. "body:3:9: amount: want a quoted string of digits".
 func InvalidDocument(problems string) *Error {

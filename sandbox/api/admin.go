@@ -40,11 +40,20 @@ func (s *Server) admin(h adminHandler) http.Handler {
 	}))
 }
 
-// adminOnly lets a request through to h only with the admin token, when one is set.
+// adminOnly lets a request through to h only with the admin token, when one is set,
+// and never a browser's cross-origin write.
 func (s *Server) adminOnly(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if info := infoOf(r); info != nil {
 			info.operation = "admin"
+		}
+		// Without an admin token, any web page open in the user's browser could
+		// otherwise POST a reset to the sandbox on loopback: a browser's cross-origin
+		// writes (told by Sec-Fetch-Site or Origin) are refused. Clients that are not
+		// browsers send neither header and pass.
+		if err := s.crossOrigin.Check(r); err != nil {
+			writeError(w, r, sandbox.CrossOriginAdmin())
+			return
 		}
 		if s.adminToken != "" {
 			got := bearerToken(r)

@@ -496,3 +496,41 @@ func TestJournalTruncatesLargeBodies(t *testing.T) {
 		t.Errorf("truncated %v, %d bytes kept, status %d", e.BodyTruncated, len(e.Body), e.Status)
 	}
 }
+
+// A web page of another origin, open in the user's browser, cannot change the sandbox
+// through the open admin API: its cross-origin writes are refused and change nothing,
+// while the sandbox's own pages and clients that are not browsers pass.
+func TestAdminRefusesBrowsersCrossOriginWrites(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	orderID := env.mustPlaceOrder(tok, `{}`)
+	refused := gpError{403, "ACTION_NOT_AUTHORIZED", "40212",
+		"Cross-origin request refused: the admin API changes state only for the sandbox's own pages and non-browser clients"}
+	for name, h := range map[string]map[string]string{
+		"Sec-Fetch-Site cross-site": {"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"},
+		"Sec-Fetch-Site same-site":  {"Content-Type": "application/json", "Sec-Fetch-Site": "same-site"},
+		"foreign Origin":            {"Content-Type": "text/plain", "Origin": "https://attacker.example"},
+	} {
+		for _, c := range adminCalls(orderID) {
+			if c[0] == "GET" {
+				continue // reads change nothing, and no CORS header lets another origin read them
+			}
+			if got := env.do(c[0], c[1], h, c[2]).gpError(t); got != refused {
+				t.Errorf("%s %s with %s: %+v, want %+v", c[0], c[1], name, got, refused)
+			}
+		}
+	}
+	// Nothing changed: the order is still there (no reset) and still INITIATED.
+	r := env.do("GET", "/_sandbox/orders/"+orderID, nil, "")
+	if r.status != 200 || r.json(t)["status"] != "INITIATED" {
+		t.Fatalf("after the refused writes: %d %s", r.status, r.body)
+	}
+	for name, h := range map[string]map[string]string{
+		"the sandbox's own page": {"Content-Type": "application/json", "Sec-Fetch-Site": "same-origin"},
+		"a client, no browser":   jsonHeader(),
+	} {
+		if r := env.do("POST", "/_sandbox/clock", h, `{"advance":"1s"}`); r.status != 200 {
+			t.Errorf("clock from %s: %d %s", name, r.status, r.body)
+		}
+	}
+}

@@ -73,6 +73,7 @@ type Server struct {
 	idSalt  string
 
 	adminToken        string
+	crossOrigin       *http.CrossOriginProtection // refuses browsers' cross-origin admin writes
 	journal           *journal
 	fixtures          func() (sandbox.Fixtures, error)
 	decodeTransaction func([]byte, string) (sandbox.Transaction, error)
@@ -87,7 +88,7 @@ type Server struct {
 func NewServer(cfg Config) *Server {
 	s := &Server{
 		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
-		adminToken: cfg.AdminToken, fixtures: cfg.Fixtures,
+		adminToken: cfg.AdminToken, crossOrigin: http.NewCrossOriginProtection(), fixtures: cfg.Fixtures,
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
 		decodeScenario: cfg.DecodeScenario,
 		operations:     map[string]bool{}, closing: make(chan struct{}),
