@@ -1,0 +1,51 @@
+package store
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// BenchmarkRetainedIdempotencyKeys writes b.N idempotency keys (as an adjustment
+// writes them, in batches of 1,000 per Update for speed) and reports the heap they
+// keep after a collection, per key: what a long-running sandbox pays for each key it
+// must remember for a day.
+//
+//	go test -run '^$' -bench RetainedIdempotencyKeys -benchtime 1000000x ./sandbox/store/
+func BenchmarkRetainedIdempotencyKeys(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Now()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b.ResetTimer()
+	for lo := 0; lo < b.N; lo += 1000 {
+		err := s.Update(func(tx sandbox.Tx) error {
+			for i := lo; i < min(lo+1000, b.N); i++ {
+				err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "SandboxPartnerAppId0000000000001",
+					Key: fmt.Sprintf("1763900000-1-%d", i), ResourceID: "TRN_CapturedSale000000000000000001",
+					Kind: "transaction", Time: now, HTTPStatus: 200}, 48*time.Hour)
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(b.N), "heap-B/key")
+	b.ReportMetric(float64(int64(after.HeapObjects)-int64(before.HeapObjects))/float64(b.N), "objects/key")
+}
