@@ -142,6 +142,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		info.headers = journalHeaders(r.Header)
 		s.peekBody(r, info)
 	}
+	if hasEncodedSlash(r.URL.RawPath) {
+		// No id holds a slash: a path with %2F names nothing, even where a route's
+		// {id} would take the whole segment (POST /transactions/{id}%2Fadjustment).
+		s.router.NotFoundHandler.ServeHTTP(w, r)
+		return
+	}
 	s.router.ServeHTTP(w, r)
 }
 
@@ -167,6 +173,11 @@ func setCanonicalPath(u *url.URL) {
 		return // cannot happen: every segment was escaped just above
 	}
 	u.Path, u.RawPath = path, escaped
+}
+
+// hasEncodedSlash reports whether an escaped path holds %2F in either case.
+func hasEncodedSlash(escaped string) bool {
+	return strings.Contains(escaped, "%2F") || strings.Contains(escaped, "%2f")
 }
 
 // canonicalPath folds runs of slashes and drops the /ucp base-URL prefix, so that
