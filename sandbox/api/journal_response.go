@@ -40,7 +40,9 @@ func idempotencyOutcome(info *requestInfo) string {
 }
 
 // journalResponse is the answer as the journal keeps it: a few headers and the body,
-// cut to journalBodyCap, card numbers masked and the access token redacted.
+// cut to journalBodyCap, card data masked as in requests (an answer is built from
+// stored records that hold none, but an error may echo what a client sent, such as an
+// id in a path) and the access token redacted.
 func journalResponse(info *requestInfo) *JournalResponse {
 	if info.responseHeader == nil {
 		return nil // no answer was written: a fault closed the connection
@@ -56,7 +58,7 @@ func journalResponse(info *requestInfo) *JournalResponse {
 		// A copy: the entry must not hold the whole answer through its slice.
 		body, resp.BodyTruncated = bytes.Clone(body[:journalBodyCap]), true
 	}
-	resp.Body = answerBody(maskCardRuns(withoutToken(body)))
+	resp.Body = answerBody(sandbox.MaskCardDataJSON(withoutToken(body)))
 	return resp
 }
 
@@ -71,50 +73,6 @@ func answerBody(body []byte) json.RawMessage {
 	}
 	b, _ := json.Marshal(string(body))
 	return b
-}
-
-// maskCardRuns masks, in an answer, every run of 12 to 19 digits that passes the Luhn
-// check, as card numbers are masked. An answer is the sandbox's own output, built from
-// stored records that hold no card number; only text a client sent and an error
-// echoes (an id in a path) can bring one. Ids of other lengths stay readable, which
-// masking every long run (as request bodies are) would not leave them.
-func maskCardRuns(body []byte) []byte {
-	var out []byte
-	for i := 0; i < len(body); {
-		j := i
-		for j < len(body) && body[j] >= '0' && body[j] <= '9' {
-			j++
-		}
-		if n := j - i; n >= 12 && n <= 19 && luhn(body[i:j]) {
-			if out == nil {
-				out = append([]byte(nil), body...)
-			}
-			copy(out[i:j], sandbox.MaskCardNumber(string(body[i:j])))
-		}
-		if j == i {
-			j++
-		}
-		i = j
-	}
-	if out == nil {
-		return body
-	}
-	return out
-}
-
-// luhn reports whether the digits pass the Luhn checksum every card number passes.
-func luhn(digits []byte) bool {
-	sum := 0
-	for i := range digits {
-		d := int(digits[len(digits)-1-i] - '0')
-		if i%2 == 1 {
-			if d *= 2; d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-	}
-	return sum%10 == 0
 }
 
 // withoutToken replaces the token of an /accesstoken answer: a journal reader holds
