@@ -286,3 +286,34 @@ func TestCardPresentScenarios(t *testing.T) {
 		t.Errorf("journal of captures: %v", journal)
 	}
 }
+
+// In replay mode a repeated sale, capture or batch close gets its first answer again,
+// byte for byte, and executes once.
+func TestCardPresentReplay(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	replay := func(key string) map[string]string {
+		return apiHeader(tok, "X-GP-Idempotency", key, "X-Sandbox-Scenario", "idempotency-replay")
+	}
+	first := env.do("POST", "/transactions", replay("r-sale"), saleBody("1000", "LATER", manualCard))
+	again := env.do("POST", "/transactions", replay("r-sale"), saleBody("1000", "LATER", manualCard))
+	if first.status != 200 || string(first.body) != string(again.body) {
+		t.Fatalf("replayed sale:\n%s\n%s", first.body, again.body)
+	}
+	auth := first.json(t)["id"].(string)
+	c1 := env.do("POST", "/transactions/"+auth+"/capture", replay("r-capture"), `{}`)
+	c2 := env.do("POST", "/transactions/"+auth+"/capture", replay("r-capture"), `{}`)
+	if c1.status != 200 || string(c1.body) != string(c2.body) {
+		t.Fatalf("replayed capture:\n%s\n%s", c1.body, c2.body)
+	}
+	batch := c1.json(t)["batch_id"].(string)
+	b1 := env.do("POST", "/batches/"+batch, replay("r-close"), "")
+	b2 := env.do("POST", "/batches/"+batch, replay("r-close"), "")
+	if b1.status != 200 || string(b1.body) != string(b2.body) {
+		t.Fatalf("replayed close:\n%s\n%s", b1.body, b2.body)
+	}
+	list := env.do("GET", "/transactions?channel=CP", apiHeader(tok), "").json(t)
+	if list["total_record_count"] != float64(1) {
+		t.Errorf("the replays executed again: %v transactions", list["total_record_count"])
+	}
+}
