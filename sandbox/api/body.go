@@ -309,24 +309,3 @@ func dedupe(sorted []string) []string {
 	}
 	return out
 }
-
-// str reads a string member of an admin body that adminBody checked. Operation
-// handlers decode typed requests instead (see handle); so can admin handlers.
-func str(obj object, path ...string) string {
-	var v any = obj
-	for _, p := range path {
-		o, ok := v.(object)
-		if !ok {
-			return ""
-		}
-		v = o[p]
-	}
-	s, _ := v.(string)
-	return s
-}
-
-// list reads an array member of an admin body that adminBody checked.
-func list(obj object, name string) []any {
-	v, _ := obj[name].([]any)
-	return v
-}
