@@ -150,6 +150,13 @@ func TestCreateTransactionResource(t *testing.T) {
 	if strings.Contains(string(raw.body), "4012002000060016") {
 		t.Errorf("the card number is shown in clear: %s", raw.body)
 	}
+	// A sale sent without a reference has none in its answer: no empty strings for
+	// what a request left out.
+	noRef := strings.Replace(saleBody("1511", "AUTO", trackCard()), `,"reference":"ref-1"`, "", 1)
+	r := env.do("POST", "/transactions", apiHeader(tok), noRef)
+	if r.status != 200 || strings.Contains(string(r.body), `"reference"`) {
+		t.Errorf("a sale without a reference: %d %s", r.status, r.body)
+	}
 }
 
 func TestCreateTransactionErrors(t *testing.T) {

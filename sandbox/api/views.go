@@ -83,7 +83,7 @@ type resourceView struct {
 	MerchantName     string              `json:"merchant_name"`
 	AccountID        string              `json:"account_id"`
 	AccountName      string              `json:"account_name"`
-	Reference        string              `json:"reference"`
+	Reference        string              `json:"reference,omitempty"` // left out when the request sent none, as GP does
 	ParentResourceID string              `json:"parent_resource_id,omitempty"`
 	BatchID          string              `json:"batch_id"` // "" until the transaction is batched [GP]
 	PaymentMethod    resourcePaymentView `json:"payment_method"`
