@@ -120,42 +120,6 @@ func (s *Server) adminReset(r *http.Request) (any, error) {
 	return map[string]string{"status": "reset"}, nil
 }
 
-// adminTransaction is a stored transaction as the admin API shows it: the fixture
-// fields (so that it can be PUT back), the sandbox's own state and the history.
-type adminTransaction struct {
-	ID                  string                `json:"id"`
-	MerchantID          string                `json:"merchant_id"`
-	TimeCreated         string                `json:"time_created"`
-	Type                string                `json:"type"`
-	Status              string                `json:"status"`
-	Amount              string                `json:"amount"`
-	AuthorizationAmount string                `json:"authorization_amount,omitempty"`
-	GratuityAmount      string                `json:"gratuity_amount,omitempty"`
-	Currency            string                `json:"currency"`
-	Country             string                `json:"country"`
-	Reference           string                `json:"reference,omitempty"`
-	PaymentMethod       sandbox.PaymentResult `json:"payment_method"`
-	Order               *sandbox.OrderAmounts `json:"order,omitempty"`
-	BatchID             string                `json:"batch_id,omitempty"`
-	BatchClosed         bool                  `json:"batch_closed"`
-	EMVTag              string                `json:"emv_tag,omitempty"`
-	Action              sandbox.Action        `json:"action"`
-	Adjustments         []sandbox.Adjustment  `json:"adjustments"`
-}
-
-func adminTransactionView(t sandbox.Transaction, history []sandbox.Adjustment) adminTransaction {
-	if history == nil {
-		history = []sandbox.Adjustment{}
-	}
-	return adminTransaction{
-		ID: t.ID, MerchantID: t.MerchantID, TimeCreated: sandbox.FormatTime(t.TimeCreated),
-		Type: t.Type, Status: t.Status, Amount: t.Amount, AuthorizationAmount: t.AuthorizationAmount,
-		GratuityAmount: t.GratuityAmount, Currency: t.Currency, Country: t.Country,
-		Reference: t.Reference, PaymentMethod: t.PaymentMethod, Order: t.Order, BatchID: t.BatchID,
-		BatchClosed: t.BatchClosed, EMVTag: t.EMVTag, Action: t.Action, Adjustments: history,
-	}
-}
-
 // GET /_sandbox/transactions/{id}
 func (s *Server) adminGetTransaction(r *http.Request) (any, error) {
 	t, history, err := s.svc.TransactionHistory(mux.Vars(r)["id"])
@@ -222,17 +186,6 @@ func (s *Server) seed(t sandbox.Transaction) (any, error) {
 	return adminTransactionView(stored, nil), nil
 }
 
-// adminOrder is a stored order as the admin API shows it: the API's view plus who
-// placed it, where its notifications go and every action of its life.
-type adminOrder struct {
-	orderView                      // the order as the API shows it
-	AppID     string               `json:"app_id"`
-	Version   string               `json:"version,omitempty"`
-	StatusURL string               `json:"status_url,omitempty"`
-	Request   sandbox.OrderRequest `json:"request"`
-	History   []sandbox.Action     `json:"history"`
-}
-
 // GET /_sandbox/orders/{id}
 func (s *Server) adminGetOrder(r *http.Request) (any, error) {
 	o, err := s.svc.Order(mux.Vars(r)["id"])
@@ -240,13 +193,6 @@ func (s *Server) adminGetOrder(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return adminOrderView(o), nil
-}
-
-func adminOrderView(o sandbox.Order) adminOrder {
-	return adminOrder{
-		orderView: newOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
-		Request: o.Request, History: o.History,
-	}
 }
 
 var orderStatusBody = []field{
@@ -301,30 +247,6 @@ func (s *Server) adminClearRequests(*http.Request) (any, error) {
 		s.journal.clear()
 	}
 	return map[string]string{"status": "cleared"}, nil
-}
-
-// notificationView is one delivery as GET /_sandbox/notifications shows it, with the
-// X-GP-Signature header it is sent with: the listener sees it anyway, and a partner
-// checking their signature code needs the value to compare.
-type notificationView struct {
-	OrderID     string          `json:"order_id"`
-	Seq         int             `json:"seq"`
-	Action      string          `json:"action"`
-	OrderStatus string          `json:"order_status"`
-	URL         string          `json:"url"`
-	Signature   string          `json:"signature"`
-	State       string          `json:"state"`
-	Created     string          `json:"created"`
-	NextAttempt string          `json:"next_attempt,omitempty"`
-	Attempts    []attemptView   `json:"attempts"`
-	Body        json.RawMessage `json:"body"`
-}
-
-type attemptView struct {
-	Time        string `json:"time"`
-	HTTPStatus  int    `json:"http_status,omitempty"`
-	Error       string `json:"error,omitempty"`
-	NextAttempt string `json:"next_attempt,omitempty"`
 }
 
 func formatOptional(t time.Time) string {
@@ -412,11 +334,6 @@ func (s *Server) adminPostClock(r *http.Request) (any, error) {
 		clock.Freeze(*req.Freeze)
 	}
 	return s.clockView(), nil
-}
-
-type clockView struct {
-	Now    string `json:"now"`
-	Frozen bool   `json:"frozen"`
 }
 
 func (s *Server) clockView() clockView {

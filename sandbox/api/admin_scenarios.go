@@ -12,21 +12,6 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
-type scenarioView struct {
-	Name        string `json:"name,omitempty"`
-	Description string `json:"description,omitempty"`
-	File        string `json:"file"`
-	Installed   bool   `json:"installed"`
-	Rules       int    `json:"rules"`
-	Global      bool   `json:"global"`
-	LoadError   string `json:"load_error,omitempty"`
-}
-
-type scenariosView struct {
-	Scenarios []scenarioView `json:"scenarios"`
-	Active    []string       `json:"active"`
-}
-
 // GET /_sandbox/scenarios: every loaded scenario with its source file, files whose
 // last load failed with the reason, and the globally active names.
 func (s *Server) adminScenarios(*http.Request) (any, error) {
@@ -70,13 +55,6 @@ func (s *Server) adminSetActiveScenarios(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return s.adminScenarios(r)
-}
-
-// installedView answers POST /_sandbox/scenarios: the scenario as listed, and whether
-// it replaced one installed before under the same name.
-type installedView struct {
-	scenarioView
-	Replaced bool `json:"replaced"`
 }
 
 // POST /_sandbox/scenarios: installs the scenario of a YAML (or JSON) body, checked

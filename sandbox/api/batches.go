@@ -50,29 +50,6 @@ func (s *Server) adminGetBatch(r *http.Request) (any, error) {
 	return adminBatchView(b), nil
 }
 
-func adminBatchView(b sandbox.Batch) adminBatch {
-	return adminBatch{
-		ID: b.ID, Status: b.Status, MerchantID: b.MerchantID, AccountID: b.AccountID,
-		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptionalTime(b),
-		ClosedBy: b.ClosedBy, TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency,
-		Transactions: b.Members,
-	}
-}
-
-type adminBatch struct {
-	ID               string   `json:"id"`
-	Status           string   `json:"status"`
-	MerchantID       string   `json:"merchant_id"`
-	AccountID        string   `json:"account_id"`
-	TimeCreated      string   `json:"time_created"`
-	TimeClosed       string   `json:"time_closed,omitempty"`
-	ClosedBy         string   `json:"closed_by,omitempty"`
-	TransactionCount int      `json:"transaction_count"`
-	Amount           string   `json:"amount"`
-	Currency         string   `json:"currency"`
-	Transactions     []string `json:"transactions"`
-}
-
 func formatOptionalTime(b sandbox.Batch) string {
 	if b.TimeClosed.IsZero() {
 		return ""

@@ -120,13 +120,6 @@ func (s *Server) adminListBatches(r *http.Request) (any, error) {
 	return map[string]any{"batches": out, "next": nextAfter(len(list), limit, last)}, nil
 }
 
-// scenarioStateView is GET /_sandbox/scenario-state: where scenarios are active
-// besides globally, and how far each sequence has gone.
-type scenarioStateView struct {
-	sandbox.ScenarioState
-	Sessions []sessionView `json:"sessions"`
-}
-
 // GET /_sandbox/scenario-state
 func (s *Server) adminScenarioState(*http.Request) (any, error) {
 	st, err := s.svc.ScenarioState()

@@ -48,14 +48,6 @@ func (j *journal) since(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
 	return out, j.added
 }
 
-// sessionView is a session seen in the journal and the scenarios its requests named.
-type sessionView struct {
-	Session   string   `json:"session"`
-	Scenarios []string `json:"scenarios"` // X-Sandbox-Scenario values, newest first, each once
-	Requests  int      `json:"requests"`
-	LastSeen  string   `json:"last_seen"`
-}
-
 // sessions lists the sessions of the journaled requests, most recently seen first.
 func (j *journal) sessions() []sessionView {
 	j.mu.Lock()

@@ -9,8 +9,8 @@ import (
 // The views: every resource shape the API sends, in one place. A view is a plain
 // struct whose members are declared in the order GP sends them (encoding/json keeps
 // declaration order, and the Java SDK and golden files care). Each view is built from
-// the domain's typed value by its new… function; the admin shapes extend these rather
-// than repeat them.
+// the domain's typed value by its new… function; the admin shapes, in views_admin.go,
+// extend these rather than repeat them.
 //
 // A view of a resource says which (resourceID), for the request journal.
 //
@@ -300,3 +300,86 @@ func (v resourceView) resourceID() string            { return v.ID }
 func (v documentTransactionView) resourceID() string { return v.ID }
 func (v orderView) resourceID() string               { return v.ID }
 func (v batchView) resourceID() string               { return v.ID }
+
+// transactionListView is a page of transactions as GP's reporting answers it.
+type transactionListView struct {
+	MerchantID       string                   `json:"merchant_id"`
+	MerchantName     string                   `json:"merchant_name"`
+	AccountID        string                   `json:"account_id"`
+	AccountName      string                   `json:"account_name"`
+	Paging           pagingView               `json:"paging"`
+	TotalRecordCount int                      `json:"total_record_count"`
+	CurrentPageSize  int                      `json:"current_page_size"`
+	Transactions     []transactionSummaryView `json:"transactions"`
+}
+
+type pagingView struct {
+	PageSize int    `json:"page_size"`
+	Page     int    `json:"page"`
+	Order    string `json:"order"`
+	OrderBy  string `json:"order_by"`
+}
+
+// transactionSummaryView is one transaction of a list: the resource's members, with
+// the card as reporting shows it (first six and last four digits).
+type transactionSummaryView struct {
+	ID               string             `json:"id"`
+	TimeCreated      string             `json:"time_created"`
+	Type             string             `json:"type"`
+	Status           string             `json:"status"`
+	Channel          string             `json:"channel"`
+	Amount           string             `json:"amount"`
+	Currency         string             `json:"currency"`
+	Country          string             `json:"country"`
+	MerchantID       string             `json:"merchant_id"`
+	MerchantName     string             `json:"merchant_name"`
+	AccountID        string             `json:"account_id"`
+	AccountName      string             `json:"account_name"`
+	Reference        string             `json:"reference"`
+	ParentResourceID string             `json:"parent_resource_id,omitempty"`
+	BatchID          string             `json:"batch_id"`
+	PaymentMethod    summaryPaymentView `json:"payment_method"`
+}
+
+type summaryPaymentView struct {
+	Result    string          `json:"result"`
+	Message   string          `json:"message"`
+	EntryMode string          `json:"entry_mode"`
+	Card      summaryCardView `json:"card"`
+}
+
+type summaryCardView struct {
+	Brand                   string `json:"brand"`
+	MaskedNumberFirst6Last4 string `json:"masked_number_first6last4"`
+	Authcode                string `json:"authcode"`
+	BrandReference          string `json:"brand_reference"`
+}
+
+func newTransactionListView(p sandbox.TransactionPage) transactionListView {
+	v := transactionListView{
+		MerchantID: p.Merchant.ID, MerchantName: p.Merchant.Name, AccountID: p.Account.ID, AccountName: p.Account.Name,
+		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
+		TotalRecordCount: p.Total, CurrentPageSize: len(p.Transactions),
+		Transactions: make([]transactionSummaryView, 0, len(p.Transactions)),
+	}
+	for _, t := range p.Transactions {
+		masked := ""
+		if t.Card.First6 != "" {
+			masked = t.Card.First6 + "XXXXXX" + t.Card.Last4
+		}
+		v.Transactions = append(v.Transactions, transactionSummaryView{
+			ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
+			Channel: t.Channel, Amount: t.Amount, Currency: t.Currency, Country: t.Country,
+			MerchantID: t.MerchantID, MerchantName: t.MerchantName, AccountID: t.AccountID,
+			AccountName: t.AccountName, Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
+			PaymentMethod: summaryPaymentView{
+				Result: t.PaymentMethod.Result, Message: t.PaymentMethod.Message, EntryMode: t.PaymentMethod.EntryMode,
+				Card: summaryCardView{
+					Brand: t.Card.Brand, MaskedNumberFirst6Last4: masked,
+					Authcode: t.PaymentMethod.Card.Authcode, BrandReference: t.PaymentMethod.Card.BrandReference,
+				},
+			},
+		})
+	}
+	return v
+}

@@ -1,0 +1,156 @@
+package api
+
+import (
+	"encoding/json"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// The admin views: every shape the admin API (/_sandbox/...) sends, beside the public
+// views of views.go. An admin view extends the public one where a resource has one
+// (an order is the API's order plus who placed it and its history) and shows the
+// sandbox's own state the public API never echoes (gratuity, EMV tag, batch state,
+// adjustment history, notification attempts).
+
+// adminTransaction is a stored transaction as the admin API shows it: the fixture
+// fields (so that it can be PUT back), the sandbox's own state and the history.
+type adminTransaction struct {
+	ID                  string                `json:"id"`
+	MerchantID          string                `json:"merchant_id"`
+	TimeCreated         string                `json:"time_created"`
+	Type                string                `json:"type"`
+	Status              string                `json:"status"`
+	Amount              string                `json:"amount"`
+	AuthorizationAmount string                `json:"authorization_amount,omitempty"`
+	GratuityAmount      string                `json:"gratuity_amount,omitempty"`
+	Currency            string                `json:"currency"`
+	Country             string                `json:"country"`
+	Reference           string                `json:"reference,omitempty"`
+	PaymentMethod       sandbox.PaymentResult `json:"payment_method"`
+	Order               *sandbox.OrderAmounts `json:"order,omitempty"`
+	BatchID             string                `json:"batch_id,omitempty"`
+	BatchClosed         bool                  `json:"batch_closed"`
+	EMVTag              string                `json:"emv_tag,omitempty"`
+	Action              sandbox.Action        `json:"action"`
+	Adjustments         []sandbox.Adjustment  `json:"adjustments"`
+}
+
+func adminTransactionView(t sandbox.Transaction, history []sandbox.Adjustment) adminTransaction {
+	if history == nil {
+		history = []sandbox.Adjustment{}
+	}
+	return adminTransaction{
+		ID: t.ID, MerchantID: t.MerchantID, TimeCreated: sandbox.FormatTime(t.TimeCreated),
+		Type: t.Type, Status: t.Status, Amount: t.Amount, AuthorizationAmount: t.AuthorizationAmount,
+		GratuityAmount: t.GratuityAmount, Currency: t.Currency, Country: t.Country,
+		Reference: t.Reference, PaymentMethod: t.PaymentMethod, Order: t.Order, BatchID: t.BatchID,
+		BatchClosed: t.BatchClosed, EMVTag: t.EMVTag, Action: t.Action, Adjustments: history,
+	}
+}
+
+// adminOrder is a stored order as the admin API shows it: the API's view plus who
+// placed it, where its notifications go and every action of its life.
+type adminOrder struct {
+	orderView                      // the order as the API shows it
+	AppID     string               `json:"app_id"`
+	Version   string               `json:"version,omitempty"`
+	StatusURL string               `json:"status_url,omitempty"`
+	Request   sandbox.OrderRequest `json:"request"`
+	History   []sandbox.Action     `json:"history"`
+}
+
+func adminOrderView(o sandbox.Order) adminOrder {
+	return adminOrder{
+		orderView: newOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
+		Request: o.Request, History: o.History,
+	}
+}
+
+// notificationView is one delivery as GET /_sandbox/notifications shows it, with the
+// X-GP-Signature header it is sent with: the listener sees it anyway, and a partner
+// checking their signature code needs the value to compare.
+type notificationView struct {
+	OrderID     string          `json:"order_id"`
+	Seq         int             `json:"seq"`
+	Action      string          `json:"action"`
+	OrderStatus string          `json:"order_status"`
+	URL         string          `json:"url"`
+	Signature   string          `json:"signature"`
+	State       string          `json:"state"`
+	Created     string          `json:"created"`
+	NextAttempt string          `json:"next_attempt,omitempty"`
+	Attempts    []attemptView   `json:"attempts"`
+	Body        json.RawMessage `json:"body"`
+}
+
+type attemptView struct {
+	Time        string `json:"time"`
+	HTTPStatus  int    `json:"http_status,omitempty"`
+	Error       string `json:"error,omitempty"`
+	NextAttempt string `json:"next_attempt,omitempty"`
+}
+
+type clockView struct {
+	Now    string `json:"now"`
+	Frozen bool   `json:"frozen"`
+}
+
+type scenarioView struct {
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	File        string `json:"file"`
+	Installed   bool   `json:"installed"`
+	Rules       int    `json:"rules"`
+	Global      bool   `json:"global"`
+	LoadError   string `json:"load_error,omitempty"`
+}
+
+type scenariosView struct {
+	Scenarios []scenarioView `json:"scenarios"`
+	Active    []string       `json:"active"`
+}
+
+// installedView answers POST /_sandbox/scenarios: the scenario as listed, and whether
+// it replaced one installed before under the same name.
+type installedView struct {
+	scenarioView
+	Replaced bool `json:"replaced"`
+}
+
+func adminBatchView(b sandbox.Batch) adminBatch {
+	return adminBatch{
+		ID: b.ID, Status: b.Status, MerchantID: b.MerchantID, AccountID: b.AccountID,
+		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptionalTime(b),
+		ClosedBy: b.ClosedBy, TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency,
+		Transactions: b.Members,
+	}
+}
+
+type adminBatch struct {
+	ID               string   `json:"id"`
+	Status           string   `json:"status"`
+	MerchantID       string   `json:"merchant_id"`
+	AccountID        string   `json:"account_id"`
+	TimeCreated      string   `json:"time_created"`
+	TimeClosed       string   `json:"time_closed,omitempty"`
+	ClosedBy         string   `json:"closed_by,omitempty"`
+	TransactionCount int      `json:"transaction_count"`
+	Amount           string   `json:"amount"`
+	Currency         string   `json:"currency"`
+	Transactions     []string `json:"transactions"`
+}
+
+// scenarioStateView is GET /_sandbox/scenario-state: where scenarios are active
+// besides globally, and how far each sequence has gone.
+type scenarioStateView struct {
+	sandbox.ScenarioState
+	Sessions []sessionView `json:"sessions"`
+}
+
+// sessionView is a session seen in the journal and the scenarios its requests named.
+type sessionView struct {
+	Session   string   `json:"session"`
+	Scenarios []string `json:"scenarios"` // X-Sandbox-Scenario values, newest first, each once
+	Requests  int      `json:"requests"`
+	LastSeen  string   `json:"last_seen"`
+}
