@@ -54,10 +54,11 @@ func approved() outcome { return outcome{approved: true, result: "00", message: 
 
 func declined(result string) outcome { return outcome{result: result, message: "DECLINED"} }
 
-// decideCard checks the card data of a request and decides the issuer's answer from
-// GP's test values. A request GP would refuse outright is an error; a decline is an
-// outcome, answered 200 [GP].
-func decideCard(action cardAction, in CardInput, amount string, now time.Time) (cardData, outcome, error) {
+// decideCard checks the card data of a request and decides the issuer's answer: the
+// scripted result when a scenario gives one, else from GP's test values. A request GP
+// would refuse before asking an issuer is an error whatever is scripted; a decline is
+// an outcome, answered 200 [GP].
+func decideCard(action cardAction, in CardInput, amount, scripted string, now time.Time) (cardData, outcome, error) {
 	d, err := checkCard(in, now)
 	if err != nil {
 		return d, outcome{}, err
@@ -65,9 +66,26 @@ func decideCard(action cardAction, in CardInput, amount string, now time.Time) (
 	if action == actionRefund && in.Tag != "" && in.PINBlock != "" {
 		return d, outcome{}, OfflinePINRefund()
 	}
+	if scripted != "" {
+		return d, withCVVResult(scriptedOutcome(scripted), in), nil
+	}
 	if d.number == ProcessingErrorCard {
 		return d, outcome{}, DownstreamProcessingError()
 	}
+	return d, withCVVResult(testCardOutcome(action, d, in, amount), in), nil
+}
+
+// scriptedOutcome is the issuer's answer a scenario scripts: "00" approves, any other
+// result declines.
+func scriptedOutcome(result string) outcome {
+	if result == "00" {
+		return approved()
+	}
+	return declined(result)
+}
+
+// testCardOutcome is the issuer's answer GP's sandbox gives to its test values.
+func testCardOutcome(action cardAction, d cardData, in CardInput, amount string) outcome {
 	o := approved()
 	switch {
 	case d.fromTrack && d.number == ExpiredTrackCard:
@@ -82,10 +100,15 @@ func decideCard(action cardAction, in CardInput, amount string, now time.Time) (
 		o = declined("N7")
 		o.cvvResult = "NOT_MATCHED"
 	}
+	return o
+}
+
+// withCVVResult notes a CVV the issuer did not judge otherwise as matched.
+func withCVVResult(o outcome, in CardInput) outcome {
 	if o.cvvResult == "" && in.CVV != "" {
 		o.cvvResult = "MATCHED"
 	}
-	return d, o, nil
+	return o
 }
 
 // checkCard refuses card data GP would refuse before asking an issuer: no card at all,

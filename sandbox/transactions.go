@@ -70,14 +70,15 @@ type TransactionRequest struct {
 	Reference      string
 	GratuityAmount string
 	Card           CardInput
+	IssuerResult   string // a scenario's scripted issuer result ("00" approves); "" for the card's own
 	Version        string
 	Idempotency    Idempotency
 }
 
 // CreateTransaction takes a payment: a sale (capture_mode AUTO, CAPTURED), an
 // authorization (LATER or MULTIPLE, PREAUTHORIZED) or a standalone refund. The
-// issuer's answer comes from the card (see decideCard); a decline is stored and
-// answered like an approval, with status DECLINED.
+// issuer's answer comes from the card, or from a scenario (see decideCard); a decline
+// is stored and answered like an approval, with status DECLINED.
 func (s *Service) CreateTransaction(c Caller, req TransactionRequest) (Transaction, error) {
 	action := actionSale
 	switch {
@@ -126,7 +127,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	if err != nil {
 		return Transaction{}, err
 	}
-	card, o, err := decideCard(action, req.Card, req.Amount, now)
+	card, o, err := decideCard(action, req.Card, req.Amount, req.IssuerResult, now)
 	if err != nil {
 		return Transaction{}, err
 	}

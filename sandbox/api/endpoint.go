@@ -55,6 +55,7 @@ type call struct {
 	req     any    // the checked body decoded into the operation's typed request
 	version string
 	idem    sandbox.Idempotency
+	issuer  string // the issuer result a scenario scripts; "" for the card's own
 }
 
 func (s *Server) endpoint(op operation) http.Handler {

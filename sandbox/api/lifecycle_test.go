@@ -272,6 +272,10 @@ func TestCardPresentScenarios(t *testing.T) {
 		field(got, "payment_method", "card", "authcode") != "" || r.header.Get("X-Sandbox-Rule") != "declined-sale#0" {
 		t.Errorf("scripted decline: %d %s", r.status, r.body)
 	}
+	if stored := env.do("GET", "/transactions/"+got["id"].(string), apiHeader(tok), "").json(t); stored["status"] != "DECLINED" ||
+		field(stored, "payment_method", "result") != "05" || field(stored, "action", "result_code") != "DECLINED" {
+		t.Errorf("the stored transaction of a scripted decline: %v", stored)
+	}
 	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")
 	r = env.do("POST", "/transactions/"+auth+"/capture", apiHeader(tok, "X-Sandbox-Scenario", "capture-over-limit"), `{}`)
 	if e := r.gpError(t); e.Detail != "50020" {

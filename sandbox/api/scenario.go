@@ -92,6 +92,10 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	if o.Idempotency == scenario.IdempotencyReplay {
 		c.idem.Replay = true
 	}
+	if o.Issuer != nil {
+		// Handlers that ask an issuer pass it on in their domain request.
+		c.issuer = o.Issuer.Result
+	}
 	// Without apply, a scripted error or fault stands for an action that did not
 	// happen: with nothing to show, an empty or malformed answer is 200 "{".
 	status, body := http.StatusOK, []byte("{}")

@@ -181,7 +181,7 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode,
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
 		Reference: b.Reference, GratuityAmount: b.GratuityAmount,
-		Version: c.version, Idempotency: c.idem,
+		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer,
 		Card: sandbox.CardInput{
 			EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name,
 			Number: card.Number, ExpiryMonth: card.ExpiryMonth, ExpiryYear: card.ExpiryYear, CVV: card.CVV,

@@ -266,3 +266,39 @@ func TestEngineSetManagement(t *testing.T) {
 		t.Errorf("Replace: %v %+v", err, e.List())
 	}
 }
+
+// A scripted issuer result must be one, must be seen, and must be for an operation
+// that asks an issuer.
+func TestCheckIssuer(t *testing.T) {
+	issuer := func(ops []string, o scenario.Outcome) *scenario.Scenario {
+		return &scenario.Scenario{Name: "s", Rules: []scenario.Rule{{When: scenario.When{Operations: ops}, Then: &o}}}
+	}
+	for _, tc := range []struct {
+		name string
+		sc   *scenario.Scenario
+		want string // "" for no error
+	}{
+		{"approval", issuer([]string{"transaction", "verification"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "00"}}), ""},
+		{"three letters", issuer([]string{"transaction"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "N7A"}}), ""},
+		{"too long", issuer([]string{"transaction"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "0000"}}),
+			`scenario s rule 0: issuer result "0000": must be 2 or 3 letters or digits`},
+		{"with a fault", issuer([]string{"transaction"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "51"}, Fault: scenario.FaultEmpty}),
+			"scenario s rule 0: issuer cannot be combined with error or fault"},
+		{"no issuer asked", issuer([]string{"transaction", "capture"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "51"}}),
+			"scenario s rule 0: issuer: operation capture asks no issuer"},
+		{"in a sequence", &scenario.Scenario{Name: "s", Rules: []scenario.Rule{{When: scenario.When{Operations: []string{scenario.OpAny}},
+			Sequence: []scenario.Step{{Then: scenario.Outcome{}}, {Then: scenario.Outcome{Issuer: &scenario.Issuer{Result: "51"}}}}}}},
+			"scenario s rule 0: issuer: operation any asks no issuer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.sc.Check()
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("Check() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

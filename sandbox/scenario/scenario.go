@@ -8,6 +8,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -86,6 +87,37 @@ type Outcome struct {
 	Fault       string
 	Apply       bool   // execute the action even though the client sees Error or Fault
 	Idempotency string // "replay" switches the request's key to replay mode
+	Issuer      *Issuer
+}
+
+// Issuer scripts the issuer's answer to an operation that asks one (see AsksIssuer):
+// the action executes and is stored with this result instead of the one the card's
+// test values give. "00" approves; any other result declines.
+type Issuer struct {
+	Result string
+}
+
+// IssuerApproved is the result with which a scripted issuer approves.
+const IssuerApproved = "00"
+
+// ValidIssuerResult reports whether result can be a scripted issuer result: 2 or 3
+// letters or digits, as GP's result codes are ("00", "51", "N7", "101").
+func ValidIssuerResult(result string) bool {
+	if len(result) < 2 || len(result) > 3 {
+		return false
+	}
+	for _, c := range []byte(result) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// AsksIssuer reports whether the operation op asks a card issuer, so that a rule may
+// script the issuer's answer to it.
+func AsksIssuer(op string) bool {
+	return op == string(sandbox.OpTransaction) || op == string(sandbox.OpVerification)
 }
 
 // Error is a scripted GP error. An empty Description means the catalogue's text.
@@ -100,7 +132,7 @@ const IdempotencyReplay = "replay"
 
 // Pass reports whether the outcome leaves the answer as it would be anyway.
 func (o Outcome) Pass() bool {
-	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == ""
+	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil
 }
 
 // String renders an outcome briefly, for logs and listings.
@@ -108,6 +140,9 @@ func (o Outcome) String() string {
 	var parts []string
 	if o.Error != nil {
 		parts = append(parts, strconv.Itoa(o.Status)+" "+o.Error.Code+" "+o.Error.Detail)
+	}
+	if o.Issuer != nil {
+		parts = append(parts, "issuer "+o.Issuer.Result)
 	}
 	if o.Body != nil {
 		parts = append(parts, "body")
@@ -160,6 +195,9 @@ func (s *Scenario) Check() error {
 				return fmt.Errorf("scenario %s rule %d: unknown operation %q", s.Name, i, op)
 			}
 		}
+		if err := r.checkIssuer(); err != nil {
+			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
+		}
 	}
 	return nil
 }
@@ -193,4 +231,33 @@ func OperationNames() []string {
 		names = append(names, string(op))
 	}
 	return append(names, OpNotification, OpAny)
+}
+
+// checkIssuer refuses a scripted issuer result that is not one, that a scripted error
+// or fault would hide, or that is scripted for an operation that asks no issuer.
+func (r Rule) checkIssuer() error {
+	outcomes := []Outcome{}
+	if r.Then != nil {
+		outcomes = append(outcomes, *r.Then)
+	}
+	for _, s := range r.Sequence {
+		outcomes = append(outcomes, s.Then)
+	}
+	for _, o := range outcomes {
+		if o.Issuer == nil {
+			continue
+		}
+		if !ValidIssuerResult(o.Issuer.Result) {
+			return fmt.Errorf("issuer result %q: must be 2 or 3 letters or digits", o.Issuer.Result)
+		}
+		if o.Error != nil || o.Fault != "" {
+			return errors.New("issuer cannot be combined with error or fault")
+		}
+		for _, op := range r.When.Operations {
+			if !AsksIssuer(op) {
+				return fmt.Errorf("issuer: operation %s asks no issuer", op)
+			}
+		}
+	}
+	return nil
 }

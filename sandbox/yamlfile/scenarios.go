@@ -176,6 +176,22 @@ type outcomeDoc struct {
 	Fault       string         `yaml:"fault"`
 	Apply       bool           `yaml:"apply"`
 	Idempotency string         `yaml:"idempotency"`
+	Issuer      *issuerDoc     `yaml:"issuer"`
+}
+
+// issuerDoc scripts the issuer's answer: "issuer: {result: "51"}".
+type issuerDoc struct {
+	Result issuerResult `yaml:"result,required"`
+}
+
+// issuerResult is a result code of the issuer, such as "00" or "51".
+type issuerResult string
+
+func (r issuerResult) check() string {
+	if !scenario.ValidIssuerResult(string(r)) {
+		return fmt.Sprintf("must be an issuer result of 2 or 3 letters or digits such as \"00\" or \"51\", got %q", clip(string(r)))
+	}
+	return ""
 }
 
 type errorDoc struct {
@@ -293,7 +309,7 @@ func checkScenario(d *decoder, doc *scenarioDoc) {
 				d.addf(thenAt.node, thenAt.path, "then needs pass or outcome fields")
 			} // else not decodable: already reported
 		case r.Then != nil:
-			checkOutcome(d, r.Then, notification)
+			checkOutcome(d, r.Then, notification, r.When.Operation)
 		case len(r.Sequence) == 0:
 			l, _ := d.at(&r.Sequence)
 			d.addf(l.node, l.path, "a sequence needs at least one step")
@@ -301,7 +317,7 @@ func checkScenario(d *decoder, doc *scenarioDoc) {
 		for j := range r.Sequence {
 			s := &r.Sequence[j]
 			if s.Then != nil {
-				checkOutcome(d, s.Then, notification)
+				checkOutcome(d, s.Then, notification, r.When.Operation)
 			} else if l, ok := d.at(&s.Then); ok && isNull(l.node) {
 				d.addf(l.node, l.path, "then needs pass or outcome fields")
 			}
@@ -330,7 +346,7 @@ func checkWhen(d *decoder, w *whenDoc) bool {
 }
 
 // checkOutcome reports fields that contradict one another or do not fit the operation.
-func checkOutcome(d *decoder, o *outcomeDoc, notification bool) {
+func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) {
 	at, _ := d.at(o)
 	problem := func(ptr any, format string, args ...any) {
 		l, ok := d.at(ptr)
@@ -340,13 +356,13 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool) {
 		d.addf(l.node, l.path, format, args...)
 	}
 	if o.Pass {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil {
 			problem(&o.Pass, "pass cannot be combined with other outcome fields")
 		}
 		return
 	}
 	if notification {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil {
 			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
 		}
 		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
@@ -383,6 +399,23 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool) {
 	}
 	if o.Idempotency != "" && o.Idempotency != scenario.IdempotencyReplay {
 		problem(&o.Idempotency, "unknown idempotency mode %q (want replay)", clip(o.Idempotency))
+	}
+	if o.Issuer != nil {
+		checkIssuer(problem, o, ops)
+	}
+}
+
+// checkIssuer reports a scripted issuer answer that could not be given: hidden by a
+// scripted error or fault, or for an operation that asks no issuer.
+func checkIssuer(problem func(ptr any, format string, args ...any), o *outcomeDoc, ops operations) {
+	if o.Error != nil || o.Fault != "" {
+		problem(&o.Issuer, "issuer scripts the answer of an executed action: it cannot be combined with error or fault")
+	}
+	for _, op := range ops {
+		if !scenario.AsksIssuer(op) {
+			problem(&o.Issuer, "issuer applies only to operations that ask an issuer (transaction, verification), not %s", op)
+			return
+		}
 	}
 }
 
@@ -424,6 +457,9 @@ func (o *outcomeDoc) toOutcome() scenario.Outcome {
 	out := scenario.Outcome{
 		Status: o.Status, Body: o.Body, Delay: o.Delay.value(), Fault: o.Fault,
 		Apply: o.Apply, Idempotency: o.Idempotency,
+	}
+	if o.Issuer != nil {
+		out.Issuer = &scenario.Issuer{Result: string(o.Issuer.Result)}
 	}
 	if e := o.Error; e != nil {
 		out.Error = &scenario.Error{Code: e.Code, Detail: string(e.Detail), Description: e.Description}

@@ -45,6 +45,8 @@ rules:
       - then: pass
   - when: {operation: any}
     then: {idempotency: replay, fault: timeout, delay: 2s, apply: true}
+  - when: {operation: [transaction, verification]}
+    then: {issuer: {result: "N7"}, delay: 1s}
 ---
 version: 1
 name: notes
@@ -78,6 +80,10 @@ rules:
 			{
 				When: scenario.When{Operations: []string{"any"}},
 				Then: &scenario.Outcome{Idempotency: "replay", Fault: "timeout", Delay: 2 * time.Second, Apply: true},
+			},
+			{
+				When: scenario.When{Operations: []string{"transaction", "verification"}},
+				Then: &scenario.Outcome{Issuer: &scenario.Issuer{Result: "N7"}, Delay: time.Second},
 			},
 		}},
 		{Name: "notes", File: "a.yaml", Rules: []scenario.Rule{{
@@ -132,6 +138,22 @@ func TestLoadScenariosProblems(t *testing.T) {
 		{"times below one", head + "  - when: {operation: order}\n    sequence: [{then: pass, times: 0}]\n",
 			[]string{`s.yaml:5:36: rules[0].sequence[0].times: times must be at least 1`}},
 		{"empty file", "", []string{`s.yaml: no scenario: the file is empty`}},
+		{"unquoted issuer result", head + "  - when: {operation: transaction}\n    then: {issuer: {result: 51}}\n",
+			[]string{`s.yaml:5:29: rules[0].then.issuer.result: expected a string, got the number 51; write it in quotes`}},
+		{"bad issuer result", head + "  - when: {operation: transaction}\n    then: {issuer: {result: \"5-1\"}}\n",
+			[]string{`s.yaml:5:29: rules[0].then.issuer.result: must be an issuer result of 2 or 3 letters or digits such as "00" or "51", got "5-1"`}},
+		{"issuer without result", head + "  - when: {operation: transaction}\n    then: {issuer: {code: \"51\"}}\n",
+			[]string{`s.yaml:5:20: rules[0].then.issuer: missing required key "result"`, `s.yaml:5:21: rules[0].then.issuer: unknown key "code"`}},
+		{"issuer with error", head + "  - when: {operation: transaction}\n    then: {status: 502, error: {code: SYSTEM_ERROR_DOWNSTREAM, detail: \"50046\"}, issuer: {result: \"51\"}}\n",
+			[]string{`s.yaml:5:90: rules[0].then.issuer: issuer scripts the answer of an executed action: it cannot be combined with error or fault`}},
+		{"issuer with fault", head + "  - when: {operation: verification}\n    sequence: [{then: {fault: empty, issuer: {result: \"51\"}}}]\n",
+			[]string{`s.yaml:5:46: rules[0].sequence[0].then.issuer: issuer scripts the answer of an executed action: it cannot be combined with error or fault`}},
+		{"issuer on an operation without one", head + "  - when: {operation: [transaction, capture]}\n    then: {issuer: {result: \"51\"}}\n",
+			[]string{`s.yaml:5:20: rules[0].then.issuer: issuer applies only to operations that ask an issuer (transaction, verification), not capture`}},
+		{"issuer on any", head + "  - when: {operation: any}\n    then: {issuer: {result: \"00\"}}\n",
+			[]string{`s.yaml:5:20: rules[0].then.issuer: issuer applies only to operations that ask an issuer (transaction, verification), not any`}},
+		{"issuer on notification", head + "  - when: {operation: notification}\n    then: {issuer: {result: \"00\"}}\n",
+			[]string{`s.yaml:5:11: rules[0].then: a notification outcome has only delay and fault (drop or duplicate)`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := mustScenarioProblems(t, tc.src); !reflect.DeepEqual(got, tc.want) {
