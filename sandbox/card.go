@@ -74,8 +74,8 @@ func readCard(in CardInput) cardData {
 			d.number, d.expiryYY, d.expiryMM = parts[0], parts[2][:2], parts[2][2:4]
 		}
 	}
-	d.trackParsed = allDigitString(d.number) && len(d.number) >= 12 && len(d.number) <= 19 &&
-		allDigitString(d.expiryYY) && allDigitString(d.expiryMM)
+	d.trackParsed = AllDigits(d.number) && len(d.number) >= 12 && len(d.number) <= 19 &&
+		AllDigits(d.expiryYY) && AllDigits(d.expiryMM)
 	return d
 }
 
@@ -123,7 +123,9 @@ func CardBrand(number string) string {
 	return "UNKNOWN"
 }
 
-func allDigitString(s string) bool {
+// AllDigits reports whether s is one or more decimal digits, the shape of GP's amounts
+// and card numbers.
+func AllDigits(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -136,7 +138,7 @@ func allDigitString(s string) bool {
 }
 
 func atoiDigits(s string) int {
-	if !allDigitString(s) || len(s) > 9 {
+	if !AllDigits(s) || len(s) > 9 {
 		return -1
 	}
 	n := 0

@@ -131,7 +131,7 @@ func checkCard(in CardInput, now time.Time) (cardData, error) {
 		if CardBrand(d.number) == "AMEX" {
 			want = 4
 		}
-		if len(in.CVV) != want || !allDigitString(in.CVV) {
+		if len(in.CVV) != want || !AllDigits(in.CVV) {
 			return d, InvalidCardData("Security Code/CVV2/CVC must be " + string(rune('0'+want)) + " digits")
 		}
 	}

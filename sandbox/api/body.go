@@ -193,7 +193,7 @@ func checkValue(f field, v any, path string) error {
 	}
 	switch f.kind {
 	case kDigits:
-		ok = allDigits(s) || s == "" && f.min == 0 // min 0: "" stands for absent
+		ok = sandbox.AllDigits(s) || s == "" && f.min == 0 // min 0: "" stands for absent
 	case kHex:
 		ok = len(s)%2 == 0 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
 	case kEnum:
@@ -239,7 +239,7 @@ func checkInteger(f field, v any, path string) error {
 	default:
 		return sandbox.InvalidField(path)
 	}
-	if !allDigits(text) || len(text) > 9 {
+	if !sandbox.AllDigits(text) || len(text) > 9 {
 		return sandbox.InvalidField(path) // negative, fractional, exponent or absurdly large
 	}
 	n, _ := strconv.Atoi(text) // at most 9 digits: cannot fail
@@ -263,18 +263,6 @@ func textOK(s string) bool {
 func lengthOK(s string, min, max int) bool {
 	n := utf8.RuneCountInString(s)
 	return n >= min && (max == 0 || n <= max)
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 func absoluteHTTPURL(s string) bool {
