@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -40,9 +41,8 @@ func idempotencyOutcome(info *requestInfo) string {
 }
 
 // journalResponse is the answer as the journal keeps it: a few headers and the body,
-// cut to journalBodyCap, card data masked as in requests (an answer is built from
-// stored records that hold none, but an error may echo what a client sent, such as an
-// id in a path) and the access token redacted.
+// cut to journalBodyCap, the card data of an error masked as in requests, and the
+// access token redacted.
 func journalResponse(info *requestInfo) *JournalResponse {
 	if info.responseHeader == nil {
 		return nil // no answer was written: a fault closed the connection
@@ -58,7 +58,14 @@ func journalResponse(info *requestInfo) *JournalResponse {
 		// A copy: the entry must not hold the whole answer through its slice.
 		body, resp.BodyTruncated = bytes.Clone(body[:journalBodyCap]), true
 	}
-	resp.Body = answerBody(sandbox.MaskCardDataJSON(withoutToken(body)))
+	body = withoutToken(body)
+	if info.status >= http.StatusBadRequest {
+		// An error may echo what a client sent (an id in a path); a success is
+		// rendered from stored records, whose card data was masked before it was
+		// stored, so masking it again would only cost every request the scan.
+		body = sandbox.MaskCardDataJSON(body)
+	}
+	resp.Body = answerBody(body)
 	return resp
 }
 
