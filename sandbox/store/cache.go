@@ -117,6 +117,13 @@ func cloneTransaction(t sandbox.Transaction) sandbox.Transaction {
 	return t
 }
 
+// cloneBatch drops Members, which the database does not keep either (json:"-"): a
+// cached batch reads back as a stored one does.
+func cloneBatch(b sandbox.Batch) sandbox.Batch {
+	b.Members = nil
+	return b
+}
+
 func cloneApp(a sandbox.App) sandbox.App {
 	a.Merchants = slices.Clone(a.Merchants)
 	a.Scenarios = slices.Clone(a.Scenarios)

@@ -149,3 +149,31 @@ func scribble(v reflect.Value, shared bool) int {
 	}
 	return n
 }
+
+// A cached batch reads back as the database gives it: without the members the admin
+// API fills in (json:"-"), in the writing transaction and after it.
+func TestCachedBatchIsTheStoredOne(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "batch.db"))
+	b := filled[sandbox.Batch](func(r *sandbox.Batch) { r.ID = "BAT_1" })
+	check := func(when string, tx sandbox.Tx) error {
+		got, err := tx.Batch("BAT_1")
+		if err != nil {
+			return err
+		}
+		want := b
+		want.Members = nil
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %+v, want %+v", when, got, want)
+		}
+		got.Members = append(got.Members, "TRN_changed") // a reader's change stays its own
+		return nil
+	}
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		if err := tx.PutBatch(b); err != nil {
+			return err
+		}
+		return check("in the writing transaction", tx)
+	})
+	mustView(t, s, func(tx sandbox.Tx) error { return check("after the commit", tx) })
+	mustView(t, s, func(tx sandbox.Tx) error { return check("read again", tx) })
+}
