@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -89,5 +90,44 @@ func TestMaskCardDataManyGroups(t *testing.T) {
 	in := strings.Repeat("1 ", 500000)
 	if got := MaskCardData(in); len(got) != len(in) {
 		t.Errorf("length changed: %d, want %d", len(got), len(in))
+	}
+}
+
+// The prefilter may let through text without track data, never hold back text with it.
+func TestMayHoldTrackDataNeverMissesTrackData(t *testing.T) {
+	tracks := []string{
+		"%B4111111111111111^DOE/JOHN^2512101?",
+		"b4111111111111111^A^2512",
+		";4111111111111111=25121010000000000000?",
+		"4111111111111111D2512101",
+		"x4761739001010010d2512",
+	}
+	for _, s := range tracks {
+		if !trackData.MatchString(s) {
+			t.Fatalf("%q: not track data to the expression; fix the test", s)
+		}
+		if !mayHoldTrackData(s) || !mayHoldTrackData([]byte(s)) {
+			t.Errorf("mayHoldTrackData(%q) = false: the expression would not run", s)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "0123456789^=Dd;%Bb? /"
+	for range 200000 {
+		b := make([]byte, 10+r.IntN(40))
+		for i := range b {
+			if r.IntN(3) == 0 {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			} else {
+				b[i] = '0' + byte(r.IntN(10))
+			}
+		}
+		if trackData.Match(b) && !mayHoldTrackData(b) {
+			t.Fatalf("mayHoldTrackData(%q) = false, but the expression matches", b)
+		}
+	}
+	for _, s := range []string{"/transactions/TRN_CapturedSale000000000000000001/adjustment", "2021-03-22T10:00:00Z"} {
+		if mayHoldTrackData(s) {
+			t.Errorf("mayHoldTrackData(%q) = true: the expression runs for nothing", s)
+		}
 	}
 }
