@@ -25,7 +25,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	logger := newLogger(cfg.logFormat, stderr)
+	logs := newLogBuffer(stderr)
+	defer logs.Flush()
+	logger := newLogger(cfg.logFormat, logs)
 	if cfg.adminOpen && cfg.adminToken == "" && !isLoopback(cfg.addr) {
 		logger.Warn("the admin API is open to every client that reaches --addr, as --admin-open asks", "addr", cfg.addr)
 	}
