@@ -59,13 +59,15 @@ func journalResponse(info *requestInfo) *JournalResponse {
 		body, resp.BodyTruncated = bytes.Clone(body[:journalBodyCap]), true
 	}
 	body = withoutToken(body)
-	if info.status >= http.StatusBadRequest {
-		// An error may echo what a client sent (an id in a path); a success is
-		// rendered from stored records, whose card data was masked before it was
-		// stored, so masking it again would only cost every request the scan.
-		body = sandbox.MaskCardDataJSON(body)
+	if info.status < http.StatusBadRequest && !resp.BodyTruncated && len(body) > 0 {
+		// A success is rendered from stored records, whose card data was masked
+		// before it was stored, by json.Marshal: checking or masking it again would
+		// only cost every request two scans of its answer.
+		resp.Body = body
+		return resp
 	}
-	resp.Body = answerBody(body)
+	// An error may echo what a client sent (an id in a path).
+	resp.Body = answerBody(sandbox.MaskCardDataJSON(body))
 	return resp
 }
 
