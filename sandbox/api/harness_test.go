@@ -48,12 +48,13 @@ var startTime = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)
 // sandboxEnv is a sandbox served over real loopback HTTP, with a steppable clock and
 // seeded ids so that responses are byte-stable.
 type sandboxEnv struct {
-	t      testing.TB
-	URL    string
-	clock  *sandbox.VirtualClock
-	db     *store.Store
-	svc    *sandbox.Service
-	engine *scenario.Engine
+	t       testing.TB
+	URL     string
+	handler http.Handler // what URL serves, to call in-process
+	clock   *sandbox.VirtualClock
+	db      *store.Store
+	svc     *sandbox.Service
+	engine  *scenario.Engine
 }
 
 func mustSandbox(t testing.TB, opts ...func(*app.Config)) *sandboxEnv {
@@ -96,7 +97,7 @@ func mustSandboxWith(t testing.TB, o envOptions) *sandboxEnv {
 		srv.Close()
 		sb.Close()
 	})
-	env := &sandboxEnv{t: t, URL: srv.URL, clock: sb.Clock(), db: sb.Store(), svc: sb.Service(), engine: sb.Scenarios()}
+	env := &sandboxEnv{t: t, URL: srv.URL, handler: sb.Handler(), clock: sb.Clock(), db: sb.Store(), svc: sb.Service(), engine: sb.Scenarios()}
 	if o.fixtures != nil {
 		env.mustReseed(o.fixtures)
 	}
