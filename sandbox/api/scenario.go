@@ -89,8 +89,10 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c *call, d scenario.Decision) {
 	o := d.Outcome
 	w.Header().Set(headerRule, d.Ref())
-	if o.Idempotency == scenario.IdempotencyReplay {
-		c.idem.Replay = true
+	if o.Idempotency == scenario.IdempotencyReplay && c.idem.Key != "" {
+		// Only replay tells a true repeat from another request under the same key,
+		// so only replay pays for hashing the body.
+		c.idem.Replay, c.idem.BodyHash = true, bodyHash(c.body)
 	}
 	if o.Issuer != nil {
 		// Handlers that ask an issuer pass it on in their domain request.
