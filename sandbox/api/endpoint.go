@@ -251,6 +251,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	if r.ContentLength > s.maxBody {
 		return nil, sandbox.BodyTooLarge(s.maxBody)
 	}
+	if read, ok := r.Body.(*readBody); ok && read.err == nil && int64(len(read.whole)) <= s.maxBody {
+		return read.whole, nil
+	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 	var tooLarge *http.MaxBytesError
 	var refused *sandbox.Error // from decodeRequestBody: the encoding or its size

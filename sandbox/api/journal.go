@@ -178,6 +178,19 @@ func (s *Server) peekBody(r *http.Request, info *requestInfo) {
 	if r.Body == nil || r.Body == http.NoBody || r.ContentLength > s.maxBody {
 		return
 	}
+	if r.ContentLength >= 0 && r.ContentLength <= journalBodyCap {
+		// The usual case, read once for both: net/http holds the body to its
+		// declared length.
+		buf := make([]byte, r.ContentLength)
+		n, err := io.ReadFull(r.Body, buf)
+		var rest io.Reader = bytes.NewReader(buf[:n])
+		if err != nil { // cut short or timed out: the handler reads the failure too
+			rest = io.MultiReader(rest, errReader{err})
+		}
+		r.Body = &readBody{whole: buf[:n], err: err, Reader: rest, Closer: r.Body}
+		info.body = buf[:n]
+		return
+	}
 	buf, err := io.ReadAll(io.LimitReader(r.Body, journalBodyCap+1))
 	var rest io.Reader = r.Body
 	if err != nil {
@@ -188,6 +201,15 @@ func (s *Server) peekBody(r *http.Request, info *requestInfo) {
 		buf, info.bodyTruncated = buf[:journalBodyCap], true
 	}
 	info.body = buf
+}
+
+// readBody is a body the journal read whole: the handler takes it as it is (err is
+// the reading's failure, if any) rather than reading it a second time.
+type readBody struct {
+	whole []byte
+	err   error
+	io.Reader
+	io.Closer
 }
 
 type readCloser struct {

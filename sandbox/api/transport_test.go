@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -156,5 +157,28 @@ func TestOversizeStreamedBodyRefusedAtTheLimit(t *testing.T) {
 	}
 	if n := sent.Load(); n >= 100<<20 {
 		t.Errorf("the whole 100 MiB was accepted (%d bytes) before the answer", n)
+	}
+}
+
+// A body that ends before its declared length is refused, never served as what came.
+func TestBodyShorterThanDeclaredRefused(t *testing.T) {
+	env := mustSandbox(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(env.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := tokenBody(partnerApp, partnerKey, "")
+	req := fmt.Sprintf("POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body)+10, body)
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	conn.(*net.TCPConn).CloseWrite()
+	resp, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(resp), "HTTP/1.1 400") || !strings.Contains(string(resp), `"detailed_error_code":"40213"`) {
+		t.Errorf("response to a body 10 bytes short of its Content-Length: %q", resp)
 	}
 }
