@@ -35,8 +35,8 @@
 // buntdb's EverySecond, which fsyncs under the database's lock; so an OS crash or power
 // loss can lose about the last second of writes. With Options.SyncAlways every commit
 // is fsynced before Update returns, at the cost of one fsync per API action (buntdb
-// ignores an fsync error). The file compacts itself when it has grown fourfold since
-// the last compaction and is over autoShrinkMinSize.
+// ignores an fsync error). The file is compacted when it has grown fourfold since the
+// last compaction and the store is idle (compactor.go), and on Close.
 package store
 
 import (
@@ -50,18 +50,10 @@ import (
 	"github.com/tidwall/buntdb"
 )
 
-// Compaction: rewrite the file once it has grown by 300% since the last rewrite (to
-// four times its live size) and is at least 1 MiB. buntdb's default minimum (32 MiB)
-// would let a sandbox's file, a few hundred kilobytes of live data, accumulate
-// rewrites of the same keys for a long time. The percentage trades disk for pauses: a
-// compaction ends by copying, under the writer's lock, what was written while it
-// ran, and under sustained load a file that compacts at 100% does so every few
-// seconds (ten times in 40 s of 1M-key load, p99.9 of an Update 59 ms; at 300%, five
-// times and 34 ms).
-const (
-	autoShrinkPercentage = 300
-	autoShrinkMinSize    = 1 << 20
-)
+// autoShrinkMinSize is the smallest file the store compacts (see compactor.go).
+// buntdb's own minimum (32 MiB) would let a sandbox's file, a few hundred kilobytes
+// of live data, accumulate rewrites of the same keys for a long time.
+const autoShrinkMinSize = 1 << 20
 
 // syncEvery is how often the syncer fsyncs a file that was written to.
 const syncEvery = time.Second
@@ -71,6 +63,8 @@ type Options struct {
 	// SyncAlways fsyncs every commit before Update returns, so that not even an OS
 	// crash loses a reported write. The default syncs once a second.
 	SyncAlways bool
+
+	compaction *compaction // when to compact; defaultCompaction when nil (tests shorten it)
 }
 
 // Store is a sandbox.Store over one buntdb database.
@@ -82,6 +76,7 @@ type Store struct {
 	// up there. They expire by themselves, so a later open clears it.
 	legacyIdem bool
 	syncer     *syncer    // nil for ":memory:" and with SyncAlways
+	compactor  *compactor // nil for ":memory:"
 	path       string     // ":memory:" for no file
 	torn       *TornWrite // what Open cut off the file, if anything
 }
@@ -117,9 +112,8 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		}
 	}
 	cfg := buntdb.Config{
-		SyncPolicy:           buntdb.Never, // the syncer's job, outside buntdb's lock
-		AutoShrinkPercentage: autoShrinkPercentage,
-		AutoShrinkMinSize:    autoShrinkMinSize,
+		SyncPolicy:         buntdb.Never, // the syncer's job, outside buntdb's lock
+		AutoShrinkDisabled: true,         // the compactor's
 	}
 	if opts.SyncAlways {
 		cfg.SyncPolicy = buntdb.Always
@@ -136,6 +130,13 @@ func OpenWith(path string, opts Options) (*Store, error) {
 	s := &Store{db: db, cache: bounded.New[any](recordCacheSize), legacyIdem: legacy, path: path, torn: torn}
 	if path != ":memory:" && !opts.SyncAlways {
 		s.syncer = startSyncer(path, syncEvery)
+	}
+	if path != ":memory:" {
+		when := defaultCompaction
+		if opts.compaction != nil {
+			when = *opts.compaction
+		}
+		s.compactor = startCompactor(db, path, when)
 	}
 	return s, nil
 }
@@ -189,6 +190,9 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	if err == nil && s.syncer != nil {
 		s.syncer.committed()
 	}
+	if err == nil && s.compactor != nil {
+		s.compactor.committed(time.Now())
+	}
 	return err
 }
 
@@ -196,6 +200,10 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 // next Open can tell a cleanly closed file from one cut short. Transactions must have
 // ended.
 func (s *Store) Close() error {
+	if s.compactor != nil {
+		s.compactor.close() // before compactForRestart: one compaction at a time
+		s.compactor = nil
+	}
 	if s.syncer != nil {
 		s.syncer.close()
 		s.syncer = nil
