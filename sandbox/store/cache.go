@@ -42,6 +42,7 @@ type pendingWrites struct {
 	records  map[string]any // nil until the first write
 	wiped    bool           // DeleteAll ran: the cache's values are gone
 	overflow bool           // more writes than the cache holds (a fixture load): records stopped
+	idem     idemRead       // the idempotency bucket read last, while it is current
 }
 
 // cachedGet reads key through the Update's own writes, the cache (unless the Update
@@ -82,7 +83,7 @@ func cachedPut[T any](x tx, key string, v T, clone func(T) T) error {
 	} else {
 		record = clone(v)
 	}
-	if err := put(x.t, key, record); err != nil {
+	if err := x.putRecord(key, record); err != nil {
 		return err
 	}
 	if !x.writes.overflow {

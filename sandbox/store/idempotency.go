@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -102,12 +101,21 @@ func hexDigits(v uint32, n int) string {
 	return string(b)
 }
 
-// Idempotency reads the record of appID's key.
+// Idempotency reads the record of appID's key. Inside an Update it remembers the
+// bucket it read (see idemRead), for the PutIdempotency that usually follows.
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	id := idemIDOf(appID, key)
-	rec, found, err := x.bucketRecord(id.bucketKey(), id)
+	bucketKey := id.bucketKey()
+	stored, err := x.readBucket(bucketKey)
+	if err == nil && x.writes != nil {
+		x.writes.idem = idemRead{appID: appID, key: key, id: id, bucketKey: bucketKey, stored: stored, valid: true}
+	}
+	rec, found := sandbox.IdempotencyRecord{}, false
+	if err == nil {
+		rec, found, err = bucketRecord(bucketKey, stored, id)
+	}
 	if !found && err == nil && x.legacyIdem {
-		if rec, found, err = x.bucketRecord(id.format1BucketKey(), id); !found && err == nil {
+		if rec, found, err = x.format1Record(id); !found && err == nil {
 			return get[sandbox.IdempotencyRecord](x.t, legacyIdemKey(appID, key))
 		}
 	}
@@ -121,15 +129,48 @@ func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	return rec, nil
 }
 
-// bucketRecord reads id's live entry in the bucket at key.
-func (x tx) bucketRecord(key string, id idemID) (sandbox.IdempotencyRecord, bool, error) {
+// idemRead is the bucket an Update's last Idempotency read, until the Update writes
+// a bucket. An action checks its key and then writes it, so PutIdempotency finds the
+// bucket here rather than hashing the key and searching buntdb's trees for it again:
+// under load the bucket items are scattered over a large heap, and each search of
+// them was a few microseconds of cache misses inside the writer's lock.
+type idemRead struct {
+	appID, key string
+	id         idemID
+	bucketKey  string
+	stored     string // the bucket's sealed value; "" when it is missing
+	valid      bool
+}
+
+// readBucket returns the sealed value of the bucket at key, "" when it is missing.
+func (x tx) readBucket(key string) (string, error) {
 	stored, err := x.t.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: get %s: %w", key, err)
+	}
+	return stored, nil
+}
+
+// format1Record reads id's entry in its bucket of the format-1 layout.
+func (x tx) format1Record(id idemID) (sandbox.IdempotencyRecord, bool, error) {
+	key := id.format1BucketKey()
+	stored, err := x.readBucket(key)
+	if err != nil {
+		return sandbox.IdempotencyRecord{}, false, err
+	}
+	return bucketRecord(key, stored, id)
+}
+
+// bucketRecord reads id's live entry in the bucket at key, whose sealed value is
+// stored ("" for a missing bucket).
+func bucketRecord(key, stored string, id idemID) (sandbox.IdempotencyRecord, bool, error) {
+	if stored == "" {
 		return sandbox.IdempotencyRecord{}, false, nil
 	}
-	if err == nil {
-		stored, err = unseal(key, stored)
-	}
+	stored, err := unseal(key, stored)
 	if err != nil {
 		return sandbox.IdempotencyRecord{}, false, fmt.Errorf("store: get %s: %w", key, err)
 	}
@@ -154,22 +195,31 @@ func (x tx) bucketRecord(key string, id idemID) (sandbox.IdempotencyRecord, bool
 // dropping the bucket's expired ones. With keep > 0 the entry is forgotten once keep
 // has passed on the wall clock.
 func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) error {
-	id := idemIDOf(r.AppID, r.Key)
-	key := id.bucketKey()
-	old, err := x.t.Get(key)
-	if err == nil {
-		old, err = unseal(key, old)
+	var read idemRead
+	if x.writes != nil { // nil in a View, where buntdb refuses the write below
+		read, x.writes.idem = x.writes.idem, idemRead{} // the bucket changes
 	}
-	if err != nil && !errors.Is(err, buntdb.ErrNotFound) {
-		return fmt.Errorf("store: get %s: %w", key, err)
+	if !read.valid || read.appID != r.AppID || read.key != r.Key {
+		read.id = idemIDOf(r.AppID, r.Key)
+		read.bucketKey = read.id.bucketKey()
+		var err error
+		if read.stored, err = x.readBucket(read.bucketKey); err != nil {
+			return err
+		}
+	}
+	id, key := read.id, read.bucketKey
+	old, err := "", error(nil)
+	if read.stored != "" {
+		if old, err = unseal(key, read.stored); err != nil {
+			return fmt.Errorf("store: get %s: %w", key, err)
+		}
 	}
 	now := time.Now()
 	var expires uint64
 	if keep > 0 {
 		expires = uint64(now.Add(keep).UnixMilli())
 	}
-	entry := appendIdemEntry(nil, id, r, expires)
-	value, longest, err := rewriteIdemBucket(old, id, entry, expires, now)
+	value, longest, err := rewriteIdemBucket(old, id, r, expires, now)
 	if err != nil {
 		return fmt.Errorf("store: idempotency bucket %s: %w", key, err)
 	}
@@ -177,47 +227,49 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if longest > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: time.UnixMilli(int64(longest)).Sub(now)}
 	}
-	if _, _, err := x.t.Set(key, seal(key, value), opts); err != nil {
+	if _, _, err := x.t.Set(key, sealBytes(key, value), opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil
 }
 
-// rewriteIdemBucket returns bucket old with entry in place of id's entry and without
-// expired entries, and the latest expiry it holds (0 when an entry is kept for good).
-func rewriteIdemBucket(old string, id idemID, entry []byte, expires uint64, now time.Time) (string, uint64, error) {
+// rewriteIdemBucket returns bucket old with r's entry in place of id's entry and
+// without expired entries, and the latest expiry it holds (0 when an entry is kept
+// for good).
+func rewriteIdemBucket(old string, id idemID, r sandbox.IdempotencyRecord, expires uint64, now time.Time) ([]byte, uint64, error) {
 	longest := expires
-	var b strings.Builder
-	b.Grow(len(old) + len(entry) + 1)
-	b.WriteByte(idemFormat)
 	format, entries, err := splitIdemBucket(old)
 	if err == nil && format != idemFormat {
 		err = fmt.Errorf("%w: format %d where %d belongs", errIdemBucket, format, idemFormat)
 	}
 	if err != nil {
-		return "", 0, err
+		return nil, 0, err
 	}
-	err = eachIdemEntry(entries, func(eid idemID, whole, body string) error {
-		if eid == id {
-			return nil
+	b := make([]byte, 1, len(old)+idemEntrySize(r))
+	b[0] = idemFormat
+	it := idemEntries{rest: entries}
+	for it.next() {
+		if it.id == id {
+			continue
 		}
-		e, err := idemEntryExpiry(body)
+		e, err := idemEntryExpiry(it.body)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		if expired(e, now) {
-			return nil
+			continue
 		}
 		if e == 0 || longest == 0 {
 			longest = 0
 		} else {
 			longest = max(longest, e)
 		}
-		b.WriteString(whole)
-		return nil
-	})
-	b.Write(entry)
-	return b.String(), longest, err
+		b = append(b, it.whole...)
+	}
+	if it.err != nil {
+		return nil, 0, it.err
+	}
+	return appendIdemEntry(b, id, r, expires), longest, nil
 }
 
 func expired(expires uint64, now time.Time) bool {
@@ -226,20 +278,13 @@ func expired(expires uint64, now time.Time) bool {
 
 // findIdemEntry returns the body of id's entry in bucket.
 func findIdemEntry(bucket string, id idemID) (string, bool, error) {
-	var found string
-	ok := false
-	errStop := errors.New("found")
-	err := eachIdemEntry(bucket, func(eid idemID, _, body string) error {
-		if eid != id {
-			return nil
+	it := idemEntries{rest: bucket}
+	for it.next() {
+		if it.id == id {
+			return it.body, true, nil
 		}
-		found, ok = body, true
-		return errStop
-	})
-	if err == errStop {
-		err = nil
 	}
-	return found, ok, err
+	return "", false, it.err
 }
 
 var errIdemBucket = errors.New("damaged idempotency bucket")
@@ -256,48 +301,70 @@ func splitIdemBucket(bucket string) (byte, string, error) {
 	return bucket[0], bucket[1:], nil
 }
 
-// eachIdemEntry calls fn with each of a bucket's entries: its id, the whole entry and
-// its body. The framing is the same in every format.
-func eachIdemEntry(entries string, fn func(id idemID, whole, body string) error) error {
-	rest := entries
-	for len(rest) > 0 {
-		if len(rest) < idemIDSize {
-			return errIdemBucket
-		}
-		var id idemID
-		copy(id[:], rest)
-		n, w := uvarint(rest[idemIDSize:])
-		start := idemIDSize + w
-		if w <= 0 || n > uint64(len(rest)-start) {
-			return errIdemBucket
-		}
-		end := start + int(n)
-		if err := fn(id, rest[:end], rest[start:end]); err != nil {
-			return err
-		}
-		rest = rest[end:]
+// idemEntries walks a bucket's entries, whose framing is the same in every format:
+// after each successful next, id, whole (the entry) and body (past the id and the
+// length) are the current entry's. A malformed entry ends the walk with err set.
+type idemEntries struct {
+	rest        string
+	id          idemID
+	whole, body string
+	err         error
+}
+
+func (it *idemEntries) next() bool {
+	if len(it.rest) == 0 || it.err != nil {
+		return false
 	}
-	return nil
+	if len(it.rest) < idemIDSize {
+		it.err = errIdemBucket
+		return false
+	}
+	copy(it.id[:], it.rest)
+	n, w := uvarint(it.rest[idemIDSize:])
+	start := idemIDSize + w
+	if w <= 0 || n > uint64(len(it.rest)-start) {
+		it.err = errIdemBucket
+		return false
+	}
+	end := start + int(n)
+	it.whole, it.body, it.rest = it.rest[:end], it.rest[start:end], it.rest[end:]
+	return true
 }
 
 // appendIdemEntry appends the entry of r, with its id and expiry, to b.
 func appendIdemEntry(b []byte, id idemID, r sandbox.IdempotencyRecord, expires uint64) []byte {
-	body := make([]byte, 0, 48+len(r.Kind)+len(r.ResourceID)+len(r.Method)+len(r.Path)+len(r.BodyHash)+len(r.Response))
-	body = binary.AppendUvarint(body, expires)
-	body = binary.AppendVarint(body, r.Time.UnixMilli())
-	body = binary.AppendUvarint(body, uint64(r.HTTPStatus))
-	body = append(body, idemKindCode(r.Kind))
-	if idemKindCode(r.Kind) == 0 {
-		body = binary.AppendUvarint(body, uint64(len(r.Kind)))
-		body = append(body, r.Kind...)
-	}
-	for _, s := range []string{r.ResourceID, r.Method, r.Path, r.BodyHash, string(r.Response)} {
-		body = binary.AppendUvarint(body, uint64(len(s)))
-		body = append(body, s...)
-	}
 	b = append(b, id[:]...)
-	b = binary.AppendUvarint(b, uint64(len(body)))
-	return append(b, body...)
+	b = binary.AppendUvarint(b, uint64(idemBodySize(r, expires)))
+	b = binary.AppendUvarint(b, expires)
+	b = binary.AppendVarint(b, r.Time.UnixMilli())
+	b = binary.AppendUvarint(b, uint64(r.HTTPStatus))
+	b = append(b, idemKindCode(r.Kind))
+	if idemKindCode(r.Kind) == 0 {
+		b = appendString(b, r.Kind)
+	}
+	for _, s := range [...]string{r.ResourceID, r.Method, r.Path, r.BodyHash, string(r.Response)} {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+// idemBodySize is the length of the body appendIdemEntry writes.
+func idemBodySize(r sandbox.IdempotencyRecord, expires uint64) int {
+	var buf [binary.MaxVarintLen64]byte
+	n := len(binary.AppendUvarint(buf[:0], expires)) + len(binary.AppendVarint(buf[:0], r.Time.UnixMilli())) +
+		len(binary.AppendUvarint(buf[:0], uint64(r.HTTPStatus))) + 1
+	if idemKindCode(r.Kind) == 0 {
+		n += len(binary.AppendUvarint(buf[:0], uint64(len(r.Kind)))) + len(r.Kind)
+	}
+	for _, s := range [...]string{r.ResourceID, r.Method, r.Path, r.BodyHash, string(r.Response)} {
+		n += len(binary.AppendUvarint(buf[:0], uint64(len(s)))) + len(s)
+	}
+	return n
+}
+
+// idemEntrySize is the length of the entry appendIdemEntry writes, at most.
+func idemEntrySize(r sandbox.IdempotencyRecord) int {
+	return idemIDSize + 2*binary.MaxVarintLen64 + idemBodySize(r, 1<<63)
 }
 
 // idemEntryExpiry reads only the expiry of an entry's body.

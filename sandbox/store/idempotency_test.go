@@ -200,7 +200,11 @@ func mustBucketEntries(t *testing.T, s *Store, bucket string) int {
 		if err != nil {
 			return err
 		}
-		return eachIdemEntry(entries, func(idemID, string, string) error { n++; return nil })
+		it := idemEntries{rest: entries}
+		for it.next() {
+			n++
+		}
+		return it.err
 	})
 	if err != nil {
 		t.Fatalf("bucket %s: %v", bucket, err)
@@ -296,4 +300,62 @@ func appendFormat1Entry(id idemID, r sandbox.IdempotencyRecord, expires uint64) 
 	}
 	b := append(id[:], binary.AppendUvarint(nil, uint64(len(body)))...)
 	return append(b, body...)
+}
+
+// An Update that reads one key and then writes keys of the same bucket, or wipes the
+// store, writes what a fresh read of the bucket holds: the bucket Idempotency read
+// is reused only while it is current.
+func TestIdempotencyWriteAfterReadInOneUpdate(t *testing.T) {
+	first, second := sameBucketKeys(t, "a")
+	put := func(tx sandbox.Tx, key string) error {
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: key, ResourceID: "TRN_" + key}, time.Hour)
+	}
+	read := func(tx sandbox.Tx, key string) error {
+		if _, err := tx.Idempotency("a", key); err != nil && !errors.Is(err, sandbox.ErrNotFound) {
+			return err
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name  string
+		steps func(tx sandbox.Tx) error
+		want  []string // the keys found afterwards, of first and second
+	}{
+		{"read, then write the key read", func(tx sandbox.Tx) error {
+			return errors.Join(read(tx, first), put(tx, first))
+		}, []string{first}},
+		{"read one key, write the other, then the one read", func(tx sandbox.Tx) error {
+			return errors.Join(read(tx, first), put(tx, second), put(tx, first))
+		}, []string{first, second}},
+		{"write one key, read the other, write it", func(tx sandbox.Tx) error {
+			return errors.Join(put(tx, second), read(tx, first), put(tx, first))
+		}, []string{first, second}},
+		{"read, wipe, write", func(tx sandbox.Tx) error {
+			return errors.Join(put(tx, second), read(tx, first), tx.DeleteAll(), put(tx, first))
+		}, []string{first}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "db")
+			s := mustOpen(t, path)
+			mustUpdate(t, s, tc.steps)
+			mustClose(t, s)
+			s = mustOpen(t, path)
+			mustView(t, s, func(tx sandbox.Tx) error {
+				var found []string
+				for _, key := range []string{first, second} {
+					rec, err := tx.Idempotency("a", key)
+					switch {
+					case err == nil && rec.ResourceID == "TRN_"+key:
+						found = append(found, key)
+					case err != nil && !errors.Is(err, sandbox.ErrNotFound):
+						return err
+					}
+				}
+				if !reflect.DeepEqual(found, tc.want) {
+					t.Errorf("keys found %q, want %q", found, tc.want)
+				}
+				return nil
+			})
+		})
+	}
 }

@@ -79,6 +79,7 @@ type Store struct {
 	compactor  *compactor // nil for ":memory:"
 	path       string     // ":memory:" for no file
 	torn       *TornWrite // what Open cut off the file, if anything
+	scratch    []byte     // an encoding buffer for the Update running (see tx.putRecord)
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -177,7 +178,7 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	applied := false
 	err := s.db.Update(func(t *buntdb.Tx) error {
 		w := &pendingWrites{}
-		if err := fn(tx{t: t, cache: s.cache, writes: w, legacyIdem: s.legacyIdem}); err != nil {
+		if err := fn(tx{t: t, cache: s.cache, writes: w, legacyIdem: s.legacyIdem, scratch: &s.scratch}); err != nil {
 			return err
 		}
 		applyWrites(s.cache, w) // still under the write lock: see recordCache

@@ -20,6 +20,7 @@ type tx struct {
 	cache      *recordCache
 	writes     *pendingWrites // nil in a View
 	legacyIdem bool           // idempotency records of the earlier layout may exist
+	scratch    *[]byte        // the Store's encoding buffer, nil in a View (see putRecord)
 }
 
 var _ sandbox.Tx = tx{}
@@ -173,6 +174,7 @@ func (x tx) DeleteAll() error {
 		return err // the header stays: a compaction writes it first again
 	}
 	x.writes.records, x.writes.wiped = map[string]any{}, true
+	x.writes.idem = idemRead{}
 	return nil
 }
 
@@ -215,6 +217,25 @@ func scan[T any](t *buntdb.Tx, pattern string) ([]T, error) {
 		err = decodeErr
 	}
 	return out, err
+}
+
+// putRecord stores v at key as JSON, for good. Transactions are encoded by hand
+// (txnjson.go) into the Store's scratch buffer, which only the one Update running
+// uses, so that their encoding allocates nothing but the stored string.
+func (x tx) putRecord(key string, v any) error {
+	t, ok := v.(sandbox.Transaction)
+	if !ok || x.scratch == nil {
+		return put(x.t, key, v)
+	}
+	payload, err := appendTransactionJSON((*x.scratch)[:0], t)
+	if err != nil {
+		return fmt.Errorf("store: encode %s: %w", key, err)
+	}
+	*x.scratch = payload
+	if _, _, err := x.t.Set(key, sealBytes(key, payload), nil); err != nil {
+		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	return nil
 }
 
 // put stores v at key as JSON, for good.
