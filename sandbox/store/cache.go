@@ -42,7 +42,10 @@ type pendingWrites struct {
 	records  map[string]any // nil until the first write
 	wiped    bool           // DeleteAll ran: the cache's values are gone
 	overflow bool           // more writes than the cache holds (a fixture load): records stopped
-	idem     idemRead       // the idempotency bucket read last, while it is current
+	// The idempotency entries the Update wrote, and the chunk it wrote last (0:
+	// none), for the index once it commits (idemlog.go).
+	idemPlaced  []idemPlacement
+	idemCurrent uint64
 }
 
 // cachedGet reads key through the Update's own writes, the cache (unless the Update

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/tidwall/buntdb"
 )
 
 // adjustedSale is a card-present sale as the API stores it after an adjustment: about
@@ -127,20 +126,17 @@ func mustFileSize(b *testing.B, path string) int64 {
 	return fi.Size()
 }
 
-// mustHotPathStore opens a store with the hot transactions and keys idempotency keys,
-// compacted, with auto-compaction then turned off.
+// mustHotPathStore opens a store that never compacts by itself, with the hot
+// transactions and keys idempotency keys, compacted.
 func mustHotPathStore(b *testing.B, keys int) *Store {
 	b.Helper()
-	s, err := Open(filepath.Join(b.TempDir(), "db"))
+	never := compaction{idle: time.Hour, allowance: 1 << 50, every: time.Hour}
+	s, err := OpenWith(filepath.Join(b.TempDir(), "db"), Options{compaction: &never})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = s.Close() })
 	now := time.Now()
-	err = s.db.SetConfig(buntdb.Config{SyncPolicy: buntdb.Never, AutoShrinkDisabled: true})
-	if err != nil {
-		b.Fatal(err)
-	}
 	err = s.Update(func(tx sandbox.Tx) error {
 		for i := range 9 {
 			if err := tx.PutTransaction(adjustedSale("TRN_hot" + strconv.Itoa(i))); err != nil {

@@ -16,16 +16,16 @@ import (
 // and the API keeps each for a day, so a long run holds millions of them. One buntdb
 // item per key costs about 600 bytes of heap (the item, its TTL, two B-tree slots, the
 // key and a JSON value) and four objects for the collector to walk; a day of load
-// filled gigabytes. So they live in buckets instead: idemBuckets items, each a byte
-// string of compact entries, about 100 bytes of heap per key and no pointers in the
-// values.
+// filled gigabytes. So many entries share an item, a byte string of compact entries
+// with no pointers: new entries go to chunks written in time order (idemlog.go),
+// about 130 bytes of heap per key with the index that finds them.
 //
 // A key is known by its idemID, the first 16 bytes of the SHA-256 of its app and key:
 // two different keys share an id with a probability of about 2^-128 per pair, far
-// below any chance of mattering, and a client's long keys cost 16 bytes. The id's
-// first 17 bits pick the bucket: idemkeys:<5 hex digits>.
+// below any chance of mattering, and a client's long keys cost 16 bytes.
 //
-// A bucket's value is its format (idemFormat) then entries, each:
+// A chunk's value (and a format-2 bucket's) is its format (idemFormat) then entries,
+// each:
 //
 //	id [16]byte, body length (uvarint), body:
 //	  expires (uvarint, Unix milliseconds of the wall clock; 0 = kept for good)
@@ -34,21 +34,16 @@ import (
 //	  kind (1 byte: 1 transaction, 2 order, 0 = spelled out as a string follows)
 //	  resource id, method, path, body hash, response (uvarint length + bytes)
 //
-// An entry past its expiry reads as missing and is dropped when its bucket is next
-// written; the bucket itself carries a buntdb TTL as long as its longest-lived entry,
-// so a bucket nobody writes to any more still goes away by itself.
-//
-// The bucket count sets what a write copies: a bucket's entries are rewritten with
-// each new key, so at a million keys 65,536 buckets meant about 1 KB per request
-// written to the file (more than the transaction itself) and compactions as often;
-// 131,072 halve that for about 10 more bytes of heap per key.
+// An entry past its expiry reads as missing and is dropped when its chunk is next
+// written; the chunk itself carries a buntdb TTL as long as its longest-lived entry,
+// so it goes away by itself.
 //
 // Earlier layouts are still read, and expire by their own TTL (see Store.legacyIdem):
-// one JSON item per key at idem:<app_id>:<key>, and format-1 buckets at
-// idem#<4 hex digits> (65,536 of them, times in seconds and nanoseconds, the kind
-// spelled out).
+// format-2 buckets at idemkeys:<5 hex digits> (131,072 of them, picked by the id's
+// first 17 bits, the entries above), one JSON item per key at idem:<app_id>:<key>,
+// and format-1 buckets at idem#<4 hex digits> (65,536 of them, times in seconds and
+// nanoseconds, the kind spelled out).
 const (
-	idemBuckets      = 1 << 17
 	idemBucketBits   = 17
 	idemBucketPrefix = "idemkeys:"
 	idemFormat       = 2
@@ -101,21 +96,14 @@ func hexDigits(v uint32, n int) string {
 	return string(b)
 }
 
-// Idempotency reads the record of appID's key. Inside an Update it remembers the
-// bucket it read (see idemRead), for the PutIdempotency that usually follows.
+// Idempotency reads the record of appID's key: in the chunk the index names, then,
+// in a file written by an earlier version, where that version kept it.
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	id := idemIDOf(appID, key)
-	bucketKey := id.bucketKey()
-	stored, err := x.readBucket(bucketKey)
-	if err == nil && x.writes != nil {
-		x.writes.idem = idemRead{appID: appID, key: key, id: id, bucketKey: bucketKey, stored: stored, valid: true}
-	}
-	rec, found := sandbox.IdempotencyRecord{}, false
-	if err == nil {
-		rec, found, err = bucketRecord(bucketKey, stored, id)
-	}
+	rec, found, err := x.chunkRecord(id)
 	if !found && err == nil && x.legacyIdem {
-		if rec, found, err = x.format1Record(id); !found && err == nil {
+		rec, found, err = x.legacyRecord(id)
+		if !found && err == nil {
 			return get[sandbox.IdempotencyRecord](x.t, legacyIdemKey(appID, key))
 		}
 	}
@@ -129,20 +117,37 @@ func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	return rec, nil
 }
 
-// idemRead is the bucket an Update's last Idempotency read, until the Update writes
-// a bucket. An action checks its key and then writes it, so PutIdempotency finds the
-// bucket here rather than hashing the key and searching buntdb's trees for it again:
-// under load the bucket items are scattered over a large heap, and each search of
-// them was a few microseconds of cache misses inside the writer's lock.
-type idemRead struct {
-	appID, key string
-	id         idemID
-	bucketKey  string
-	stored     string // the bucket's sealed value; "" when it is missing
-	valid      bool
+// chunkRecord reads id's live entry in the chunk the index names.
+func (x tx) chunkRecord(id idemID) (sandbox.IdempotencyRecord, bool, error) {
+	seq, ok := x.idemChunkOf(id)
+	if !ok {
+		return sandbox.IdempotencyRecord{}, false, nil
+	}
+	key := idemChunkKey(seq)
+	stored, err := x.readBucket(key)
+	if err != nil {
+		return sandbox.IdempotencyRecord{}, false, err
+	}
+	return bucketRecord(key, stored, id)
 }
 
-// readBucket returns the sealed value of the bucket at key, "" when it is missing.
+// legacyRecord reads id's live entry in the buckets of the earlier layouts: format
+// 2, then format 1.
+func (x tx) legacyRecord(id idemID) (sandbox.IdempotencyRecord, bool, error) {
+	for _, key := range [...]string{id.bucketKey(), id.format1BucketKey()} {
+		stored, err := x.readBucket(key)
+		if err != nil {
+			return sandbox.IdempotencyRecord{}, false, err
+		}
+		if rec, found, err := bucketRecord(key, stored, id); found || err != nil {
+			return rec, found, err
+		}
+	}
+	return sandbox.IdempotencyRecord{}, false, nil
+}
+
+// readBucket returns the sealed value of the bucket or chunk at key, "" when it is
+// missing.
 func (x tx) readBucket(key string) (string, error) {
 	stored, err := x.t.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
@@ -154,18 +159,8 @@ func (x tx) readBucket(key string) (string, error) {
 	return stored, nil
 }
 
-// format1Record reads id's entry in its bucket of the format-1 layout.
-func (x tx) format1Record(id idemID) (sandbox.IdempotencyRecord, bool, error) {
-	key := id.format1BucketKey()
-	stored, err := x.readBucket(key)
-	if err != nil {
-		return sandbox.IdempotencyRecord{}, false, err
-	}
-	return bucketRecord(key, stored, id)
-}
-
-// bucketRecord reads id's live entry in the bucket at key, whose sealed value is
-// stored ("" for a missing bucket).
+// bucketRecord reads id's live entry in the bucket or chunk at key, whose sealed
+// value is stored ("" for a missing one).
 func bucketRecord(key, stored string, id idemID) (sandbox.IdempotencyRecord, bool, error) {
 	if stored == "" {
 		return sandbox.IdempotencyRecord{}, false, nil
@@ -191,28 +186,27 @@ func bucketRecord(key, stored string, id idemID) (sandbox.IdempotencyRecord, boo
 	return rec, found && !expired(expires, time.Now()), nil
 }
 
-// PutIdempotency writes r into its bucket, replacing the key's earlier entry and
-// dropping the bucket's expired ones. With keep > 0 the entry is forgotten once keep
-// has passed on the wall clock.
+// PutIdempotency appends r's entry to the newest chunk, or to a new one when that is
+// full; a rewrite of the chunk drops the key's earlier entry there and the expired
+// ones. With keep > 0 the entry is forgotten once keep has passed on the wall clock.
 func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) error {
-	var read idemRead
-	if x.writes != nil { // nil in a View, where buntdb refuses the write below
-		read, x.writes.idem = x.writes.idem, idemRead{} // the bucket changes
+	if x.writes == nil {
+		return fmt.Errorf("store: put idempotency record: %w", buntdb.ErrTxNotWritable)
 	}
-	if !read.valid || read.appID != r.AppID || read.key != r.Key {
-		read.id = idemIDOf(r.AppID, r.Key)
-		read.bucketKey = read.id.bucketKey()
-		var err error
-		if read.stored, err = x.readBucket(read.bucketKey); err != nil {
-			return err
-		}
+	id := idemIDOf(r.AppID, r.Key)
+	seq := x.currentChunk()
+	key := idemChunkKey(seq)
+	old, err := x.chunkPayload(key)
+	if err != nil {
+		return err
 	}
-	id, key := read.id, read.bucketKey
-	old, err := "", error(nil)
-	if read.stored != "" {
-		if old, err = unseal(key, read.stored); err != nil {
-			return fmt.Errorf("store: get %s: %w", key, err)
-		}
+	if countIdemEntries(old) >= idemChunkEntries {
+		seq++
+		key, old = idemChunkKey(seq), ""
+	}
+	over, err := x.idemOverflows(id)
+	if err != nil {
+		return err
 	}
 	now := time.Now()
 	var expires uint64
@@ -221,7 +215,7 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	}
 	value, longest, err := rewriteIdemBucket(old, id, r, expires, now)
 	if err != nil {
-		return fmt.Errorf("store: idempotency bucket %s: %w", key, err)
+		return fmt.Errorf("store: idempotency chunk %s: %w", key, err)
 	}
 	var opts *buntdb.SetOptions
 	if longest > 0 {
@@ -230,7 +224,35 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if _, _, err := x.t.Set(key, sealBytes(key, value), opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
+	x.writes.idemPlaced = append(x.writes.idemPlaced, idemPlacement{id: id, seq: seq, overflow: over})
+	x.writes.idemCurrent = seq
 	return nil
+}
+
+// chunkPayload returns the unsealed value of the chunk at key, "" when missing.
+func (x tx) chunkPayload(key string) (string, error) {
+	stored, err := x.readBucket(key)
+	if err != nil || stored == "" {
+		return "", err
+	}
+	payload, err := unseal(key, stored)
+	if err != nil {
+		return "", fmt.Errorf("store: get %s: %w", key, err)
+	}
+	return payload, nil
+}
+
+// countIdemEntries counts the entries of a bucket or chunk payload, as far as they
+// parse (rewriteIdemBucket reports the damage).
+func countIdemEntries(payload string) int {
+	_, entries, err := splitIdemBucket(payload)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for it := (idemEntries{rest: entries}); it.next(); n++ {
+	}
+	return n
 }
 
 // rewriteIdemBucket returns bucket old with r's entry in place of id's entry and
@@ -480,7 +502,7 @@ func legacyIdemKey(appID, key string) string { return "idem:" + appID + ":" + ke
 func hasLegacyIdem(db *buntdb.DB) (bool, error) {
 	found := false
 	err := db.View(func(t *buntdb.Tx) error {
-		for _, pattern := range []string{"idem:*", idemFormat1Prefix + "*"} {
+		for _, pattern := range []string{"idem:*", idemFormat1Prefix + "*", idemBucketPrefix + "*"} {
 			err := t.AscendKeys(pattern, func(string, string) bool {
 				found = true
 				return false

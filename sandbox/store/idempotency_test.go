@@ -15,12 +15,12 @@ import (
 	"github.com/tidwall/buntdb"
 )
 
-// Many more keys than buckets: every bucket holds several, and each key still reads
-// back as its own record, in the same run and after a reopen.
-func TestIdempotencyBucketsHoldManyKeys(t *testing.T) {
+// Many keys, many chunks: each key still reads back as its own record, in the same
+// run and after a reopen, and the chunks are full ones.
+func TestIdempotencyChunksHoldManyKeys(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
-	const n = 3 * idemBuckets
+	const n = 100_003
 	rec := func(i int) sandbox.IdempotencyRecord {
 		return sandbox.IdempotencyRecord{AppID: "app1", Key: fmt.Sprint("key-", i), ResourceID: fmt.Sprint("TRN_", i),
 			Kind: "transaction", Time: ms(i), HTTPStatus: 200}
@@ -38,7 +38,7 @@ func TestIdempotencyBucketsHoldManyKeys(t *testing.T) {
 	check := func(s *Store) {
 		t.Helper()
 		mustView(t, s, func(tx sandbox.Tx) error {
-			for _, i := range []int{0, 1, idemBuckets, n/2 + 7, n - 1} {
+			for _, i := range []int{0, 1, idemChunkEntries, n/2 + 7, n - 1} {
 				got, err := tx.Idempotency("app1", fmt.Sprint("key-", i))
 				if err != nil {
 					return fmt.Errorf("key-%d: %w", i, err)
@@ -54,12 +54,8 @@ func TestIdempotencyBucketsHoldManyKeys(t *testing.T) {
 		})
 	}
 	check(s)
-	var buckets int
-	err := s.db.View(func(tx *buntdb.Tx) error {
-		return tx.AscendKeys(idemBucketPrefix+"*", func(string, string) bool { buckets++; return true })
-	})
-	if err != nil || buckets > idemBuckets {
-		t.Errorf("%d bucket items (err %v), want at most %d", buckets, err, idemBuckets)
+	if chunks, want := mustCountKeys(t, s, idemChunkPrefix+"*"), (n+idemChunkEntries-1)/idemChunkEntries; chunks != want {
+		t.Errorf("%d chunks, want %d", chunks, want)
 	}
 	mustClose(t, s)
 	check(mustOpen(t, path))
@@ -80,26 +76,25 @@ func TestIdempotencyPutReplaces(t *testing.T) {
 		}
 		return nil
 	})
-	id := idemIDOf("a", "k")
-	if n := mustBucketEntries(t, s, id.bucketKey()); n != 1 {
-		t.Errorf("bucket holds %d entries, want 1", n)
+	if n := mustBucketEntries(t, s, mustChunkOf(t, s, "a", "k")); n != 1 {
+		t.Errorf("chunk holds %d entries, want 1", n)
 	}
 }
 
-// An expired entry reads as missing at once and leaves its bucket at the bucket's next
+// An expired entry reads as missing at once and leaves its chunk at the chunk's next
 // write, while the live entries stay.
 func TestIdempotencyExpiredEntriesLeave(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	short, long := sameBucketKeys(t, "a")
+	short, long := "short", "long"
 	mustUpdate(t, s, func(tx sandbox.Tx) error {
 		if err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: short, ResourceID: "r1"}, 20*time.Millisecond); err != nil {
 			return err
 		}
 		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: long, ResourceID: "r2"}, time.Hour)
 	})
-	bucket := idemIDOf("a", short).bucketKey()
+	bucket := mustChunkOf(t, s, "a", short)
 	if n := mustBucketEntries(t, s, bucket); n != 2 {
-		t.Fatalf("bucket holds %d entries, want 2", n)
+		t.Fatalf("chunk holds %d entries, want 2", n)
 	}
 	time.Sleep(40 * time.Millisecond)
 	mustView(t, s, func(tx sandbox.Tx) error {
@@ -112,7 +107,7 @@ func TestIdempotencyExpiredEntriesLeave(t *testing.T) {
 		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: long, ResourceID: "r3"}, time.Hour)
 	})
 	if n := mustBucketEntries(t, s, bucket); n != 1 {
-		t.Errorf("bucket holds %d entries after a write, want only the live one", n)
+		t.Errorf("chunk holds %d entries after a write, want only the live one", n)
 	}
 }
 
@@ -155,20 +150,78 @@ func TestIdempotencyLegacyRecordsRead(t *testing.T) {
 	})
 }
 
-// A bucket whose bytes do not parse is an error naming it, never a wrong answer.
+// A bucket or chunk whose bytes do not parse is an error naming it, never a wrong
+// answer: a format-2 bucket when it is read, a chunk when it is written to, and a
+// file with one at open (the index is built from the chunks).
 func TestIdempotencyDamagedBucket(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	bucket := idemIDOf("a", "k").bucketKey()
-	for _, value := range []string{"\x03", "\x02short", "\x02" + strings.Repeat("x", idemIDSize) + "\x7f"} {
-		err := s.db.Update(func(tx *buntdb.Tx) error { _, _, err := tx.Set(bucket, seal(bucket, value), nil); return err })
-		if err != nil {
-			t.Fatal(err)
+	damaged := []string{"\x03", "\x02short", "\x02" + strings.Repeat("x", idemIDSize) + "\x7f"}
+	put := func(tx sandbox.Tx) error {
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "k"}, time.Hour)
+	}
+	for _, value := range damaged {
+		path := filepath.Join(t.TempDir(), "db")
+		s := mustOpen(t, path)
+		bucket := idemIDOf("a", "k").bucketKey()
+		chunk := idemChunkKey(s.idem.current)
+		mustSetRaw(t, s, bucket, value)
+		mustSetRaw(t, s, chunk, value)
+		if err := s.Update(put); !errors.Is(err, errIdemBucket) || !strings.Contains(err.Error(), chunk) {
+			t.Errorf("chunk %q: write err = %v, want a damaged-bucket error naming %s", value, err, chunk)
 		}
-		err = s.View(func(tx sandbox.Tx) error { _, err := tx.Idempotency("a", "k"); return err })
+		mustClose(t, s)
+		if _, err := Open(path); !errors.Is(err, errIdemBucket) || !strings.Contains(err.Error(), chunk) {
+			t.Errorf("chunk %q: Open err = %v, want a damaged-bucket error naming %s", value, err, chunk)
+		}
+	}
+	for _, value := range damaged {
+		path := filepath.Join(t.TempDir(), "db")
+		s := mustOpen(t, path)
+		bucket := idemIDOf("a", "k").bucketKey()
+		mustSetRaw(t, s, bucket, value)
+		mustClose(t, s)
+		s = mustOpen(t, path)
+		err := s.View(func(tx sandbox.Tx) error { _, err := tx.Idempotency("a", "k"); return err })
 		if !errors.Is(err, errIdemBucket) || !strings.Contains(err.Error(), bucket) {
 			t.Errorf("bucket %q: err = %v, want a damaged-bucket error naming %s", value, err, bucket)
 		}
 	}
+}
+
+func mustSetRaw(t *testing.T, s *Store, key, payload string) {
+	t.Helper()
+	err := s.db.Update(func(tx *buntdb.Tx) error { _, _, err := tx.Set(key, seal(key, payload), nil); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustChunkOf names the chunk the index says holds app's key.
+func mustChunkOf(t *testing.T, s *Store, app, key string) string {
+	t.Helper()
+	var seq uint64
+	ok := false
+	_ = s.db.View(func(*buntdb.Tx) error {
+		var low uint32
+		low, ok = s.idem.chunks[idemIDOf(app, key).indexKey()]
+		seq = s.idem.seqOf(low)
+		return nil
+	})
+	if !ok {
+		t.Fatalf("no chunk holds %s's key %q", app, key)
+	}
+	return idemChunkKey(seq)
+}
+
+func mustCountKeys(t *testing.T, s *Store, pattern string) int {
+	t.Helper()
+	n := 0
+	err := s.db.View(func(tx *buntdb.Tx) error {
+		return tx.AscendKeys(pattern, func(string, string) bool { n++; return true })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // sameBucketKeys finds two keys of app whose entries share a bucket.
@@ -302,9 +355,8 @@ func appendFormat1Entry(id idemID, r sandbox.IdempotencyRecord, expires uint64) 
 	return append(b, body...)
 }
 
-// An Update that reads one key and then writes keys of the same bucket, or wipes the
-// store, writes what a fresh read of the bucket holds: the bucket Idempotency read
-// is reused only while it is current.
+// An Update that reads keys, writes others, and wipes the store in any order keeps
+// exactly the keys it wrote last, for the next process too.
 func TestIdempotencyWriteAfterReadInOneUpdate(t *testing.T) {
 	first, second := sameBucketKeys(t, "a")
 	put := func(tx sandbox.Tx, key string) error {

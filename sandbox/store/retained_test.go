@@ -49,3 +49,45 @@ func BenchmarkRetainedIdempotencyKeys(b *testing.B) {
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(b.N), "heap-B/key")
 	b.ReportMetric(float64(int64(after.HeapObjects)-int64(before.HeapObjects))/float64(b.N), "objects/key")
 }
+
+// BenchmarkOpenMillionKeys opens a closed file holding 1,000,000 idempotency keys:
+// the store's share of a restart after a long load test (the file read and checked,
+// buntdb's load, and the index of the keys' chunks rebuilt).
+//
+//	go test -run '^$' -bench OpenMillionKeys -benchtime 3x ./sandbox/store/
+func BenchmarkOpenMillionKeys(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "db")
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := time.Now()
+	for lo := 0; lo < 1_000_000 && err == nil; lo += 10000 {
+		err = s.Update(func(tx sandbox.Tx) error {
+			for i := lo; i < lo+10000; i++ {
+				err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "SandboxPartnerAppId0000000000001",
+					Key: fmt.Sprintf("1763900000-1-%d", i), ResourceID: "TRN_CapturedSale000000000000000001",
+					Kind: "transaction", Time: now, HTTPStatus: 200}, 48*time.Hour)
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err != nil || s.Close() != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}

@@ -14,15 +14,17 @@
 //	txn:<id>               sandbox.Transaction
 //	order:<id>             sandbox.Order
 //	token:<value>          sandbox.Token
-//	idemkeys:<bucket>      sandbox.IdempotencyRecord, many per bucket (idempotency.go)
+//	idemlog:<seq>          sandbox.IdempotencyRecord, up to 8 per chunk, in the order
+//	                       written (idemlog.go; earlier layouts are read: idempotency.go)
 //	adj:<txn id>:<slot>    sandbox.Adjustment (a ring of history slots)
 //	ntf:<order>:<seq>      sandbox.Notification (the outbox and delivery log)
 //	outbox:<order>:<seq>   "" while that notification is pending
 //	meta:<key>             a JSON string
 //	step:<scenario>:<rule>:<scope>   a JSON number: sequence steps a scope consumed
 //
-// Tokens and idempotency buckets carry a buntdb TTL (kept in the file), so they
-// vanish by themselves once nobody can use them; no sweep and no index is needed.
+// Tokens and idempotency chunks carry a buntdb TTL (kept in the file), so they
+// vanish by themselves once nobody can use them; no sweep is needed. Which chunk
+// holds an idempotency key is indexed in memory, rebuilt at open.
 // Decoded apps, merchants, pricing profiles and transactions are cached (cache.go),
 // committed values only.
 //
@@ -71,9 +73,11 @@ type Options struct {
 type Store struct {
 	db    *buntdb.DB
 	cache *recordCache
-	// legacyIdem is set when the file held idempotency records of the earlier
-	// one-item-per-key layout when it was opened: a missing key is then also looked
-	// up there. They expire by themselves, so a later open clears it.
+	idem  *idemIndex // which chunk holds each idempotency key (idemlog.go)
+	// legacyIdem is set when the file held idempotency records of an earlier
+	// layout when it was opened (buckets, or one item per key): a key the chunks do
+	// not hold is then also looked up there. They expire by themselves, so a later
+	// open clears it.
 	legacyIdem bool
 	syncer     *syncer    // nil for ":memory:" and with SyncAlways
 	compactor  *compactor // nil for ":memory:"
@@ -112,9 +116,13 @@ func OpenWith(path string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("store: start %s: %w", path, err)
 		}
 	}
+	idem := newIdemIndex()
 	cfg := buntdb.Config{
 		SyncPolicy:         buntdb.Never, // the syncer's job, outside buntdb's lock
 		AutoShrinkDisabled: true,         // the compactor's
+		OnExpiredSync: func(key, value string, t *buntdb.Tx) error {
+			return idem.expire(key, value, t)
+		},
 	}
 	if opts.SyncAlways {
 		cfg.SyncPolicy = buntdb.Always
@@ -124,11 +132,14 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("store: configure %s: %w", path, err)
 	}
 	legacy, err := hasLegacyIdem(db)
+	if err == nil {
+		err = idem.load(db)
+	}
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: scan %s: %w", path, err)
 	}
-	s := &Store{db: db, cache: bounded.New[any](recordCacheSize), legacyIdem: legacy, path: path, torn: torn}
+	s := &Store{db: db, cache: bounded.New[any](recordCacheSize), idem: idem, legacyIdem: legacy, path: path, torn: torn}
 	if path != ":memory:" && !opts.SyncAlways {
 		s.syncer = startSyncer(path, syncEvery)
 	}
@@ -168,7 +179,7 @@ func (s *Store) compactForRestart() {
 
 // View runs fn in a read-only transaction; many may run at once.
 func (s *Store) View(fn func(sandbox.Tx) error) error {
-	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: s.cache, legacyIdem: s.legacyIdem}) })
+	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t: t, cache: s.cache, idem: s.idem, legacyIdem: s.legacyIdem}) })
 }
 
 // Update runs fn in the single read-write transaction, which blocks every other View
@@ -178,10 +189,11 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	applied := false
 	err := s.db.Update(func(t *buntdb.Tx) error {
 		w := &pendingWrites{}
-		if err := fn(tx{t: t, cache: s.cache, writes: w, legacyIdem: s.legacyIdem, scratch: &s.scratch}); err != nil {
+		if err := fn(tx{t: t, cache: s.cache, writes: w, idem: s.idem, legacyIdem: s.legacyIdem, scratch: &s.scratch}); err != nil {
 			return err
 		}
 		applyWrites(s.cache, w) // still under the write lock: see recordCache
+		s.idem.apply(w)         // likewise; a failed commit leaves it naming missing entries: idemlog.go
 		applied = true
 		return nil
 	})

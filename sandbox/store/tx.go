@@ -21,6 +21,7 @@ type tx struct {
 	writes     *pendingWrites // nil in a View
 	legacyIdem bool           // idempotency records of the earlier layout may exist
 	scratch    *[]byte        // the Store's encoding buffer, nil in a View (see putRecord)
+	idem       *idemIndex     // where idempotency entries are (idemlog.go)
 }
 
 var _ sandbox.Tx = tx{}
@@ -174,7 +175,7 @@ func (x tx) DeleteAll() error {
 		return err // the header stays: a compaction writes it first again
 	}
 	x.writes.records, x.writes.wiped = map[string]any{}, true
-	x.writes.idem = idemRead{}
+	x.writes.idemPlaced = nil
 	return nil
 }
 
