@@ -43,8 +43,12 @@ func TestDamagedDatabaseStopsTheStart(t *testing.T) {
 	for i := range random {
 		random[i] = byte(rng.Uint32())
 	}
+	// 64 bytes of garbage a little way into the adjusted transaction's record (its
+	// value, past the RESP header that follows its key).
 	garbled := bytes.Clone(good)
-	at := bytes.Index(garbled, []byte(`"gratuity_amount":"250"`))
+	header := []byte("txn:TRN_CapturedSale000000000000000001\r\n$")
+	at := bytes.LastIndex(garbled, header) + len(header)
+	at += bytes.Index(garbled[at:], []byte("\r\n")) + 2 + 16
 	copy(garbled[at:], strings.Repeat("#", 64))
 	tests := []struct {
 		name    string

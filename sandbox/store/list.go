@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -87,7 +86,7 @@ func decode[T any](key, value string) (T, error) {
 	if err != nil {
 		return v, err
 	}
-	if err := json.Unmarshal([]byte(value), &v); err != nil {
+	if err := unmarshalRecord(value, &v); err != nil {
 		return v, fmt.Errorf("store: decode %s: %w", key, err)
 	}
 	return v, nil

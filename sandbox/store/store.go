@@ -4,9 +4,11 @@
 //
 // # Key layout
 //
-// Every record is one key holding the JSON (encoding/json) of its sandbox type, behind
-// an 8-digit checksum of key and value (file.go); the file starts with a header record
-// at "!gpsandbox" that marks it as the sandbox's own:
+// Every record is one key holding the JSON (encoding/json) of its sandbox type, or a
+// compact binary encoding for the records written on every request (transactions:
+// txnbin.go; adjustment history; idempotency entries), behind an 8-digit checksum
+// of key and value (file.go); the file starts with a header record at "!gpsandbox"
+// that marks it as the sandbox's own:
 //
 //	app:<id>               sandbox.App
 //	merchant:<id>          sandbox.Merchant

@@ -192,7 +192,7 @@ func get[T any](t *buntdb.Tx, key string) (T, error) {
 	if s, err = unseal(key, s); err != nil {
 		return v, err
 	}
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
+	if err := unmarshalRecord(s, &v); err != nil {
 		return v, fmt.Errorf("store: decode %s: %w", key, err)
 	}
 	return v, nil
@@ -207,7 +207,7 @@ func scan[T any](t *buntdb.Tx, pattern string) ([]T, error) {
 		if value, decodeErr = unseal(key, value); decodeErr != nil {
 			return false
 		}
-		if decodeErr = json.Unmarshal([]byte(value), &v); decodeErr != nil {
+		if decodeErr = unmarshalRecord(value, &v); decodeErr != nil {
 			decodeErr = fmt.Errorf("store: decode %s: %w", key, decodeErr)
 			return false
 		}
@@ -220,15 +220,20 @@ func scan[T any](t *buntdb.Tx, pattern string) ([]T, error) {
 	return out, err
 }
 
-// putRecord stores v at key as JSON, for good. Transactions are encoded by hand
-// (txnjson.go) into the Store's scratch buffer, which only the one Update running
-// uses, so that their encoding allocates nothing but the stored string.
+// putRecord stores v at key, for good: as JSON, but a transaction in its binary
+// encoding (txnbin.go), or JSON encoded by hand (txnjson.go) when it must be JSON.
+// Transactions are encoded into the Store's scratch buffer, which only the one
+// Update running uses, so that their encoding allocates nothing but the stored
+// string.
 func (x tx) putRecord(key string, v any) error {
 	t, ok := v.(sandbox.Transaction)
 	if !ok || x.scratch == nil {
 		return put(x.t, key, v)
 	}
-	payload, err := appendTransactionJSON((*x.scratch)[:0], t)
+	payload, ok, err := appendTransactionBinary((*x.scratch)[:0], t)
+	if err == nil && !ok {
+		payload, err = appendTransactionJSON((*x.scratch)[:0], t)
+	}
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", key, err)
 	}
