@@ -34,9 +34,8 @@ import (
 //	  kind (1 byte: 1 transaction, 2 order, 0 = spelled out as a string follows)
 //	  resource id, method, path, body hash, response (uvarint length + bytes)
 //
-// An entry past its expiry reads as missing and is dropped when its chunk is next
-// written; the chunk itself carries a buntdb TTL as long as its longest-lived entry,
-// so it goes away by itself.
+// An entry past its expiry reads as missing; its chunk carries a buntdb TTL as long
+// as its longest-lived entry, so it goes away by itself with all its entries.
 //
 // Earlier layouts are still read, and expire by their own TTL (see Store.legacyIdem):
 // format-2 buckets at idemkeys:<5 hex digits> (131,072 of them, picked by the id's
@@ -187,8 +186,8 @@ func bucketRecord(key, stored string, id idemID) (sandbox.IdempotencyRecord, boo
 }
 
 // PutIdempotency appends r's entry to the newest chunk, or to a new one when that is
-// full; a rewrite of the chunk drops the key's earlier entry there and the expired
-// ones. With keep > 0 the entry is forgotten once keep has passed on the wall clock.
+// full or has expired; a rewrite of the chunk drops the key's earlier entry there.
+// With keep > 0 the entry is forgotten once keep has passed on the wall clock.
 func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) error {
 	if x.writes == nil {
 		return fmt.Errorf("store: put idempotency record: %w", buntdb.ErrTxNotWritable)
@@ -200,7 +199,7 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if err != nil {
 		return err
 	}
-	if countIdemEntries(old) >= idemChunkEntries {
+	if countIdemEntries(old) >= idemChunkEntries || old == "" && x.expiredChunk(key) {
 		seq++
 		key, old = idemChunkKey(seq), ""
 	}
@@ -213,7 +212,7 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if keep > 0 {
 		expires = uint64(now.Add(keep).UnixMilli())
 	}
-	value, longest, err := rewriteIdemBucket(old, id, r, expires, now)
+	value, longest, err := rewriteChunk(old, id, r, expires)
 	if err != nil {
 		return fmt.Errorf("store: idempotency chunk %s: %w", key, err)
 	}
@@ -229,7 +228,15 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	return nil
 }
 
-// chunkPayload returns the unsealed value of the chunk at key, "" when missing.
+// expiredChunk reports whether the chunk at key has expired but buntdb has not yet
+// deleted it: it is left to that deletion, which takes its keys out of the index.
+func (x tx) expiredChunk(key string) bool {
+	_, err := x.t.Get(key, true)
+	return err == nil
+}
+
+// chunkPayload returns the unsealed value of the chunk at key, "" when missing or
+// expired.
 func (x tx) chunkPayload(key string) (string, error) {
 	stored, err := x.readBucket(key)
 	if err != nil || stored == "" {
@@ -243,7 +250,7 @@ func (x tx) chunkPayload(key string) (string, error) {
 }
 
 // countIdemEntries counts the entries of a bucket or chunk payload, as far as they
-// parse (rewriteIdemBucket reports the damage).
+// parse (rewriteChunk reports the damage).
 func countIdemEntries(payload string) int {
 	_, entries, err := splitIdemBucket(payload)
 	if err != nil {
@@ -255,10 +262,11 @@ func countIdemEntries(payload string) int {
 	return n
 }
 
-// rewriteIdemBucket returns bucket old with r's entry in place of id's entry and
-// without expired entries, and the latest expiry it holds (0 when an entry is kept
-// for good).
-func rewriteIdemBucket(old string, id idemID, r sandbox.IdempotencyRecord, expires uint64, now time.Time) ([]byte, uint64, error) {
+// rewriteChunk returns chunk old with r's entry in place of id's entry, and the
+// latest expiry it holds (0 when an entry is kept for good). Expired entries stay:
+// the chunk's expiry takes its keys out of the index (idemIndex.expire), so it must
+// still name every key the index may hold it for.
+func rewriteChunk(old string, id idemID, r sandbox.IdempotencyRecord, expires uint64) ([]byte, uint64, error) {
 	longest := expires
 	format, entries, err := splitIdemBucket(old)
 	if err == nil && format != idemFormat {
@@ -277,9 +285,6 @@ func rewriteIdemBucket(old string, id idemID, r sandbox.IdempotencyRecord, expir
 		e, err := idemEntryExpiry(it.body)
 		if err != nil {
 			return nil, 0, err
-		}
-		if expired(e, now) {
-			continue
 		}
 		if e == 0 || longest == 0 {
 			longest = 0

@@ -81,8 +81,9 @@ func TestIdempotencyPutReplaces(t *testing.T) {
 	}
 }
 
-// An expired entry reads as missing at once and leaves its chunk at the chunk's next
-// write, while the live entries stay.
+// An expired entry reads as missing at once, while the live entries of its chunk
+// stay; it stays in the chunk (so that the chunk's expiry still names it for the
+// index) until the chunk's last entry expires and the chunk goes with it.
 func TestIdempotencyExpiredEntriesLeave(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
 	short, long := "short", "long"
@@ -90,24 +91,55 @@ func TestIdempotencyExpiredEntriesLeave(t *testing.T) {
 		if err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: short, ResourceID: "r1"}, 20*time.Millisecond); err != nil {
 			return err
 		}
-		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: long, ResourceID: "r2"}, time.Hour)
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: long, ResourceID: "r2"}, 700*time.Millisecond)
 	})
-	bucket := mustChunkOf(t, s, "a", short)
-	if n := mustBucketEntries(t, s, bucket); n != 2 {
-		t.Fatalf("chunk holds %d entries, want 2", n)
-	}
+	chunk := mustChunkOf(t, s, "a", short)
 	time.Sleep(40 * time.Millisecond)
 	mustView(t, s, func(tx sandbox.Tx) error {
 		if _, err := tx.Idempotency("a", short); !errors.Is(err, sandbox.ErrNotFound) {
 			t.Errorf("expired key: err = %v, want ErrNotFound", err)
 		}
+		if r, err := tx.Idempotency("a", long); err != nil || r.ResourceID != "r2" {
+			t.Errorf("live key = %+v, %v; want r2", r, err)
+		}
 		return nil
 	})
 	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: long, ResourceID: "r3"}, time.Hour)
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: long, ResourceID: "r3"}, 700*time.Millisecond)
 	})
-	if n := mustBucketEntries(t, s, bucket); n != 1 {
-		t.Errorf("chunk holds %d entries after a write, want only the live one", n)
+	if n := mustBucketEntries(t, s, chunk); n != 2 {
+		t.Errorf("chunk holds %d entries after a write, want both", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for mustIndexLen(t, s) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond) // buntdb expires items once a second
+	}
+	if n, chunks := mustIndexLen(t, s), mustCountKeys(t, s, idemChunkPrefix+"*"); n != 0 || chunks != 0 {
+		t.Errorf("%d keys in the index and %d chunks once every entry expired, want none", n, chunks)
+	}
+}
+
+// A write to a chunk that has expired but is not yet deleted starts the next chunk,
+// so that the deletion still names the expired chunk's keys for the index.
+func TestIdempotencyWriteAfterChunkExpired(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "old", ResourceID: "r1"}, 10*time.Millisecond)
+	})
+	first := mustChunkOf(t, s, "a", "old")
+	time.Sleep(20 * time.Millisecond)
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "new", ResourceID: "r2"}, time.Hour)
+	})
+	if next := mustChunkOf(t, s, "a", "new"); next == first {
+		t.Fatalf("the new key went to the expired chunk %s", first)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for mustIndexLen(t, s) > 1 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := mustIndexLen(t, s); n != 1 {
+		t.Errorf("index holds %d keys once the old chunk went, want 1", n)
 	}
 }
 
