@@ -168,6 +168,15 @@ func chunkHoldsOther(t *buntdb.Tx, seq uint64, id idemID) (bool, error) {
 	return other, err
 }
 
+// unreadableChunk reports whether key names an idempotency chunk whose stored value
+// does not parse.
+func unreadableChunk(key, stored string) bool {
+	if _, ok := idemChunkSeq(key); !ok {
+		return false
+	}
+	return eachChunkEntry(key, stored, func(idemID) {}) != nil
+}
+
 // eachChunkEntry calls fn with the id of each entry of a chunk's stored value.
 func eachChunkEntry(key, value string, fn func(idemID)) error {
 	payload, err := unseal(key, value)

@@ -184,7 +184,8 @@ func TestIdempotencyLegacyRecordsRead(t *testing.T) {
 
 // A bucket or chunk whose bytes do not parse is an error naming it, never a wrong
 // answer: a format-2 bucket when it is read, a chunk when it is written to, and a
-// file with one at open (the index is built from the chunks).
+// file with one at open (the index is built from the chunks), which repair then
+// leaves out.
 func TestIdempotencyDamagedBucket(t *testing.T) {
 	damaged := []string{"\x03", "\x02short", "\x02" + strings.Repeat("x", idemIDSize) + "\x7f"}
 	put := func(tx sandbox.Tx) error {
@@ -201,9 +202,15 @@ func TestIdempotencyDamagedBucket(t *testing.T) {
 			t.Errorf("chunk %q: write err = %v, want a damaged-bucket error naming %s", value, err, chunk)
 		}
 		mustClose(t, s)
-		if _, err := Open(path); !errors.Is(err, errIdemBucket) || !strings.Contains(err.Error(), chunk) {
-			t.Errorf("chunk %q: Open err = %v, want a damaged-bucket error naming %s", value, err, chunk)
+		if _, err := Open(path); !errors.Is(err, errIdemBucket) || !strings.Contains(err.Error(), chunk) || !strings.Contains(err.Error(), "gpsandbox repair") {
+			t.Errorf("chunk %q: Open err = %v, want a damaged-bucket error naming %s and the repair", value, err, chunk)
 		}
+		repaired := path + ".repaired"
+		rep, err := Salvage(path, repaired)
+		if err != nil || len(rep.Dropped) != 1 || rep.Dropped[0].Key != chunk || !strings.Contains(rep.Dropped[0].Reason, "does not parse") {
+			t.Errorf("chunk %q: Salvage = %+v, %v; want the chunk dropped as unparsable", value, rep, err)
+		}
+		mustClose(t, mustOpen(t, repaired))
 	}
 	for _, value := range damaged {
 		path := filepath.Join(t.TempDir(), "db")

@@ -19,7 +19,7 @@ type SalvageReport struct {
 	Kept     int       // records written to the new file
 	Unsealed int       // of those, records without a checksum (a file from before checksums)
 	Expired  int       // records whose time to live had passed: not copied
-	Dropped  []Dropped // records whose checksum did not match: not copied
+	Dropped  []Dropped // records whose checksum did not match, or that do not parse: not copied
 	Skipped  []Skipped // byte ranges that held no readable command
 }
 
@@ -27,6 +27,7 @@ type SalvageReport struct {
 type Dropped struct {
 	Offset int64
 	Key    string
+	Reason string
 }
 
 // Skipped is a range of bytes Salvage could not read as a command.
@@ -145,14 +146,19 @@ func applyRecord(records map[string]salvaged, unsealed map[string]bool, parts []
 		}
 	}
 	switch {
-	case sealedOK(parts[1], parts[2]):
+	case sealedOK(parts[1], parts[2]) && !unreadableChunk(key, string(parts[2])):
 		r.payload = string(parts[2][sumDigits:])
 		delete(unsealed, key)
+	case sealedOK(parts[1], parts[2]):
+		// Open would refuse the file over it: the index of idempotency chunks is
+		// built from every chunk when the store opens.
+		rep.Dropped = append(rep.Dropped, Dropped{Offset: at, Key: key, Reason: "an idempotency chunk that does not parse"})
+		return nil
 	case legacyValue(key, parts[2]):
 		r.payload = string(parts[2])
 		unsealed[key] = true
 	default:
-		rep.Dropped = append(rep.Dropped, Dropped{Offset: at, Key: key})
+		rep.Dropped = append(rep.Dropped, Dropped{Offset: at, Key: key, Reason: "checksum does not match"})
 		return nil
 	}
 	records[key] = r
@@ -205,13 +211,13 @@ func (r SalvageReport) WriteTo(w io.Writer) (int64, error) {
 	if r.Unsealed > 0 {
 		fmt.Fprintf(&b, " (%d without a checksum, from an older sandbox)", r.Unsealed)
 	}
-	fmt.Fprintf(&b, "; dropped %d records with a bad checksum; skipped %d unreadable ranges", len(r.Dropped), len(r.Skipped))
+	fmt.Fprintf(&b, "; dropped %d records that could not be read; skipped %d unreadable ranges", len(r.Dropped), len(r.Skipped))
 	if r.Expired > 0 {
 		fmt.Fprintf(&b, "; %d records had expired", r.Expired)
 	}
 	b.WriteString("\n")
 	for _, d := range r.Dropped {
-		fmt.Fprintf(&b, "  dropped at byte %d: record %q (checksum does not match)\n", d.Offset, d.Key)
+		fmt.Fprintf(&b, "  dropped at byte %d: record %q (%s)\n", d.Offset, d.Key, d.Reason)
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "  skipped bytes %d-%d: %s\n", s.Offset, s.Offset+s.Bytes, s.Reason)

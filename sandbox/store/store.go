@@ -137,6 +137,11 @@ func OpenWith(path string, opts Options) (*Store, error) {
 	if err == nil {
 		err = idem.load(db)
 	}
+	if errors.Is(err, errIdemBucket) {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: %s: %w. `gpsandbox repair --db %s` copies what is readable to a new file; or move the file away to start afresh",
+			path, err, path)
+	}
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: scan %s: %w", path, err)
