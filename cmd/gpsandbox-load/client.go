@@ -27,7 +27,17 @@ type loadClient struct {
 	mu    sync.RWMutex
 	token string
 
-	lastSale atomic.Pointer[string] // the id of the latest sale, for refunds
+	lastSale atomic.Pointer[sale] // the latest sale, for refunds
+	// generation counts the edges of -reset-every's resets (one as a reset is sent,
+	// one when it has been answered): a sale made in another generation than its
+	// refund's may have been wiped, and its refund's 404 is the sandbox being right.
+	generation atomic.Uint64
+}
+
+// sale is a sale the mix made, and the generation it was made in.
+type sale struct {
+	id         string
+	generation uint64
 }
 
 // op is one kind of request of the mix.
@@ -36,9 +46,10 @@ type op struct {
 	method   string // POST when empty
 	path     string
 	body     string
-	key      bool // send a fresh X-GP-Idempotency
-	scenario bool // send X-Sandbox-Scenario
-	token    bool // /accesstoken: no bearer
+	key      bool  // send a fresh X-GP-Idempotency
+	scenario bool  // send X-Sandbox-Scenario
+	token    bool  // /accesstoken: no bearer
+	sale     *sale // what a refund refunds
 }
 
 // A card-present sale of the mix: GP's approved Visa test track, swiped.
@@ -80,7 +91,7 @@ func (c *loadClient) pick(rng *rand.Rand) op {
 		return op{name: "get", method: http.MethodGet, path: "/transactions/" + c.o.txn}
 	case p < 0.55:
 		if sale := c.lastSale.Load(); sale != nil {
-			return op{name: "refund", path: "/transactions/" + *sale + "/refund", body: `{"amount":"1"}`}
+			return op{name: "refund", path: "/transactions/" + sale.id + "/refund", body: `{"amount":"1"}`, sale: sale}
 		}
 		return op{name: "sale", path: "/transactions", body: saleBody, key: true}
 	case p < 0.55+c.o.scenarioShare:
@@ -97,6 +108,8 @@ type answer struct {
 	status   int
 	code     string // error_code, or the transport error
 	scripted bool   // a scenario rule shaped it (X-Sandbox-Rule)
+	reset    bool   // a reset wiped what it acted on: a 404 the sandbox owed
+	saleID   string // the id a sale answered
 	reauth   bool   // a 401 made the client renew its token and resend
 }
 
@@ -118,6 +131,18 @@ func (c *loadClient) send(o op, n uint64) answer {
 }
 
 func (c *loadClient) once(o op, n uint64, key string) answer {
+	generation := c.generation.Load()
+	a := c.roundTrip(o, n, key)
+	switch {
+	case o.name == "sale" && a.saleID != "" && generation%2 == 0 && c.generation.Load() == generation:
+		c.lastSale.Store(&sale{id: a.saleID, generation: generation})
+	case o.sale != nil && a.status == http.StatusNotFound && c.generation.Load() != o.sale.generation:
+		a.reset = true
+	}
+	return a
+}
+
+func (c *loadClient) roundTrip(o op, n uint64, key string) answer {
 	body := o.body
 	if o.token {
 		body = c.tokenBody(fmt.Sprint("load-", n))
@@ -155,8 +180,8 @@ func (c *loadClient) once(o op, n uint64, key string) answer {
 	} else if o.name == "sale" {
 		// The latest sale is what the mix's refunds refund, a cent at a time.
 		var t struct{ ID string }
-		if json.Unmarshal(raw, &t) == nil && t.ID != "" {
-			c.lastSale.Store(&t.ID)
+		if json.Unmarshal(raw, &t) == nil {
+			a.saleID = t.ID
 		}
 	}
 	return a
@@ -197,6 +222,11 @@ func (c *loadClient) tokenBody(nonce string) string {
 
 // reset wipes the sandbox's state (tokens included: the workers re-authenticate).
 func (c *loadClient) reset(rep *report) {
+	c.generation.Add(1)
+	defer func() {
+		c.lastSale.Store(nil)
+		c.generation.Add(1)
+	}()
 	req, _ := http.NewRequest(http.MethodPost, c.base+"/_sandbox/reset", nil)
 	c.admin(req)
 	resp, err := c.client.Do(req)

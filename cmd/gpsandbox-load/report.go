@@ -44,14 +44,17 @@ func (r *report) record(op string, a answer, d time.Duration) {
 		r.windows[i] = append(r.windows[i], d)
 	}
 	key := fmt.Sprintf("%-12s %d %s", op, a.status, a.code)
-	if a.scripted {
+	switch {
+	case a.scripted:
 		key += " (scripted)"
+	case a.reset:
+		key += " (its sale wiped by a reset)"
 	}
 	r.outcomes[key]++
 	if a.reauth {
 		r.reauths++
 	}
-	if a.status != 200 && !a.scripted {
+	if a.status != 200 && !a.scripted && !a.reset {
 		r.errors++
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -41,5 +43,52 @@ func TestReportWindows(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// A refund's 404 for a sale a reset wiped is the sandbox being right, not an error;
+// a 404 without a reset in between is one.
+func TestRefundOfAWipedSaleIsNoError(t *testing.T) {
+	r := &report{outcomes: map[string]int{}}
+	r.record("refund", answer{status: 404, code: "RESOURCE_NOT_FOUND", reset: true}, time.Millisecond)
+	if n := r.unscripted(); n != 0 {
+		t.Errorf("%d unscripted errors for a refund of a wiped sale", n)
+	}
+	r.record("refund", answer{status: 404, code: "RESOURCE_NOT_FOUND"}, time.Millisecond)
+	if n := r.unscripted(); n != 1 {
+		t.Errorf("%d unscripted errors for a refund's 404 without a reset, want 1", n)
+	}
+}
+
+// The mix remembers the sale it made for its refunds, forgets it at a reset, and
+// tells a refund of a sale made before a reset from one made after.
+func TestRefundsAcrossAReset(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/transactions":
+			w.Write([]byte(`{"id":"TRN_1"}`))
+		case "/transactions/TRN_1/refund":
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"error_code":"RESOURCE_NOT_FOUND"}`))
+		}
+	}))
+	defer srv.Close()
+	c := &loadClient{client: srv.Client(), base: srv.URL}
+	rep := &report{outcomes: map[string]int{}}
+	c.once(op{name: "sale", path: "/transactions"}, 1, "")
+	made := c.lastSale.Load()
+	if made == nil || made.id != "TRN_1" {
+		t.Fatalf("the sale was not remembered: %+v", made)
+	}
+	refund := op{name: "refund", path: "/transactions/TRN_1/refund", sale: made}
+	if a := c.once(refund, 2, ""); a.status != http.StatusNotFound || a.reset {
+		t.Errorf("a 404 with no reset in between: %+v, want an error", a)
+	}
+	c.reset(rep)
+	if c.lastSale.Load() != nil {
+		t.Error("the sale is still remembered after a reset")
+	}
+	if a := c.once(refund, 3, ""); !a.reset {
+		t.Errorf("a refund of a sale made before the reset: %+v, want it told apart", a)
 	}
 }
