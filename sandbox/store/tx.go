@@ -221,7 +221,7 @@ func scan[T any](t *buntdb.Tx, pattern string) ([]T, error) {
 }
 
 // putRecord stores v at key, for good: as JSON, but a transaction in its binary
-// encoding (txnbin.go), or JSON encoded by hand (txnjson.go) when it must be JSON.
+// encoding (txnbin.go) unless it must be JSON.
 // Transactions are encoded into the Store's scratch buffer, which only the one
 // Update running uses, so that their encoding allocates nothing but the stored
 // string.
@@ -232,7 +232,7 @@ func (x tx) putRecord(key string, v any) error {
 	}
 	payload, ok, err := appendTransactionBinary((*x.scratch)[:0], t)
 	if err == nil && !ok {
-		payload, err = appendTransactionJSON((*x.scratch)[:0], t)
+		return put(x.t, key, v) // a string that is not UTF-8: rare, stored as JSON
 	}
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", key, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -193,4 +194,15 @@ func unmarshalRecord(payload string, v any) error {
 		return err
 	}
 	return json.Unmarshal([]byte(payload), v)
+}
+
+// appendJSONTime appends t as encoding/json does (RFC 3339 with nanoseconds, quoted).
+func appendJSONTime(b []byte, t time.Time) ([]byte, error) {
+	if y := t.Year(); y < 0 || y > 9999 || t.Location() != time.UTC {
+		enc, err := t.MarshalJSON() // the rare cases, and its error for years out of range
+		return append(b, enc...), err
+	}
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"'), nil
 }

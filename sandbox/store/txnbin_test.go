@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -122,9 +123,79 @@ func TestTransactionBinaryMalformed(t *testing.T) {
 	})
 }
 
+// A time encoding/json refuses is refused by the binary encoding too (it stores
+// the time as its JSON text).
+func TestTransactionBinaryRefusesWhatEncodingJSONRefuses(t *testing.T) {
+	txn := sandbox.Transaction{ID: "TRN_1", TimeCreated: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if _, err := json.Marshal(txn); err == nil {
+		t.Fatal("encoding/json accepts the year 10000; the test needs another bad time")
+	}
+	if _, _, err := appendTransactionBinary(nil, txn); err == nil {
+		t.Error("appendTransactionBinary accepted a time encoding/json refuses")
+	}
+}
+
+// distinct is a T with every exported field set to a value no other field has
+// (strings and numbers count up), slices with two elements and pointers pointing at
+// such values; then set changes what the case needs.
+func distinct[T any](set func(*T)) T {
+	var r T
+	n := 0
+	fillDistinct(reflect.ValueOf(&r).Elem(), &n, 0)
+	if set != nil {
+		set(&r)
+	}
+	return r
+}
+
+func fillDistinct(v reflect.Value, n *int, depth int) {
+	if depth > 8 {
+		return
+	}
+	*n++
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("v" + strconv.Itoa(*n))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(int64(*n))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(*n))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(float64(*n) + 0.5)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fillDistinct(k, n, depth+1)
+		fillDistinct(e, n, depth+1)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fillDistinct(v.Elem(), n, depth+1)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		fillDistinct(v.Index(0), n, depth+1)
+		fillDistinct(v.Index(1), n, depth+1)
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(base.Add(time.Duration(*n) * time.Millisecond)))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillDistinct(v.Field(i), n, depth+1)
+			}
+		}
+	default:
+		panic("fillDistinct cannot fill a " + v.Type().String())
+	}
+}
+
 // BenchmarkTransactionBinary encodes the transaction an adjustment rewrites.
 //
-//	go test -run '^$' -bench 'Transaction(Binary|JSON)' ./sandbox/store/
+//	go test -run '^$' -bench TransactionBinary ./sandbox/store/
 func BenchmarkTransactionBinary(b *testing.B) {
 	txn := adjustedSale("TRN_1")
 	b.ReportAllocs()
