@@ -42,82 +42,58 @@ func pageQuery(r *http.Request) (after string, limit int, err error) {
 	return q.Get("after"), limit, nil
 }
 
-// nextAfter is the cursor of the page after a full one, "" after the last.
-func nextAfter(n, limit int, lastID string) string {
-	if n < limit {
-		return ""
+// listPage answers one page of an admin list: the page's views under key, and in
+// "next" the cursor of the page after a full one ("" after the last page).
+func listPage[T, V any](r *http.Request, key string, fetch func(after string, limit int) ([]T, error),
+	id func(T) string, view func(T) (V, error)) (any, error) {
+	after, limit, err := pageQuery(r)
+	if err != nil {
+		return nil, err
 	}
-	return lastID
+	list, err := fetch(after, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]V, 0, len(list))
+	for _, item := range list {
+		v, err := view(item)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	next := ""
+	if len(list) == limit {
+		next = id(list[len(list)-1])
+	}
+	return map[string]any{key: out, "next": next}, nil
 }
 
 // GET /_sandbox/transactions?after=&limit=: stored transactions in id order, each
 // as GET /_sandbox/transactions/{id} shows it.
 func (s *Server) adminListTransactions(r *http.Request) (any, error) {
-	after, limit, err := pageQuery(r)
-	if err != nil {
-		return nil, err
-	}
-	list, err := s.svc.Transactions(after, limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]adminTransaction, 0, len(list))
-	for _, t := range list {
-		_, history, err := s.svc.TransactionHistory(t.ID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, adminTransactionView(t, history))
-	}
-	last := ""
-	if len(list) > 0 {
-		last = list[len(list)-1].ID
-	}
-	return map[string]any{"transactions": out, "next": nextAfter(len(list), limit, last)}, nil
+	return listPage(r, "transactions", s.svc.Transactions,
+		func(t sandbox.Transaction) string { return t.ID },
+		func(t sandbox.Transaction) (adminTransaction, error) {
+			_, history, err := s.svc.TransactionHistory(t.ID)
+			return adminTransactionView(t, history), err
+		})
 }
 
 // GET /_sandbox/orders?after=&limit=: stored orders in id order, each as GET
 // /_sandbox/orders/{id} shows it.
 func (s *Server) adminListOrders(r *http.Request) (any, error) {
-	after, limit, err := pageQuery(r)
-	if err != nil {
-		return nil, err
-	}
-	list, err := s.svc.Orders(after, limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]adminOrder, 0, len(list))
-	for _, o := range list {
-		out = append(out, adminOrderView(o))
-	}
-	last := ""
-	if len(list) > 0 {
-		last = list[len(list)-1].ID
-	}
-	return map[string]any{"orders": out, "next": nextAfter(len(list), limit, last)}, nil
+	return listPage(r, "orders", s.svc.Orders,
+		func(o sandbox.Order) string { return o.ID },
+		func(o sandbox.Order) (adminOrder, error) { return adminOrderView(o), nil })
 }
 
 // GET /_sandbox/batches?after=&limit=: batches in id order, each as GET
 // /_sandbox/batches/{id} shows it (as stored: reading one alone closes it when due).
 func (s *Server) adminListBatches(r *http.Request) (any, error) {
-	after, limit, err := pageQuery(r)
-	if err != nil {
-		return nil, err
-	}
-	list, err := s.svc.Batches(after, limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]adminBatch, 0, len(list))
-	for _, b := range list {
-		out = append(out, adminBatchView(b))
-	}
-	last := ""
-	if len(list) > 0 {
-		last = list[len(list)-1].ID
-	}
-	return map[string]any{"batches": out, "next": nextAfter(len(list), limit, last)}, nil
+	return listPage(r, "batches", s.svc.Batches,
+		func(b sandbox.Batch) string { return b.ID },
+		func(b sandbox.Batch) (adminBatch, error) { return adminBatchView(b), nil })
 }
 
 // GET /_sandbox/scenario-state
