@@ -13,18 +13,13 @@ import (
 // and says what it kept and dropped. The damaged file is only read: the user moves
 // the new file into place once they have read the report.
 func repair(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fset := flag.NewFlagSet("gpsandbox repair", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlagSet("repair", stderr)
 	db := fset.String("db", getenv("GPSANDBOX_DB"), "the database file to repair, only read (GPSANDBOX_DB)")
 	out := fset.String("out", "", "the new file to write (default: the --db file with .repaired appended; must not exist)")
-	if err := fset.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError(err.Error())
-	}
-	if fset.NArg() > 0 {
-		return usageError(fmt.Sprintf("unexpected argument %q", fset.Arg(0)))
+	if err := parseFlags(fset, args); errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
+		return err
 	}
 	if *db == "" || *db == ":memory:" {
 		return usageError("repair needs --db FILE")
