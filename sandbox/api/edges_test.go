@@ -18,15 +18,29 @@ import (
 // and returns the response the sandbox sent back.
 func mustRawExchange(t *testing.T, baseURL, request string) reply {
 	t.Helper()
+	conn := mustRawConn(t, baseURL)
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	return mustReadReply(t, conn)
+}
+
+// mustRawConn opens a TCP connection to the sandbox, closed when the test ends, that
+// gives up after 10 seconds rather than hang the test.
+func mustRawConn(t *testing.T, baseURL string) *net.TCPConn {
+	t.Helper()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(baseURL, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := io.WriteString(conn, request); err != nil {
-		t.Fatal(err)
-	}
+	return conn.(*net.TCPConn)
+}
+
+// mustReadReply reads one HTTP response from conn.
+func mustReadReply(t *testing.T, conn net.Conn) reply {
+	t.Helper()
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatalf("read response: %v", err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -82,20 +81,10 @@ func TestResponseShape(t *testing.T) {
 // A declared length over the limit is refused without reading the body.
 func TestOversizeDeclaredBodyRefusedUnread(t *testing.T) {
 	env := mustSandbox(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(env.URL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	req := "POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n{"
-	if _, err := conn.Write([]byte(req)); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 4096)
-	n, _ := conn.Read(buf)
-	resp := string(buf[:n])
-	if !strings.HasPrefix(resp, "HTTP/1.1 413") || !strings.Contains(resp, `"detailed_error_code":"40213"`) {
-		t.Errorf("response to a 100 MiB declaration: %q", resp)
+	r := mustRawExchange(t, env.URL, req)
+	if r.status != 413 || !strings.Contains(string(r.body), `"detailed_error_code":"40213"`) {
+		t.Errorf("response to a 100 MiB declaration: %d %s", r.status, r.body)
 	}
 }
 
@@ -163,22 +152,15 @@ func TestOversizeStreamedBodyRefusedAtTheLimit(t *testing.T) {
 // A body that ends before its declared length is refused, never served as what came.
 func TestBodyShorterThanDeclaredRefused(t *testing.T) {
 	env := mustSandbox(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(env.URL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := mustRawConn(t, env.URL)
 	body := tokenBody(partnerApp, partnerKey, "")
 	req := fmt.Sprintf("POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body)+10, body)
 	if _, err := conn.Write([]byte(req)); err != nil {
 		t.Fatal(err)
 	}
-	conn.(*net.TCPConn).CloseWrite()
-	resp, err := io.ReadAll(conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(string(resp), "HTTP/1.1 400") || !strings.Contains(string(resp), `"detailed_error_code":"40213"`) {
-		t.Errorf("response to a body 10 bytes short of its Content-Length: %q", resp)
+	conn.CloseWrite() // the body ends here, 10 bytes early
+	r := mustReadReply(t, conn)
+	if r.status != 400 || !strings.Contains(string(r.body), `"detailed_error_code":"40213"`) {
+		t.Errorf("response to a body 10 bytes short of its Content-Length: %d %s", r.status, r.body)
 	}
 }
