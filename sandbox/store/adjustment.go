@@ -25,23 +25,17 @@ import (
 const adjFormat = 1
 
 func (x tx) Adjustments(transactionID string) ([]sandbox.Adjustment, error) {
-	var history []sandbox.Adjustment
-	var decodeErr error
-	err := x.t.AscendKeys("adj:"+transactionID+":*", func(key, value string) bool {
-		var a sandbox.Adjustment
-		if value, decodeErr = unseal(key, value); decodeErr == nil {
-			a, decodeErr = decodeAdjustment(value)
+	history, err := scanWith(x.t, "adj:"+transactionID+":*", func(key, value string) (sandbox.Adjustment, error) {
+		value, err := unseal(key, value)
+		if err != nil {
+			return sandbox.Adjustment{}, err
 		}
-		if decodeErr != nil {
-			decodeErr = fmt.Errorf("store: decode %s: %w", key, decodeErr)
-			return false
+		a, err := decodeAdjustment(value)
+		if err != nil {
+			return sandbox.Adjustment{}, fmt.Errorf("store: decode %s: %w", key, err)
 		}
-		history = append(history, a)
-		return true
+		return a, nil
 	})
-	if err == nil {
-		err = decodeErr
-	}
 	slices.SortFunc(history, func(a, b sandbox.Adjustment) int { return a.Seq - b.Seq })
 	return history, err
 }

@@ -78,16 +78,3 @@ func page[T any](t *buntdb.Tx, prefix, after string, limit int) ([]T, error) {
 	}
 	return out, err
 }
-
-// decode unseals and decodes one stored value, as get does.
-func decode[T any](key, value string) (T, error) {
-	var v T
-	value, err := unseal(key, value)
-	if err != nil {
-		return v, err
-	}
-	if err := unmarshalRecord(value, &v); err != nil {
-		return v, fmt.Errorf("store: decode %s: %w", key, err)
-	}
-	return v, nil
-}

@@ -179,20 +179,27 @@ func (x tx) DeleteAll() error {
 	return nil
 }
 
-// get decodes the JSON at key; a missing key is sandbox.ErrNotFound.
+// get decodes the record at key; a missing key is sandbox.ErrNotFound.
 func get[T any](t *buntdb.Tx, key string) (T, error) {
-	var v T
 	s, err := t.Get(key)
+	if err == nil {
+		return decode[T](key, s)
+	}
+	var zero T
 	if errors.Is(err, buntdb.ErrNotFound) {
-		return v, sandbox.ErrNotFound
+		return zero, sandbox.ErrNotFound
 	}
+	return zero, fmt.Errorf("store: get %s: %w", key, err)
+}
+
+// decode unseals and decodes one stored value.
+func decode[T any](key, value string) (T, error) {
+	var v T
+	value, err := unseal(key, value)
 	if err != nil {
-		return v, fmt.Errorf("store: get %s: %w", key, err)
-	}
-	if s, err = unseal(key, s); err != nil {
 		return v, err
 	}
-	if err := unmarshalRecord(s, &v); err != nil {
+	if err := unmarshalRecord(value, &v); err != nil {
 		return v, fmt.Errorf("store: decode %s: %w", key, err)
 	}
 	return v, nil
@@ -200,15 +207,17 @@ func get[T any](t *buntdb.Tx, key string) (T, error) {
 
 // scan decodes every value whose key matches pattern, in key order.
 func scan[T any](t *buntdb.Tx, pattern string) ([]T, error) {
+	return scanWith(t, pattern, decode[T])
+}
+
+// scanWith decodes with decodeValue every value whose key matches pattern, in key
+// order, and stops at the first it cannot decode.
+func scanWith[T any](t *buntdb.Tx, pattern string, decodeValue func(key, value string) (T, error)) ([]T, error) {
 	var out []T
 	var decodeErr error
 	err := t.AscendKeys(pattern, func(key, value string) bool {
 		var v T
-		if value, decodeErr = unseal(key, value); decodeErr != nil {
-			return false
-		}
-		if decodeErr = unmarshalRecord(value, &v); decodeErr != nil {
-			decodeErr = fmt.Errorf("store: decode %s: %w", key, decodeErr)
+		if v, decodeErr = decodeValue(key, value); decodeErr != nil {
 			return false
 		}
 		out = append(out, v)
