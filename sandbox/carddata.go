@@ -36,49 +36,38 @@ var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,30}\^[0-9]{4}[
 // dashes, that pass the Luhn check (so that dates, phone numbers and identifiers stay
 // readable, as are the all-digit parts of identifiers).
 func MaskCardData(text string) string {
-	if !hasDigitRun(text, 4) {
+	cardLike, trackLike := scanDigitRuns(text)
+	if !cardLike {
 		return text // fast path: no card number has fewer than four digits in a row
 	}
-	if mayHoldTrackData(text) {
+	if trackLike {
 		text = trackData.ReplaceAllString(text, Redacted)
 	}
 	return string(maskCardNumbers([]byte(text)))
 }
 
-// mayHoldTrackData reports whether s has what every match of trackData has: a run of
-// twelve digits or more followed by '^' (track 1) or by '=', 'D' or 'd' (track 2).
-// Running the expression only then keeps it off the sandbox's own ids, whose long
-// digit runs (TRN_CapturedSale000000000000000001) would otherwise send every request
-// path through it: it was a twentieth of the CPU of an adjustment.
-func mayHoldTrackData[T string | []byte](s T) bool {
+// scanDigitRuns reads s once and reports whether it holds four digits in a row
+// (cardLike: no card number has fewer) and what every match of trackData has: a run
+// of twelve digits or more followed by '^' (track 1) or by '=', 'D' or 'd' (track 2).
+// Running the expression only when trackLike keeps it off the sandbox's own ids, whose
+// long digit runs (TRN_CapturedSale000000000000000001) would otherwise send every
+// request path through it: it was a twentieth of the CPU of an adjustment.
+func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
 	run := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= '0' && c <= '9' {
-			run++
+		if isDigit(c) {
+			if run++; run >= 4 {
+				cardLike = true
+			}
 			continue
 		}
 		if run >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
-			return true
+			return true, true
 		}
 		run = 0
 	}
-	return false
-}
-
-// hasDigitRun reports whether s holds n digits in a row.
-func hasDigitRun(s string, n int) bool {
-	run := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			if run++; run >= n {
-				return true
-			}
-		} else {
-			run = 0
-		}
-	}
-	return false
+	return cardLike, false
 }
 
 // digitGroup is a run of digits in a text: b[start:end].
@@ -260,7 +249,7 @@ func maskValueAs(class keyClass, v string) string {
 // that was valid JSON stays valid JSON, with the same layout.
 func MaskCardDataJSON(raw []byte) []byte {
 	in := raw
-	if mayHoldTrackData(raw) {
+	if _, trackLike := scanDigitRuns(raw); trackLike {
 		in = trackData.ReplaceAll(raw, []byte(Redacted))
 	}
 	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16)}
