@@ -12,10 +12,10 @@ import (
 
 // report is what a run measured.
 type report struct {
-	mu        sync.Mutex
-	latencies []time.Duration
-	// windows holds the latencies again by the window (of -window) in which each
-	// request ended, so that a tail that comes and goes shows.
+	mu sync.Mutex
+	// windows holds the latencies by the window (of -window) in which each request
+	// ended, so that a tail that comes and goes shows; all of them in one when
+	// window is 0.
 	window   time.Duration
 	started  time.Time
 	windows  [][]time.Duration
@@ -35,14 +35,14 @@ func (r *report) record(op string, a answer, d time.Duration) {
 	ended := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.latencies = append(r.latencies, d)
+	i := 0
 	if r.window > 0 {
-		i := int(ended.Sub(r.started) / r.window)
-		for len(r.windows) <= i {
-			r.windows = append(r.windows, nil)
-		}
-		r.windows[i] = append(r.windows[i], d)
+		i = int(ended.Sub(r.started) / r.window)
 	}
+	for len(r.windows) <= i {
+		r.windows = append(r.windows, nil)
+	}
+	r.windows[i] = append(r.windows[i], d)
 	key := fmt.Sprintf("%-12s %d %s", op, a.status, a.code)
 	switch {
 	case a.scripted:
@@ -66,10 +66,11 @@ func (r *report) unscripted() int {
 }
 
 func (r *report) print(w io.Writer, o options) {
-	n := len(r.latencies)
+	all := slices.Concat(r.windows...)
+	n := len(all)
 	fmt.Fprintf(w, "requests    %d in %v with %d connections\n", n, r.elapsed.Round(time.Millisecond), o.conns)
 	fmt.Fprintf(w, "throughput  %.0f req/s\n", float64(n)/r.elapsed.Seconds())
-	fmt.Fprintf(w, "latency     %s\n", percentiles(r.latencies))
+	fmt.Fprintf(w, "latency     %s\n", percentiles(all))
 	if len(r.windows) > 1 {
 		fmt.Fprintf(w, "latency by %v window (by when the request ended):\n", r.window)
 		for i, lat := range r.windows {

@@ -39,7 +39,7 @@ func TestReportWindows(t *testing.T) {
 	var out strings.Builder
 	r.elapsed = 90 * time.Minute
 	r.print(&out, options{conns: 1})
-	for _, want := range []string{"latency by 1h0m0s window", "0s-1h0m0s", "0 req  no requests", "1h0m0s-2h0m0s", "1 req  p50 2ms"} {
+	for _, want := range []string{"latency     p50 2ms", "latency by 1h0m0s window", "0s-1h0m0s", "0 req  no requests", "1h0m0s-2h0m0s", "1 req  p50 2ms"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
