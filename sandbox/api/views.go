@@ -100,6 +100,8 @@ type resourcePaymentView struct {
 	BNPL      *bnplView        `json:"bnpl,omitempty"`
 }
 
+// resourceCardView is converted from sandbox.CardResult (see newResourceView): it
+// keeps the same members in the same order.
 type resourceCardView struct {
 	Brand             string `json:"brand,omitempty"`
 	MaskedNumberLast4 string `json:"masked_number_last4,omitempty"`
@@ -112,7 +114,7 @@ type resourceCardView struct {
 }
 
 func newResourceView(t sandbox.Transaction) resourceView {
-	p, c := t.PaymentMethod, t.PaymentMethod.Card
+	p := t.PaymentMethod
 	v := resourceView{
 		ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
 		Channel: t.Channel, CaptureMode: t.CaptureMode, Amount: t.Amount, Currency: t.Currency,
@@ -121,11 +123,7 @@ func newResourceView(t sandbox.Transaction) resourceView {
 		ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: resourcePaymentView{
 			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode,
-			Card: resourceCardView{
-				Brand: c.Brand, MaskedNumberLast4: c.MaskedNumberLast4, Authcode: c.Authcode,
-				BrandReference: c.BrandReference, BrandTimeCreated: c.BrandTimeCreated,
-				TagResponse: c.TagResponse, CVVResult: c.CVVResult, Funding: c.Funding,
-			},
+			Card: resourceCardView(p.Card),
 		},
 		Action: newActionView(t.Action),
 	}
@@ -216,12 +214,9 @@ type actionView struct {
 	AppName     string `json:"app_name,omitempty"`
 }
 
-func newActionView(a sandbox.Action) actionView {
-	return actionView{
-		ID: a.ID, Type: a.Type, TimeCreated: a.TimeCreated, ResultCode: a.ResultCode,
-		AppID: a.AppID, AppName: a.AppName,
-	}
-}
+// newActionView is a conversion: the view differs from sandbox.Action only in its
+// tags, and a member added to one must be added to the other.
+func newActionView(a sandbox.Action) actionView { return actionView(a) }
 
 // orderView is the Order resource: the answer of POST /merchants/{id}/orders and the
 // body of its notifications. Only a FOR_REVIEW answer has a price [SB].
