@@ -9,10 +9,10 @@ import (
 )
 
 // recordCache keeps decoded records of the kinds every request reads (apps, merchants,
-// pricing profiles, and transactions, the hottest write of a test run) and of
-// notifications (which the notification worker reads on every pass), so that a
-// request does not parse their JSON every time, inside the single writer's lock for
-// Updates. It only ever holds what the database holds:
+// pricing profiles, and transactions, the hottest write of a test run), of batches
+// (every adjustment and capture reads its merchant's open one) and of notifications
+// (which the notification worker reads on every pass), so that a request does not
+// decode them every time, inside the single writer's lock for Updates. It only ever holds what the database holds:
 //   - a read inside View or Update (buntdb excludes the one from the other) adds the
 //     committed value it read;
 //   - an Update's own writes are applied at the end of the Update, still under the

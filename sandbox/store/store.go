@@ -19,6 +19,8 @@
 //	idemlog:<seq>          sandbox.IdempotencyRecord, up to 8 per chunk, in the order
 //	                       written (idemlog.go; earlier layouts are read: idempotency.go)
 //	adj:<txn id>:<slot>    sandbox.Adjustment (a ring of history slots)
+//	batch:<id>             sandbox.Batch
+//	bmember:<batch id>:<txn id>   a JSON string: the id of a transaction in the batch
 //	ntf:<order>:<seq>      sandbox.Notification (the outbox and delivery log)
 //	outbox:<order>:<seq>   "" while that notification is pending
 //	meta:<key>             a JSON string
@@ -27,8 +29,8 @@
 // Tokens and idempotency chunks carry a buntdb TTL (kept in the file), so they
 // vanish by themselves once nobody can use them; no sweep is needed. Which chunk
 // holds an idempotency key is indexed in memory, rebuilt at open.
-// Decoded apps, merchants, pricing profiles and transactions are cached (cache.go),
-// committed values only.
+// Decoded apps, merchants, pricing profiles, transactions, batches and notifications
+// are cached (cache.go), committed values only.
 //
 // # Durability
 //
@@ -40,7 +42,8 @@
 // loss can lose about the last second of writes. With Options.SyncAlways every commit
 // is fsynced before Update returns, at the cost of one fsync per API action (buntdb
 // ignores an fsync error). The file is compacted when it has grown fourfold since the
-// last compaction and the store is idle (compactor.go), and on Close.
+// last compaction and the store is idle, or when a busy store's file has grown 1 GiB
+// past that (compactor.go), and on Close once it holds 1 MiB.
 package store
 
 import (
