@@ -22,13 +22,10 @@ func (s *Service) TransactionHistory(id string) (Transaction, []Adjustment, erro
 
 // Order returns a stored order.
 func (s *Service) Order(id string) (Order, error) {
-	var o Order
-	err := s.store.View(func(tx Tx) error {
-		var err error
-		o, err = tx.Order(id)
-		return notFoundAs(err, NotFoundOrder(id))
+	return view(s, func(tx Tx) (Order, error) {
+		o, err := tx.Order(id)
+		return o, notFoundAs(err, NotFoundOrder(id))
 	})
-	return o, err
 }
 
 // Reset wipes every record (orders, tokens, keys, the outbox) and loads the fixtures

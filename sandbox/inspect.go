@@ -5,21 +5,20 @@ package sandbox
 // Transactions returns up to limit stored transactions whose id sorts after after,
 // in id order.
 func (s *Service) Transactions(after string, limit int) ([]Transaction, error) {
-	var out []Transaction
-	err := s.store.View(func(tx Tx) error {
-		var err error
-		out, err = tx.TransactionPage(after, limit)
-		return err
-	})
-	return out, err
+	return view(s, func(tx Tx) ([]Transaction, error) { return tx.TransactionPage(after, limit) })
 }
 
 // Orders returns up to limit stored orders whose id sorts after after, in id order.
 func (s *Service) Orders(after string, limit int) ([]Order, error) {
-	var out []Order
+	return view(s, func(tx Tx) ([]Order, error) { return tx.OrderPage(after, limit) })
+}
+
+// view returns what read reads in one read-only transaction.
+func view[T any](s *Service, read func(Tx) (T, error)) (T, error) {
+	var out T
 	err := s.store.View(func(tx Tx) error {
 		var err error
-		out, err = tx.OrderPage(after, limit)
+		out, err = read(tx)
 		return err
 	})
 	return out, err

@@ -96,12 +96,7 @@ func (s *Service) notifyWritten() {
 // Notifications lists the outbox entries of one order, or of every order when orderID
 // is empty, oldest first.
 func (s *Service) Notifications(orderID string) ([]Notification, error) {
-	var out []Notification
-	err := s.store.View(func(tx Tx) error {
-		var err error
-		out, err = tx.Notifications(orderID)
-		return err
-	})
+	out, err := view(s, func(tx Tx) ([]Notification, error) { return tx.Notifications(orderID) })
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out, err
 }
