@@ -251,8 +251,8 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	if r.ContentLength > s.maxBody {
 		return nil, sandbox.BodyTooLarge(s.maxBody)
 	}
-	if read, ok := r.Body.(*readBody); ok && read.err == nil && int64(len(read.whole)) <= s.maxBody {
-		return read.whole, nil
+	if read, ok := r.Body.(*journaledBody); ok && read.err == nil {
+		return read.whole, nil // within maxBody: peekBody reads no body declared longer
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 	var tooLarge *http.MaxBytesError

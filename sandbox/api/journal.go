@@ -187,7 +187,7 @@ func (s *Server) peekBody(r *http.Request, info *requestInfo) {
 		if err != nil { // cut short or timed out: the handler reads the failure too
 			rest = io.MultiReader(rest, errReader{err})
 		}
-		r.Body = &readBody{whole: buf[:n], err: err, Reader: rest, Closer: r.Body}
+		r.Body = &journaledBody{whole: buf[:n], err: err, Reader: rest, Closer: r.Body}
 		info.body = buf[:n]
 		return
 	}
@@ -203,9 +203,10 @@ func (s *Server) peekBody(r *http.Request, info *requestInfo) {
 	info.body = buf
 }
 
-// readBody is a body the journal read whole: the handler takes it as it is (err is
-// the reading's failure, if any) rather than reading it a second time.
-type readBody struct {
+// journaledBody is a body the journal read whole (it was declared no longer than
+// journalBodyCap, nor than maxBody): Server.readBody takes it as it is, unless err
+// says the reading failed, rather than reading it a second time.
+type journaledBody struct {
 	whole []byte
 	err   error
 	io.Reader
