@@ -16,7 +16,6 @@ type logBuffer struct {
 	mu    sync.Mutex
 	buf   []byte
 	timer *time.Timer // runs Flush logDelay after a batch began
-	armed bool        // the timer is set for the waiting batch
 }
 
 const (
@@ -35,11 +34,11 @@ func newLogBuffer(w io.Writer) *logBuffer {
 func (b *logBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	begins := len(b.buf) == 0
 	b.buf = append(b.buf, p...)
 	if len(b.buf) >= logBufferSize {
 		b.writeLocked()
-	} else if !b.armed {
-		b.armed = true
+	} else if begins {
 		b.timer.Reset(logDelay)
 	}
 	return len(p), nil
@@ -55,7 +54,6 @@ func (b *logBuffer) Flush() {
 // writeLocked writes the batch. A failed write of the log has nobody to be reported
 // to (the log is where failures go), and must not fail the request that logged.
 func (b *logBuffer) writeLocked() {
-	b.armed = false
 	if len(b.buf) == 0 {
 		return
 	}
