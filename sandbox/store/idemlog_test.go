@@ -140,24 +140,9 @@ func mustIndexLen(t *testing.T, s *Store) int {
 // A file written with format-2 buckets (131,072 of them, idemkeys:<5 hex digits>)
 // keeps its keys: they are read there, and new keys go to chunks.
 func TestIdempotencyFormat2BucketsRead(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
-	s := mustOpen(t, path)
-	old := idemRec("old")
 	id := idemIDOf("a", "old")
-	bucket := id.bucketKey()
-	value := string(appendIdemEntry([]byte{idemFormat}, id, old, uint64(time.Now().Add(time.Hour).UnixMilli())))
-	err := s.db.Update(func(tx *buntdb.Tx) error {
-		_, _, err := tx.Set(bucket, seal(bucket, value), &buntdb.SetOptions{Expires: true, TTL: time.Hour})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustClose(t, s)
-	s = mustOpen(t, path)
-	if !s.legacyIdem {
-		t.Fatal("format-2 buckets not noticed at open")
-	}
+	value := string(appendIdemEntry([]byte{idemFormat}, id, idemRec("old"), uint64(time.Now().Add(time.Hour).UnixMilli())))
+	s := mustReopenWithLegacyBucket(t, id.bucketKey(), value)
 	mustPutKeys(t, s, time.Hour, "new")
 	mustFind(t, s, true, "old", "new")
 	mustFind(t, s, false, "never-written")

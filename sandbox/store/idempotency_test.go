@@ -234,6 +234,27 @@ func mustSetRaw(t *testing.T, s *Store, key, payload string) {
 	}
 }
 
+// mustReopenWithLegacyBucket writes a bucket of an earlier layout, sealed and
+// expiring in an hour, to a new file, and reopens it: the store must notice it.
+func mustReopenWithLegacyBucket(t *testing.T, bucket, payload string) *Store {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	err := s.db.Update(func(tx *buntdb.Tx) error {
+		_, _, err := tx.Set(bucket, seal(bucket, payload), &buntdb.SetOptions{Expires: true, TTL: time.Hour})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, s)
+	s = mustOpen(t, path)
+	if !s.legacyIdem {
+		t.Fatalf("bucket %s of an earlier layout not noticed at open", bucket)
+	}
+	return s
+}
+
 // mustChunkOf names the chunk the index says holds app's key.
 func mustChunkOf(t *testing.T, s *Store, app, key string) string {
 	t.Helper()
@@ -328,27 +349,13 @@ func TestSealedJSONIsSeal(t *testing.T) {
 }
 
 // A file written with format-1 buckets (65,536 of them, idem#<4 hex digits>) keeps
-// its keys: they are read there, and new keys go to the current buckets.
+// its keys: they are read there, and new keys go to chunks.
 func TestIdempotencyFormat1BucketsRead(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
-	s := mustOpen(t, path)
 	old := sandbox.IdempotencyRecord{AppID: "a", Key: "old", ResourceID: "TRN_1", Kind: "transaction",
 		Time: base.Add(1500 * time.Nanosecond), HTTPStatus: 200}
 	id := idemIDOf("a", "old")
-	bucket := id.format1BucketKey()
 	value := string(append([]byte{idemFormat1}, appendFormat1Entry(id, old, uint64(time.Now().Add(time.Hour).UnixMilli()))...))
-	err := s.db.Update(func(tx *buntdb.Tx) error {
-		_, _, err := tx.Set(bucket, seal(bucket, value), &buntdb.SetOptions{Expires: true, TTL: time.Hour})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustClose(t, s)
-	s = mustOpen(t, path)
-	if !s.legacyIdem {
-		t.Fatal("format-1 buckets not noticed at open")
-	}
+	s := mustReopenWithLegacyBucket(t, id.format1BucketKey(), value)
 	mustUpdate(t, s, func(tx sandbox.Tx) error {
 		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "new", ResourceID: "ORD_2", Kind: "order", Time: ms(2)}, time.Hour)
 	})
