@@ -89,7 +89,11 @@ func TestCreateTransactionOutcomes(t *testing.T) {
 		{"manual", saleBody("1511", "AUTO", manualCard), "CAPTURED", "00", "MANUAL", "SUCCESS", true},
 		{"manual mastercard", saleBody("1511", "AUTO", `{"number":"5425230000004415","expiry_month":"12","expiry_year":"30"}`), "CAPTURED", "00", "MANUAL", "SUCCESS", true},
 		{"authorization", saleBody("2500", "LATER", manualCard), "PREAUTHORIZED", "00", "MANUAL", "SUCCESS", true},
+		{"manual amex", saleBody("1511", "AUTO", `{"number":"374101000000608","expiry_month":"12","expiry_year":"30"}`), "CAPTURED", "00", "MANUAL", "SUCCESS", true},
 		{"declined test card", saleBody("1000", "AUTO", `{"number":"4000120000001154","expiry_month":"12","expiry_year":"30"}`), "DECLINED", "101", "MANUAL", "DECLINED", false},
+		{"declined test card 102", saleBody("1000", "AUTO", `{"number":"4000130000001724","expiry_month":"12","expiry_year":"30"}`), "DECLINED", "102", "MANUAL", "DECLINED", false},
+		{"declined test card 103", saleBody("1000", "AUTO", `{"number":"4000160000004147","expiry_month":"12","expiry_year":"30"}`), "DECLINED", "103", "MANUAL", "DECLINED", false},
+		{"declined test card 111", saleBody("1000", "AUTO", `{"number":"4242420000000091","expiry_month":"12","expiry_year":"30"}`), "DECLINED", "111", "MANUAL", "DECLINED", false},
 		{"cvv not matched", saleBody("1000", "AUTO", `{"number":"30450000000985","expiry_month":"12","expiry_year":"30","cvv":"123"}`), "DECLINED", "N7", "MANUAL", "DECLINED", false},
 	}
 	for _, tc := range cases {
