@@ -1,0 +1,67 @@
+package api_test
+
+import "testing"
+
+// Card-present behaviour the contract marks as the real API's, through HTTP: the
+// permission of every operation GP names, and every test card of the table.
+
+func TestGPPermissionOfEachOperation(t *testing.T) {
+	env := mustSandbox(t)
+	partner := env.partnerToken()
+	sale := env.mustCharge(partner, saleBody("100", "AUTO", manualCard))["id"].(string)
+	auth := env.mustCharge(partner, saleBody("100", "LATER", manualCard))["id"].(string)
+	authorizeOnly := env.mustToken(partnerApp, partnerKey, `"permissions":["TRN_POST_Authorize"]`)
+	captureOnly := env.mustToken(partnerApp, partnerKey, `"permissions":["TRN_POST_Capture"]`)
+	denied := gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}
+	cases := []struct{ name, tok, method, path, body string }{
+		{"list without TRN_GET_List", captureOnly, "GET", "/transactions", ""},
+		{"capture without TRN_POST_Capture", authorizeOnly, "POST", "/transactions/" + auth + "/capture", `{}`},
+		{"refund without TRN_POST_Refund", captureOnly, "POST", "/transactions/" + sale + "/refund", `{}`},
+		{"reversal without TRN_POST_Reverse", captureOnly, "POST", "/transactions/" + sale + "/reversal", `{}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := env.do(tc.method, tc.path, apiHeader(tc.tok), tc.body)
+			if got := r.gpError(t); got != denied {
+				t.Errorf("got %+v, want %+v", got, denied)
+			}
+		})
+	}
+	// Denied, nothing happened: the partner's own token still captures, refunds and reverses.
+	for _, path := range []string{"/transactions/" + auth + "/capture", "/transactions/" + sale + "/refund", "/transactions/" + auth + "/reversal"} {
+		if r := env.do("POST", path, apiHeader(partner), `{}`); r.status != 200 {
+			t.Errorf("POST %s after the denials: %d %s", path, r.status, r.body)
+		}
+	}
+}
+
+func TestGPTestCards(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	card := func(number, cvv string) string {
+		return `{"number":"` + number + `","expiry_month":"12","expiry_year":"30","cvv":"` + cvv + `"}`
+	}
+	cases := []struct{ name, card, status, result string }{
+		{"amex approved", card("374101000000608", "1234"), "CAPTURED", "00"},
+		{"declined 102", card("4000130000001724", "123"), "DECLINED", "102"},
+		{"declined 103", card("4000160000004147", "123"), "DECLINED", "103"},
+		{"declined 111", card("4242420000000091", "123"), "DECLINED", "111"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := env.mustCharge(tok, saleBody("1000", "AUTO", tc.card))
+			if got["status"] != tc.status || field(got, "payment_method", "result") != tc.result {
+				t.Errorf("status %v result %v, want %s %s: %v", got["status"], field(got, "payment_method", "result"), tc.status, tc.result, got)
+			}
+			approved := tc.status != "DECLINED"
+			if authcode := field(got, "payment_method", "card", "authcode"); (authcode != "") != approved {
+				t.Errorf("authcode %q for status %s", authcode, tc.status)
+			}
+		})
+	}
+	r := env.do("POST", "/transactions", apiHeader(tok), saleBody("1000", "AUTO", card("374101000000608", "123")))
+	want := gpError{400, "INVALID_REQUEST_DATA", "40085", "Security Code/CVV2/CVC must be 4 digits"}
+	if got := r.gpError(t); got != want {
+		t.Errorf("amex with a 3-digit CVV: got %+v, want %+v", got, want)
+	}
+}
