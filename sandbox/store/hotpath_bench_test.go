@@ -136,7 +136,6 @@ func mustHotPathStore(b *testing.B, keys int) *Store {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = s.Close() })
-	now := time.Now()
 	err = s.Update(func(tx sandbox.Tx) error {
 		for i := range 9 {
 			if err := tx.PutTransaction(adjustedSale("TRN_hot" + strconv.Itoa(i))); err != nil {
@@ -145,17 +144,8 @@ func mustHotPathStore(b *testing.B, keys int) *Store {
 		}
 		return nil
 	})
-	for lo := 0; lo < keys && err == nil; lo += 10000 {
-		err = s.Update(func(tx sandbox.Tx) error {
-			for i := lo; i < min(lo+10000, keys); i++ {
-				err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: hotPathApp, Key: "1700000000-" + strconv.Itoa(i),
-					ResourceID: "TRN_hot0", Kind: "transaction", Time: now, HTTPStatus: 200}, 48*time.Hour)
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+	if err == nil {
+		err = putLoadKeys(s, "1700000000-", "TRN_hot0", keys, 10000)
 	}
 	if err == nil {
 		err = s.db.Shrink()
@@ -164,4 +154,25 @@ func mustHotPathStore(b *testing.B, keys int) *Store {
 		b.Fatal(err)
 	}
 	return s
+}
+
+// putLoadKeys writes n idempotency keys, prefix followed by 0 to n-1, as a load
+// test's adjustments of resourceID leave them (two days to live), perUpdate keys to
+// an Update for speed.
+func putLoadKeys(s *Store, prefix, resourceID string, n, perUpdate int) error {
+	now := time.Now()
+	var err error
+	for lo := 0; lo < n && err == nil; lo += perUpdate {
+		err = s.Update(func(tx sandbox.Tx) error {
+			for i := lo; i < min(lo+perUpdate, n); i++ {
+				err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: hotPathApp, Key: prefix + strconv.Itoa(i),
+					ResourceID: resourceID, Kind: "transaction", Time: now, HTTPStatus: 200}, 48*time.Hour)
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return err
 }

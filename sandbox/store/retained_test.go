@@ -1,13 +1,9 @@
 package store
 
 import (
-	"fmt"
 	"path/filepath"
 	"runtime"
 	"testing"
-	"time"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 // BenchmarkRetainedIdempotencyKeys writes b.N idempotency keys (as an adjustment
@@ -22,26 +18,12 @@ func BenchmarkRetainedIdempotencyKeys(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	now := time.Now()
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	b.ResetTimer()
-	for lo := 0; lo < b.N; lo += 1000 {
-		err := s.Update(func(tx sandbox.Tx) error {
-			for i := lo; i < min(lo+1000, b.N); i++ {
-				err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "SandboxPartnerAppId0000000000001",
-					Key: fmt.Sprintf("1763900000-1-%d", i), ResourceID: "TRN_CapturedSale000000000000000001",
-					Kind: "transaction", Time: now, HTTPStatus: 200}, 48*time.Hour)
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
+	if err := putLoadKeys(s, "1763900000-1-", "TRN_CapturedSale000000000000000001", b.N, 1000); err != nil {
+		b.Fatal(err)
 	}
 	b.StopTimer()
 	runtime.GC()
@@ -61,21 +43,7 @@ func BenchmarkOpenMillionKeys(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	now := time.Now()
-	for lo := 0; lo < 1_000_000 && err == nil; lo += 10000 {
-		err = s.Update(func(tx sandbox.Tx) error {
-			for i := lo; i < lo+10000; i++ {
-				err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "SandboxPartnerAppId0000000000001",
-					Key: fmt.Sprintf("1763900000-1-%d", i), ResourceID: "TRN_CapturedSale000000000000000001",
-					Kind: "transaction", Time: now, HTTPStatus: 200}, 48*time.Hour)
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	if err != nil || s.Close() != nil {
+	if err := putLoadKeys(s, "1763900000-1-", "TRN_CapturedSale000000000000000001", 1_000_000, 10000); err != nil || s.Close() != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
