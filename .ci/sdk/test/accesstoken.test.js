@@ -12,15 +12,21 @@ function firstCall(configName) {
   return Transaction.fromId("TRN_doesnotexist").edit().withGratuity(1).execute(configName);
 }
 
-test("sign-in stores the token and the accounts of its scope", async () => {
-  const config = configure(partnerApp, "signin");
+// signIn configures app under name and makes its first call, which signs in and is
+// then refused as unknown; it returns what the SDK kept of the token.
+async function signIn(app, name) {
+  const config = configure(app, name);
   await rejectsWithGpError(
-    firstCall("signin"),
+    firstCall(name),
     "RESOURCE_NOT_FOUND",
     "40008",
     "Transaction TRN_doesnotexist not found at this location.",
   );
-  const info = config.accessTokenInfo;
+  return config.accessTokenInfo;
+}
+
+test("sign-in stores the token and the accounts of its scope", async () => {
+  const info = await signIn(partnerApp, "signin");
   assert.match(info.accessToken, /^[A-Za-z0-9]{28}$/);
   assert.equal(info.merchantId, "MER_00000000000000000000000000000001");
   assert.equal(info.transactionProcessingAccountID, "TRA_00000000000000000000000000000001");
@@ -29,14 +35,7 @@ test("sign-in stores the token and the accounts of its scope", async () => {
 });
 
 test("an app with GP's account layout: the SDK finds every account", async () => {
-  const config = configure(gpLayoutApp, "layout");
-  await rejectsWithGpError(
-    firstCall("layout"),
-    "RESOURCE_NOT_FOUND",
-    "40008",
-    "Transaction TRN_doesnotexist not found at this location.",
-  );
-  const info = config.accessTokenInfo;
+  const info = await signIn(gpLayoutApp, "layout");
   assert.equal(info.transactionProcessingAccountID, "TRA_00000000000000000000000000000003");
   assert.equal(info.tokenizationAccountID, "TKA_00000000000000000000000000000003");
   assert.equal(info.dataAccountID, "DAA_00000000000000000000000000000003");
