@@ -237,6 +237,7 @@ type priceView struct {
 	Lines    []priceLineView `json:"lines"` // never null
 }
 
+// priceLineView is converted from sandbox.PriceLine: the same members in the same order.
 type priceLineView struct {
 	ProductID  string `json:"product_id"`
 	Quantity   int    `json:"quantity"`
@@ -256,7 +257,7 @@ func newQuoteView(q sandbox.Quote) orderView {
 	v := newOrderView(q.Order)
 	v.Price = &priceView{Amount: q.Price.Amount, Currency: q.Price.Currency, Lines: make([]priceLineView, 0, len(q.Price.Lines))}
 	for _, l := range q.Price.Lines {
-		v.Price.Lines = append(v.Price.Lines, priceLineView{ProductID: l.ProductID, Quantity: l.Quantity, UnitAmount: l.UnitAmount, Amount: l.Amount})
+		v.Price.Lines = append(v.Price.Lines, priceLineView(l))
 	}
 	return v
 }
