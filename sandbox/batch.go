@@ -241,13 +241,20 @@ func (s *Service) BatchState(id string) (Batch, error) {
 		if _, err = s.closeIfDue(tx, &b, s.clock.Now()); err != nil {
 			return err
 		}
-		b.Members, err = tx.BatchMembers(id)
-		if b.Members == nil {
-			b.Members = []string{}
-		}
+		b.Members, err = listedMembers(tx, id)
 		return err
 	})
 	return b, err
+}
+
+// listedMembers returns the ids of a batch's transactions for the admin API: an
+// empty list, never nil, for a batch without any.
+func listedMembers(tx Tx, id string) ([]string, error) {
+	members, err := tx.BatchMembers(id)
+	if members == nil {
+		members = []string{}
+	}
+	return members, err
 }
 
 // putFixtureBatches makes a batch record of every batch_id the fixtures' transactions

@@ -35,11 +35,8 @@ func (s *Service) Batches(after string, limit int) ([]Batch, error) {
 			return err
 		}
 		for i := range out {
-			if out[i].Members, err = tx.BatchMembers(out[i].ID); err != nil {
+			if out[i].Members, err = listedMembers(tx, out[i].ID); err != nil {
 				return err
-			}
-			if out[i].Members == nil {
-				out[i].Members = []string{}
 			}
 		}
 		return nil
