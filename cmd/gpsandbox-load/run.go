@@ -35,8 +35,8 @@ func runLoad(ctx context.Context, o options, progress io.Writer) (*report, error
 	rep.start = c.sample()
 	ctx, cancel := context.WithTimeout(ctx, o.duration)
 	defer cancel()
-	go c.every(ctx, o.resetEvery, func() { c.reset(rep) })
-	go c.every(ctx, o.sampleEvery, func() { fmt.Fprintf(progress, "%s\n", c.sample()) })
+	go every(ctx, o.resetEvery, func() { c.reset(rep) })
+	go every(ctx, o.sampleEvery, func() { fmt.Fprintf(progress, "%s\n", c.sample()) })
 	pace := pacer(ctx, o.rate)
 
 	var seq atomic.Uint64
@@ -76,7 +76,7 @@ func runLoad(ctx context.Context, o options, progress io.Writer) (*report, error
 }
 
 // every runs fn every d until ctx ends; d == 0 never runs it.
-func (c *loadClient) every(ctx context.Context, d time.Duration, fn func()) {
+func every(ctx context.Context, d time.Duration, fn func()) {
 	if d <= 0 {
 		return
 	}
@@ -100,19 +100,12 @@ func pacer(ctx context.Context, rate int) <-chan struct{} {
 	tickets := make(chan struct{}, rate)
 	go func() {
 		defer close(tickets)
-		t := time.NewTicker(time.Second / time.Duration(rate))
-		defer t.Stop()
-		for {
+		every(ctx, time.Second/time.Duration(rate), func() {
 			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				select {
-				case tickets <- struct{}{}:
-				default:
-				}
+			case tickets <- struct{}{}:
+			default: // a full bucket: the workers are behind, the ticket is lost
 			}
-		}
+		})
 	}()
 	return tickets
 }
