@@ -1,14 +1,16 @@
 // Command gpsandbox-load drives a mixed workload against a running sandbox and reports
-// throughput, latency percentiles, answers by status and error code, and the server's
-// resident memory and goroutines.
+// throughput, latency percentiles (over the run and per -window), answers by status and
+// error code, and the server's resident memory and goroutines.
 //
 //	gpsandbox-load -url http://127.0.0.1:8080 -duration 30s -conns 64 -pid $(pgrep gpsandbox)
 //
 // The mix: access tokens, adjustments with and without idempotency keys, device orders
 // (placed, with a status_url on a listener of its own, and FOR_REVIEW), card-present
-// sales, authorizations, reads and refunds, and a share of scenario-driven requests. Answers a scenario scripted (they carry X-Sandbox-Rule)
-// are counted apart from unscripted errors; with -fail-on-errors any unscripted error
-// makes the run fail, which is what the soak checks.
+// sales, authorizations, reads and refunds, and a share of scenario-driven requests.
+// Answers a scenario scripted (they carry X-Sandbox-Rule), and the 404 of a refund
+// whose sale a -reset-every reset wiped, are counted apart from unscripted errors;
+// with -fail-on-errors any unscripted error makes the run fail, which is what the
+// soak checks.
 package main
 
 import (
