@@ -20,19 +20,19 @@ func TestCachedRecordsAreCopies(t *testing.T) {
 		get  func(sandbox.Tx) (any, error)
 	}{
 		{"transaction", func(tx sandbox.Tx) error {
-			return tx.PutTransaction(filled[sandbox.Transaction](func(r *sandbox.Transaction) { r.ID = "TRN_1" }))
+			return tx.PutTransaction(distinct(func(r *sandbox.Transaction) { r.ID = "TRN_1" }))
 		},
 			func(tx sandbox.Tx) (any, error) { return tx.Transaction("TRN_1") }},
 		{"app", func(tx sandbox.Tx) error {
-			return tx.PutApp(filled[sandbox.App](func(r *sandbox.App) { r.ID = "app1" }))
+			return tx.PutApp(distinct(func(r *sandbox.App) { r.ID = "app1" }))
 		},
 			func(tx sandbox.Tx) (any, error) { return tx.App("app1") }},
 		{"merchant", func(tx sandbox.Tx) error {
-			return tx.PutMerchant(filled[sandbox.Merchant](func(r *sandbox.Merchant) { r.ID = "MER_1" }))
+			return tx.PutMerchant(distinct(func(r *sandbox.Merchant) { r.ID = "MER_1" }))
 		},
 			func(tx sandbox.Tx) (any, error) { return tx.Merchant("MER_1") }},
 		{"pricing profile", func(tx sandbox.Tx) error {
-			return tx.PutPricingProfile(filled[sandbox.PricingProfile](func(r *sandbox.PricingProfile) { r.Name = "standard" }))
+			return tx.PutPricingProfile(distinct(func(r *sandbox.PricingProfile) { r.Name = "standard" }))
 		}, func(tx sandbox.Tx) (any, error) { return tx.PricingProfile("standard") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,52 +62,6 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// filled is a T with every exported field set, slices and maps with one element and
-// pointers pointing at filled values; set then fixes the record's key.
-func filled[T any](set func(*T)) T {
-	var r T
-	fill(reflect.ValueOf(&r).Elem(), 0)
-	set(&r)
-	return r
-}
-
-func fill(v reflect.Value, depth int) {
-	if depth > 8 {
-		return
-	}
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString("x")
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(1)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(1)
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(1)
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(v.Elem(), depth+1)
-	case reflect.Slice:
-		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-		fill(v.Index(0), depth+1)
-	case reflect.Map:
-		m := reflect.MakeMap(v.Type())
-		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-		fill(k, depth+1)
-		fill(e, depth+1)
-		m.SetMapIndex(k, e)
-		v.Set(m)
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fill(v.Field(i), depth+1)
-			}
-		}
-	}
 }
 
 // scribble changes every string and number reachable through a slice, map or
@@ -154,7 +108,7 @@ func scribble(v reflect.Value, shared bool) int {
 // API fills in (json:"-"), in the writing transaction and after it.
 func TestCachedBatchIsTheStoredOne(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "batch.db"))
-	b := filled[sandbox.Batch](func(r *sandbox.Batch) { r.ID = "BAT_1" })
+	b := distinct(func(r *sandbox.Batch) { r.ID = "BAT_1" })
 	check := func(when string, tx sandbox.Tx) error {
 		got, err := tx.Batch("BAT_1")
 		if err != nil {
