@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 // What the journal keeps of the answer to a request, and what it learns from the
@@ -66,22 +64,9 @@ func journalResponse(info *requestInfo) *JournalResponse {
 		resp.Body = body
 		return resp
 	}
-	// An error may echo what a client sent (an id in a path).
-	resp.Body = answerBody(sandbox.MaskCardDataJSON(body))
+	// An error may echo what a client sent (an id in a path): masked as a request is.
+	resp.Body = maskedBody(body, resp.BodyTruncated)
 	return resp
-}
-
-// answerBody is a journaled answer as a JSON value: the body when it is one (the
-// sandbox answers JSON), else the body as a JSON string (a truncated or malformed one).
-func answerBody(body []byte) json.RawMessage {
-	if len(body) == 0 {
-		return json.RawMessage(`null`)
-	}
-	if json.Valid(body) {
-		return body
-	}
-	b, _ := json.Marshal(string(body))
-	return b
 }
 
 // withoutToken replaces the token of an /accesstoken answer: a journal reader holds
