@@ -326,10 +326,11 @@ func (m *jsonMasker) bare(i int) int {
 		m.out = append(m.out, MaskCardData(tok)...)
 		return end
 	}
-	masked := tok
-	if class := m.class(); class != keyPlain || MaskCardData(tok) != tok {
+	class := m.class()
+	masked := maskValueAs(class, tok)
+	if class != keyPlain || masked != tok {
 		// A number cannot hold masking characters: the masked value becomes a string.
-		masked = quote(maskValueAs(class, tok))
+		masked = quote(masked)
 	}
 	m.out = append(m.out, masked...)
 	m.key, m.hasKey = "", false
