@@ -154,12 +154,9 @@ func (ix *idemIndex) place(p idemPlacement) {
 // the same first 8 bytes as id.
 func chunkHoldsOther(t *buntdb.Tx, seq uint64, id idemID) (bool, error) {
 	key := idemChunkKey(seq)
-	stored, err := t.Get(key)
-	if errors.Is(err, buntdb.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("store: get %s: %w", key, err)
+	stored, err := readBucket(t, key)
+	if err != nil || stored == "" {
+		return false, err
 	}
 	other := false
 	err = eachChunkEntry(key, stored, func(e idemID) {
@@ -183,10 +180,7 @@ func eachChunkEntry(key, value string, fn func(idemID)) error {
 	if err != nil {
 		return err
 	}
-	format, entries, err := splitIdemBucket(payload)
-	if err == nil && format != idemFormat {
-		err = fmt.Errorf("%w: format %d where %d belongs", errIdemBucket, format, idemFormat)
-	}
+	entries, err := splitIdemChunk(payload)
 	if err != nil {
 		return fmt.Errorf("store: idempotency chunk %s: %w", key, err)
 	}

@@ -123,7 +123,7 @@ func (x tx) chunkRecord(id idemID) (sandbox.IdempotencyRecord, bool, error) {
 		return sandbox.IdempotencyRecord{}, false, nil
 	}
 	key := idemChunkKey(seq)
-	stored, err := x.readBucket(key)
+	stored, err := readBucket(x.t, key)
 	if err != nil {
 		return sandbox.IdempotencyRecord{}, false, err
 	}
@@ -134,7 +134,7 @@ func (x tx) chunkRecord(id idemID) (sandbox.IdempotencyRecord, bool, error) {
 // 2, then format 1.
 func (x tx) legacyRecord(id idemID) (sandbox.IdempotencyRecord, bool, error) {
 	for _, key := range [...]string{id.bucketKey(), id.format1BucketKey()} {
-		stored, err := x.readBucket(key)
+		stored, err := readBucket(x.t, key)
 		if err != nil {
 			return sandbox.IdempotencyRecord{}, false, err
 		}
@@ -147,8 +147,8 @@ func (x tx) legacyRecord(id idemID) (sandbox.IdempotencyRecord, bool, error) {
 
 // readBucket returns the sealed value of the bucket or chunk at key, "" when it is
 // missing.
-func (x tx) readBucket(key string) (string, error) {
-	stored, err := x.t.Get(key)
+func readBucket(t *buntdb.Tx, key string) (string, error) {
+	stored, err := t.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return "", nil
 	}
@@ -238,7 +238,7 @@ func (x tx) expiredChunk(key string) bool {
 // chunkPayload returns the unsealed value of the chunk at key, "" when missing or
 // expired.
 func (x tx) chunkPayload(key string) (string, error) {
-	stored, err := x.readBucket(key)
+	stored, err := readBucket(x.t, key)
 	if err != nil || stored == "" {
 		return "", err
 	}
@@ -268,10 +268,7 @@ func countIdemEntries(payload string) int {
 // still name every key the index may hold it for.
 func rewriteChunk(old string, id idemID, r sandbox.IdempotencyRecord, expires uint64) ([]byte, uint64, error) {
 	longest := expires
-	format, entries, err := splitIdemBucket(old)
-	if err == nil && format != idemFormat {
-		err = fmt.Errorf("%w: format %d where %d belongs", errIdemBucket, format, idemFormat)
-	}
+	entries, err := splitIdemChunk(old)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -326,6 +323,15 @@ func splitIdemBucket(bucket string) (byte, string, error) {
 		return 0, "", fmt.Errorf("%w: format %d", errIdemBucket, f)
 	}
 	return bucket[0], bucket[1:], nil
+}
+
+// splitIdemChunk returns a chunk's entries: a chunk is always of the current format.
+func splitIdemChunk(chunk string) (string, error) {
+	format, entries, err := splitIdemBucket(chunk)
+	if err == nil && format != idemFormat {
+		err = fmt.Errorf("%w: format %d where %d belongs", errIdemBucket, format, idemFormat)
+	}
+	return entries, err
 }
 
 // idemEntries walks a bucket's entries, whose framing is the same in every format:
