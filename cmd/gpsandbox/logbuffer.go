@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// logBuffer gathers the log's lines and writes them out together, at most logDelay
-// after the first one of a batch or as soon as logBufferSize bytes wait. A line per
+// logBuffer gathers the log's lines and writes them out together, at most delay
+// (logDelay for serve) after the first one of a batch or as soon as logBufferSize bytes wait. A line per
 // request written on its own was a write(2) per request: under load, a tenth of the
 // sandbox's system calls, for lines nobody reads within milliseconds. Every line is
 // written whole, in order; Flush writes what waits (serve calls it on its way out).
@@ -15,7 +15,8 @@ type logBuffer struct {
 	w     io.Writer
 	mu    sync.Mutex
 	buf   []byte
-	timer *time.Timer // runs Flush logDelay after a batch began
+	delay time.Duration
+	timer *time.Timer // runs Flush delay after a batch began
 }
 
 const (
@@ -23,8 +24,8 @@ const (
 	logBufferSize = 32 << 10
 )
 
-func newLogBuffer(w io.Writer) *logBuffer {
-	b := &logBuffer{w: w}
+func newLogBuffer(w io.Writer, delay time.Duration) *logBuffer {
+	b := &logBuffer{w: w, delay: delay}
 	b.timer = time.AfterFunc(time.Hour, b.Flush)
 	b.timer.Stop()
 	return b
@@ -39,7 +40,7 @@ func (b *logBuffer) Write(p []byte) (int, error) {
 	if len(b.buf) >= logBufferSize {
 		b.writeLocked()
 	} else if begins {
-		b.timer.Reset(logDelay)
+		b.timer.Reset(b.delay)
 	}
 	return len(p), nil
 }

@@ -28,15 +28,22 @@ func (s *syncBuffer) read() (string, int) {
 	return s.buf.String(), s.n
 }
 
+// The lines wait for the timer, which Write started, and its Flush writes them at
+// once. The delay is an hour and the test fires the timer itself, so that a slow
+// machine cannot fire it midway.
 func TestLogBufferWritesLinesTogetherInOrder(t *testing.T) {
 	out := &syncBuffer{}
-	b := newLogBuffer(out)
+	b := newLogBuffer(out, time.Hour)
 	for i := range 100 {
 		b.Write([]byte(strings.Repeat("x", i%7) + "\n"))
 	}
 	if got, _ := out.read(); got != "" {
 		t.Fatalf("written before the delay: %q", got)
 	}
+	if !b.timer.Stop() {
+		t.Fatal("Write did not start the timer")
+	}
+	b.timer.Reset(0)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		got, writes := out.read()
@@ -62,7 +69,7 @@ func TestLogBufferWritesLinesTogetherInOrder(t *testing.T) {
 
 func TestLogBufferWritesAFullBatchAtOnceAndFlushesTheRest(t *testing.T) {
 	out := &syncBuffer{}
-	b := newLogBuffer(out)
+	b := newLogBuffer(out, time.Hour) // the timer stays out of the way
 	line := []byte(strings.Repeat("y", 1023) + "\n")
 	for range logBufferSize / len(line) {
 		b.Write(line)

@@ -25,7 +25,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	logs := newLogBuffer(stderr)
+	logs := newLogBuffer(stderr, logDelay)
 	defer logs.Flush()
 	logger := newLogger(cfg.logFormat, logs)
 	if cfg.adminOpen && cfg.adminToken == "" && !isLoopback(cfg.addr) {
