@@ -105,26 +105,27 @@ func (b captureBody) fill(req *sandbox.LifecycleRequest) error {
 	return nil
 }
 
+// amountBody is the amount of a body whose other members the domain does not use:
+// its fill is theirs.
+type amountBody struct {
+	Amount string `json:"amount"`
+}
+
+func (b amountBody) fill(req *sandbox.LifecycleRequest) error {
+	req.Amount = b.Amount
+	return nil
+}
+
 // refundBody is the body of a refund and of a reversal.
 type refundBody struct {
 	currencyConversionBody
-	Amount   string `json:"amount"`
+	amountBody
 	Currency string `json:"currency"`
 }
 
-func (b refundBody) fill(req *sandbox.LifecycleRequest) error {
-	req.Amount = b.Amount
-	return nil
-}
-
 type reauthorizationBody struct {
-	Amount      string `json:"amount"`
+	amountBody
 	Description string `json:"description"`
-}
-
-func (b reauthorizationBody) fill(req *sandbox.LifecycleRequest) error {
-	req.Amount = b.Amount
-	return nil
 }
 
 type incrementalBody struct {
