@@ -65,3 +65,26 @@ func TestGPTestCards(t *testing.T) {
 		t.Errorf("amex with a 3-digit CVV: got %+v, want %+v", got, want)
 	}
 }
+
+// GP answers 404 40008 naming the id for each of these operations on an unknown
+// transaction.
+func TestGPUnknownTransactionEachOperation(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	const id = "TRN_NoSuchTransaction0000000000001"
+	want := gpError{404, "RESOURCE_NOT_FOUND", "40008", "Transaction " + id + " not found at this location."}
+	for _, tc := range []struct{ op, body string }{
+		{"capture", `{}`},
+		{"refund", `{}`},
+		{"reversal", `{}`},
+		{"adjustment", `{"gratuity_amount":"100"}`},
+		{"incremental", `{"amount":"100"}`},
+	} {
+		t.Run(tc.op, func(t *testing.T) {
+			r := env.do("POST", "/transactions/"+id+"/"+tc.op, apiHeader(tok), tc.body)
+			if got := r.gpError(t); got != want {
+				t.Errorf("got %+v, want %+v", got, want)
+			}
+		})
+	}
+}
