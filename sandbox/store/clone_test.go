@@ -34,6 +34,9 @@ func TestCachedRecordsAreCopies(t *testing.T) {
 		{"pricing profile", func(tx sandbox.Tx) error {
 			return tx.PutPricingProfile(distinct(func(r *sandbox.PricingProfile) { r.Name = "standard" }))
 		}, func(tx sandbox.Tx) (any, error) { return tx.PricingProfile("standard") }},
+		{"notification", func(tx sandbox.Tx) error {
+			return tx.PutNotification(distinct(func(r *sandbox.Notification) { r.OrderID, r.Seq = "ORD_1", 1 }))
+		}, func(tx sandbox.Tx) (any, error) { return tx.Notification("ORD_1", 1) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustOpen(t, filepath.Join(t.TempDir(), "clone.db"))
