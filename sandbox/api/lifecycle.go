@@ -144,6 +144,7 @@ type lodgingBody struct {
 	DottedItems      []chargeItemBody `json:"lodging.charge_items"` // the Node SDK's name
 }
 
+// chargeItemBody converts to sandbox.LodgingItem: the same members in the same order.
 type chargeItemBody struct {
 	Types        []string `json:"types"`
 	Reference    string   `json:"reference"`
@@ -176,10 +177,10 @@ func (b lodgingBody) domain() (sandbox.Lodging, error) {
 	case l.CheckedOut != "" && (outErr != nil || (inErr == nil && out.Before(in))):
 		return l, sandbox.InvalidField("lodging.date_checked_out")
 	}
-	for _, it := range append(append([]chargeItemBody(nil), b.ChargeItems...), b.DottedItems...) {
-		l.ChargeItems = append(l.ChargeItems, sandbox.LodgingItem{
-			Types: it.Types, Reference: it.Reference, TotalAmount: it.TotalAmount, ProgramCodes: it.ProgramCodes,
-		})
+	for _, items := range [][]chargeItemBody{b.ChargeItems, b.DottedItems} {
+		for _, it := range items {
+			l.ChargeItems = append(l.ChargeItems, sandbox.LodgingItem(it))
+		}
 	}
 	return l, nil
 }
