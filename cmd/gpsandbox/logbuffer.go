@@ -7,10 +7,11 @@ import (
 )
 
 // logBuffer gathers the log's lines and writes them out together, at most delay
-// (logDelay for serve) after the first one of a batch or as soon as logBufferSize bytes wait. A line per
-// request written on its own was a write(2) per request: under load, a tenth of the
-// sandbox's system calls, for lines nobody reads within milliseconds. Every line is
-// written whole, in order; Flush writes what waits (serve calls it on its way out).
+// (logDelay for serve) after the first one of a batch or as soon as logBufferSize
+// bytes wait. A line per request written on its own was a write(2) per request: under
+// load, a tenth of the sandbox's system calls, for lines nobody reads within
+// milliseconds. Every line is written whole, in order; Flush writes what waits (serve
+// calls it on its way out).
 type logBuffer struct {
 	w     io.Writer
 	mu    sync.Mutex
