@@ -66,11 +66,7 @@ const (
 // Operations lists every API operation the sandbox serves (not OpNotification, which
 // is no request of a client), in the order the wire contract presents them.
 func Operations() []Operation {
-	return []Operation{
-		OpAccessToken, OpAdjustment, OpOrder,
-		OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
-		OpReauthorization, OpIncremental, OpVerification, OpBatchClose,
-	}
+	return append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...)
 }
 
 // Idempotency describes the idempotency key of a request and what identifies the
