@@ -42,9 +42,7 @@ func (j *journal) since(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
 			out = append(out, *e)
 		}
 	}
-	for a, b := 0, len(out)-1; a < b; a, b = a+1, b-1 {
-		out[a], out[b] = out[b], out[a]
-	}
+	slices.Reverse(out)
 	return out, j.added
 }
 
