@@ -12,8 +12,8 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// adjustedSale is a card-present sale as the API stores it after an adjustment: about
-// 700 bytes of JSON, the record an adjustment rewrites.
+// adjustedSale is a card-present sale as the API stores it after an adjustment, the
+// record an adjustment rewrites: 1,170 bytes as JSON, 568 in the binary encoding.
 func adjustedSale(id string) sandbox.Transaction {
 	return sandbox.Transaction{
 		ID: id, MerchantID: "MER_c4c0df11039c4a0b8bd9d9dce3f1f2bf", TimeCreated: base, Type: "SALE",
