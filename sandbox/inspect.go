@@ -2,10 +2,31 @@ package sandbox
 
 // Read-only listings for the admin API and the inspector.
 
+// TransactionRecord is a stored transaction with its adjustment history, as one read
+// saw both.
+type TransactionRecord struct {
+	Transaction Transaction
+	History     []Adjustment
+}
+
 // Transactions returns up to limit stored transactions whose id sorts after after,
-// in id order.
-func (s *Service) Transactions(after string, limit int) ([]Transaction, error) {
-	return view(s, func(tx Tx) ([]Transaction, error) { return tx.TransactionPage(after, limit) })
+// in id order, each with its history, all in one read: a page read apart from its
+// histories took a read per transaction, and a reset between them made the page 404.
+func (s *Service) Transactions(after string, limit int) ([]TransactionRecord, error) {
+	return view(s, func(tx Tx) ([]TransactionRecord, error) {
+		page, err := tx.TransactionPage(after, limit)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]TransactionRecord, len(page))
+		for i, t := range page {
+			if out[i].History, err = tx.Adjustments(t.ID); err != nil {
+				return nil, err
+			}
+			out[i].Transaction = t
+		}
+		return out, nil
+	})
 }
 
 // Orders returns up to limit stored orders whose id sorts after after, in id order.

@@ -45,7 +45,7 @@ func pageQuery(r *http.Request) (after string, limit int, err error) {
 // listPage answers one page of an admin list: the page's views under key, and in
 // "next" the cursor of the page after a full one ("" after the last page).
 func listPage[T, V any](r *http.Request, key string, fetch func(after string, limit int) ([]T, error),
-	id func(T) string, view func(T) (V, error)) (any, error) {
+	id func(T) string, view func(T) V) (any, error) {
 	after, limit, err := pageQuery(r)
 	if err != nil {
 		return nil, err
@@ -56,11 +56,7 @@ func listPage[T, V any](r *http.Request, key string, fetch func(after string, li
 	}
 	out := make([]V, 0, len(list))
 	for _, item := range list {
-		v, err := view(item)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
+		out = append(out, view(item))
 	}
 	next := ""
 	if len(list) == limit {
@@ -73,10 +69,9 @@ func listPage[T, V any](r *http.Request, key string, fetch func(after string, li
 // as GET /_sandbox/transactions/{id} shows it.
 func (s *Server) adminListTransactions(r *http.Request) (any, error) {
 	return listPage(r, "transactions", s.svc.Transactions,
-		func(t sandbox.Transaction) string { return t.ID },
-		func(t sandbox.Transaction) (adminTransaction, error) {
-			_, history, err := s.svc.TransactionHistory(t.ID)
-			return adminTransactionView(t, history), err
+		func(t sandbox.TransactionRecord) string { return t.Transaction.ID },
+		func(t sandbox.TransactionRecord) adminTransaction {
+			return adminTransactionView(t.Transaction, t.History)
 		})
 }
 
@@ -85,7 +80,7 @@ func (s *Server) adminListTransactions(r *http.Request) (any, error) {
 func (s *Server) adminListOrders(r *http.Request) (any, error) {
 	return listPage(r, "orders", s.svc.Orders,
 		func(o sandbox.Order) string { return o.ID },
-		func(o sandbox.Order) (adminOrder, error) { return adminOrderView(o), nil })
+		adminOrderView)
 }
 
 // GET /_sandbox/batches?after=&limit=: batches in id order, each as GET
@@ -93,7 +88,7 @@ func (s *Server) adminListOrders(r *http.Request) (any, error) {
 func (s *Server) adminListBatches(r *http.Request) (any, error) {
 	return listPage(r, "batches", s.svc.Batches,
 		func(b sandbox.Batch) string { return b.ID },
-		func(b sandbox.Batch) (adminBatch, error) { return adminBatchView(b), nil })
+		adminBatchView)
 }
 
 // GET /_sandbox/scenario-state
