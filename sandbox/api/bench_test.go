@@ -44,8 +44,19 @@ func BenchmarkAdjustment(b *testing.B) {
 //
 //	go test -run '^$' -bench AdjustmentServer -benchmem -cpuprofile cpu.out ./sandbox/api/
 func BenchmarkAdjustmentServer(b *testing.B) {
+	benchAdjustmentServer(b, filepath.Join(b.TempDir(), "bench.db"))
+}
+
+// BenchmarkAdjustmentServerMemory is BenchmarkAdjustmentServer with an in-memory
+// store: without the file's writes, its ns/op varies less with the machine's disk
+// and load, which makes the HTTP layer's share easier to compare between changes.
+func BenchmarkAdjustmentServerMemory(b *testing.B) {
+	benchAdjustmentServer(b, "")
+}
+
+func benchAdjustmentServer(b *testing.B, dbPath string) {
 	env := mustSandboxWith(b, envOptions{
-		dbPath:    filepath.Join(b.TempDir(), "bench.db"),
+		dbPath:    dbPath,
 		configure: []func(*app.Config){func(c *app.Config) { c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil)) }},
 	})
 	tok := env.mustToken(partnerApp, partnerKey, "")
