@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -122,7 +120,7 @@ func (s *Server) adminReset(r *http.Request) (any, error) {
 
 // GET /_sandbox/transactions/{id}
 func (s *Server) adminGetTransaction(r *http.Request) (any, error) {
-	t, history, err := s.svc.TransactionHistory(mux.Vars(r)["id"])
+	t, history, err := s.svc.TransactionHistory(pathVar(r, "id"))
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +132,7 @@ func (s *Server) adminGetTransaction(r *http.Request) (any, error) {
 // same rules, but any may be left out: SeedTransaction gives it its default. An id in
 // the body must be the path's.
 func (s *Server) adminPutTransaction(r *http.Request) (any, error) {
-	id := mux.Vars(r)["id"]
+	id := pathVar(r, "id")
 	t, err := s.seedDocument(r)
 	if err != nil {
 		return nil, err
@@ -188,7 +186,7 @@ func (s *Server) seed(t sandbox.Transaction) (any, error) {
 
 // GET /_sandbox/orders/{id}
 func (s *Server) adminGetOrder(r *http.Request) (any, error) {
-	o, err := s.svc.Order(mux.Vars(r)["id"])
+	o, err := s.svc.Order(pathVar(r, "id"))
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +209,7 @@ func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := s.svc.ChangeOrderStatus(mux.Vars(r)["id"], req.Status)
+	o, err := s.svc.ChangeOrderStatus(pathVar(r, "id"), req.Status)
 	if err != nil {
 		return nil, err
 	}

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
@@ -88,7 +86,7 @@ func (s *Server) adminInstallScenario(r *http.Request) (any, error) {
 // DELETE /_sandbox/scenarios/{name}: removes an installed scenario (and deactivates
 // it when it was globally active); a file's scenario is removed by editing the file.
 func (s *Server) adminRemoveScenario(r *http.Request) (any, error) {
-	name := mux.Vars(r)["name"]
+	name := pathVar(r, "name")
 	if s.engine == nil {
 		return nil, sandbox.NotFoundScenario(name)
 	}

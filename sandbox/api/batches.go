@@ -3,8 +3,6 @@ package api
 import (
 	"net/http"
 
-	"github.com/gorilla/mux"
-
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -43,7 +41,7 @@ var closeBatchWithoutID = operation{
 // GET /_sandbox/batches/{id}: a batch as the sandbox keeps it, closed first if its
 // merchant's daily close time has passed.
 func (s *Server) adminGetBatch(r *http.Request) (any, error) {
-	b, err := s.svc.BatchState(mux.Vars(r)["id"])
+	b, err := s.svc.BatchState(pathVar(r, "id"))
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,6 @@ package api
 import (
 	"net/http"
 	"net/http/pprof"
-
-	"github.com/gorilla/mux"
 )
 
 // debugRoutes mounts the runtime profiles of net/http/pprof under
@@ -12,7 +10,7 @@ import (
 // every admin call, so that a sandbox under load can be profiled where it runs:
 //
 //	go tool pprof http://127.0.0.1:8080/_sandbox/debug/pprof/profile?seconds=20
-func (s *Server) debugRoutes(r *mux.Router) {
+func (s *Server) debugRoutes(r *routeTable) {
 	profiles := http.NewServeMux()
 	profiles.HandleFunc("/debug/pprof/", pprof.Index) // named profiles: heap, goroutine, allocs...
 	profiles.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)

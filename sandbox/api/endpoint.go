@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -108,7 +106,7 @@ func (s *Server) execute(op operation, c *call) ([]byte, error) {
 // prepare runs every check that comes before execution. Nothing here writes to the
 // store, so a request it rejects leaves no trace (and its idempotency key stays free).
 func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (*call, error) {
-	c := &call{r: r, vars: mux.Vars(r)}
+	c := &call{r: r, vars: infoOf(r).vars}
 	idemKey, err := s.authenticate(r, op, c)
 	if err != nil {
 		return nil, err

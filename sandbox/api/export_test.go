@@ -13,7 +13,7 @@ type Route struct{ Path, Method string }
 // the OpenAPI document.
 func RoutesOf(h http.Handler) []Route {
 	var out []Route
-	_ = h.(*Server).router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	_ = h.(*Server).router.walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		path, err := r.GetPathTemplate()
 		if err != nil {
 			return nil

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/gorilla/mux"
-
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api/ui"
 )
@@ -17,7 +15,7 @@ import (
 // maxListPage bounds one page of GET /_sandbox/transactions and /_sandbox/orders.
 const maxListPage = 500
 
-func (s *Server) inspectorRoutes(r *mux.Router) {
+func (s *Server) inspectorRoutes(r *routeTable) {
 	assets := ui.Handler()
 	r.Handle("/_sandbox/ui", http.RedirectHandler("/_sandbox/ui/", http.StatusMovedPermanently)).Methods(http.MethodGet)
 	r.PathPrefix("/_sandbox/ui/").Handler(http.StripPrefix("/_sandbox/ui", assets)).Methods(http.MethodGet, http.MethodHead)

@@ -2,9 +2,6 @@ package api
 
 import (
 	"net/http"
-	"net/url"
-
-	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -12,14 +9,15 @@ import (
 // routes lists every route the sandbox serves. Routes are registered flat: a mux
 // subrouter with several routes answers 404 where 405 is due. Paths arrive already
 // canonical (see canonicalPath), so the /ucp form needs no routes of its own.
-func (s *Server) routes() *mux.Router {
-	r := mux.NewRouter()
-	r.SkipClean(true) // never redirect: SDKs do not follow redirects on POST
-	// Match the path as sent, so that %2F is never taken for a segment separator;
-	// path variables are unescaped once a route matched.
-	r.UseEncodedPath()
-	r.Use(unescapeVars)
-
+func (s *Server) routes() *routeTable {
+	r := newRouteTable(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, r, sandbox.UnknownPath(r.URL.EscapedPath()))
+		}),
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, r, sandbox.MethodNotAllowed(r.Method, r.URL.EscapedPath()))
+		}),
+	)
 	r.Handle("/accesstoken", s.endpoint(accessToken)).Methods(http.MethodPost)
 	r.Handle("/transactions/{id}/adjustment", s.endpoint(adjustment)).Methods(http.MethodPost)
 	r.Handle("/merchants/{merchant_id}/transactions/{id}/adjustment", s.endpoint(adjustment)).Methods(http.MethodPost)
@@ -47,28 +45,7 @@ func (s *Server) routes() *mux.Router {
 	r.Handle("/_sandbox/scenarios/{name}", s.admin(s.adminRemoveScenario)).Methods(http.MethodDelete)
 	s.inspectorRoutes(r)
 
-	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, sandbox.UnknownPath(r.URL.EscapedPath()))
-	})
-	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, sandbox.MethodNotAllowed(r.Method, r.URL.EscapedPath()))
-	})
 	return r
-}
-
-// unescapeVars hands handlers their path variables unescaped (the router matched the
-// escaped path). A variable that does not unescape is left as sent; the id checks
-// refuse it.
-func unescapeVars(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		vars := mux.Vars(r) // the request's own map: changed in place
-		for name, v := range vars {
-			if u, err := url.PathUnescape(v); err == nil {
-				vars[name] = u
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {

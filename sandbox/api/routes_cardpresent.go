@@ -2,13 +2,11 @@ package api
 
 import (
 	"net/http"
-
-	"github.com/gorilla/mux"
 )
 
 // cardPresentRoutes registers the card-present lifecycle, each at its plain path and
 // at the partner form /merchants/{merchant_id}/... .
-func (s *Server) cardPresentRoutes(r *mux.Router) {
+func (s *Server) cardPresentRoutes(r *routeTable) {
 	for _, prefix := range []string{"", "/merchants/{merchant_id}"} {
 		r.Handle(prefix+"/transactions", s.endpoint(createTransaction)).Methods(http.MethodPost)
 		r.Handle(prefix+"/transactions/{id}", s.endpoint(getTransaction)).Methods(http.MethodGet)
