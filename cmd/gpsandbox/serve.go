@@ -35,6 +35,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	// The request lines, one per request, go straight to the buffer, formatted as the
+	// logger formats its own lines, without slog's generic path.
+	appCfg.RequestLog, appCfg.RequestLogJSON = logs, cfg.logFormat == "json"
 	sb, err := app.Open(appCfg)
 	var unknown *scenario.UnknownError
 	if errors.As(err, &unknown) {

@@ -39,8 +39,8 @@ func BenchmarkAdjustment(b *testing.B) {
 
 // BenchmarkAdjustmentServer measures the sandbox's own work for one adjustment with
 // a fresh idempotency key, without the network: the handler is called in-process, a
-// request at a time, with a file-backed store and a text request log as the binary
-// writes it. Its ns/op and allocs/op are what the profile of a loaded server splits.
+// request at a time, with a file-backed store and a text request log written as the
+// binary writes it. Its ns/op and allocs/op are what the profile of a loaded server splits.
 //
 //	go test -run '^$' -bench AdjustmentServer -benchmem -cpuprofile cpu.out ./sandbox/api/
 func BenchmarkAdjustmentServer(b *testing.B) {
@@ -56,8 +56,11 @@ func BenchmarkAdjustmentServerMemory(b *testing.B) {
 
 func benchAdjustmentServer(b *testing.B, dbPath string) {
 	env := mustSandboxWith(b, envOptions{
-		dbPath:    dbPath,
-		configure: []func(*app.Config){func(c *app.Config) { c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil)) }},
+		dbPath: dbPath,
+		configure: []func(*app.Config){func(c *app.Config) {
+			c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+			c.RequestLog = io.Discard // as the binary: request lines formatted without slog
+		}},
 	})
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	url := env.URL + "/transactions/" + capturedOne + "/adjustment"

@@ -32,6 +32,31 @@ var journaledHeaders = []string{
 
 var redactedHeaders = map[string]bool{"Authorization": true, "X-GP-Signature": true}
 
+// A journaledHeader is a header the journal keeps: its name as the journal shows it
+// and as net/http's header map holds it, so that it is read without canonicalising
+// its name again on every request.
+type journaledHeader struct {
+	name, key string
+	redacted  bool
+}
+
+// headersToJournal describes the headers names lists, redacted as redactedHeaders says.
+func headersToJournal(names []string) []journaledHeader {
+	out := make([]journaledHeader, len(names))
+	for i, name := range names {
+		out[i] = journaledHeader{name: name, key: http.CanonicalHeaderKey(name), redacted: redactedHeaders[name]}
+	}
+	return out
+}
+
+// firstValue is h.Get of the header jh, without canonicalising its name.
+func (jh journaledHeader) firstValue(h http.Header) string {
+	if values := h[jh.key]; len(values) > 0 {
+		return values[0]
+	}
+	return ""
+}
+
 // JournalEntry is one request of the request journal as GET /_sandbox/requests shows
 // it: what a client sent, secrets redacted and card data masked, and what it got.
 type JournalEntry struct {
@@ -76,10 +101,20 @@ type journal struct {
 	entries []JournalEntry
 	next    int           // where the next entry goes once the buffer is full
 	added   uint64        // entries ever added, clears included: the Seq of the newest
-	wake    chan struct{} // closed (and replaced) by every add, for the live stream
+	wake    chan struct{} // closed (and replaced) by the next add once watched, for the live stream
+	watched bool          // a reader holds wake: the next add must close it
+
+	requestHeaders  []journaledHeader // journaledHeaders
+	responseHeaders []journaledHeader // journaledResponseHeaders
 }
 
-func newJournal(size int) *journal { return &journal{size: size, wake: make(chan struct{})} }
+func newJournal(size int) *journal {
+	return &journal{
+		size: size, wake: make(chan struct{}),
+		requestHeaders:  headersToJournal(journaledHeaders),
+		responseHeaders: headersToJournal(journaledResponseHeaders),
+	}
+}
 
 // add records a served request. Secrets are gone before the entry is stored: headers
 // were redacted when captured, and the body is masked here.
@@ -93,14 +128,18 @@ func (j *journal) add(info *requestInfo) {
 		Headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
 		BodyTruncated: info.bodyTruncated, ResourceID: info.resourceID, at: info.time,
 		DurationMS:  float64(time.Since(info.start).Microseconds()) / 1000,
-		Idempotency: idempotencyOutcome(info), Response: journalResponse(info),
+		Idempotency: idempotencyOutcome(info), Response: journalResponse(info, j.responseHeaders),
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.added++
 	e.Seq = j.added
-	close(j.wake)
-	j.wake = make(chan struct{})
+	if j.watched {
+		// Only when a live stream waits: a channel per request cost every request an
+		// allocation for readers that are rarely there.
+		close(j.wake)
+		j.wake, j.watched = make(chan struct{}), false
+	}
 	if len(j.entries) < j.size {
 		j.entries = append(j.entries, e)
 		return
@@ -153,20 +192,20 @@ func noteResource(r *http.Request, id string) {
 	}
 }
 
-// journalHeaders captures the journaled headers, redacting credentials.
-func journalHeaders(h http.Header) map[string]string {
-	out := map[string]string{}
-	for _, name := range journaledHeaders {
-		v := h.Get(name)
+// headers captures the journaled request headers, redacting credentials.
+func (j *journal) headers(h http.Header) map[string]string {
+	out := make(map[string]string, 8)
+	for _, jh := range j.requestHeaders {
+		v := jh.firstValue(h)
 		switch {
 		case v == "":
 			continue
-		case redactedHeaders[name]:
+		case jh.redacted:
 			v = "[REDACTED]"
 		case len(v) > journalHeaderCap:
 			v = v[:journalHeaderCap]
 		}
-		out[name] = v
+		out[jh.name] = v
 	}
 	return out
 }

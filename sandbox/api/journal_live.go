@@ -22,6 +22,7 @@ const streamKeepAlive = 15 * time.Second
 func (j *journal) changed() <-chan struct{} {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.watched = true
 	return j.wake
 }
 

@@ -41,14 +41,14 @@ func idempotencyOutcome(info *requestInfo) string {
 // journalResponse is the answer as the journal keeps it: a few headers and the body,
 // cut to journalBodyCap, the card data of an error masked as in requests, and the
 // access token redacted.
-func journalResponse(info *requestInfo) *JournalResponse {
+func journalResponse(info *requestInfo, journaled []journaledHeader) *JournalResponse {
 	if info.responseHeader == nil {
 		return nil // no answer was written: a fault closed the connection
 	}
-	resp := &JournalResponse{Headers: map[string]string{}}
-	for _, name := range journaledResponseHeaders {
-		if v := info.responseHeader.Get(name); v != "" {
-			resp.Headers[name] = v
+	resp := &JournalResponse{Headers: make(map[string]string, len(journaled))}
+	for _, jh := range journaled {
+		if v := jh.firstValue(info.responseHeader); v != "" {
+			resp.Headers[jh.name] = v
 		}
 	}
 	body := info.response

@@ -5,6 +5,7 @@ package api
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -28,7 +29,13 @@ const DefaultMaxBody = 1 << 20
 type Config struct {
 	Service *sandbox.Service
 	Logger  *slog.Logger
-	MaxBody int64 // bytes; DefaultMaxBody when zero
+	// RequestLog, when set, takes each request's log line, one Write per line,
+	// instead of Logger: the line slog.NewTextHandler(RequestLog, nil) would write
+	// (slog.NewJSONHandler with RequestLogJSON), formatted without slog's generic
+	// path. The request log is the one line every request writes.
+	RequestLog     io.Writer
+	RequestLogJSON bool
+	MaxBody        int64 // bytes; DefaultMaxBody when zero
 	// Ready reports whether the sandbox is ready to serve (fixtures loaded); nil means ready.
 	Ready func() bool
 
@@ -61,14 +68,17 @@ type Config struct {
 
 // Server is the sandbox's HTTP handler.
 type Server struct {
-	svc     *sandbox.Service
-	log     *slog.Logger
-	maxBody int64
-	ready   func() bool
-	engine  *scenario.Engine
-	router  *routeTable
-	seq     atomic.Uint64
-	idSalt  string
+	svc *sandbox.Service
+	log *slog.Logger
+	// requestLog, when set, takes the request lines logRequest formats from logLines.
+	requestLog io.Writer
+	logLines   sync.Pool
+	maxBody    int64
+	ready      func() bool
+	engine     *scenario.Engine
+	router     *routeTable
+	seq        atomic.Uint64
+	idSalt     string
 
 	adminToken        string
 	crossOrigin       *http.CrossOriginProtection // refuses browsers' cross-origin admin writes
@@ -95,6 +105,10 @@ func NewServer(cfg Config) *Server {
 	cfg.Service.RenderNotificationsWith(notificationBody)
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
+	}
+	if cfg.RequestLog != nil {
+		s.requestLog = cfg.RequestLog
+		s.logLines.New = func() any { return &logLine{json: cfg.RequestLogJSON} }
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -139,7 +153,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.journal != nil && !isAdminPath(r.URL.EscapedPath()) {
 		info.journaled = true
 		info.time = s.svc.Clock().Now()
-		info.headers = journalHeaders(r.Header)
+		info.headers = s.journal.headers(r.Header)
 		s.peekBody(r, info)
 	}
 	if hasEncodedSlash(r.URL.RawPath) {
@@ -216,52 +230,6 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request, info *requ
 	s.log.Error("panic serving request", "request_id", info.id, "panic", v)
 	if info.status == 0 {
 		writeError(w, r, sandbox.SystemError())
-	}
-}
-
-func (s *Server) logRequest(r *http.Request, info *requestInfo) {
-	attrs := []slog.Attr{
-		slog.String("request_id", info.id),
-		slog.String("method", r.Method),
-		slog.String("path", info.path),
-		slog.Int("status", info.status),
-		slog.Duration("duration", time.Since(info.start)),
-	}
-	if info.errorCode != "" {
-		attrs = append(attrs, slog.String("error_code", info.errorCode), slog.String("detailed_error_code", info.errorDetail))
-	}
-	if info.appID != "" {
-		attrs = append(attrs, slog.String("app_id", info.appID))
-	}
-	if info.version != "" {
-		attrs = append(attrs, slog.String("version", info.version))
-	}
-	if info.session != "" {
-		attrs = append(attrs, slog.String("session", info.session))
-	}
-	if info.rule != "" {
-		attrs = append(attrs, slog.String("rule", info.rule))
-		if info.step >= 0 {
-			attrs = append(attrs, slog.Int("step", info.step))
-		}
-	}
-	if info.fault != "" {
-		attrs = append(attrs, slog.String("fault", info.fault))
-	}
-	if info.miss != "" {
-		attrs = append(attrs, slog.String("miss", info.miss))
-	}
-	level := slog.LevelInfo
-	if info.path == healthPath && info.status == http.StatusOK {
-		level = slog.LevelDebug // a container probes health every second: keep the log for requests
-	}
-	if info.cause != nil {
-		level = slog.LevelError
-		attrs = append(attrs, slog.String("cause", sandbox.MaskCardData(info.cause.Error())))
-	}
-	s.log.LogAttrs(r.Context(), level, "request", attrs...)
-	if info.journaled {
-		s.journal.add(info)
 	}
 }
 
