@@ -1,11 +1,9 @@
 package api
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/url"
 	"sort"
 	"strconv"
@@ -53,14 +51,9 @@ type object = map[string]any
 // GP answers it as it answers "{}" (an edit with nothing on an unknown transaction is
 // 404, not 40213). Any other array is refused.
 func decodeObject(raw []byte) (object, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := parseJSON(raw)
+	if err != nil {
 		return nil, sandbox.BodyUnexpected()
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, sandbox.BodyUnexpected() // trailing data after the object
 	}
 	switch v := v.(type) {
 	case object:

@@ -173,7 +173,7 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operatio
 	if len(c.body) == 0 {
 		raw = []byte("{}") // also what "[]" stands for (see decodeObject)
 	}
-	c.req, err = op.handler.decode(raw)
+	c.req, err = op.handler.decode(raw, c.body)
 	return err
 }
 

@@ -13,7 +13,7 @@ import (
 // into and what it does with it. Make one with handle.
 type handler struct {
 	request reflect.Type                                   // the typed request, for checkShape
-	decode  func(raw []byte) (any, error)                  // checked body -> request
+	decode  func(raw []byte, body object) (any, error)     // checked body -> request
 	execute func(s *Server, c *call, req any) (any, error) // request -> view to send
 }
 
@@ -22,11 +22,18 @@ type handler struct {
 // of its own: its fields mirror the table (checkShape holds them to it), strings for
 // every text kind, int for kInt, count for kCount, a struct (or a pointer to one, to
 // tell an absent object) for kObject, oneOrMany for kObjects and slices for kArray.
+// The request is filled from the checked object (see typedbody.go), or decoded from
+// the raw body by json.Unmarshal where the fill does not know how.
 func handle[R any](fn func(s *Server, c *call, req R) (any, error)) handler {
+	members := newMemberIndex(reflect.TypeFor[R]())
 	return handler{
 		request: reflect.TypeFor[R](),
-		decode: func(raw []byte) (any, error) {
+		decode: func(raw []byte, body object) (any, error) {
 			var req R
+			if members.fill(reflect.ValueOf(&req).Elem(), body) {
+				return req, nil
+			}
+			req = *new(R)
 			if err := json.Unmarshal(raw, &req); err != nil {
 				return nil, fmt.Errorf("decode checked body into %T: %w", req, err)
 			}
@@ -58,6 +65,9 @@ func (n *count) UnmarshalJSON(b []byte) error {
 // oneOrMany is an object or an array of such objects (kObjects): the service document
 // sends products as one object, SDKs and partners as an array.
 type oneOrMany[T any] []T
+
+// oneOrMany marks the type for the fill of typed requests (typedbody.go).
+func (oneOrMany[T]) oneOrMany() {}
 
 func (m *oneOrMany[T]) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
