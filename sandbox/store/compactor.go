@@ -23,8 +23,9 @@ import (
 // idle for 250 ms, which a test suite's pauses between tests give at once; a store
 // that is never idle is compacted anyway once the file has grown by 1 GiB more (a
 // 60 s run at 64 connections writes about half that). The allowance bounds the disk
-// a busy sandbox uses and the file a restart after kill -9 reads; Close compacts
-// too, so a restart after a clean stop reads live records only.
+// a busy sandbox uses. Close compacts too, so a restart after a clean stop reads
+// live records only; after kill -9, Open copies the live records out of the file
+// before buntdb replays it (reopen.go).
 type compactor struct {
 	compaction
 	db        *buntdb.DB

@@ -108,20 +108,41 @@ func hexSum(dst []byte, sum uint32) {
 	}
 }
 
-// sealedOK reports whether a stored value carries the right checksum for key.
+// sealedOK reports whether a stored value carries the right checksum for key. The
+// open of a large file runs it on every record: it allocates nothing.
 func sealedOK(key, stored []byte) bool {
 	if len(stored) < sumDigits {
 		return false
 	}
-	want, err := strconv.ParseUint(string(stored[:sumDigits]), 16, 32)
-	if err != nil || bytes.ContainsAny(stored[:sumDigits], "ABCDEF+-") {
+	want, ok := parseSum(stored[:sumDigits])
+	if !ok {
 		return false
 	}
-	h := crc32.New(castagnoli)
-	h.Write(key)
-	h.Write([]byte{0})
-	h.Write(stored[sumDigits:])
-	return h.Sum32() == uint32(want)
+	sum := crcNUL(crc32.Update(0, castagnoli, key))
+	return crc32.Update(sum, castagnoli, stored[sumDigits:]) == want
+}
+
+// crcNUL is crc32.Update(crc, castagnoli, []byte{0}) without the slice, which that
+// call would put on the heap (crc32 hands it to a function value).
+func crcNUL(crc uint32) uint32 {
+	crc = ^crc
+	return ^(castagnoli[byte(crc)] ^ crc>>8)
+}
+
+// parseSum reads the 8 lower-case hex digits hexSum writes.
+func parseSum(digits []byte) (uint32, bool) {
+	var v uint32
+	for _, c := range digits {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | uint32(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | uint32(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // DamagedError reports a database file the store refuses to open.
@@ -156,97 +177,6 @@ type fileCheck struct {
 
 // errTorn ends a scan at an incomplete command: the file ends inside it.
 var errTorn = errors.New("file ends inside a command")
-
-// scanner reads RESP commands off a file, counting offsets.
-type scanner struct {
-	r      *bufio.Reader
-	offset int64 // of the next unread byte
-	size   int64
-	parts  [][]byte
-	bufs   [5][]byte // reused from command to command: parts point into them
-}
-
-func newScanner(r io.Reader, size int64) *scanner {
-	return &scanner{r: bufio.NewReaderSize(r, 64<<10), size: size}
-}
-
-// next reads one command into sc.parts. It returns io.EOF at a clean end, errTorn
-// when the file ends inside a command, or a *DamagedError (without Path) for bytes
-// that are not a command.
-func (sc *scanner) next() error {
-	start := sc.offset
-	n, err := sc.length('*', start)
-	if err != nil {
-		if err == errTorn && sc.offset == start {
-			return io.EOF
-		}
-		return err
-	}
-	if n < 1 || n > 5 {
-		return &DamagedError{Offset: start, Reason: fmt.Sprintf("a command of %d parts", n)}
-	}
-	sc.parts = sc.parts[:0]
-	for i := range n {
-		partAt := sc.offset
-		size, err := sc.length('$', partAt)
-		if err != nil {
-			return err
-		}
-		if size > sc.size-sc.offset {
-			return errTorn // a length running past the end: the file was cut inside it
-		}
-		if int64(cap(sc.bufs[i])) < size+2 {
-			sc.bufs[i] = make([]byte, size+2)
-		}
-		b := sc.bufs[i][:size+2]
-		if _, err := io.ReadFull(sc.r, b); err != nil {
-			return errTorn
-		}
-		sc.offset += size + 2
-		if b[size] != '\r' || b[size+1] != '\n' {
-			return &DamagedError{Offset: sc.offset - 2, Reason: "a value that does not end where its length says"}
-		}
-		sc.parts = append(sc.parts, b[:size])
-	}
-	return nil
-}
-
-// length reads a "<mark><digits>\r\n" line and returns the number.
-func (sc *scanner) length(mark byte, at int64) (int64, error) {
-	c, err := sc.r.ReadByte()
-	if err != nil {
-		return 0, errTorn
-	}
-	sc.offset++
-	if c != mark {
-		return 0, &DamagedError{Offset: at, Reason: fmt.Sprintf("unexpected byte 0x%02x where a %q line starts", c, mark)}
-	}
-	var n int64
-	digits := 0
-	for {
-		c, err := sc.r.ReadByte()
-		if err != nil {
-			return 0, errTorn
-		}
-		sc.offset++
-		switch {
-		case c >= '0' && c <= '9' && digits < 12:
-			n = n*10 + int64(c-'0')
-			digits++
-			continue
-		case c == '\r' && digits > 0:
-			c, err := sc.r.ReadByte()
-			if err != nil {
-				return 0, errTorn
-			}
-			sc.offset++
-			if c == '\n' {
-				return n, nil
-			}
-		}
-		return 0, &DamagedError{Offset: at, Reason: fmt.Sprintf("a malformed %q line", mark)}
-	}
-}
 
 // checkCommand checks one whole command, read at offset at; first says whether it is
 // the file's first command.
@@ -300,8 +230,9 @@ func allDigits(b []byte) bool {
 	return len(b) > 0
 }
 
-// checkFile reads the whole file at path and checks it (see the top of this file).
-func checkFile(f *os.File, path string) (fileCheck, error) {
+// checkFile reads the whole file at path and checks it (see the top of this file),
+// telling live (when not nil) each command after the header.
+func checkFile(f *os.File, path string, live *liveRecords) (fileCheck, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return fileCheck{}, err
@@ -339,6 +270,8 @@ func checkFile(f *os.File, path string) (fileCheck, error) {
 		}
 		if c.records == 0 {
 			c.closedAt, _ = strconv.ParseInt(string(sc.parts[2][len(headerPrefix):]), 10, 64)
+		} else if live != nil {
+			live.note(sc.parts, at, sc.offset)
 		}
 		c.records++
 		c.validEnd = sc.offset
@@ -378,7 +311,8 @@ func onlyNULs(f *os.File, at, size int64) bool {
 }
 
 // prepareFile checks the file at path before buntdb reads it, then marks it in use
-// (slot zero) and cuts a torn tail. It returns whether the file is new (missing or
+// (slot zero), cuts a torn tail, and compacts it when most of it is dead
+// (reopen.go). It returns whether the file is new (missing or
 // empty: the header is still to be written) and the torn write it cut, if any.
 func prepareFile(path string) (isNew bool, torn *TornWrite, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
@@ -389,7 +323,8 @@ func prepareFile(path string) (isNew bool, torn *TornWrite, err error) {
 		return false, nil, err
 	}
 	defer f.Close()
-	c, err := checkFile(f, path)
+	live := newLiveRecords()
+	c, err := checkFile(f, path, live)
 	if err != nil {
 		return false, nil, err
 	}
@@ -410,7 +345,14 @@ func prepareFile(path string) (isNew bool, torn *TornWrite, err error) {
 			return false, nil, fmt.Errorf("cut the torn last write of %s: %w", path, err)
 		}
 	}
-	return false, torn, f.Sync()
+	if err := f.Sync(); err != nil {
+		return false, nil, err
+	}
+	if live.worthCompacting(c.validEnd) {
+		// A failed compaction leaves the file as it was, only slower to load.
+		_ = compactAtOpen(f, path, live)
+	}
+	return false, torn, nil
 }
 
 // saveTail copies the torn tail to its own file before the store cuts it, so that

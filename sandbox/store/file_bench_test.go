@@ -41,7 +41,7 @@ func BenchmarkOpen100kTransactions(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := checkFile(f, path); err != nil {
+			if _, err := checkFile(f, path, nil); err != nil {
 				b.Fatal(err)
 			}
 			f.Close()

@@ -332,7 +332,8 @@ func TestSealedJSONIsSeal(t *testing.T) {
 		v   any
 	}{
 		{"meta:x", "2025-03-14T12:00:00.000Z"},
-		{"txn:" + strings.Repeat("T", 200), map[string]int{"a": 1}}, // a key longer than the stack buffer
+		{"txn:" + strings.Repeat("T", 200), map[string]int{"a": 1}}, // a long key
+		{"", []string{"\x00"}},
 	} {
 		got, err := sealedJSON(tc.key, tc.v)
 		if err != nil {
@@ -344,6 +345,9 @@ func TestSealedJSONIsSeal(t *testing.T) {
 		}
 		if !sealedOK([]byte(tc.key), []byte(got)) {
 			t.Errorf("sealedJSON(%q): checksum does not check", tc.key)
+		}
+		if upper := strings.ToUpper(got[:sumDigits]) + got[sumDigits:]; upper != got && sealedOK([]byte(tc.key), []byte(upper)) {
+			t.Errorf("sealedJSON(%q): the checksum in upper case %q checks", tc.key, upper[:sumDigits])
 		}
 	}
 }

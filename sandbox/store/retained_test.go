@@ -1,8 +1,11 @@
 package store
 
 import (
+	"io"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -57,5 +60,61 @@ func BenchmarkOpenMillionKeys(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+	}
+}
+
+// BenchmarkOpenAfterKill opens the file kill -9 leaves after 1,000,000 keyed
+// adjustments (a fresh idempotency key each, as a load test sends them) that were
+// never compacted, the compactor having waited for an idle moment that never came:
+// the store's share of a restart after a crash under load.
+//
+//	go test -run '^$' -bench OpenAfterKill -benchtime 3x ./sandbox/store/
+func BenchmarkOpenAfterKill(b *testing.B) {
+	s := mustHotPathStore(b, 0)
+	for i := range int64(1_000_000) {
+		mustAdjust(b, s, "TRN_hot"+strconv.FormatInt(i%8, 10), i)
+	}
+	crashed := filepath.Join(b.TempDir(), "crashed")
+	mustCopyFile(b, s.path, crashed) // the file as it is while the store runs
+	path := filepath.Join(b.TempDir(), "db")
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		mustCopyFile(b, crashed, path)
+		b.StartTimer()
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(mustFileSize(b, crashed))/(1<<20), "file-MiB")
+}
+
+// mustCopyFile copies a file and syncs the copy, as the syncer would have synced
+// the file the copy stands for.
+func mustCopyFile(b *testing.B, from, to string) {
+	b.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err == nil {
+		_, err = io.Copy(out, in)
+	}
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		b.Fatal(err)
 	}
 }

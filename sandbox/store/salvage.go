@@ -78,7 +78,7 @@ func readRecords(data []byte, rep *SalvageReport) map[string]salvaged {
 	unsealed := map[string]bool{}
 	var pos int64
 	for pos < int64(len(data)) {
-		sc := newScanner(bytes.NewReader(data[pos:]), int64(len(data))-pos)
+		sc := newBytesScanner(data[pos:])
 		err := sc.next()
 		if err == nil {
 			err = applyRecord(records, unsealed, sc.parts, pos, rep)

@@ -43,7 +43,8 @@
 // is fsynced before Update returns, at the cost of one fsync per API action (buntdb
 // ignores an fsync error). The file is compacted when it has grown fourfold since the
 // last compaction and the store is idle, or when a busy store's file has grown 1 GiB
-// past that (compactor.go), and on Close once it holds 1 MiB.
+// past that (compactor.go), on Close once it holds 1 MiB, and on Open when at least
+// half of the file is dead, as a kill -9 under load leaves it (reopen.go).
 package store
 
 import (
