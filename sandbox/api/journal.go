@@ -24,7 +24,7 @@ const journalHeaderCap = 256
 
 // journaledHeaders are the request headers the journal keeps; redacted ones are
 // replaced by "[REDACTED]" whatever their value.
-var journaledHeaders = []string{
+var journaledHeaders = [...]string{
 	"Authorization", "Content-Type", "Content-Length", "Content-Encoding", "Accept-Encoding",
 	"User-Agent", "X-GP-Version", "X-GP-Idempotency", "X-GP-Signature", "X-Sandbox-Session",
 	"X-Sandbox-Scenario",
@@ -82,7 +82,45 @@ type JournalEntry struct {
 	Idempotency   string            `json:"idempotency,omitempty"` // what became of its X-GP-Idempotency key
 	Response      *JournalResponse  `json:"response,omitempty"`
 
-	at time.Time // Time, for the since and until filters
+	// The journal stores an entry compact, and view fills Time, Headers and
+	// Response from these when the entry is read: a request pays for no map and no
+	// formatting, and an entry holds its header values in place.
+	at      time.Time           // Time, also for the since and until filters
+	headers requestHeaderValues // Headers
+	answer  journalAnswer       // Response
+}
+
+// view is the entry as the admin API shows it.
+func (e *JournalEntry) view() JournalEntry {
+	v := *e
+	v.Time = sandbox.FormatTime(e.at)
+	v.Headers = headerMap(journaledHeaders[:], e.headers[:])
+	v.Response = e.answer.view()
+	return v
+}
+
+// requestHeaderValues holds the value of each of journaledHeaders, "" for absent.
+type requestHeaderValues [len(journaledHeaders)]string
+
+// get returns the value of the journaled header name.
+func (h *requestHeaderValues) get(name string) string {
+	for i, n := range journaledHeaders {
+		if n == name {
+			return h[i]
+		}
+	}
+	return ""
+}
+
+// headerMap maps each name to its value, leaving out the empty ones.
+func headerMap(names, values []string) map[string]string {
+	out := make(map[string]string, len(names))
+	for i, v := range values {
+		if v != "" {
+			out[names[i]] = v
+		}
+	}
+	return out
 }
 
 // JournalResponse is the answer a journaled request got (see journalResponse).
@@ -111,8 +149,8 @@ type journal struct {
 func newJournal(size int) *journal {
 	return &journal{
 		size: size, wake: make(chan struct{}),
-		requestHeaders:  headersToJournal(journaledHeaders),
-		responseHeaders: headersToJournal(journaledResponseHeaders),
+		requestHeaders:  headersToJournal(journaledHeaders[:]),
+		responseHeaders: headersToJournal(journaledResponseHeaders[:]),
 	}
 }
 
@@ -120,15 +158,15 @@ func newJournal(size int) *journal {
 // were redacted when captured, and the body is masked here.
 func (j *journal) add(info *requestInfo) {
 	e := JournalEntry{
-		Time: sandbox.FormatTime(info.time), RequestID: info.id, Method: info.method,
+		RequestID: info.id, Method: info.method,
 		Path: info.path, Operation: info.operation, Status: info.status,
 		ErrorCode: info.errorCode, DetailCode: info.errorDetail, Rule: info.rule, Miss: info.miss,
 		Session: info.session,
 		AppID:   info.appID, Version: info.version,
-		Headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
+		headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
 		BodyTruncated: info.bodyTruncated, ResourceID: info.resourceID, at: info.time,
 		DurationMS:  float64(time.Since(info.start).Microseconds()) / 1000,
-		Idempotency: idempotencyOutcome(info), Response: journalResponse(info, j.responseHeaders),
+		Idempotency: idempotencyOutcome(info), answer: journalResponse(info, j.responseHeaders),
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -156,9 +194,9 @@ func (j *journal) list(f journalFilter, limit int) []JournalEntry {
 	out := []JournalEntry{}
 	n := len(j.entries)
 	for i := 1; i <= n && (limit == 0 || len(out) < limit); i++ {
-		e := j.entries[(j.next-i+n)%n] // j.next is 0 until the buffer is full
-		if f.matches(e) {
-			out = append(out, e)
+		e := &j.entries[(j.next-i+n)%n] // j.next is 0 until the buffer is full
+		if f.matches(*e) {
+			out = append(out, e.view())
 		}
 	}
 	return out
@@ -193,9 +231,9 @@ func noteResource(r *http.Request, id string) {
 }
 
 // headers captures the journaled request headers, redacting credentials.
-func (j *journal) headers(h http.Header) map[string]string {
-	out := make(map[string]string, 8)
-	for _, jh := range j.requestHeaders {
+func (j *journal) headers(h http.Header) requestHeaderValues {
+	var out requestHeaderValues
+	for i, jh := range j.requestHeaders {
 		v := jh.firstValue(h)
 		switch {
 		case v == "":
@@ -205,7 +243,7 @@ func (j *journal) headers(h http.Header) map[string]string {
 		case len(v) > journalHeaderCap:
 			v = v[:journalHeaderCap]
 		}
-		out[jh.name] = v
+		out[i] = v
 	}
 	return out
 }

@@ -40,7 +40,7 @@ func (j *journal) since(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
 			break
 		}
 		if f.matches(*e) {
-			out = append(out, *e)
+			out = append(out, e.view())
 		}
 	}
 	slices.Reverse(out)
@@ -63,11 +63,11 @@ func (j *journal) sessions() []sessionView {
 		if !seen {
 			k = len(out)
 			index[e.Session] = k
-			out = append(out, sessionView{Session: e.Session, Scenarios: []string{}, LastSeen: e.Time})
+			out = append(out, sessionView{Session: e.Session, Scenarios: []string{}, LastSeen: sandbox.FormatTime(e.at)})
 		}
 		v := &out[k]
 		v.Requests++
-		if named := e.Headers["X-Sandbox-Scenario"]; named != "" && !slices.Contains(v.Scenarios, named) {
+		if named := e.headers.get("X-Sandbox-Scenario"); named != "" && !slices.Contains(v.Scenarios, named) {
 			v.Scenarios = append(v.Scenarios, named)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 // journaledResponseHeaders are the answer's headers the journal keeps. None of them
 // carries a secret.
-var journaledResponseHeaders = []string{
+var journaledResponseHeaders = [...]string{
 	"Content-Type", "Content-Length", "Content-Encoding", "X-Request-Id", "X-Sandbox-Rule",
 }
 
@@ -27,7 +27,7 @@ const (
 // carried none.
 func idempotencyOutcome(info *requestInfo) string {
 	switch {
-	case info.headers["X-GP-Idempotency"] == "":
+	case info.headers.get("X-GP-Idempotency") == "":
 		return ""
 	case info.errorDetail == "40039" && info.rule == "":
 		return idemDuplicate
@@ -38,34 +38,49 @@ func idempotencyOutcome(info *requestInfo) string {
 	}
 }
 
+// journalAnswer is what the journal keeps of an answer, see JournalEntry.view.
+type journalAnswer struct {
+	written   bool // false when a fault closed the connection instead
+	headers   [len(journaledResponseHeaders)]string
+	body      json.RawMessage
+	truncated bool
+}
+
+func (a *journalAnswer) view() *JournalResponse {
+	if !a.written {
+		return nil
+	}
+	return &JournalResponse{
+		Headers: headerMap(journaledResponseHeaders[:], a.headers[:]), Body: a.body, BodyTruncated: a.truncated,
+	}
+}
+
 // journalResponse is the answer as the journal keeps it: a few headers and the body,
 // cut to journalBodyCap, the card data of an error masked as in requests, and the
 // access token redacted.
-func journalResponse(info *requestInfo, journaled []journaledHeader) *JournalResponse {
+func journalResponse(info *requestInfo, journaled []journaledHeader) journalAnswer {
 	if info.responseHeader == nil {
-		return nil // no answer was written: a fault closed the connection
+		return journalAnswer{} // no answer was written: a fault closed the connection
 	}
-	resp := &JournalResponse{Headers: make(map[string]string, len(journaled))}
-	for _, jh := range journaled {
-		if v := jh.firstValue(info.responseHeader); v != "" {
-			resp.Headers[jh.name] = v
-		}
+	resp := journalAnswer{written: true}
+	for i, jh := range journaled {
+		resp.headers[i] = jh.firstValue(info.responseHeader)
 	}
 	body := info.response
 	if len(body) > journalBodyCap {
 		// A copy: the entry must not hold the whole answer through its slice.
-		body, resp.BodyTruncated = bytes.Clone(body[:journalBodyCap]), true
+		body, resp.truncated = bytes.Clone(body[:journalBodyCap]), true
 	}
 	body = withoutToken(body)
-	if info.status < http.StatusBadRequest && !resp.BodyTruncated && len(body) > 0 {
+	if info.status < http.StatusBadRequest && !resp.truncated && len(body) > 0 {
 		// A success is rendered from stored records, whose card data was masked
 		// before it was stored, by json.Marshal: checking or masking it again would
 		// only cost every request two scans of its answer.
-		resp.Body = body
+		resp.body = body
 		return resp
 	}
 	// An error may echo what a client sent (an id in a path): masked as a request is.
-	resp.Body = maskedBody(body, resp.BodyTruncated)
+	resp.body = maskedBody(body, resp.truncated)
 	return resp
 }
 

@@ -177,7 +177,21 @@ func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
 // Each segment is escaped again the standard way, so that "adjustmen%74" still
 // reads "adjustment" while "%2F" stays escaped.
 func setCanonicalPath(u *url.URL) {
-	segments := strings.Split(canonicalPath(u.EscapedPath()), "/")
+	escapedPath := u.EscapedPath()
+	if !strings.ContainsAny(escapedPath, "%;,") && canonicalPath(escapedPath) == escapedPath {
+		// The usual path: no escape to read again, and nothing the path escaping
+		// leaves alone that a segment's escaping would not (';' and ','). Path is
+		// the same text, and its escaped form is what url.URL computes from it.
+		u.Path, u.RawPath = escapedPath, ""
+		return
+	}
+	escapeSegments(u, escapedPath)
+}
+
+// escapeSegments sets u's path to escapedPath made canonical, each segment escaped
+// again.
+func escapeSegments(u *url.URL, escapedPath string) {
+	segments := strings.Split(canonicalPath(escapedPath), "/")
 	for i, seg := range segments {
 		if s, err := url.PathUnescape(seg); err == nil {
 			segments[i] = url.PathEscape(s)
@@ -256,7 +270,7 @@ type requestInfo struct {
 	method        string
 	time          time.Time // sandbox time at arrival
 	operation     string
-	headers       map[string]string
+	headers       requestHeaderValues
 	body          []byte // at most journalBodyCap bytes, as received
 	bodyTruncated bool
 	resourceID    string // the resource an executed action created or changed
