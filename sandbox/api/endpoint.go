@@ -16,6 +16,13 @@ import (
 // maxHeaderValue is the length limit of X-GP-Version, X-GP-Idempotency and path ids.
 const maxHeaderValue = 50
 
+// The GP headers' names as net/http's header map holds them: Header.Get puts a name
+// in that form on every call, and allocates to do so from any other spelling.
+const (
+	versionKey     = "X-Gp-Version"     // X-GP-Version
+	idempotencyKey = "X-Gp-Idempotency" // X-GP-Idempotency
+)
+
 // An operation describes one API operation: what the request must carry and what the
 // domain does with it. Every operation is served by the same pipeline (endpoint), so
 // the order of checks is the same everywhere: authenticate, headers, permission, path,
@@ -198,7 +205,7 @@ func bearerToken(r *http.Request) string {
 // versionHeader returns X-GP-Version: required, 1..50 printable characters. Any such
 // value is accepted [SB].
 func versionHeader(r *http.Request) (string, error) {
-	v := r.Header.Get("X-GP-Version")
+	v := r.Header.Get(versionKey)
 	if v == "" {
 		return "", sandbox.MissingFields("X-GP-Version")
 	}
@@ -210,7 +217,7 @@ func versionHeader(r *http.Request) (string, error) {
 
 // idempotencyHeader returns X-GP-Idempotency: optional, 1..50 printable characters.
 func idempotencyHeader(r *http.Request) (string, error) {
-	v := r.Header.Get("X-GP-Idempotency")
+	v := r.Header.Get(idempotencyKey)
 	if v != "" && (len(v) > maxHeaderValue || !printableASCII(v)) {
 		return "", sandbox.InvalidField("X-GP-Idempotency")
 	}
@@ -230,8 +237,8 @@ func printableASCII(s string) bool {
 // sends "charset=UTF-8", which GP accepts) and refuses a clearly different media type.
 func checkContentType(r *http.Request) error {
 	ct := r.Header.Get("Content-Type")
-	if ct == "" {
-		return nil
+	if ct == "" || ct == "application/json" {
+		return nil // absent, or what nearly every client sends: nothing to parse
 	}
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {

@@ -260,11 +260,9 @@ func (s *Server) peekBody(r *http.Request, info *requestInfo) {
 		// declared length.
 		buf := make([]byte, r.ContentLength)
 		n, err := io.ReadFull(r.Body, buf)
-		var rest io.Reader = bytes.NewReader(buf[:n])
-		if err != nil { // cut short or timed out: the handler reads the failure too
-			rest = io.MultiReader(rest, errReader{err})
-		}
-		r.Body = &journaledBody{whole: buf[:n], err: err, Reader: rest, Closer: r.Body}
+		body := &journaledBody{whole: buf[:n], err: err, Closer: r.Body}
+		body.rest.Reset(body.whole)
+		r.Body = body
 		info.body = buf[:n]
 		return
 	}
@@ -285,9 +283,19 @@ func (s *Server) peekBody(r *http.Request, info *requestInfo) {
 // says the reading failed, rather than reading it a second time.
 type journaledBody struct {
 	whole []byte
-	err   error
-	io.Reader
+	err   error        // why the reading stopped short, if it did
+	rest  bytes.Reader // what the handler has yet to read of whole
 	io.Closer
+}
+
+// Read reads whole, then fails with err if the reading was cut short or timed out:
+// the handler reads the failure too.
+func (b *journaledBody) Read(p []byte) (int, error) {
+	n, err := b.rest.Read(p)
+	if err == io.EOF && b.err != nil {
+		return n, b.err
+	}
+	return n, err
 }
 
 type readCloser struct {

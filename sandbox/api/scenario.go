@@ -46,7 +46,9 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 		AppID:         c.caller.App.ID,
 		Header:        r.Header,
 		Body:          c.body,
-		Named:         scenario.SplitNames(strings.Join(r.Header.Values(headerScenario), ",")),
+	}
+	if named := r.Header.Values(headerScenario); len(named) > 0 {
+		req.Named = scenario.SplitNames(strings.Join(named, ","))
 	}
 	if token, ok := c.req.(accessTokenRequest); ok {
 		// No token yet: the app is the one asking for it.
