@@ -42,7 +42,8 @@ func (x tx) Adjustments(transactionID string) ([]sandbox.Adjustment, error) {
 
 func (x tx) PutAdjustment(transactionID string, slot int, a sandbox.Adjustment) error {
 	key := "adj:" + transactionID + ":" + strconv.Itoa(slot)
-	if _, _, err := x.t.Set(key, sealBytes(key, appendAdjustment(nil, a)), nil); err != nil {
+	payload := x.keepBuffer(appendAdjustment(x.buffer(), a))
+	if _, _, err := x.t.Set(key, sealBytes(key, payload), nil); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil
@@ -58,7 +59,8 @@ func appendAdjustment(b []byte, a sandbox.Adjustment) []byte {
 		return binary.AppendUvarint(b, 0)
 	}
 	b = binary.AppendUvarint(b, uint64(len(a.Changes))+1)
-	names := make([]string, 0, len(a.Changes))
+	var few [4]string // an adjustment changes at most three fields
+	names := few[:0]
 	for name := range a.Changes {
 		names = append(names, name)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -212,7 +213,7 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if keep > 0 {
 		expires = uint64(now.Add(keep).UnixMilli())
 	}
-	value, longest, err := rewriteChunk(old, id, r, expires)
+	value, longest, err := rewriteChunk(x.buffer(), old, id, r, expires)
 	if err != nil {
 		return fmt.Errorf("store: idempotency chunk %s: %w", key, err)
 	}
@@ -220,7 +221,7 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if longest > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: time.UnixMilli(int64(longest)).Sub(now)}
 	}
-	if _, _, err := x.t.Set(key, sealBytes(key, value), opts); err != nil {
+	if _, _, err := x.t.Set(key, sealBytes(key, x.keepBuffer(value)), opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	x.writes.idemPlaced = append(x.writes.idemPlaced, idemPlacement{id: id, seq: seq, overflow: over})
@@ -262,18 +263,18 @@ func countIdemEntries(payload string) int {
 	return n
 }
 
-// rewriteChunk returns chunk old with r's entry in place of id's entry, and the
-// latest expiry it holds (0 when an entry is kept for good). Expired entries stay:
+// rewriteChunk appends to dst chunk old with r's entry in place of id's entry, and
+// returns it and the latest expiry it holds (0 when an entry is kept for good), dst
+// grown. Expired entries stay:
 // the chunk's expiry takes its keys out of the index (idemIndex.expire), so it must
 // still name every key the index may hold it for.
-func rewriteChunk(old string, id idemID, r sandbox.IdempotencyRecord, expires uint64) ([]byte, uint64, error) {
+func rewriteChunk(dst []byte, old string, id idemID, r sandbox.IdempotencyRecord, expires uint64) ([]byte, uint64, error) {
 	longest := expires
 	entries, err := splitIdemChunk(old)
 	if err != nil {
 		return nil, 0, err
 	}
-	b := make([]byte, 1, len(old)+idemEntrySize(r))
-	b[0] = idemFormat
+	b := append(slices.Grow(dst, len(old)+idemEntrySize(r)), idemFormat)
 	it := idemEntries{rest: entries}
 	for it.next() {
 		if it.id == id {

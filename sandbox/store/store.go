@@ -89,7 +89,7 @@ type Store struct {
 	compactor  *compactor // nil for ":memory:"
 	path       string     // ":memory:" for no file
 	torn       *TornWrite // what Open cut off the file, if anything
-	scratch    []byte     // an encoding buffer for the Update running (see tx.putRecord)
+	scratch    []byte     // an encoding buffer for the Update running (see tx.buffer)
 }
 
 var _ sandbox.Store = (*Store)(nil)

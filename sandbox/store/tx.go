@@ -231,26 +231,44 @@ func scanWith[T any](t *buntdb.Tx, pattern string, decodeValue func(key, value s
 
 // putRecord stores v at key, for good: as JSON, but a transaction in its binary
 // encoding (txnbin.go) unless it must be JSON.
-// Transactions are encoded into the Store's scratch buffer, which only the one
-// Update running uses, so that their encoding allocates nothing but the stored
-// string.
+// Transactions are encoded into the Store's encoding buffer (buffer), which only
+// the one Update running uses, so that their encoding allocates nothing but the
+// stored string.
 func (x tx) putRecord(key string, v any) error {
 	t, ok := v.(sandbox.Transaction)
 	if !ok || x.scratch == nil {
 		return put(x.t, key, v)
 	}
-	payload, ok, err := appendTransactionBinary((*x.scratch)[:0], t)
+	payload, ok, err := appendTransactionBinary(x.buffer(), t)
 	if err == nil && !ok {
 		return put(x.t, key, v) // a string that is not UTF-8: rare, stored as JSON
 	}
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", key, err)
 	}
-	*x.scratch = payload
+	x.keepBuffer(payload)
 	if _, _, err := x.t.Set(key, sealBytes(key, payload), nil); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil
+}
+
+// buffer returns the Store's encoding buffer, empty, for an encoding that is copied
+// out (sealBytes) before the next one starts; nil in a View. The records an Update
+// writes are encoded there, so that encoding them allocates only the stored string.
+func (x tx) buffer() []byte {
+	if x.scratch == nil {
+		return nil
+	}
+	return (*x.scratch)[:0]
+}
+
+// keepBuffer keeps b, grown from buffer(), as the encoding buffer, and returns it.
+func (x tx) keepBuffer(b []byte) []byte {
+	if x.scratch != nil {
+		*x.scratch = b
+	}
+	return b
 }
 
 // put stores v at key as JSON, for good.
@@ -296,10 +314,7 @@ func sealBytes(key string, payload []byte) string {
 	return b.String()
 }
 
-// recordSumOf is recordSum of a payload in bytes, computed without allocating for
-// keys of usual length.
+// recordSumOf is recordSum of a payload in bytes, computed without allocating.
 func recordSumOf(key string, payload []byte) uint32 {
-	var buf [96]byte
-	head := append(append(buf[:0], key...), 0)
-	return crc32.Update(crc32.Update(0, castagnoli, head), castagnoli, payload)
+	return crc32.Update(crcNUL(crcString(0, key)), castagnoli, payload)
 }
