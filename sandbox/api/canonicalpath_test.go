@@ -15,7 +15,7 @@ func TestCanonicalPathShortWayIsTheLongWay(t *testing.T) {
 		"/transactions/a;b/adjustment", "/transactions/a,b/adjustment", "/transactions/a%2Fb/adjustment",
 		"/transactions/a%2fb/adjustment", "/transactions/adjustmen%74", "/transactions/%41%42", "/a%20b",
 		"/transactions/é/x", "/transactions/%C3%A9/x", "/a b", "//transactions//TRN_1", "/ucp", "/ucp/", "/ucp/accesstoken",
-		"/ucpx/accesstoken", "/_sandbox/health", "/%5Fsandbox/health", "/x~y-z_.w",
+		"/ucpx/accesstoken", "/_sandbox/health", "/%5Fsandbox/health", "/x~y-z_.w", "*", "/a*b",
 	} {
 		short, err := url.ParseRequestURI(target)
 		if err != nil {

@@ -178,10 +178,11 @@ func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
 // reads "adjustment" while "%2F" stays escaped.
 func setCanonicalPath(u *url.URL) {
 	escapedPath := u.EscapedPath()
-	if !strings.ContainsAny(escapedPath, "%;,") && canonicalPath(escapedPath) == escapedPath {
+	if strings.HasPrefix(escapedPath, "/") && !strings.ContainsAny(escapedPath, "%;,") && canonicalPath(escapedPath) == escapedPath {
 		// The usual path: no escape to read again, and nothing the path escaping
 		// leaves alone that a segment's escaping would not (';' and ','). Path is
-		// the same text, and its escaped form is what url.URL computes from it.
+		// the same text, and its escaped form is what url.URL computes from it
+		// (except for "*", which url.URL never escapes: it takes the long way).
 		u.Path, u.RawPath = escapedPath, ""
 		return
 	}

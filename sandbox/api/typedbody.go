@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -67,6 +68,7 @@ var (
 	countType     = reflect.TypeFor[count]()
 	oneOrManyType = reflect.TypeFor[interface{ oneOrMany() }]()
 	unmarshaler   = reflect.TypeFor[json.Unmarshaler]()
+	textDecoder   = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
 // fill sets dst, a zero value, to what json.Unmarshal makes of v's JSON, and
@@ -82,8 +84,8 @@ func (idx memberIndex) fill(dst reflect.Value, v any) bool {
 		if _, single := v.(object); single {
 			v = []any{v}
 		}
-	case reflect.PointerTo(t).Implements(unmarshaler):
-		return false
+	case reflect.PointerTo(t).Implements(unmarshaler), reflect.PointerTo(t).Implements(textDecoder):
+		return false // decodes itself: json.Unmarshal knows how
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

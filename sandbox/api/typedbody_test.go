@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -77,13 +78,14 @@ func TestTypedRequestFallsBackToUnmarshal(t *testing.T) {
 		N int `json:"n"`
 	}
 	type request struct {
-		S     string `json:"s"`
-		Inner inner  `json:"inner"`
+		S     string    `json:"s"`
+		Inner inner     `json:"inner"`
+		When  time.Time `json:"when"` // decodes itself, from text
 	}
 	members := newMemberIndex(reflect.TypeFor[request]())
 	for _, body := range []object{
 		{"s": json.Number("1")}, {"inner": "x"}, {"inner": object{"n": "1"}}, {"inner": object{"n": json.Number("1.5")}},
-		{"S": "x"}, {"other": "x"},
+		{"S": "x"}, {"other": "x"}, {"when": "2026-11-24T00:00:00Z"},
 	} {
 		if members.fill(reflect.New(reflect.TypeFor[request]()).Elem(), body) {
 			t.Errorf("%v: filled, want a fall back to json.Unmarshal", body)
