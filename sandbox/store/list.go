@@ -65,7 +65,7 @@ func page[T any](t *buntdb.Tx, prefix, after string, limit int) ([]T, error) {
 		if !strings.HasPrefix(key, prefix) || len(out) >= limit {
 			return false
 		}
-		v, err := decode[T](key, value)
+		v, err := decodeIn[T](t, key, value)
 		if err != nil {
 			decodeErr = err
 			return false

@@ -14,6 +14,8 @@
 //	merchant:<id>          sandbox.Merchant
 //	pricing:<name>         sandbox.PricingProfile
 //	txn:<id>               sandbox.Transaction
+//	txp:<id>               the fields by which txn:<id> is out of date, when it is
+//	                       (a patch: txnpatch.go)
 //	order:<id>             sandbox.Order
 //	token:<value>          sandbox.Token
 //	idemlog:<seq>          sandbox.IdempotencyRecord, up to 8 per chunk, in the order

@@ -183,7 +183,7 @@ func (x tx) DeleteAll() error {
 func get[T any](t *buntdb.Tx, key string) (T, error) {
 	s, err := t.Get(key)
 	if err == nil {
-		return decode[T](key, s)
+		return decodeIn[T](t, key, s)
 	}
 	var zero T
 	if errors.Is(err, buntdb.ErrNotFound) {
@@ -205,9 +205,19 @@ func decode[T any](key, value string) (T, error) {
 	return v, nil
 }
 
+// decodeIn decodes the value stored at key as decode does, and applies a
+// transaction's patch (txnpatch.go).
+func decodeIn[T any](t *buntdb.Tx, key, value string) (T, error) {
+	v, err := decode[T](key, value)
+	if err == nil {
+		err = patched(t, key, &v)
+	}
+	return v, err
+}
+
 // scan decodes every value whose key matches pattern, in key order.
 func scan[T any](t *buntdb.Tx, pattern string) ([]T, error) {
-	return scanWith(t, pattern, decode[T])
+	return scanWith(t, pattern, func(key, value string) (T, error) { return decodeIn[T](t, key, value) })
 }
 
 // scanWith decodes with decodeValue every value whose key matches pattern, in key
@@ -229,19 +239,24 @@ func scanWith[T any](t *buntdb.Tx, pattern string, decodeValue func(key, value s
 	return out, err
 }
 
-// putRecord stores v at key, for good: as JSON, but a transaction in its binary
-// encoding (txnbin.go) unless it must be JSON.
-// Transactions are encoded into the Store's encoding buffer (buffer), which only
-// the one Update running uses, so that their encoding allocates nothing but the
-// stored string.
+// putRecord stores v at key, for good: as JSON, but a transaction as a patch
+// (txnpatch.go) or in its binary encoding (txnbin.go) unless it must be JSON.
 func (x tx) putRecord(key string, v any) error {
 	t, ok := v.(sandbox.Transaction)
 	if !ok || x.scratch == nil {
 		return put(x.t, key, v)
 	}
+	return x.putTransaction(key, t)
+}
+
+// putWholeTransaction stores t at key in its binary encoding, or as JSON when it
+// must be. It is encoded into the Store's encoding buffer (buffer), which only the
+// one Update running uses, so that its encoding allocates nothing but the stored
+// string.
+func (x tx) putWholeTransaction(key string, t sandbox.Transaction) error {
 	payload, ok, err := appendTransactionBinary(x.buffer(), t)
 	if err == nil && !ok {
-		return put(x.t, key, v) // a string that is not UTF-8: rare, stored as JSON
+		return put(x.t, key, t) // a string that is not UTF-8: rare, stored as JSON
 	}
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", key, err)
