@@ -17,6 +17,10 @@ import (
 // the same record: under load, slog's generic path (a record, an attribute slice,
 // a handler state) was a sizeable share of the CPU a request costs.
 
+// maxPooledLine bounds the buffers kept for the next lines: a line with a long
+// cause or scenario miss is not kept for good.
+const maxPooledLine = 4 << 10
+
 // logRequest logs the request's line and journals it.
 func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 	elapsed := time.Since(info.start)
@@ -32,7 +36,9 @@ func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 		requestFields(line, info, elapsed)
 		line.end()
 		_, _ = s.requestLog.Write(line.buf) // nobody to tell: the log is where failures go
-		s.logLines.Put(line)
+		if cap(line.buf) <= maxPooledLine {
+			s.logLines.Put(line)
+		}
 	}
 	if info.journaled {
 		s.journal.add(info)

@@ -29,10 +29,10 @@ const DefaultMaxBody = 1 << 20
 type Config struct {
 	Service *sandbox.Service
 	Logger  *slog.Logger
-	// RequestLog, when set, takes each request's log line, one Write per line,
-	// instead of Logger: the line slog.NewTextHandler(RequestLog, nil) would write
-	// (slog.NewJSONHandler with RequestLogJSON), formatted without slog's generic
-	// path. The request log is the one line every request writes.
+	// RequestLog, when set, takes each request's log line, one Write per line from
+	// concurrent requests, instead of Logger: the line slog.NewTextHandler(RequestLog,
+	// nil) would write (slog.NewJSONHandler with RequestLogJSON), formatted without
+	// slog's generic path. The request log is the one line every request writes.
 	RequestLog     io.Writer
 	RequestLogJSON bool
 	MaxBody        int64 // bytes; DefaultMaxBody when zero
