@@ -121,3 +121,25 @@ func TestJournalClearedByDeleteAndReset(t *testing.T) {
 		}
 	}
 }
+
+// The journal keeps a body as sent when it is JSON, card data masked, and as a JSON
+// string otherwise, whether or not the handler parsed it: a blank body that an
+// operation reads as {} is still a blank string.
+func TestJournalBodyAsSent(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	env.do("GET", "/transactions/"+capturedOne, apiHeader(tok), " \n")
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{ "gratuity_amount" : "150" }`)
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"amount":"4263970000005262"}`)
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"amount":"1"} x`)
+	want := []string{`"{\"amount\":\"1\"} x"`, `{"amount":"426397******5262"}`, `{"gratuity_amount":"150"}`, `" \n"`}
+	entries := env.mustJournal("?limit=4")
+	if len(entries) != len(want) {
+		t.Fatalf("%d entries, want %d", len(entries), len(want))
+	}
+	for i, e := range entries {
+		if string(e.Body) != want[i] {
+			t.Errorf("%s %s: body %s, want %s", e.Method, e.Path, e.Body, want[i])
+		}
+	}
+}
