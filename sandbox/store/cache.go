@@ -46,6 +46,27 @@ type pendingWrites struct {
 	// none), for the index once it commits (idemlog.go).
 	idemPlaced  []idemPlacement
 	idemCurrent uint64
+	// The id of the last idempotency key looked up: an Update that checks a key
+	// then writes it hashes it once.
+	lastIdem struct {
+		appID, key string
+		id         idemID
+		known      bool
+	}
+}
+
+// start empties the writes of the Store's last Update for the next one, which one
+// at a time reuse them: that spares an Update two allocations. A large map (a
+// fixture load's) is let go rather than kept.
+func (w *pendingWrites) start() *pendingWrites {
+	records := w.records
+	if len(records) > 64 {
+		records = nil
+	} else {
+		clear(records)
+	}
+	*w = pendingWrites{records: records, idemPlaced: w.idemPlaced[:0]}
+	return w
 }
 
 // cachedGet reads key through the Update's own writes, the cache (unless the Update

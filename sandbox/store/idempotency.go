@@ -76,6 +76,18 @@ func idemIDOf(appID, key string) idemID {
 	return idemID(sum[:idemIDSize])
 }
 
+// idemIDOf is idemIDOf, remembered in an Update for the key it last named.
+func (x tx) idemIDOf(appID, key string) idemID {
+	if x.writes == nil {
+		return idemIDOf(appID, key)
+	}
+	last := &x.writes.lastIdem
+	if !last.known || last.appID != appID || last.key != key {
+		last.appID, last.key, last.id, last.known = appID, key, idemIDOf(appID, key), true
+	}
+	return last.id
+}
+
 func (id idemID) bucketKey() string {
 	b := binary.BigEndian.Uint32(id[:4]) >> (32 - idemBucketBits)
 	return idemBucketPrefix + hexDigits(b, 5)
@@ -99,7 +111,7 @@ func hexDigits(v uint32, n int) string {
 // Idempotency reads the record of appID's key: in the chunk the index names, then,
 // in a file written by an earlier version, where that version kept it.
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
-	id := idemIDOf(appID, key)
+	id := x.idemIDOf(appID, key)
 	rec, found, err := x.chunkRecord(id)
 	if !found && err == nil && x.legacyIdem {
 		rec, found, err = x.legacyRecord(id)
@@ -193,7 +205,7 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if x.writes == nil {
 		return fmt.Errorf("store: put idempotency record: %w", buntdb.ErrTxNotWritable)
 	}
-	id := idemIDOf(r.AppID, r.Key)
+	id := x.idemIDOf(r.AppID, r.Key)
 	seq := x.currentChunk()
 	key := idemChunkKey(seq)
 	old, err := x.chunkPayload(key)

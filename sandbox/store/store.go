@@ -87,11 +87,12 @@ type Store struct {
 	// not hold is then also looked up there. They expire by themselves, so a later
 	// open clears it.
 	legacyIdem bool
-	syncer     *syncer    // nil for ":memory:" and with SyncAlways
-	compactor  *compactor // nil for ":memory:"
-	path       string     // ":memory:" for no file
-	torn       *TornWrite // what Open cut off the file, if anything
-	scratch    []byte     // an encoding buffer for the Update running (see tx.buffer)
+	syncer     *syncer       // nil for ":memory:" and with SyncAlways
+	compactor  *compactor    // nil for ":memory:"
+	path       string        // ":memory:" for no file
+	torn       *TornWrite    // what Open cut off the file, if anything
+	scratch    []byte        // an encoding buffer for the Update running (see tx.buffer)
+	pending    pendingWrites // what the Update running wrote, reused (see pendingWrites.start)
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -201,7 +202,7 @@ func (s *Store) View(fn func(sandbox.Tx) error) error {
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	applied := false
 	err := s.db.Update(func(t *buntdb.Tx) error {
-		w := &pendingWrites{}
+		w := s.pending.start()
 		if err := fn(tx{t: t, cache: s.cache, writes: w, idem: s.idem, legacyIdem: s.legacyIdem, scratch: &s.scratch}); err != nil {
 			return err
 		}
