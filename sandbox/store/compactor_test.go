@@ -34,7 +34,7 @@ func TestCompactionDue(t *testing.T) {
 
 // mustGrowFile rewrites one record until the file holds at least size bytes,
 // Updates following each other closely (a busy store).
-func mustGrowFile(t *testing.T, s *Store, size int64) {
+func mustGrowFile(t testing.TB, s *Store, size int64) {
 	t.Helper()
 	value := strings.Repeat("x", 8<<10)
 	for i := 0; fileSize(s.path) < size; i++ {

@@ -32,7 +32,7 @@ func mustOpen(t *testing.T, path string) *Store {
 	return s
 }
 
-func mustUpdate(t *testing.T, s *Store, fn func(sandbox.Tx) error) {
+func mustUpdate(t testing.TB, s *Store, fn func(sandbox.Tx) error) {
 	t.Helper()
 	if err := s.Update(fn); err != nil {
 		t.Fatalf("Update: %v", err)
