@@ -155,6 +155,13 @@ func TestTransactionPatchSequence(t *testing.T) {
 		{"gratuity, amount carried", func(r *sandbox.Transaction) { r.GratuityAmount = "300" }, false, true, false},
 		{"two in one update", func(r *sandbox.Transaction) { r.AdjustmentCount, r.BatchClosed = 7, true }, false, true, false},
 		{"scenarios", func(r *sandbox.Transaction) { r.Scenarios = []string{"declines"} }, false, false, false},
+		{"order amounts", func(r *sandbox.Transaction) {
+			r.Order = &sandbox.OrderAmounts{Taxes: []sandbox.Tax{{Type: "VAT", Amount: "20"}}, DutyAmount: "5"}
+		}, false, false, false},
+		{"a tax of the order", func(r *sandbox.Transaction) {
+			r.Order = &sandbox.OrderAmounts{Taxes: []sandbox.Tax{{Type: "VAT", Amount: "21"}}, DutyAmount: "5"}
+		}, false, false, false},
+		{"beside the order", func(r *sandbox.Transaction) { r.Amount = "1300" }, false, true, false},
 		{"after a rewrite", func(r *sandbox.Transaction) { r.EMVTag = "9F26" }, false, true, false},
 		{"not UTF-8", func(r *sandbox.Transaction) { r.Reference = "till\xff" }, false, false, true},
 		{"patch again", func(r *sandbox.Transaction) { r.Reference = "till-43" }, false, true, false},
