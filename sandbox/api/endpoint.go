@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -107,7 +106,7 @@ func (s *Server) execute(op operation, c *call) ([]byte, error) {
 	if res, ok := view.(interface{ resourceID() string }); ok {
 		noteResource(c.r, res.resourceID())
 	}
-	return json.Marshal(view)
+	return marshalView(view)
 }
 
 // prepare runs every check that comes before execution. Nothing here writes to the
