@@ -46,7 +46,7 @@ func BenchmarkOpenMillionKeys(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := putLoadKeys(s, "1763900000-1-", "TRN_CapturedSale000000000000000001", 1_000_000, 10000); err != nil || s.Close() != nil {
+	if err := putLoadKeys(s, "1763900000-1-", "TRN_CapturedSale000000000000000001", 1_000_000, 1000); err != nil || s.Close() != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
