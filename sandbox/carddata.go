@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Card data never reaches the store, the log or the request journal in clear. The
@@ -43,7 +44,17 @@ func MaskCardData(text string) string {
 	if trackLike {
 		text = trackData.ReplaceAllString(text, Redacted)
 	}
+	if !hasCardNumber(text) {
+		return text // the usual case: digit runs, none of them a card number
+	}
 	return string(maskCardNumbers([]byte(text)))
+}
+
+// cardDataFree reports whether MaskCardData leaves s as it is. It allocates nothing,
+// so the masker can keep a token without copying it.
+func cardDataFree[T string | []byte](s T) bool {
+	cardLike, trackLike := scanDigitRuns(s)
+	return !cardLike || !trackLike && !hasCardNumber(s)
 }
 
 // scanDigitRuns reads s once and reports whether it holds four digits in a row
@@ -80,17 +91,34 @@ func maskCardNumbers(b []byte) []byte {
 			i++
 			continue
 		}
-		groups := digitGroups(b, i)
+		groups := digitGroups(nil, b, i)
 		maskGroups(b, groups)
 		i = groups[len(groups)-1].end
 	}
 	return b
 }
 
-// digitGroups returns the digit groups starting at b[i], as long as they are joined
-// by one to three spaces or dashes.
-func digitGroups(b []byte, i int) []digitGroup {
-	var groups []digitGroup
+// hasCardNumber reports whether maskCardNumbers would mask anything in s. It reads
+// the same groups and judges them by the same rule (cardNumbers), without a copy.
+func hasCardNumber[T string | []byte](s T) bool {
+	var scratch [8]digitGroup
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			i++
+			continue
+		}
+		groups := digitGroups(scratch[:0], s, i)
+		if cardNumbers(s, groups, nil) {
+			return true
+		}
+		i = groups[len(groups)-1].end
+	}
+	return false
+}
+
+// digitGroups appends to groups the digit groups starting at b[i], as long as they
+// are joined by one to three spaces or dashes.
+func digitGroups[T string | []byte](groups []digitGroup, b T, i int) []digitGroup {
 	for {
 		g := digitGroup{start: i}
 		for i < len(b) && isDigit(b[i]) {
@@ -109,29 +137,10 @@ func digitGroups(b []byte, i int) []digitGroup {
 	}
 }
 
-// maskGroups masks every sequence of groups that could be a card number: 12 to 19
-// digits passing the Luhn check, in one group or in groups of three digits or more
-// (cards are written 4-4-4-4, 4-6-5, 4-6-4). Every such sequence is masked, not only
-// the first: a date before a card number may pass the check by chance, and must not
-// hide the card number after it. A sequence holds at most 19 groups: the work is linear.
+// maskGroups masks every card number among groups (see cardNumbers).
 func maskGroups(b []byte, groups []digitGroup) {
 	hide := make([]bool, countDigits(groups))
-	first := 0 // index in hide of the first digit of groups[i]
-	for i := range groups {
-		digits := 0
-		for j := i; j < len(groups); j++ {
-			n := groups[j].end - groups[j].start
-			if digits += n; digits > 19 || j > i && (n < 3 || groups[i].end-groups[i].start < 3) {
-				break
-			}
-			if digits >= 12 && luhnValid(b, groups[i:j+1]) {
-				for k := first + 6; k < first+digits-4; k++ {
-					hide[k] = true
-				}
-			}
-		}
-		first += groups[i].end - groups[i].start
-	}
+	cardNumbers(b, groups, hide)
 	k := 0
 	for _, g := range groups {
 		for p := g.start; p < g.end; p++ {
@@ -143,6 +152,37 @@ func maskGroups(b []byte, groups []digitGroup) {
 	}
 }
 
+// cardNumbers finds every sequence of groups that could be a card number: 12 to 19
+// digits passing the Luhn check, in one group or in groups of three digits or more
+// (cards are written 4-4-4-4, 4-6-5, 4-6-4), and marks in hide (one entry per digit)
+// the digits to mask: all but the first six and the last four. Every such sequence
+// is marked, not only the first: a date before a card number may pass the check by
+// chance, and must not hide the card number after it. A sequence holds at most 19
+// groups: the work is linear. With hide nil it only reports whether there is one.
+func cardNumbers[T string | []byte](b T, groups []digitGroup, hide []bool) (found bool) {
+	first := 0 // index in hide of the first digit of groups[i]
+	for i := range groups {
+		digits := 0
+		for j := i; j < len(groups); j++ {
+			n := groups[j].end - groups[j].start
+			if digits += n; digits > 19 || j > i && (n < 3 || groups[i].end-groups[i].start < 3) {
+				break
+			}
+			if digits >= 12 && luhnValid(b, groups[i:j+1]) {
+				if hide == nil {
+					return true
+				}
+				found = true
+				for k := first + 6; k < first+digits-4; k++ {
+					hide[k] = true
+				}
+			}
+		}
+		first += groups[i].end - groups[i].start
+	}
+	return found
+}
+
 func countDigits(groups []digitGroup) int {
 	n := 0
 	for _, g := range groups {
@@ -151,26 +191,21 @@ func countDigits(groups []digitGroup) int {
 	return n
 }
 
-// digitsOf returns the digits of groups in order.
-func digitsOf(b []byte, groups []digitGroup) []byte {
-	var digits []byte
-	for _, g := range groups {
-		digits = append(digits, b[g.start:g.end]...)
-	}
-	return digits
-}
-
-func luhnValid(b []byte, groups []digitGroup) bool {
-	digits := digitsOf(b, groups)
-	sum := 0
-	for i := range digits {
-		d := int(digits[len(digits)-1-i] - '0')
-		if i%2 == 1 {
-			if d *= 2; d > 9 {
-				d -= 9
+// luhnValid reports whether the digits of groups, read as one number, pass the Luhn
+// check. It walks them from the last, in place.
+func luhnValid[T string | []byte](b T, groups []digitGroup) bool {
+	sum, i := 0, 0 // i: the digit's position counted from the last
+	for g := len(groups) - 1; g >= 0; g-- {
+		for p := groups[g].end - 1; p >= groups[g].start; p-- {
+			d := int(b[p] - '0')
+			if i%2 == 1 {
+				if d *= 2; d > 9 {
+					d -= 9
+				}
 			}
+			sum += d
+			i++
 		}
-		sum += d
 	}
 	return sum%10 == 0
 }
@@ -202,19 +237,48 @@ var cardNumberKeys = map[string]bool{"pan": true, "cardnumber": true, "primaryac
 var emvKeys = map[string]bool{"emvtag": true, "emvdata": true, "emvtags": true, "iccdata": true, "chipdata": true}
 
 // classifyKey classifies a member name in any case and with any separators; parent is
-// the name of the enclosing object ("number" is a card number inside "card").
-func classifyKey(name, parent string) keyClass {
-	k, p := normalizeKey(name), normalizeKey(parent)
+// the name of the enclosing object ("number" is a card number inside "card"). Every
+// member of every journaled body is classified: a usual name is normalized on the
+// stack, without a string of its own.
+func classifyKey(name, parent []byte) keyClass {
+	var scratch [32]byte
+	k := string(appendNormalizedKey(scratch[:0], name)) // does not escape: on the stack
 	switch {
 	case secretKeys[k], strings.Contains(k, "cvv"), strings.Contains(k, "cvc"),
 		strings.Contains(k, "securitycode"), strings.Contains(k, "pinblock"):
 		return keySecret
-	case cardNumberKeys[k], k == "number" && p == "card":
+	case cardNumberKeys[k], k == "number" && isCardKey(parent):
 		return keyCardNumber
-	case emvKeys[k], k == "tag" && p == "card":
+	case emvKeys[k], k == "tag" && isCardKey(parent):
 		return keyEMV
 	}
 	return keyPlain
+}
+
+// isCardKey reports whether a member name normalizes to "card".
+func isCardKey(name []byte) bool {
+	var scratch [32]byte
+	return string(appendNormalizedKey(scratch[:0], name)) == "card"
+}
+
+// appendNormalizedKey appends normalizeKey(name) to dst. An ASCII name is lowered
+// here byte by byte, which is what strings.ToLower does to ASCII; any other goes
+// through normalizeKey (some runes lower to ASCII letters: K, the Kelvin sign, is k).
+func appendNormalizedKey(dst, name []byte) []byte {
+	for _, c := range name {
+		if c >= utf8.RuneSelf {
+			return append(dst, normalizeKey(string(name))...)
+		}
+	}
+	for _, c := range name {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // normalizeKey lowers a member name and drops everything but letters and digits, so
@@ -258,10 +322,11 @@ func MaskCardDataJSON(raw []byte) []byte {
 }
 
 // jsonMasker is a forgiving JSON tokenizer that copies its input, masking values.
+// Member names are kept as the input's own bytes when they need no decoding.
 type jsonMasker struct {
 	in, out []byte
-	parents []string // member name of each open object or array
-	key     string   // the member name whose value comes next
+	parents [][]byte // member name of each open object or array
+	key     []byte   // the member name whose value comes next
 	hasKey  bool
 }
 
@@ -272,18 +337,18 @@ func (m *jsonMasker) run() {
 			i = m.quoted(i)
 		case c == '{' || c == '[':
 			m.parents = append(m.parents, m.key)
-			m.key, m.hasKey = "", false
+			m.key, m.hasKey = nil, false
 			m.out = append(m.out, c)
 			i++
 		case c == '}' || c == ']':
 			if len(m.parents) > 0 {
 				m.parents = m.parents[:len(m.parents)-1]
 			}
-			m.key, m.hasKey = "", false
+			m.key, m.hasKey = nil, false
 			m.out = append(m.out, c)
 			i++
 		case c == ',' || c == '&':
-			m.key, m.hasKey = "", false
+			m.key, m.hasKey = nil, false
 			m.out = append(m.out, c)
 			i++
 		case isBareDelimiter(c):
@@ -305,12 +370,12 @@ func (m *jsonMasker) quoted(i int) int {
 	end := stringEnd(m.in, i)
 	tok := m.in[i:end]
 	if m.followedByKeySeparator(end) {
-		m.key, m.hasKey = decodeJSONString(tok), true
+		m.key, m.hasKey = keyText(tok), true
 		m.out = append(m.out, maskStringToken(tok, keyPlain)...)
 		return end
 	}
 	m.out = append(m.out, maskStringToken(tok, m.class())...)
-	m.key, m.hasKey = "", false
+	m.key, m.hasKey = nil, false
 	return end
 }
 
@@ -320,20 +385,25 @@ func (m *jsonMasker) bare(i int) int {
 	for end < len(m.in) && !isBareDelimiter(m.in[end]) {
 		end++
 	}
-	tok := string(m.in[i:end])
 	if m.followedByKeySeparator(end) {
-		m.key, m.hasKey = tok, true
-		m.out = append(m.out, MaskCardData(tok)...)
+		m.key, m.hasKey = m.in[i:end], true
+		m.out = append(m.out, MaskCardData(string(m.key))...)
 		return end
 	}
 	class := m.class()
+	if class == keyPlain && cardDataFree(m.in[i:end]) {
+		m.out = append(m.out, m.in[i:end]...) // a number, a literal: kept as sent
+		m.key, m.hasKey = nil, false
+		return end
+	}
+	tok := string(m.in[i:end])
 	masked := maskValueAs(class, tok)
 	if class != keyPlain || masked != tok {
 		// A number cannot hold masking characters: the masked value becomes a string.
 		masked = quote(masked)
 	}
 	m.out = append(m.out, masked...)
-	m.key, m.hasKey = "", false
+	m.key, m.hasKey = nil, false
 	return end
 }
 
@@ -342,7 +412,7 @@ func (m *jsonMasker) class() keyClass {
 	if !m.hasKey {
 		return keyPlain
 	}
-	parent := ""
+	var parent []byte
 	if len(m.parents) > 0 {
 		parent = m.parents[len(m.parents)-1]
 	}
@@ -376,6 +446,15 @@ func stringEnd(in []byte, i int) int {
 		}
 	}
 	return len(in)
+}
+
+// keyText is decodeJSONString of a member name, as the token's own bytes when it
+// needs no decoding.
+func keyText(tok []byte) []byte {
+	if len(tok) >= 2 && tok[0] == '"' && tok[len(tok)-1] == '"' && plainASCII(tok[1:len(tok)-1]) {
+		return tok[1 : len(tok)-1]
+	}
+	return []byte(decodeJSONString(tok))
 }
 
 // decodeJSONString returns the text of a quoted token; a token that does not decode
@@ -412,6 +491,11 @@ func plainASCII(b []byte) bool {
 // maskStringToken masks a quoted token as a value of class, keeping it a valid JSON
 // string when it was one.
 func maskStringToken(tok []byte, class keyClass) []byte {
+	if class == keyPlain && len(tok) >= 2 && tok[0] == '"' && tok[len(tok)-1] == '"' {
+		if text := tok[1 : len(tok)-1]; plainASCII(text) && cardDataFree(text) {
+			return tok // the usual member: plain text without card data, kept as sent
+		}
+	}
 	s, ok := unquote(tok)
 	if !ok {
 		// Unclosed or malformed: mask the raw text, keeping its opening quote.

@@ -23,6 +23,10 @@ func TestMaskCardData(t *testing.T) {
 		{"track 2 EMV form", "4263970000005262D25121010000000000F", "[REDACTED]"},
 		{"two cards", "4263970000005262 3530111333300000", "426397******5262 353011******0000"},
 		{"short digits kept", "amount 1000 cvv-like 123", "amount 1000 cvv-like 123"},
+		{"id run not Luhn kept", "/transactions/TRN_CapturedSale000000000000000001/adjustment", "/transactions/TRN_CapturedSale000000000000000001/adjustment"},
+		{"id run that passes Luhn", "/transactions/TRN_4263970000005262", "/transactions/TRN_426397******5262"},
+		{"card number after an id run", "TRN_000000000000000001 then 4263970000005262", "TRN_000000000000000001 then 426397******5262"},
+		{"run longer than a card number kept", "00004263970000005262", "00004263970000005262"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +57,16 @@ func TestMaskCardDataJSON(t *testing.T) {
 		{"EMV tag", `{"card":{"tag":"9F02060000000010005A0842639700000052625F24032512319F270100"}}`,
 			`{"card":{"tag":"9F02060000000010005A08426397******52625F24032512319F270100"}}`},
 		{"not a card number", `{"merchant":"MER_00000000000000000000000000000001"}`, `{"merchant":"MER_00000000000000000000000000000001"}`},
+		{"upper case card block", `{"CARD":{"NUMBER":"4263970000005262","Tag":"5A084263970000005262"}}`,
+			`{"CARD":{"NUMBER":"426397******5262","Tag":"5A08426397******5262"}}`},
+		{"non-ASCII key lowering to a secret", `{"P\u0130N":"1234","PİN_block":"8F3A"}`, `{"PİN":"[REDACTED]","PİN_block":"[REDACTED]"}`},
+		{"Kelvin sign lowering to a secret", "{\"trac\u212A\":\"B4263970000005262^DOE/JOHN^2512\"}", "{\"trac\u212A\":\"[REDACTED]\"}"},
+		{"long key", `{"a_member_name_longer_than_thirty_two_bytes_with_cvv":"123"}`,
+			`{"a_member_name_longer_than_thirty_two_bytes_with_cvv":"[REDACTED]"}`},
+		{"bare numbers kept", `{"amount":1000,"n":-1.5e3,"ok":true}`, `{"amount":1000,"n":-1.5e3,"ok":true}`},
+		{"bare id with digit runs", `{"id":TRN_000000000000000001}`, `{"id":TRN_000000000000000001}`},
+		{"card number after a non-card run", `{"ref":"000000000000000001 4263970000005262"}`, `{"ref":"000000000000000001 426397******5262"}`},
+		{"card number in a key", `{"4263970000005262":"x"}`, `{"426397******5262":"x"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,6 +148,41 @@ func TestScanDigitRunsNeverMissesTrackData(t *testing.T) {
 	}
 }
 
+// hasCardNumber and cardDataFree decide, without a copy, that a text has nothing to
+// mask: they must agree with the masking itself on every text.
+func TestCardDataFreeAgreesWithMasking(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "0123456789 -x^=D;%B?"
+	for range 200000 {
+		b := make([]byte, 1+r.IntN(48))
+		for i := range b {
+			if r.IntN(4) == 0 {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			} else {
+				b[i] = '0' + byte(r.IntN(10))
+			}
+		}
+		text := string(b)
+		masked := string(maskCardNumbers([]byte(text)))
+		if got := hasCardNumber(text); got != (masked != text) || hasCardNumber(b) != got {
+			t.Fatalf("hasCardNumber(%q) = %v, but masking gives %q", text, got, masked)
+		}
+		if (cardDataFree(text) || cardDataFree(b)) && MaskCardData(text) != text {
+			t.Fatalf("cardDataFree(%q) = true, but MaskCardData gives %q", text, MaskCardData(text))
+		}
+	}
+}
+
+// appendNormalizedKey must normalize as normalizeKey does, ASCII or not.
+func TestAppendNormalizedKeyAgreesWithNormalizeKey(t *testing.T) {
+	for _, name := range []string{"", "cvv", "CVV", "Security-Code", "pin_block", "PİN", "\u212Aey", "Kelvin\u212A",
+		"card.Number", "ÀÉ_x", "a1-B2_c3", "\xff\xfeCVV", strings.Repeat("Ab_", 40)} {
+		if got, want := string(appendNormalizedKey(nil, []byte(name))), normalizeKey(name); got != want {
+			t.Errorf("appendNormalizedKey(%q) = %q, normalizeKey: %q", name, got, want)
+		}
+	}
+}
+
 // unquote's fast path must read what encoding/json reads, and leave the rest to it.
 func TestUnquoteAgreesWithEncodingJSON(t *testing.T) {
 	for _, tok := range []string{`"plain"`, `""`, `"a\"b"`, `"caf\u00e9"`, `"café"`, `"tab	in"`, `"unclosed`, `"`, `x`, `"\n"`} {
@@ -155,8 +204,27 @@ func BenchmarkMaskCardData(b *testing.B) {
 		{"card number", `{"card":{"number":"4263970000005262","expiry_month":"12"}}`},
 	} {
 		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
 			for range b.N {
 				MaskCardData(in.text)
+			}
+		})
+	}
+}
+
+// BenchmarkMaskCardDataJSON masks request bodies as the journal does: an adjustment,
+// an access token request, a body with a card.
+func BenchmarkMaskCardDataJSON(b *testing.B) {
+	for _, in := range []struct{ name, body string }{
+		{"adjustment", `{"gratuity_amount":"150"}`},
+		{"accesstoken", `{"app_id":"P3LRVjtGRGxWQQJDE345mSkEh2KfdAyg","nonce":"2026-11-24T01:02:03.456Z","secret":"0f1e2d3c4b5a69788796a5b4c3d2e1f0","grant_type":"client_credentials"}`},
+		{"card", `{"account_name":"transaction_processing","amount":"1000","currency":"USD","payment_method":{"entry_mode":"ECOM","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"29","cvv":"123"}}}`},
+	} {
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			raw := []byte(in.body)
+			for range b.N {
+				MaskCardDataJSON(raw)
 			}
 		})
 	}
