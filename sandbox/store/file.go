@@ -114,12 +114,10 @@ func sealedOK(key, stored []byte) bool {
 	if len(stored) < sumDigits {
 		return false
 	}
-	want, ok := parseSum(stored[:sumDigits])
-	if !ok {
-		return false
-	}
-	sum := crcNUL(crc32.Update(0, castagnoli, key))
-	return crc32.Update(sum, castagnoli, stored[sumDigits:]) == want
+	sum := crc32.Update(crcNUL(crc32.Update(0, castagnoli, key)), castagnoli, stored[sumDigits:])
+	var want [sumDigits]byte
+	hexSum(want[:], sum)
+	return string(stored[:sumDigits]) == string(want[:]) // only the lower-case digits hexSum writes match
 }
 
 // crcNUL is crc32.Update(crc, castagnoli, []byte{0}) without the slice, which that
@@ -138,22 +136,6 @@ func crcString(crc uint32, s string) uint32 {
 		crc = castagnoli[byte(crc)^s[i]] ^ crc>>8
 	}
 	return ^crc
-}
-
-// parseSum reads the 8 lower-case hex digits hexSum writes.
-func parseSum(digits []byte) (uint32, bool) {
-	var v uint32
-	for _, c := range digits {
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | uint32(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | uint32(c-'a'+10)
-		default:
-			return 0, false
-		}
-	}
-	return v, true
 }
 
 // DamagedError reports a database file the store refuses to open.

@@ -121,7 +121,8 @@ func (ix *idemIndex) add(t *buntdb.Tx, key, value string) error {
 		return fmt.Errorf("store: %.40q: %w: not a chunk key", key, errIdemBucket)
 	}
 	ix.current = max(ix.current, seq)
-	var ids []idemID
+	var full [idemChunkEntries]idemID // a chunk's worth on the stack: a restart adds every chunk
+	ids := full[:0]
 	if err := eachChunkEntry(key, value, func(id idemID) { ids = append(ids, id) }); err != nil {
 		return err
 	}
