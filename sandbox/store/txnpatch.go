@@ -22,9 +22,10 @@ import (
 // previous version the record cache holds is written as a patch, at
 // txp:<transaction id>: the fields by which it differs from the record at
 // txn:<transaction id>, a few dozen bytes. The record is rewritten whole (and the
-// patch deleted) when the transaction is new, not cached, changed in a field a patch
-// does not carry (times, slices, pointers), or when the patch would grow past half
-// of the record.
+// patch deleted) when the transaction is new or not cached, when a field a patch
+// does not carry changed (times, slices, pointers), when a value is not UTF-8 (the
+// record then goes to JSON), or when the patch would grow past maxPatch bytes,
+// about half of a record.
 //
 // A patch's payload is txpFormat, then for each field it carries, in field order,
 // the field's number and its value: a string (uvarint length + bytes) for the
