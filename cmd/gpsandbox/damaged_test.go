@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -99,5 +100,33 @@ func itoa(n int) string {
 		if n /= 10; n == 0 {
 			return string(b)
 		}
+	}
+}
+
+// A database file written by a newer sandbox, in a later format, stops the start and
+// the repair with an error naming the file and the format; the file is left as it was
+// and nothing is written beside it.
+func TestNewerDatabaseFormatStopsTheStart(t *testing.T) {
+	real := filepath.Join(t.TempDir(), "real.db")
+	_, stop := mustRun(t, "--db", real)
+	stop()
+	good := mustReadFile(t, real)
+	newer := bytes.Replace(good, []byte("gp-sandbox database format 2;"), []byte("gp-sandbox database format 3;"), 1)
+	if bytes.Equal(newer, good) {
+		t.Fatalf("the file does not start with a format-2 header: %.80q", good)
+	}
+	path := filepath.Join(t.TempDir(), "z.db")
+	mustWriteFile(t, path, newer)
+	for _, args := range [][]string{{"--db", path, "--addr", "127.0.0.1:0"}, {"repair", "--db", path}} {
+		_, err := runOnce(t, args...)
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "written by a newer gp-sandbox (database format 3)") {
+			t.Errorf("%v: %v; want an error naming %s and format 3", args, err, path)
+		}
+	}
+	if after := mustReadFile(t, path); !bytes.Equal(after, newer) {
+		t.Errorf("the file changed: %d bytes before, %d after", len(newer), len(after))
+	}
+	if _, err := os.Stat(path + ".repaired"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("repair wrote %s.repaired: %v", path, err)
 	}
 }

@@ -128,9 +128,10 @@ func Open(cfg Config) (*App, error) {
 	var err error
 	a.store, err = store.Open(cfg.DB)
 	var damaged *store.DamagedError
+	var newer *store.NewerFormatError
 	switch {
-	case errors.As(err, &damaged):
-		return nil, err // it names the file, the byte and the way out
+	case errors.As(err, &damaged), errors.As(err, &newer):
+		return nil, err // it names the file, the byte or the format, and the way out
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
 	}

@@ -34,27 +34,9 @@ import (
 //     would; anything else wrong is damage.
 //
 // Damage stops the open with a DamagedError naming the file and the byte offset;
-// Salvage (gpsandbox repair) copies what is readable into a new file.
-
-// headerKey sorts before every record key (they all start with a lower-case letter).
-const headerKey = "!gpsandbox"
-
-// headerPrefix is the header value before the slot: the closed length, 16 digits.
-const headerPrefix = "gp-sandbox database format 1; closed at byte "
-
-const slotDigits = 16
-
-func headerValue(closedAt int64) string {
-	return headerPrefix + fmt.Sprintf("%0*d", slotDigits, closedAt)
-}
-
-// headerCommand is the header as buntdb writes it: the first bytes of every file.
-func headerCommand(closedAt int64) []byte {
-	return appendCommand(nil, "set", headerKey, headerValue(closedAt))
-}
-
-// slotOffset is where the slot's digits start in the file.
-var slotOffset = int64(len(headerCommand(0)) - 2 - slotDigits)
+// Salvage (gpsandbox repair) copies what is readable into a new file. The header
+// also names the file's format (header.go): a file of a later format than this
+// binary's is refused with a NewerFormatError.
 
 func appendCommand(buf []byte, parts ...string) []byte {
 	buf = append(buf, '*')
@@ -162,6 +144,7 @@ type TornWrite struct {
 // fileCheck is what checking a file found.
 type fileCheck struct {
 	size      int64
+	format    int   // the header's format number
 	closedAt  int64 // the slot: 0 when the file was not closed cleanly
 	validEnd  int64 // the end of the last whole command
 	records   int   // commands read
@@ -176,6 +159,9 @@ var errTorn = errors.New("file ends inside a command")
 func checkCommand(parts [][]byte, at int64, first bool) error {
 	damaged := func(reason string) error { return &DamagedError{Offset: at, Reason: reason} }
 	if first {
+		if len(parts) == 3 && string(parts[0]) == "set" && string(parts[1]) == headerKey && newerFormat(parts[2]) > 0 {
+			return &NewerFormatError{Format: newerFormat(parts[2])}
+		}
 		if len(parts) != 3 || string(parts[0]) != "set" || string(parts[1]) != headerKey || !validHeader(parts[2]) {
 			return damaged("not a gp-sandbox database (no gp-sandbox header)")
 		}
@@ -198,7 +184,7 @@ func checkCommand(parts [][]byte, at int64, first bool) error {
 			return damaged("a malformed expiry")
 		}
 		if string(parts[1]) == headerKey {
-			if string(parts[2]) != headerValue(0) {
+			if !validLaterHeader(parts[2]) {
 				return damaged("a malformed gp-sandbox header")
 			}
 		} else if !sealedOK(parts[1], parts[2]) {
@@ -208,10 +194,6 @@ func checkCommand(parts [][]byte, at int64, first bool) error {
 		return damaged(fmt.Sprintf("an unknown command %.20q", parts[0]))
 	}
 	return nil
-}
-
-func validHeader(v []byte) bool {
-	return len(v) == len(headerPrefix)+slotDigits && string(v[:len(headerPrefix)]) == headerPrefix && allDigits(v[len(headerPrefix):])
 }
 
 func allDigits(b []byte) bool {
@@ -258,10 +240,10 @@ func checkFile(f *os.File, path string, live *liveRecords) (fileCheck, error) {
 			return c, d
 		}
 		if err := checkCommand(sc.parts, at, c.records == 0); err != nil {
-			err.(*DamagedError).Path = path
-			return c, err
+			return c, withPath(err, path)
 		}
 		if c.records == 0 {
+			c.format, _ = headerFormatOf(sc.parts[2])
 			c.closedAt, _ = strconv.ParseInt(string(sc.parts[2][len(headerPrefix):]), 10, 64)
 		} else if live != nil {
 			live.note(sc.parts, at, sc.offset)
@@ -270,6 +252,19 @@ func checkFile(f *os.File, path string, live *liveRecords) (fileCheck, error) {
 		c.validEnd = sc.offset
 	}
 	return c, c.judgeEnd(path)
+}
+
+// withPath names path in an error of checkCommand.
+func withPath(err error, path string) error {
+	var d *DamagedError
+	var n *NewerFormatError
+	switch {
+	case errors.As(err, &d):
+		d.Path = path
+	case errors.As(err, &n):
+		n.Path = path
+	}
+	return err
 }
 
 // judgeEnd decides whether the file ends as a file closed cleanly, or left by a crash,
@@ -303,17 +298,17 @@ func onlyNULs(f *os.File, at, size int64) bool {
 	}
 }
 
-// prepareFile checks the file at path before buntdb reads it, then marks it in use
-// (slot zero), cuts a torn tail, and compacts it when most of it is dead
-// (reopen.go). It returns whether the file is new (missing or
-// empty: the header is still to be written) and the torn write it cut, if any.
-func prepareFile(path string) (isNew bool, torn *TornWrite, err error) {
+// prepareFile checks the file at path before buntdb reads it, then moves it to the
+// format this binary writes (header.go), marks it in use (slot zero), cuts a torn
+// tail, and compacts it when most of it is dead (reopen.go). It returns the torn
+// write it cut, if any. A missing or empty file is left for buntdb to start.
+func prepareFile(path string) (torn *TornWrite, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
-		return true, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return false, nil, err
+		return nil, err
 	}
 	compacted := false
 	defer func() {
@@ -329,33 +324,38 @@ func prepareFile(path string) (isNew bool, torn *TornWrite, err error) {
 	live := newLiveRecords()
 	c, err := checkFile(f, path, live)
 	if err != nil {
-		return false, nil, err
+		return nil, err
 	}
 	if c.size == 0 {
-		return true, nil, nil
+		return nil, nil
+	}
+	if c.format < headerFormat {
+		if err := writeFormat(f); err != nil { // before anything of the new format is written
+			return nil, err
+		}
 	}
 	if c.closedAt != 0 {
 		if err := writeSlot(f, 0); err != nil {
-			return false, nil, err
+			return nil, err
 		}
 	}
 	if c.tailStart >= 0 {
 		torn = &TornWrite{Offset: c.tailStart, Bytes: c.size - c.tailStart, SavedAs: fmt.Sprintf("%s.torn-%d", path, c.tailStart)}
 		if err := saveTail(f, torn); err != nil {
-			return false, nil, fmt.Errorf("keep the torn last write of %s: %w", path, err)
+			return nil, fmt.Errorf("keep the torn last write of %s: %w", path, err)
 		}
 		if err := f.Truncate(c.tailStart); err != nil {
-			return false, nil, fmt.Errorf("cut the torn last write of %s: %w", path, err)
+			return nil, fmt.Errorf("cut the torn last write of %s: %w", path, err)
 		}
 	}
 	if err := f.Sync(); err != nil {
-		return false, nil, err
+		return nil, err
 	}
 	if live.worthCompacting(c.validEnd) {
 		// A failed compaction leaves the file as it was, only slower to load.
 		compacted = compactAtOpen(f, path, live) == nil
 	}
-	return false, torn, nil
+	return torn, nil
 }
 
 // saveTail copies the torn tail to its own file before the store cuts it, so that
@@ -369,13 +369,6 @@ func saveTail(f *os.File, torn *TornWrite) error {
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
-	return err
-}
-
-// writeSlot writes the closed length into the header of an open file.
-func writeSlot(f *os.File, closedAt int64) error {
-	slot := headerValue(closedAt)[len(headerPrefix):]
-	_, err := f.WriteAt([]byte(slot), slotOffset)
 	return err
 }
 

@@ -11,8 +11,8 @@ import (
 )
 
 // FuzzOpenFile opens a database file of arbitrary bytes, as the sandbox does when it
-// starts: the open either refuses the file with a *DamagedError and leaves it byte for
-// byte as it was, or succeeds with every record readable, and a file it accepted and
+// starts: the open either refuses the file with a *DamagedError (or, for a file of a
+// later format, a *NewerFormatError) and leaves it byte for byte as it was, or succeeds with every record readable, and a file it accepted and
 // closed opens again. Never a panic.
 func FuzzOpenFile(f *testing.F) {
 	good := filepath.Join(f.TempDir(), "good")
@@ -37,6 +37,8 @@ func FuzzOpenFile(f *testing.F) {
 	f.Add(seed[:len(seed)/2])
 	f.Add(append(bytes.Clone(headerCommand(0)), "*3\r\n$3\r\nset\r\n$4\r\nmeta"...))
 	f.Add(append(bytes.Clone(headerCommand(0)), make([]byte, 16)...))
+	f.Add(bytes.Replace(seed, []byte(headerPrefix), []byte(formatLead+"1"+slotLead), 1))
+	f.Add(bytes.Replace(seed, []byte(headerPrefix), []byte(formatLead+"3"+slotLead), 1))
 	f.Add(make([]byte, 64))
 	f.Add([]byte("\x7fELF\x02\x01\x01"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -47,8 +49,9 @@ func FuzzOpenFile(f *testing.F) {
 		s, err := Open(path)
 		if err != nil {
 			var damaged *DamagedError
-			if !errors.As(err, &damaged) {
-				t.Fatalf("refused without a *DamagedError: %v", err)
+			var newer *NewerFormatError
+			if !errors.As(err, &damaged) && !errors.As(err, &newer) {
+				t.Fatalf("refused without a *DamagedError or a *NewerFormatError: %v", err)
 			}
 			if after, rerr := os.ReadFile(path); rerr != nil || !bytes.Equal(after, data) {
 				t.Fatalf("a refused file changed (%v): %d bytes before, %d after", err, len(data), len(after))

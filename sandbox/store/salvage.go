@@ -48,11 +48,15 @@ type salvaged struct {
 // are not a command are skipped up to the next line that starts a command. A file
 // without the gp-sandbox header is read the same way, and its records without a
 // checksum are kept when they hold JSON, so a file from an older sandbox can be
-// carried over.
+// carried over. A file of a later format than this binary's is refused with a
+// *NewerFormatError: its records may not mean what they would mean here.
 func Salvage(src, dst string) (SalvageReport, error) {
 	var rep SalvageReport
 	data, err := os.ReadFile(src)
 	if err != nil {
+		return rep, err
+	}
+	if err := refuseNewerFormat(src, data); err != nil {
 		return rep, err
 	}
 	if _, err := os.Stat(dst); err == nil {
@@ -70,6 +74,19 @@ func Salvage(src, dst string) (SalvageReport, error) {
 	}
 	rep.Kept = len(records)
 	return rep, writeRecords(dst, records, now)
+}
+
+// refuseNewerFormat returns a *NewerFormatError when data starts with the header of
+// a later format than this binary reads.
+func refuseNewerFormat(path string, data []byte) error {
+	sc := newBytesScanner(data)
+	if sc.next() != nil || len(sc.parts) != 3 || string(sc.parts[0]) != "set" || string(sc.parts[1]) != headerKey {
+		return nil
+	}
+	if format := newerFormat(sc.parts[2]); format > 0 {
+		return &NewerFormatError{Path: path, Format: format}
+	}
+	return nil
 }
 
 // readRecords replays the commands of data into the records they leave.

@@ -8,7 +8,8 @@
 // compact binary encoding for the records written on every request (transactions:
 // txnbin.go; adjustment history; idempotency entries), behind an 8-digit checksum
 // of key and value (file.go); the file starts with a header record at "!gpsandbox"
-// that marks it as the sandbox's own:
+// that marks it as the sandbox's own and names its format, 2 since transactions may
+// hold patches (header.go):
 //
 //	app:<id>               sandbox.App
 //	merchant:<id>          sandbox.Merchant
@@ -102,14 +103,17 @@ var _ sandbox.Store = (*Store)(nil)
 func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
 
 // OpenWith opens the store at path with opts. A file the sandbox did not write, or
-// one damaged since, is refused with a *DamagedError and left as it is (see file.go).
+// one damaged since, is refused with a *DamagedError and left as it is (see file.go);
+// so is a file of a later format than this binary reads, with a *NewerFormatError
+// (header.go).
 func OpenWith(path string, opts Options) (*Store, error) {
-	isNew, torn := true, (*TornWrite)(nil)
+	var torn *TornWrite
 	if path != ":memory:" {
 		var err error
-		if isNew, torn, err = prepareFile(path); err != nil {
+		if torn, err = prepareFile(path); err != nil {
 			var damaged *DamagedError
-			if errors.As(err, &damaged) {
+			var newer *NewerFormatError
+			if errors.As(err, &damaged) || errors.As(err, &newer) {
 				return nil, err
 			}
 			return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -119,11 +123,9 @@ func OpenWith(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if isNew {
-		if err := writeHeader(db); err != nil {
-			_ = db.Close()
-			return nil, fmt.Errorf("store: start %s: %w", path, err)
-		}
+	if err := writeHeader(db); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: start %s: %w", path, err)
 	}
 	idem := newIdemIndex()
 	cfg := buntdb.Config{
@@ -167,9 +169,15 @@ func OpenWith(path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// writeHeader makes the header the first command of a new file.
+// writeHeader makes the header the first command of a new file. In a file already
+// started it sets the header again when the value buntdb holds is not this
+// binary's, which a compaction would otherwise write first: a format-1 file holds
+// a format-1 header after each flushdb (header.go).
 func writeHeader(db *buntdb.DB) error {
 	return db.Update(func(t *buntdb.Tx) error {
+		if v, err := t.Get(headerKey); err == nil && v == headerValue(0) {
+			return nil
+		}
 		_, _, err := t.Set(headerKey, headerValue(0), nil)
 		return err
 	})
