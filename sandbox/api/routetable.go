@@ -19,7 +19,8 @@ import (
 // is 404 as it was.
 type routeTable struct {
 	bySegment               map[string]*mux.Router
-	none                    *mux.Router // for paths whose first segment no route has
+	plain                   map[string][]plainRoute // by segment, once compiled; see plainRoute
+	none                    *mux.Router             // for paths whose first segment no route has
 	notFound, methodRefused http.Handler
 }
 
@@ -74,7 +75,14 @@ func (t *routeTable) routerFor(template string) *mux.Router {
 // that does not unescape is left as sent; the id checks refuse it. A path no route
 // serves gets the 404 handler, a method its path does not take the 405 handler.
 func (t *routeTable) match(r *http.Request) (http.Handler, map[string]string) {
-	router, ok := t.bySegment[firstSegment(r.URL.EscapedPath())]
+	path := r.URL.EscapedPath()
+	seg := firstSegment(path)
+	if routes, ok := t.plain[seg]; ok {
+		if route, vars, ok := matchPlain(routes, r.Method, path); ok {
+			return route.GetHandler(), unescapeVars(vars)
+		}
+	}
+	router, ok := t.bySegment[seg]
 	if !ok {
 		router = t.none
 	}
@@ -82,12 +90,30 @@ func (t *routeTable) match(r *http.Request) (http.Handler, map[string]string) {
 	if !router.Match(r, &m) {
 		return t.notFound, nil // cannot happen: every router has a 404 handler
 	}
-	for name, v := range m.Vars {
+	return m.Handler, unescapeVars(m.Vars)
+}
+
+// unescapeVars unescapes path variables in place; one that does not unescape is
+// left as sent.
+func unescapeVars(vars map[string]string) map[string]string {
+	for name, v := range vars {
 		if u, err := url.PathUnescape(v); err == nil {
-			m.Vars[name] = u
+			vars[name] = u
 		}
 	}
-	return m.Handler, m.Vars
+	return vars
+}
+
+// compile lets match take the full matches of the segments whose routes are all plain
+// without mux's regexps (see plainRoute). It is called once every route is registered;
+// a table never compiled leaves every request to mux.
+func (t *routeTable) compile() {
+	t.plain = map[string][]plainRoute{}
+	for seg, router := range t.bySegment {
+		if routes, ok := plainRoutesOf(router); ok {
+			t.plain[seg] = routes
+		}
+	}
 }
 
 // walk calls fn for every route, as mux.Router.Walk does.

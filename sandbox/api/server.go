@@ -131,6 +131,7 @@ func NewServer(cfg Config) *Server {
 	if cfg.Pprof {
 		s.debugRoutes(s.router)
 	}
+	s.router.compile() // every route is registered
 	return s
 }
 
