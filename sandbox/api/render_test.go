@@ -1,0 +1,52 @@
+package api
+
+import (
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// writeBody sets its headers without Header.Set and Header.Add: they must come out as
+// those would leave them, whatever the response already had.
+func TestWriteBodyHeadersAsSetAndAdd(t *testing.T) {
+	body := []byte(`{"id":"TRN_1"}`)
+	tests := []struct {
+		name   string
+		before http.Header
+		gzip   bool
+	}{
+		{"empty", http.Header{}, false},
+		{"a Vary already", http.Header{"Vary": {"Origin"}}, false},
+		{"an empty Vary", http.Header{"Vary": {}}, false},
+		{"old values replaced", http.Header{"Content-Type": {"text/plain"}, "Content-Length": {"1", "2"}, "X-Request-Id": {"r"}}, false},
+		{"gzip", http.Header{"Vary": {"Origin"}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			if tt.gzip {
+				r.Header.Set("Accept-Encoding", "gzip")
+			}
+			w := httptest.NewRecorder()
+			maps.Copy(w.Header(), tt.before.Clone())
+			writeBody(w, r, http.StatusOK, body)
+
+			want := tt.before.Clone()
+			want.Set("Content-Type", "application/json")
+			want.Add("Vary", "Accept-Encoding")
+			if tt.gzip {
+				want.Set("Content-Encoding", "gzip")
+				want.Set("Content-Length", strconv.Itoa(w.Body.Len()))
+			} else {
+				want.Set("Content-Length", strconv.Itoa(len(body)))
+			}
+			got := w.Result().Header
+			if !maps.EqualFunc(got, want, slices.Equal) {
+				t.Errorf("headers\n got %v\nwant %v", got, want)
+			}
+		})
+	}
+}
