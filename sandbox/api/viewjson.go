@@ -186,6 +186,19 @@ const (
 	jsonSafeHigh uint64 = 0xffffffffefffffff
 )
 
+// jsonSafeWord reports whether json.Marshal writes each of the eight bytes of x as
+// it is, eight at a time: none is 0x80 or more, below 0x20, or one of " \\ < > &. Each
+// test is exact about whether some byte has the property (it may be wrong about which
+// one, which does not matter here).
+func jsonSafeWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	unsafe := x&highs | (x-ones*0x20)&^x&highs |
+		hasZero(x^(ones*'"')) | hasZero(x^(ones*'\\')) | hasZero(x^(ones*'<')) |
+		hasZero(x^(ones*'>')) | hasZero(x^(ones*'&'))
+	return unsafe == 0
+}
+
 // jsonSafeASCII reports whether json.Marshal writes c as it is.
 func jsonSafeASCII(c byte) bool {
 	if c < 64 {
@@ -199,6 +212,12 @@ func jsonSafeASCII(c byte) bool {
 // \ufffd, U+2028 and U+2029 escaped. Text that needs none of it is copied at once.
 func appendJSONString(b []byte, s string) []byte {
 	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !jsonSafeWord(uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56) {
+			break
+		}
+	}
 	for i < len(s) && jsonSafeASCII(s[i]) {
 		i++
 	}

@@ -156,9 +156,38 @@ func TestMarshalViewRandom(t *testing.T) {
 }
 
 func TestMarshalViewEveryByte(t *testing.T) {
+	const text = "TRN_0123456789abcdefghij" // longer than two words of eight bytes
 	for c := range 256 {
 		for _, view := range handWrittenViews {
 			mustMarshalLikeJSON(t, filledWith(view, "a"+string([]byte{byte(c)})+"z"))
+			for at := range len(text) + 1 {
+				mustMarshalLikeJSON(t, filledWith(view, text[:at]+string([]byte{byte(c)})+text[at:]))
+			}
+		}
+	}
+}
+
+// jsonSafeWord must say of eight bytes what jsonSafeASCII says of each.
+func TestJSONSafeWordAgreesByteByByte(t *testing.T) {
+	edges := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, '"', '&', '<', '>', '\\', 'A', 0x7e, 0x7f, 0x80, 0x81, 0xc3, 0xfe, 0xff}
+	rng := rand.New(rand.NewPCG(8, 9))
+	for range 200000 {
+		var word [8]byte
+		for i := range word {
+			if rng.IntN(2) == 0 {
+				word[i] = edges[rng.IntN(len(edges))]
+			} else {
+				word[i] = byte(rng.IntN(256))
+			}
+		}
+		want := true
+		var x uint64
+		for i, c := range word {
+			want = want && jsonSafeASCII(c)
+			x |= uint64(c) << (8 * i)
+		}
+		if got := jsonSafeWord(x); got != want {
+			t.Fatalf("jsonSafeWord(% x) = %v, byte by byte %v", word, got, want)
 		}
 	}
 }
