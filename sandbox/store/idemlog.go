@@ -50,6 +50,7 @@ type idemIndex struct {
 	chunks   map[idemIndexKey]uint32 // id's first 8 bytes -> chunk number, low 32 bits
 	overflow map[idemID]uint64       // the rare keys whose first 8 bytes another key holds
 	current  uint64                  // the chunk new entries go to
+	tail     chunkTail               // what the chunk written last holds (idemtail.go)
 }
 
 type idemIndexKey [8]byte

@@ -208,13 +208,19 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	id := x.idemIDOf(r.AppID, r.Key)
 	seq := x.currentChunk()
 	key := idemChunkKey(seq)
-	old, err := x.chunkPayload(key)
+	stored, err := readBucket(x.t, key)
 	if err != nil {
 		return err
 	}
-	if countIdemEntries(old) >= idemChunkEntries || old == "" && x.expiredChunk(key) {
+	old, err := unsealChunk(key, stored)
+	if err != nil {
+		return err
+	}
+	tail := &x.idem.tail
+	known := tail.describes(key, stored)
+	if x.chunkEntries(known, old) >= idemChunkEntries || old == "" && x.expiredChunk(key) {
 		seq++
-		key, old = idemChunkKey(seq), ""
+		key, old, known = idemChunkKey(seq), "", false
 	}
 	over, err := x.idemOverflows(id)
 	if err != nil {
@@ -225,20 +231,40 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	if keep > 0 {
 		expires = uint64(now.Add(keep).UnixMilli())
 	}
-	value, longest, err := rewriteChunk(x.buffer(), old, id, r, expires)
-	if err != nil {
+	appended := known && !tail.holds(id)
+	var value []byte
+	var longest uint64
+	if appended { // the chunk as it is, and the entry after it: what rewriteChunk writes
+		value = appendIdemEntry(append(x.buffer(), old...), id, r, expires)
+		longest = laterExpiry(tail.longest, expires, false)
+	} else if value, longest, err = rewriteChunk(x.buffer(), old, id, r, expires); err != nil {
 		return fmt.Errorf("store: idempotency chunk %s: %w", key, err)
 	}
 	var opts *buntdb.SetOptions
 	if longest > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: time.UnixMilli(int64(longest)).Sub(now)}
 	}
-	if _, _, err := x.t.Set(key, sealBytes(key, x.keepBuffer(value)), opts); err != nil {
+	sealed := sealBytes(key, x.keepBuffer(value))
+	if _, _, err := x.t.Set(key, sealed, opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	if appended {
+		tail.appendEntry(sealed, id, expires)
+	} else {
+		tail.remember(key, sealed, sealed[sumDigits:])
 	}
 	x.writes.idemPlaced = append(x.writes.idemPlaced, idemPlacement{id: id, seq: seq, overflow: over})
 	x.writes.idemCurrent = seq
 	return nil
+}
+
+// chunkEntries counts the entries of the chunk payload old, from the Store's memory
+// of it when known.
+func (x tx) chunkEntries(known bool, old string) int {
+	if known {
+		return x.idem.tail.entries
+	}
+	return countIdemEntries(old)
 }
 
 // expiredChunk reports whether the chunk at key has expired but buntdb has not yet
@@ -248,12 +274,11 @@ func (x tx) expiredChunk(key string) bool {
 	return err == nil
 }
 
-// chunkPayload returns the unsealed value of the chunk at key, "" when missing or
-// expired.
-func (x tx) chunkPayload(key string) (string, error) {
-	stored, err := readBucket(x.t, key)
-	if err != nil || stored == "" {
-		return "", err
+// unsealChunk returns the payload of a chunk's sealed value stored, "" for a
+// missing chunk ("").
+func unsealChunk(key, stored string) (string, error) {
+	if stored == "" {
+		return "", nil
 	}
 	payload, err := unseal(key, stored)
 	if err != nil {
