@@ -27,13 +27,35 @@ type recordCache = bounded.Map[any] // store key -> decoded record
 const recordCacheSize = 10000
 
 // applyWrites takes in what an Update wrote, under one lock: after a wipe, or when
-// the Update wrote more than the cache holds, the cache starts cold.
-func applyWrites(c *recordCache, w *pendingWrites) {
+// the Update wrote more than the cache holds, the cache starts cold. The
+// transaction an Update's own written one replaces is kept in spare, for the next
+// (see cachedPutTransaction).
+func applyWrites(c *recordCache, w *pendingWrites, spare **sandbox.Transaction) {
 	if w.overflow {
 		c.Clear()
 		return
 	}
-	c.Apply(w.wiped, w.records)
+	if w.wiped || len(w.records) != 1 {
+		c.Apply(w.wiped, w.records)
+		return
+	}
+	for key, v := range w.records { // one record: an adjustment's transaction
+		written, ok := v.(*sandbox.Transaction)
+		old, _ := c.Get(key)
+		c.Apply(false, w.records)
+		if replaced, isTxn := old.(*sandbox.Transaction); ok && isTxn && replaced != written {
+			*spare = replaced
+		}
+	}
+}
+
+// cachedValue is a record as the cache holds it: a value of type T or, for a
+// transaction an Update wrote, a pointer to one (cachedPutTransaction).
+func cachedValue[T any](v any) T {
+	if p, ok := v.(*T); ok {
+		return *p
+	}
+	return v.(T)
 }
 
 // pendingWrites are the cached kinds of records an Update wrote, for reads later in
@@ -77,14 +99,14 @@ func cachedGet[T any](x tx, key string, clone func(T) T) (T, error) {
 			return get[T](x.t, key) // records stopped: only the database is current
 		}
 		if v, ok := x.writes.records[key]; ok {
-			return clone(v.(T)), nil
+			return clone(cachedValue[T](v)), nil
 		}
 		if x.writes.wiped {
 			return get[T](x.t, key)
 		}
 	}
 	if v, ok := x.cache.Get(key); ok {
-		return clone(v.(T)), nil
+		return clone(cachedValue[T](v)), nil
 	}
 	v, err := get[T](x.t, key)
 	if err == nil {
@@ -116,6 +138,35 @@ func cachedPut[T any](x tx, key string, v T, clone func(T) T) error {
 		}
 		x.writes.records[key] = record
 	}
+	return nil
+}
+
+// cachedPutTransaction is cachedPut for a transaction, which the cache holds by
+// pointer: an adjustment rewrites the same transaction on every request, and
+// boxing a copy of it (776 bytes) for the cache was a third of the bytes an
+// adjustment's Update allocated (BenchmarkAdjustmentUpdate). The copy the cache
+// held before is taken back once the Update commits (applyWrites) and written
+// over by the next Update that writes a transaction: by then it is neither in the
+// cache nor read by anyone, every reader copying a cached record out under the
+// database's lock (cachedGet, committedTransaction), which no View holds while an
+// Update runs.
+func (x tx) cachedPutTransaction(key string, t sandbox.Transaction) error {
+	if x.spare == nil || x.writes.overflow || len(x.writes.records) >= recordCacheSize {
+		return cachedPut(x, key, t, cloneTransaction)
+	}
+	p := *x.spare
+	if p == nil {
+		p = new(sandbox.Transaction)
+	}
+	*x.spare = nil
+	*p = cloneTransaction(t)
+	if err := x.putTransaction(key, p); err != nil {
+		return err
+	}
+	if x.writes.records == nil {
+		x.writes.records = map[string]any{}
+	}
+	x.writes.records[key] = p
 	return nil
 }
 

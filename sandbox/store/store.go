@@ -88,12 +88,13 @@ type Store struct {
 	// not hold is then also looked up there. They expire by themselves, so a later
 	// open clears it.
 	legacyIdem bool
-	syncer     *syncer       // nil for ":memory:" and with SyncAlways
-	compactor  *compactor    // nil for ":memory:"
-	path       string        // ":memory:" for no file
-	torn       *TornWrite    // what Open cut off the file, if anything
-	scratch    []byte        // an encoding buffer for the Update running (see tx.buffer)
-	pending    pendingWrites // what the Update running wrote, reused (see pendingWrites.start)
+	syncer     *syncer              // nil for ":memory:" and with SyncAlways
+	compactor  *compactor           // nil for ":memory:"
+	path       string               // ":memory:" for no file
+	torn       *TornWrite           // what Open cut off the file, if anything
+	scratch    []byte               // an encoding buffer for the Update running (see tx.buffer)
+	pending    pendingWrites        // what the Update running wrote, reused (see pendingWrites.start)
+	spare      *sandbox.Transaction // see cachedPutTransaction
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -211,11 +212,11 @@ func (s *Store) Update(fn func(sandbox.Tx) error) error {
 	applied := false
 	err := s.db.Update(func(t *buntdb.Tx) error {
 		w := s.pending.start()
-		if err := fn(tx{t: t, cache: s.cache, writes: w, idem: s.idem, legacyIdem: s.legacyIdem, scratch: &s.scratch}); err != nil {
+		if err := fn(tx{t: t, cache: s.cache, writes: w, idem: s.idem, legacyIdem: s.legacyIdem, scratch: &s.scratch, spare: &s.spare}); err != nil {
 			return err
 		}
-		applyWrites(s.cache, w) // still under the write lock: see recordCache
-		s.idem.apply(w)         // likewise; a failed commit leaves it naming missing entries: idemlog.go
+		applyWrites(s.cache, w, &s.spare) // still under the write lock: see recordCache
+		s.idem.apply(w)                   // likewise; a failed commit leaves it naming missing entries: idemlog.go
 		applied = true
 		return nil
 	})

@@ -22,6 +22,8 @@ type tx struct {
 	legacyIdem bool           // idempotency records of the earlier layout may exist
 	scratch    *[]byte        // the Store's encoding buffer, nil in a View (see putRecord)
 	idem       *idemIndex     // where idempotency entries are (idemlog.go)
+	// The Store's spare transaction, nil in a View (see cachedPutTransaction).
+	spare **sandbox.Transaction
 }
 
 var _ sandbox.Tx = tx{}
@@ -49,7 +51,7 @@ func (x tx) Transaction(id string) (sandbox.Transaction, error) {
 	return cachedGet(x, "txn:"+id, cloneTransaction)
 }
 func (x tx) PutTransaction(t sandbox.Transaction) error {
-	return cachedPut(x, "txn:"+t.ID, t, cloneTransaction)
+	return x.cachedPutTransaction("txn:"+t.ID, t)
 }
 
 // DeleteAdjustments deletes adj:<transaction id>:*, collecting the keys first:
@@ -246,7 +248,7 @@ func (x tx) putRecord(key string, v any) error {
 	if !ok || x.scratch == nil {
 		return put(x.t, key, v)
 	}
-	return x.putTransaction(key, t)
+	return x.putTransaction(key, &t)
 }
 
 // putWholeTransaction stores t at key in its binary encoding, or as JSON when it

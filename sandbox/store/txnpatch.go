@@ -179,13 +179,13 @@ func patched[T any](t *buntdb.Tx, key string, v *T) error {
 
 // putTransaction stores t at key (txn:<id>): as a patch when it can (see the top
 // of this file), else whole.
-func (x tx) putTransaction(key string, t sandbox.Transaction) error {
+func (x tx) putTransaction(key string, t *sandbox.Transaction) error {
 	pkey := patchKey(key)
 	old, hasOld, err := storedPatch(x.t, pkey)
 	if err != nil {
 		return err
 	}
-	if prev, ok := x.committedTransaction(key); ok && patchable(&prev, &t) {
+	if prev, ok := x.committedTransaction(key); ok && patchable(&prev, t) {
 		var carried [numPatchFields]bool
 		if hasOld {
 			var scratch sandbox.Transaction
@@ -193,7 +193,7 @@ func (x tx) putTransaction(key string, t sandbox.Transaction) error {
 				return fmt.Errorf("store: decode %s: %w", pkey, err)
 			}
 		}
-		payload, ok := appendPatch(x.buffer(), &prev, &t, &carried)
+		payload, ok := appendPatch(x.buffer(), &prev, t, &carried)
 		x.keepBuffer(payload)
 		if ok && len(payload) <= maxPatch {
 			if _, _, err := x.t.Set(pkey, sealBytes(pkey, payload), nil); err != nil {
@@ -202,7 +202,7 @@ func (x tx) putTransaction(key string, t sandbox.Transaction) error {
 			return nil
 		}
 	}
-	if err := x.putWholeTransaction(key, t); err != nil {
+	if err := x.putWholeTransaction(key, *t); err != nil {
 		return err
 	}
 	if hasOld {
@@ -231,6 +231,11 @@ func (x tx) committedTransaction(key string) (sandbox.Transaction, bool) {
 	if !ok {
 		return sandbox.Transaction{}, false
 	}
-	t, ok := v.(sandbox.Transaction)
-	return t, ok
+	switch t := v.(type) {
+	case *sandbox.Transaction:
+		return *t, true
+	case sandbox.Transaction:
+		return t, true
+	}
+	return sandbox.Transaction{}, false
 }
