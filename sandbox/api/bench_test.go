@@ -191,3 +191,53 @@ func mustSend(b *testing.B, client *http.Client, req *http.Request) {
 		b.Fatalf("%s: status %d", req.URL.Path, resp.StatusCode)
 	}
 }
+
+// BenchmarkOrderNotifiedServerMemory places orders with a status_url in-process, as
+// BenchmarkAdjustmentServerMemory sends adjustments, and lets the notification worker
+// deliver each one to a loopback listener; the run ends once every notification has
+// arrived, so ns/op holds the order and its delivery. At most benchConns notifications
+// are outstanding at a time, as with that many clients each waiting for its own.
+//
+//	go test -run '^$' -bench OrderNotifiedServer -benchmem -cpuprofile cpu.out ./sandbox/api/
+func BenchmarkOrderNotifiedServerMemory(b *testing.B) {
+	var received atomic.Int64
+	listener := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		received.Add(1)
+	}))
+	defer listener.Close()
+	env := mustSandboxWith(b, envOptions{configure: []func(*app.Config){func(c *app.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		c.RequestLog = io.Discard
+	}}})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	url := env.URL + "/merchants/" + merchantOne + "/orders"
+	body := `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"notifications":{"status_url":"` + listener.URL + `/status"}}`
+	start := received.Load()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		setAPIHeaders(req, tok, uint64(i))
+		w := httptest.NewRecorder()
+		env.handler.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+		mustAwaitNotifications(b, &received, start+int64(i+1-benchConns))
+	}
+	mustAwaitNotifications(b, &received, start+int64(b.N))
+}
+
+// mustAwaitNotifications waits until received reaches want. The sandbox clock stands
+// still in benchmarks, so a failed delivery is never retried: it fails the benchmark.
+func mustAwaitNotifications(b *testing.B, received *atomic.Int64, want int64) {
+	b.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for received.Load() < want {
+		if time.Now().After(deadline) {
+			b.Fatalf("%d notifications received, want %d", received.Load(), want)
+		}
+		time.Sleep(20 * time.Microsecond)
+	}
+}

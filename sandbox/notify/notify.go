@@ -36,6 +36,10 @@ const (
 	MaxRetry        = time.Hour        // backoff cap
 )
 
+// idleConnsPerListener is how many idle connections the default client keeps to one
+// status_url host.
+const idleConnsPerListener = 64
+
 // Backoff is the wait after the n-th failed attempt (n >= 1): 10 s, 20 s, 40 s, ...
 // capped at an hour [SB].
 func Backoff(n int) time.Duration {
@@ -100,8 +104,14 @@ func New(cfg Config) *Worker {
 		w.maxAttempts = DefaultAttempts
 	}
 	if w.client == nil {
+		// Keep a connection per order delivered at once: with http's default of two
+		// idle connections per host, concurrent deliveries to one listener dialled a
+		// new connection nearly every time, and left one in TIME_WAIT.
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		transport.MaxIdleConnsPerHost = idleConnsPerListener
 		w.client = &http.Client{
-			Timeout: Timeout,
+			Transport: transport,
+			Timeout:   Timeout,
 			// A redirect is an answer like any other non-2xx: retried, not followed.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
@@ -124,6 +134,7 @@ func (w *Worker) Wake() {
 // Run delivers until ctx is done, and returns once the attempts under way have ended.
 // An attempt cut short by ctx is not recorded, so it is made again after a restart.
 func (w *Worker) Run(ctx context.Context) {
+	defer w.client.CloseIdleConnections()
 	defer w.sending.Wait()
 	movable, _ := w.clock.(sandbox.MovableClock)
 	for {
