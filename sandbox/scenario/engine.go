@@ -251,6 +251,20 @@ func (e *Engine) DecideNotification(req Request) (Decision, error) {
 	return e.Decide(req)
 }
 
+// DecidesNotifications reports whether a loaded scenario has a rule naming the
+// notification operation. Without one DecideNotification matches nothing, whatever
+// the order, so a caller may skip reading what a request would describe.
+func (e *Engine) DecidesNotifications() bool {
+	for _, sc := range e.state.Load().byName {
+		for _, r := range sc.Rules {
+			if slices.Contains(r.When.Operations, OpNotification) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // nextStep consumes one call of a sequence in scope and returns the index of the step
 // that answers it. Reading and incrementing the counter in one store transaction makes
 // concurrent requests of one scope each take a different call.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -300,5 +301,27 @@ func TestCheckIssuer(t *testing.T) {
 				t.Errorf("Check() = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestDecidesNotificationsOnlyWithANotificationRule(t *testing.T) {
+	all := testScenarios()
+	without := slices.DeleteFunc(slices.Clone(all), func(sc scenario.Scenario) bool { return sc.Name == "notify" })
+	for _, tc := range []struct {
+		name      string
+		scenarios []scenario.Scenario
+		want      bool
+	}{
+		{"none loaded", nil, false},
+		{"API rules only, one for any operation", without, false},
+		{"a notification rule among others", all, true},
+	} {
+		e, _ := mustEngine(t, ":memory:")
+		if err := e.Replace(tc.scenarios); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.DecidesNotifications(); got != tc.want {
+			t.Errorf("%s: DecidesNotifications() = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
