@@ -110,11 +110,13 @@ func (s *Service) NextNotifications() ([]Notification, error) {
 		if err != nil {
 			return err
 		}
-		seen := map[string]bool{}
-		for _, n := range pending { // ordered by order id, then seq
-			if !seen[n.OrderID] {
-				seen[n.OrderID] = true
-				heads = append(heads, n)
+		// Ordered by order id, then seq: an order's entries are adjacent, so its head
+		// is the first of a run, and the heads are kept in place without a set.
+		heads = pending[:0]
+		previous := ""
+		for _, n := range pending {
+			if n.OrderID != previous {
+				heads, previous = append(heads, n), n.OrderID
 			}
 		}
 		return nil

@@ -461,3 +461,37 @@ func TestHangingListenerDelaysNoOtherOrder(t *testing.T) {
 		t.Errorf("the stuck order's entry: %s %+v", n.State, n.Attempts)
 	}
 }
+
+// With no worker running, the outbox's heads are each order's oldest pending change,
+// one per order, however many changes each has.
+func TestNextNotificationsAreEachOrdersOldestChange(t *testing.T) {
+	e := mustEnv(t, ":memory:")
+	want := map[string]int{}
+	for _, moves := range [][]string{nil, {"PROCESSING"}, {"PROCESSING", "SHIPPED", "DELIVERED"}} {
+		id := e.mustOrder("http://listener.invalid/hook")
+		e.mustMove(id, moves...)
+		want[id] = len(moves) + 1
+	}
+	heads, err := e.svc.NextNotifications()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, n := range heads {
+		if n.Seq != 1 || n.Action != "ORDER_INITIATED" {
+			t.Errorf("head of %s: #%d %s, want #1 ORDER_INITIATED", n.OrderID, n.Seq, n.Action)
+		}
+		got[n.OrderID]++
+	}
+	if len(heads) != len(want) || len(got) != len(want) {
+		t.Fatalf("%d heads for %d orders, want one per order: %+v", len(heads), len(got), heads)
+	}
+	for id := range want {
+		if got[id] != 1 {
+			t.Errorf("order %s: %d heads, want 1", id, got[id])
+		}
+		if n := len(e.notifications(id)); n != want[id] {
+			t.Errorf("order %s: %d notifications written, want %d", id, n, want[id])
+		}
+	}
+}
