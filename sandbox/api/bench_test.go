@@ -241,3 +241,44 @@ func mustAwaitNotifications(b *testing.B, received *atomic.Int64, want int64) {
 		time.Sleep(20 * time.Microsecond)
 	}
 }
+
+// BenchmarkOperationServerMemory sends, in-process as BenchmarkAdjustmentServerMemory
+// does, each of the other requests of a mixed workload: an access token, a FOR_REVIEW
+// order, a card-present sale with a key, and a read of a transaction.
+//
+//	go test -run '^$' -bench OperationServer/sale -benchmem -cpuprofile cpu.out ./sandbox/api/
+func BenchmarkOperationServerMemory(b *testing.B) {
+	env := mustSandboxWith(b, envOptions{configure: []func(*app.Config){func(c *app.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		c.RequestLog = io.Discard
+	}}})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	sale := `{"account_name":"transaction_processing","channel":"CP","type":"SALE","capture_mode":"AUTO",` +
+		`"amount":"1000","currency":"USD","country":"US","reference":"load","payment_method":{"entry_mode":"SWIPE",` +
+		`"card":{"track":"%B4012002000060016^VI TEST CREDIT^251210118039000000000396?;4012002000060016=25121011803939600000?","funding":"CREDIT"}}}`
+	for _, op := range []struct {
+		name, method, path, body string
+		authenticated            bool
+	}{
+		{"accesstoken", "POST", "/accesstoken", tokenBody(partnerApp, partnerKey, ""), false},
+		{"order-review", "POST", "/merchants/" + merchantOne + "/orders", `{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`, true},
+		{"sale", "POST", "/transactions", sale, true},
+		{"get", "GET", "/transactions/" + capturedOne, "", true},
+	} {
+		b.Run(op.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := range b.N {
+				req, _ := http.NewRequest(op.method, env.URL+op.path, strings.NewReader(op.body))
+				req.Header.Set("Content-Type", "application/json")
+				if op.authenticated {
+					setAPIHeaders(req, tok, uint64(i))
+				}
+				w := httptest.NewRecorder()
+				env.handler.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", w.Code, w.Body)
+				}
+			}
+		})
+	}
+}
