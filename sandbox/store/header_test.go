@@ -33,8 +33,9 @@ func mustPatchedTransaction(t *testing.T, s *Store) sandbox.Transaction {
 // mustFormat1File writes a file as a format-1 sandbox with patches left it, every
 // kind of record and a patched transaction, wiped once first when wiped is set (a
 // format-1 header then follows the flushdb inside the file), closed cleanly or left
-// in use as kill -9 leaves it. It returns the patched transaction.
-func mustFormat1File(t *testing.T, path string, wiped, closed bool) sandbox.Transaction {
+// in use as kill -9 leaves it; with grown set, mostly dead past 2 MiB, so that it is
+// compacted as it opens. It returns the patched transaction.
+func mustFormat1File(t *testing.T, path string, wiped, closed, grown bool) sandbox.Transaction {
 	t.Helper()
 	live := path + ".live"
 	s := mustNeverCompacting(t, live)
@@ -44,6 +45,9 @@ func mustFormat1File(t *testing.T, path string, wiped, closed bool) sandbox.Tran
 	}
 	mustPutAll(t, s)
 	patched := mustPatchedTransaction(t, s)
+	if grown {
+		mustGrowFile(t, s, 2<<20)
+	}
 	if closed {
 		mustClose(t, s)
 	}
@@ -91,19 +95,28 @@ func mustStartFormat2(t *testing.T, path string, closed bool) {
 // format-2 file closed cleanly or a format-1 file in use: both cases are here.
 func TestFormat1FileOpensAsFormat2(t *testing.T) {
 	for _, tc := range []struct {
-		name          string
-		wiped, closed bool
+		name                 string
+		wiped, closed, grown bool
 	}{
-		{"closed cleanly", false, true},
-		{"left in use by kill -9", false, false},
-		{"wiped once, closed cleanly", true, true},
-		{"wiped once, left in use", true, false},
+		{"closed cleanly", false, true, false},
+		{"left in use by kill -9", false, false, false},
+		{"wiped once, closed cleanly", true, true, false},
+		{"wiped once, left in use", true, false, false},
+		{"left in use mostly dead, compacted at open", false, false, true},
+		{"wiped once, left in use mostly dead, compacted at open", true, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "db")
-			patched := mustFormat1File(t, path, tc.wiped, tc.closed)
+			patched := mustFormat1File(t, path, tc.wiped, tc.closed, tc.grown)
+			written := fileSize(path)
 			s := mustNeverCompacting(t, path)
 			mustStartFormat2(t, path, false)
+			if compacted := fileSize(path) < written/4; compacted != tc.grown {
+				t.Errorf("file of %d bytes after open (%d before): compacted %v, want %v", fileSize(path), written, compacted, tc.grown)
+			}
+			if b := mustRead(t, path); tc.grown && bytes.Contains(b, []byte(headerPrefixOf("1"))) {
+				t.Error("a format-1 header is left in the file compacted at open")
+			}
 			if torn := s.TornWrite(); torn != nil {
 				t.Errorf("TornWrite() = %+v, want none", torn)
 			}
