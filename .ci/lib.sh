@@ -1,5 +1,5 @@
-# Shell functions shared by the measurement scripts (.ci/pair, .ci/tail, .ci/retained,
-# .ci/soak, .ci/startup); each sources it after cd-ing to the repository's root.
+# Shell functions shared by the measurement scripts (.ci/pair, .ci/ceiling, .ci/tail,
+# .ci/retained, .ci/soak, .ci/startup); each sources it after cd-ing to the repository's root.
 
 # free_port prints a port of 127.0.0.1 that nothing listens on now.
 free_port() {
@@ -19,3 +19,9 @@ wait_healthy() {
     sleep "$poll"
   done
 }
+
+# field name line: the number after " name=" in a line of .ci/pair.lua's "PAIR ..." report.
+field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
+
+# ms us: microseconds (as wrk reports them) in milliseconds, two decimals.
+ms() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; }
