@@ -159,8 +159,8 @@ var errTorn = errors.New("file ends inside a command")
 func checkCommand(parts [][]byte, at int64, first bool) error {
 	damaged := func(reason string) error { return &DamagedError{Offset: at, Reason: reason} }
 	if first {
-		if len(parts) == 3 && string(parts[0]) == "set" && string(parts[1]) == headerKey && newerFormat(parts[2]) > 0 {
-			return &NewerFormatError{Format: newerFormat(parts[2])}
+		if err := newerHeader(parts); err != nil {
+			return err
 		}
 		if len(parts) != 3 || string(parts[0]) != "set" || string(parts[1]) != headerKey || !validHeader(parts[2]) {
 			return damaged("not a gp-sandbox database (no gp-sandbox header)")

@@ -99,6 +99,18 @@ func newerFormat(v []byte) int {
 	return 0
 }
 
+// newerHeader returns a *NewerFormatError (without Path) when parts is a header
+// command written by a newer sandbox, and nil otherwise.
+func newerHeader(parts [][]byte) error {
+	if len(parts) != 3 || string(parts[0]) != "set" || string(parts[1]) != headerKey {
+		return nil
+	}
+	if format := newerFormat(parts[2]); format > 0 {
+		return &NewerFormatError{Format: format}
+	}
+	return nil
+}
+
 // NewerFormatError reports a database file written by a newer gp-sandbox, in a
 // format this binary cannot read without misreading it; the file is left as it is.
 type NewerFormatError struct {

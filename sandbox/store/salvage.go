@@ -80,13 +80,10 @@ func Salvage(src, dst string) (SalvageReport, error) {
 // a later format than this binary reads.
 func refuseNewerFormat(path string, data []byte) error {
 	sc := newBytesScanner(data)
-	if sc.next() != nil || len(sc.parts) != 3 || string(sc.parts[0]) != "set" || string(sc.parts[1]) != headerKey {
+	if sc.next() != nil {
 		return nil
 	}
-	if format := newerFormat(sc.parts[2]); format > 0 {
-		return &NewerFormatError{Path: path, Format: format}
-	}
-	return nil
+	return withPath(newerHeader(sc.parts), path)
 }
 
 // readRecords replays the commands of data into the records they leave.
