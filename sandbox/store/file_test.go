@@ -29,16 +29,32 @@ func mustRead(t *testing.T, path string) []byte {
 	return b
 }
 
+// mustOpenFail opens path and expects Open to refuse it; it returns Open's error
+// and the file's bytes from before, for mustUnchanged.
+func mustOpenFail(t *testing.T, path string) (before []byte, err error) {
+	t.Helper()
+	before = mustRead(t, path)
+	s, err := Open(path)
+	if err == nil {
+		s.Close()
+		t.Fatal("Open accepted the file")
+	}
+	return before, err
+}
+
+// mustUnchanged checks the file at path still holds before, byte for byte.
+func mustUnchanged(t *testing.T, path string, before []byte) {
+	t.Helper()
+	if after := mustRead(t, path); !bytes.Equal(before, after) {
+		t.Errorf("the refused file changed (%d bytes before, %d after)", len(before), len(after))
+	}
+}
+
 // mustRefuse opens path, expects a *DamagedError at offset, and checks the file was
 // left byte for byte as it was.
 func mustRefuse(t *testing.T, path string, offset int64) *DamagedError {
 	t.Helper()
-	before := mustRead(t, path)
-	s, err := Open(path)
-	if err == nil {
-		s.Close()
-		t.Fatalf("Open accepted the file")
-	}
+	before, err := mustOpenFail(t, path)
 	var d *DamagedError
 	if !errors.As(err, &d) {
 		t.Fatalf("Open: %v, want a *DamagedError", err)
@@ -46,9 +62,7 @@ func mustRefuse(t *testing.T, path string, offset int64) *DamagedError {
 	if d.Path != path || d.Offset != offset || !strings.Contains(err.Error(), path) {
 		t.Errorf("error %q: path %q offset %d, want %q at %d", err, d.Path, d.Offset, path, offset)
 	}
-	if after := mustRead(t, path); !bytes.Equal(before, after) {
-		t.Errorf("the refused file changed (%d bytes before, %d after)", len(before), len(after))
-	}
+	mustUnchanged(t, path, before)
 	return d
 }
 

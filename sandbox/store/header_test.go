@@ -143,12 +143,7 @@ func TestFormat1FileOpensAsFormat2(t *testing.T) {
 // which writes nothing.
 func mustRefuseNewer(t *testing.T, path string, format int) {
 	t.Helper()
-	before := mustRead(t, path)
-	s, err := Open(path)
-	if err == nil {
-		s.Close()
-		t.Fatal("Open accepted the file")
-	}
+	before, err := mustOpenFail(t, path)
 	var newer *NewerFormatError
 	if !errors.As(err, &newer) || newer.Path != path || newer.Format != format {
 		t.Fatalf("Open: %v, want a *NewerFormatError for %s, format %d", err, path, format)
@@ -165,9 +160,7 @@ func mustRefuseNewer(t *testing.T, path string, format int) {
 	if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Salvage wrote %s: %v", dst, err)
 	}
-	if after := mustRead(t, path); !bytes.Equal(before, after) {
-		t.Errorf("the refused file changed (%d bytes before, %d after)", len(before), len(after))
-	}
+	mustUnchanged(t, path, before)
 }
 
 // A file of a later format than this binary reads is refused, named, and left as
