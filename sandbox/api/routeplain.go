@@ -16,7 +16,7 @@ import (
 // adjustment.
 //
 // Its answer is mux's: a segment's plain routes are only used when every route of
-// the segment is plain (compilePlainRoutes checks each one's regexp against the one
+// the segment is plain (newPlainRoute checks each one's regexp against the one
 // mux built), they are tried in mux's order, and only a full match (path and method)
 // is taken from them. Everything else (404, 405, the segments with a path prefix) is
 // still mux's to decide.
