@@ -69,7 +69,7 @@ func mustNeverCompacting(t *testing.T, path string) *Store {
 }
 
 // mustItems loads the file at path into buntdb alone, as the store did before it
-// compacted at open, and returns each item's value and time to live (to the second).
+// compacted at open, and returns each item's value and time to live (to the minute).
 func mustItems(t *testing.T, path string) map[string]string {
 	t.Helper()
 	db, err := buntdb.Open(path)
