@@ -195,7 +195,7 @@ func (j *journal) list(f journalFilter, limit int) []JournalEntry {
 	n := len(j.entries)
 	for i := 1; i <= n && (limit == 0 || len(out) < limit); i++ {
 		e := &j.entries[(j.next-i+n)%n] // j.next is 0 until the buffer is full
-		if f.matches(*e) {
+		if f.matches(e) {
 			out = append(out, e.view())
 		}
 	}
@@ -207,8 +207,8 @@ func (j *journal) count(f journalFilter) int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	n := 0
-	for _, e := range j.entries {
-		if f.matches(e) {
+	for i := range j.entries {
+		if f.matches(&j.entries[i]) {
 			n++
 		}
 	}

@@ -25,7 +25,7 @@ type journalFilter struct {
 }
 
 // matches reports whether e passes every condition of f.
-func (f journalFilter) matches(e JournalEntry) bool {
+func (f journalFilter) matches(e *JournalEntry) bool {
 	return (f.operation == "" || e.Operation == f.operation) &&
 		(f.method == "" || e.Method == f.method) &&
 		(f.app == "" || e.AppID == f.app) &&
@@ -66,7 +66,7 @@ func (f journalFilter) pathMatches(path string) bool {
 
 // refersTo reports whether the entry concerns resource id of the collection: its
 // path names it (…/transactions/{id}/…) or its action answered it.
-func refersTo(e JournalEntry, collection, id string) bool {
+func refersTo(e *JournalEntry, collection, id string) bool {
 	if e.ResourceID == id {
 		return true
 	}

@@ -39,7 +39,7 @@ func (j *journal) since(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
 		if e.Seq <= seq {
 			break
 		}
-		if f.matches(*e) {
+		if f.matches(e) {
 			out = append(out, e.view())
 		}
 	}
