@@ -129,14 +129,7 @@ func TestScanDigitRunsNeverMissesTrackData(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const alphabet = "0123456789^=Dd;%Bb? /"
 	for range 200000 {
-		b := make([]byte, 10+r.IntN(40))
-		for i := range b {
-			if r.IntN(3) == 0 {
-				b[i] = alphabet[r.IntN(len(alphabet))]
-			} else {
-				b[i] = '0' + byte(r.IntN(10))
-			}
-		}
+		b := randomDigitText(r, 10, 40, 3, alphabet)
 		if _, trackLike := scanDigitRuns(b); trackData.Match(b) && !trackLike {
 			t.Fatalf("scanDigitRuns(%q): trackLike false, but the expression matches", b)
 		}
@@ -154,14 +147,7 @@ func TestCardDataFreeAgreesWithMasking(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const alphabet = "0123456789 -x^=D;%B?"
 	for range 200000 {
-		b := make([]byte, 1+r.IntN(48))
-		for i := range b {
-			if r.IntN(4) == 0 {
-				b[i] = alphabet[r.IntN(len(alphabet))]
-			} else {
-				b[i] = '0' + byte(r.IntN(10))
-			}
-		}
+		b := randomDigitText(r, 1, 48, 4, alphabet)
 		text := string(b)
 		masked := string(maskCardNumbers([]byte(text)))
 		if got := hasCardNumber(text); got != (masked != text) || hasCardNumber(b) != got {
@@ -228,4 +214,18 @@ func BenchmarkMaskCardDataJSON(b *testing.B) {
 			}
 		})
 	}
+}
+
+// randomDigitText returns minLen to minLen+spread-1 bytes, mostly digits, with one byte
+// in oneIn (on average) drawn from alphabet instead.
+func randomDigitText(r *rand.Rand, minLen, spread, oneIn int, alphabet string) []byte {
+	b := make([]byte, minLen+r.IntN(spread))
+	for i := range b {
+		if r.IntN(oneIn) == 0 {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		} else {
+			b[i] = '0' + byte(r.IntN(10))
+		}
+	}
+	return b
 }
