@@ -49,20 +49,18 @@ func view[T any](s *Service, read func(Tx) (T, error)) (T, error) {
 // with its members, as they are stored (a batch due to close is closed when read
 // alone, by BatchState).
 func (s *Service) Batches(after string, limit int) ([]Batch, error) {
-	var out []Batch
-	err := s.store.View(func(tx Tx) error {
-		var err error
-		if out, err = tx.BatchPage(after, limit); err != nil {
-			return err
+	return view(s, func(tx Tx) ([]Batch, error) {
+		page, err := tx.BatchPage(after, limit)
+		if err != nil {
+			return nil, err
 		}
-		for i := range out {
-			if out[i].Members, err = listedMembers(tx, out[i].ID); err != nil {
-				return err
+		for i := range page {
+			if page[i].Members, err = listedMembers(tx, page[i].ID); err != nil {
+				return nil, err
 			}
 		}
-		return nil
+		return page, nil
 	})
-	return out, err
 }
 
 // Binding is a fixture record bound to scenarios: its requests are decided against
