@@ -37,7 +37,9 @@ const (
 )
 
 // idleConnsPerListener is how many idle connections the default client keeps to one
-// status_url host.
+// status_url host. Deliveries are not capped (one goroutine per order with a change
+// due); 64 is sized for a test suite's listener under load, the 64 connections of the
+// load script, not a limit: more deliveries at once dial beyond it.
 const idleConnsPerListener = 64
 
 // Backoff is the wait after the n-th failed attempt (n >= 1): 10 s, 20 s, 40 s, ...
@@ -104,7 +106,7 @@ func New(cfg Config) *Worker {
 		w.maxAttempts = DefaultAttempts
 	}
 	if w.client == nil {
-		// Keep a connection per order delivered at once: with http's default of two
+		// Keep idle connections for concurrent deliveries: with http's default of two
 		// idle connections per host, concurrent deliveries to one listener dialled a
 		// new connection nearly every time, and left one in TIME_WAIT.
 		transport := http.DefaultTransport.(*http.Transport).Clone()
