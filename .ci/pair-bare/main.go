@@ -15,6 +15,10 @@
 //	                     sandbox keeps its keys; buntdb's own file compaction is off,
 //	                     as the sandbox compacts by its own rule (sandbox/README.md)
 //	-record buntdb:      the same buntdb Update, in memory only (no file)
+//	-record chunks:FILE  one buntdb Update per key too, laid out as the sandbox keeps
+//	                     keys: appended 8 to an item (so a key rewrites the newest
+//	                     item), the file fsynced once a second beside the writer
+//	                     rather than under buntdb's lock
 package main
 
 import (
@@ -36,7 +40,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
 	bodyFile := flag.String("body", "", "file holding the JSON to answer")
 	busy := flag.Duration("busy", 0, "CPU work per request before answering")
-	record := flag.String("record", "", "record each request's idempotency key: append:FILE, buntdb:FILE or buntdb: (in memory)")
+	record := flag.String("record", "", "record each request's idempotency key: append:FILE, buntdb:FILE, buntdb: (in memory) or chunks:FILE")
 	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on this address")
 	flag.Parse()
 	if *pprofAddr != "" {
@@ -91,31 +95,73 @@ func openRecorder(spec string) (func(key string) error, error) {
 			_, err := f.Write([]byte(key + " " + recordValue + "\n"))
 			return err
 		}, nil
-	case "buntdb":
+	case "buntdb", "chunks":
 		if path == "" {
 			path = ":memory:"
 		}
-		db, err := buntdb.Open(path)
+		db, err := openBuntdb(path, kind == "chunks")
 		if err != nil {
 			return nil, err
 		}
-		var cfg buntdb.Config
-		if err := db.ReadConfig(&cfg); err != nil {
-			return nil, err
+		if kind == "chunks" {
+			return chunkRecorder(db), nil
 		}
-		cfg.AutoShrinkDisabled = true
-		if err := db.SetConfig(cfg); err != nil {
-			return nil, err
-		}
-		keep := &buntdb.SetOptions{Expires: true, TTL: 24 * time.Hour}
 		return func(key string) error {
 			return db.Update(func(tx *buntdb.Tx) error {
-				_, _, err := tx.Set("idem:"+key, recordValue, keep)
+				_, _, err := tx.Set("idem:"+key, recordValue, keepKey)
 				return err
 			})
 		}, nil
 	}
-	return nil, fmt.Errorf("%q: want append:FILE, buntdb:FILE or buntdb:", spec)
+	return nil, fmt.Errorf("%q: want append:FILE, buntdb:FILE, buntdb: or chunks:FILE", spec)
+}
+
+// keepKey is the time to live of a key's record: the 24 hours GP keeps a key.
+var keepKey = &buntdb.SetOptions{Expires: true, TTL: 24 * time.Hour}
+
+// openBuntdb opens path with buntdb's own compaction off; syncBeside moves its
+// once-a-second fsync out of its lock, to a goroutine that fsyncs the file by path.
+func openBuntdb(path string, syncBeside bool) (*buntdb.DB, error) {
+	db, err := buntdb.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	var cfg buntdb.Config
+	if err := db.ReadConfig(&cfg); err != nil {
+		return nil, err
+	}
+	cfg.AutoShrinkDisabled = true
+	if syncBeside {
+		cfg.SyncPolicy = buntdb.Never
+		go func() {
+			for range time.Tick(time.Second) {
+				if f, err := os.Open(path); err == nil {
+					_ = f.Sync()
+					_ = f.Close()
+				}
+			}
+		}()
+	}
+	return db, db.SetConfig(cfg)
+}
+
+// chunkRecorder appends each key's record to the newest item, 8 records to an item.
+func chunkRecorder(db *buntdb.DB) func(key string) error {
+	var n int
+	var chunk []byte
+	return func(key string) error {
+		return db.Update(func(tx *buntdb.Tx) error {
+			if n%8 == 0 {
+				chunk = chunk[:0]
+			}
+			chunk = append(append(chunk, key...), recordValue...)
+			_, _, err := tx.Set("idemlog:"+strconv.Itoa(n/8), string(chunk), keepKey)
+			if err == nil {
+				n++
+			}
+			return err
+		})
+	}
 }
 
 func servePprof(addr string) {
