@@ -96,6 +96,9 @@ func openRecorder(spec string) (func(key string) error, error) {
 			return err
 		}, nil
 	case "buntdb", "chunks":
+		if path == "" && kind == "chunks" {
+			return nil, fmt.Errorf("%q: chunks needs a FILE (its fsync runs by path)", spec)
+		}
 		if path == "" {
 			path = ":memory:"
 		}
@@ -151,15 +154,16 @@ func chunkRecorder(db *buntdb.DB) func(key string) error {
 	var chunk []byte
 	return func(key string) error {
 		return db.Update(func(tx *buntdb.Tx) error {
+			held := chunk
 			if n%8 == 0 {
-				chunk = chunk[:0]
+				held = held[:0]
 			}
-			chunk = append(append(chunk, key...), recordValue...)
-			_, _, err := tx.Set("idemlog:"+strconv.Itoa(n/8), string(chunk), keepKey)
-			if err == nil {
-				n++
+			held = append(append(held, key...), recordValue...)
+			if _, _, err := tx.Set("idemlog:"+strconv.Itoa(n/8), string(held), keepKey); err != nil {
+				return err // the item keeps what it held; so does chunk
 			}
-			return err
+			chunk, n = held, n+1
+			return nil
 		})
 	}
 }
