@@ -25,3 +25,21 @@ field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
 
 # ms us: microseconds (as wrk reports them) in milliseconds, two decimals.
 ms() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; }
+
+# pair_request token: exports the adjustment .ci/pair.lua sends (PAIR_BODY, PAIR_HEADERS),
+# with the headers an SDK sends, token in the Authorization header.
+pair_request() {
+  export PAIR_BODY='{"gratuity_amount":"250"}'
+  export PAIR_HEADERS="Authorization: Bearer $1
+X-GP-Version: 2021-03-22
+Content-Type: application/json"
+}
+
+# pair_wrk url conns: .ci/pair.lua's load on LOAD_CPU, WARMUP seconds unmeasured (when
+# above 0), then DURATION seconds; prints wrk's "PAIR ..." line, nothing if wrk failed.
+pair_wrk() {
+  if ((WARMUP > 0)); then
+    taskset -c "$LOAD_CPU" wrk -t1 -c"$2" -d"${WARMUP}s" -s .ci/pair.lua "$1" >/dev/null 2>&1 || true
+  fi
+  taskset -c "$LOAD_CPU" wrk -t1 -c"$2" -d"${DURATION}s" --timeout 10s -s .ci/pair.lua "$1" 2>&1 | grep '^PAIR ' || true
+}

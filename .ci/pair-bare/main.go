@@ -11,8 +11,8 @@
 // 64-byte value, before answering. Its floor for the sandbox's own store (.ci/ceiling):
 //
 //	-record append:FILE  one write(2) of the record to FILE, appended, no index
-//	-record buntdb:FILE  one buntdb Update setting the key with a 24-hour TTL, as the
-//	                     sandbox keeps its keys; buntdb's own file compaction is off,
+//	-record buntdb:FILE  one buntdb Update setting the key with a TTL (24 hours; the
+//	                     sandbox keeps its keys 48); buntdb's own file compaction is off,
 //	                     as the sandbox compacts by its own rule (sandbox/README.md)
 //	-record buntdb:      the same buntdb Update, in memory only (no file)
 //	-record chunks:FILE  one buntdb Update per key too, laid out as the sandbox keeps
@@ -119,7 +119,8 @@ func openRecorder(spec string) (func(key string) error, error) {
 	return nil, fmt.Errorf("%q: want append:FILE, buntdb:FILE, buntdb: or chunks:FILE", spec)
 }
 
-// keepKey is the time to live of a key's record: the 24 hours GP keeps a key.
+// keepKey is the time to live of a key's record: GP's 24-hour window. The sandbox
+// keeps a key twice as long; a TTL's length costs buntdb nothing more.
 var keepKey = &buntdb.SetOptions{Expires: true, TTL: 24 * time.Hour}
 
 // openBuntdb opens path with buntdb's own compaction off; syncBeside moves its
