@@ -144,11 +144,12 @@ type TornWrite struct {
 // fileCheck is what checking a file found.
 type fileCheck struct {
 	size      int64
-	format    int   // the header's format number
-	closedAt  int64 // the slot: 0 when the file was not closed cleanly
-	validEnd  int64 // the end of the last whole command
-	records   int   // commands read
-	tailStart int64 // validEnd when the tail after it is torn; -1 when none
+	format    int          // the header's format number
+	closedAt  int64        // the slot: 0 when the file was not closed cleanly
+	validEnd  int64        // the end of the last whole command
+	records   int          // commands read
+	tailStart int64        // validEnd when the tail after it is torn; -1 when none
+	live      *liveRecords // the commands a replay keeps, when the file may be worth compacting; else nil
 }
 
 // errTorn ends a scan at an incomplete command: the file ends inside it.
@@ -205,14 +206,20 @@ func allDigits(b []byte) bool {
 	return len(b) > 0
 }
 
-// checkFile reads the whole file at path and checks it (see the top of this file),
-// telling live (when not nil) each command after the header.
-func checkFile(f *os.File, path string, live *liveRecords) (fileCheck, error) {
+// checkFile reads the whole file at path and checks it (see the top of this file).
+// With noteLive it also notes, in c.live, the commands a replay keeps, for a file that
+// may be worth compacting at open (reopen.go).
+func checkFile(f *os.File, path string, noteLive bool) (c fileCheck, err error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return fileCheck{}, err
 	}
-	c := fileCheck{size: fi.Size(), tailStart: -1}
+	c = fileCheck{size: fi.Size(), tailStart: -1}
+	if noteLive && c.size >= autoShrinkMinSize {
+		// Noting every key costs far more than the check itself: not for a file
+		// too small to compact.
+		c.live = newLiveRecords()
+	}
 	sc := newScanner(f, c.size)
 	for {
 		at := sc.offset
@@ -245,8 +252,13 @@ func checkFile(f *os.File, path string, live *liveRecords) (fileCheck, error) {
 		if c.records == 0 {
 			c.format, _ = headerFormatOf(sc.parts[2])
 			c.closedAt, _ = strconv.ParseInt(string(sc.parts[2][len(headerPrefix):]), 10, 64)
-		} else if live != nil {
-			live.note(sc.parts, at, sc.offset)
+			if c.closedAt != 0 {
+				// Close compacts a file past autoShrinkMinSize before it marks it
+				// closed (store.go): a file closed cleanly is mostly live.
+				c.live = nil
+			}
+		} else if c.live != nil {
+			c.live.note(sc.parts, at, sc.offset)
 		}
 		c.records++
 		c.validEnd = sc.offset
@@ -321,8 +333,7 @@ func prepareFile(path string) (torn *TornWrite, err error) {
 			f.Close()
 		}
 	}()
-	live := newLiveRecords()
-	c, err := checkFile(f, path, live)
+	c, err := checkFile(f, path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -351,9 +362,9 @@ func prepareFile(path string) (torn *TornWrite, err error) {
 	if err := f.Sync(); err != nil {
 		return nil, err
 	}
-	if live.worthCompacting(c.validEnd) {
+	if c.live.worthCompacting(c.validEnd) {
 		// A failed compaction leaves the file as it was, only slower to load.
-		compacted = compactAtOpen(f, path, live) == nil
+		compacted = compactAtOpen(f, path, c.live) == nil
 	}
 	return torn, nil
 }

@@ -24,6 +24,9 @@ import (
 // buntdb reads it: buntdb then loads exactly the state it would have loaded from
 // the old file. The copy is written beside the file, synced, and renamed over it
 // (as buntdb's own compaction does), so a crash meanwhile leaves the old file whole.
+// Noting the keys costs the check more than its reading, so it is skipped where a
+// compaction cannot follow: a file under autoShrinkMinSize, or one closed cleanly
+// (Close compacts the file before it marks it closed).
 //
 // A file holding a time to live relative to the file's modification time ("ex",
 // written by buntdb before 1.2; the sandbox's files say "ae", an absolute time) is
@@ -75,9 +78,9 @@ func (l *liveRecords) note(parts [][]byte, off, end int64) {
 
 // worthCompacting reports whether a file of size bytes holding these records is
 // to be compacted before buntdb replays it: at least half of it dead, and at least
-// as large as the compactor's smallest.
+// as large as the compactor's smallest. Records not noted (nil) are not.
 func (l *liveRecords) worthCompacting(size int64) bool {
-	return !l.relative && size >= autoShrinkMinSize && 2*l.bytes <= size
+	return l != nil && !l.relative && size >= autoShrinkMinSize && 2*l.bytes <= size
 }
 
 // compactAtOpen replaces the file at path, open as f, with its header and its live
