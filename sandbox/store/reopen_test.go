@@ -136,26 +136,83 @@ func TestCompactAtOpenAfterCrash(t *testing.T) {
 	mustHaveAll(t, mustOpen(t, crashed))
 }
 
-// A file mostly live, or small, is opened as it is.
-func TestNoCompactAtOpenWhenMostlyLive(t *testing.T) {
-	for name, orders := range map[string]int{"mostly live": 300, "small": 3} {
-		t.Run(name, func(t *testing.T) {
+// A file mostly live, one under autoShrinkMinSize, or one holding a time to live
+// relative to its modification time is opened as it is. Each case but the first is
+// mostly dead, so only its own rule keeps it as it is.
+func TestNoCompactAtOpen(t *testing.T) {
+	filler := strings.Repeat("r", 4000)
+	for _, tc := range []struct {
+		name     string
+		fill     func(t *testing.T, s *Store)
+		relative bool // a command with a relative time to live is added
+		large    bool // the file is at least autoShrinkMinSize
+	}{
+		{"mostly live", func(t *testing.T, s *Store) { mustPutOrders(t, s, 300, 1, filler) }, false, true},
+		{"small, mostly dead", func(t *testing.T, s *Store) { mustPutOrders(t, s, 1, 100, filler) }, false, false},
+		{"relative time to live, mostly dead", func(t *testing.T, s *Store) { mustGrowFile(t, s, 2<<20) }, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			s := mustNeverCompacting(t, filepath.Join(dir, "live"))
 			mustPutAll(t, s)
-			for i := range orders {
-				mustUpdate(t, s, func(tx sandbox.Tx) error {
-					return tx.PutOrder(sandbox.Order{ID: fmt.Sprintf("ORD_%04d", i), MerchantName: strings.Repeat("r", 4000)})
-				})
-			}
+			tc.fill(t, s)
 			mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutMeta("fixtures", "again") })
-			crashed := filepath.Join(dir, "crashed")
 			image := mustRead(t, s.path)
+			if tc.relative {
+				image = append(image, setCommand("ttl-from-mtime", seal("ttl-from-mtime", "x"), "ex", "3600")...)
+			}
+			if large := int64(len(image)) >= autoShrinkMinSize; large != tc.large {
+				t.Fatalf("file of %d bytes: at least autoShrinkMinSize is %v, want %v", len(image), large, tc.large)
+			}
+			crashed := filepath.Join(dir, "crashed")
 			mustWrite(t, crashed, image)
 			mustOpen(t, crashed)
 			if after := mustRead(t, crashed); !bytes.Equal(after, image) {
 				t.Errorf("the file was rewritten at open: %d bytes, then %d", len(image), len(after))
 			}
 		})
+	}
+}
+
+// mustPutOrders writes orders ORD_0000 to ORD_<n-1>, each rounds times, with
+// merchantName as their merchant name.
+func mustPutOrders(t *testing.T, s *Store, n, rounds int, merchantName string) {
+	t.Helper()
+	for range rounds {
+		for i := range n {
+			mustUpdate(t, s, func(tx sandbox.Tx) error {
+				return tx.PutOrder(sandbox.Order{ID: fmt.Sprintf("ORD_%04d", i), MerchantName: merchantName})
+			})
+		}
+	}
+}
+
+// setCommand is a set command as buntdb writes it to its file.
+func setCommand(parts ...string) []byte {
+	b := fmt.Appendf(nil, "*%d\r\n$3\r\nset\r\n", len(parts)+1)
+	for _, p := range parts {
+		b = fmt.Appendf(b, "$%d\r\n%s\r\n", len(p), p)
+	}
+	return b
+}
+
+func TestWorthCompacting(t *testing.T) {
+	dead := &liveRecords{bytes: 10}
+	relative := &liveRecords{bytes: 10, relative: true}
+	for _, tc := range []struct {
+		name string
+		live *liveRecords
+		size int64
+		want bool
+	}{
+		{"mostly dead, at the minimum", dead, autoShrinkMinSize, true},
+		{"mostly dead, under the minimum", dead, autoShrinkMinSize - 1, false},
+		{"relative time to live", relative, autoShrinkMinSize, false},
+		{"mostly live", &liveRecords{bytes: autoShrinkMinSize/2 + 1}, autoShrinkMinSize, false},
+		{"not noted", nil, autoShrinkMinSize, false},
+	} {
+		if got := tc.live.worthCompacting(tc.size); got != tc.want {
+			t.Errorf("%s: worthCompacting = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
