@@ -189,6 +189,15 @@ func (j *journal) add(info *requestInfo) {
 // list returns the entries f matches, newest first, at most limit of them (no
 // limit when limit is 0).
 func (j *journal) list(f journalFilter, limit int) []JournalEntry {
+	out := j.newestMatching(f, limit)
+	toViews(out)
+	return out
+}
+
+// newestMatching copies the stored entries f matches, newest first, at most limit
+// of them. Only the copying holds the lock every journaled request takes: a stored
+// entry is never changed, only replaced whole, so its copy is viewed after.
+func (j *journal) newestMatching(f journalFilter, limit int) []JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	out := []JournalEntry{}
@@ -196,10 +205,17 @@ func (j *journal) list(f journalFilter, limit int) []JournalEntry {
 	for i := 1; i <= n && (limit == 0 || len(out) < limit); i++ {
 		e := &j.entries[(j.next-i+n)%n] // j.next is 0 until the buffer is full
 		if f.matches(e) {
-			out = append(out, e.view())
+			out = append(out, *e)
 		}
 	}
 	return out
+}
+
+// toViews replaces each stored entry by its view.
+func toViews(entries []JournalEntry) {
+	for i := range entries {
+		entries[i] = entries[i].view()
+	}
 }
 
 // count returns how many entries f matches.

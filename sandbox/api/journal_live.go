@@ -30,6 +30,16 @@ func (j *journal) changed() <-chan struct{} {
 // first, and the number of the newest entry. Entries the ring already overwrote are
 // gone: a reader that fell that far behind gets what is left.
 func (j *journal) since(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
+	out, added := j.matchingSince(seq, f)
+	slices.Reverse(out)
+	toViews(out)
+	return out, added
+}
+
+// matchingSince copies the stored entries after the one numbered seq that f
+// matches, newest first, and returns the number of the newest entry. As in
+// newestMatching, the views are built from the copies once the lock is released.
+func (j *journal) matchingSince(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	var out []JournalEntry
@@ -40,10 +50,9 @@ func (j *journal) since(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
 			break
 		}
 		if f.matches(e) {
-			out = append(out, e.view())
+			out = append(out, *e)
 		}
 	}
-	slices.Reverse(out)
 	return out, j.added
 }
 
