@@ -20,14 +20,11 @@ import (
 type routeTable struct {
 	bySegment               map[string]*mux.Router
 	plain                   map[string][]plainRoute // by segment, once compiled; see plainRoute
-	none                    *mux.Router             // for paths whose first segment no route has
 	notFound, methodRefused http.Handler
 }
 
 func newRouteTable(notFound, methodRefused http.Handler) *routeTable {
-	t := &routeTable{bySegment: map[string]*mux.Router{}, notFound: notFound, methodRefused: methodRefused}
-	t.none = t.newRouter()
-	return t
+	return &routeTable{bySegment: map[string]*mux.Router{}, notFound: notFound, methodRefused: methodRefused}
 }
 
 func (t *routeTable) newRouter() *mux.Router {
@@ -84,7 +81,7 @@ func (t *routeTable) match(r *http.Request) (http.Handler, map[string]string) {
 	}
 	router, ok := t.bySegment[seg]
 	if !ok {
-		router = t.none
+		return t.notFound, nil // a segment no route has
 	}
 	var m mux.RouteMatch
 	if !router.Match(r, &m) {
