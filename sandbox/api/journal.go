@@ -32,19 +32,20 @@ var journaledHeaders = [...]string{
 
 var redactedHeaders = map[string]bool{"Authorization": true, "X-GP-Signature": true}
 
-// A journaledHeader is a header the journal keeps: its name as the journal shows it
-// and as net/http's header map holds it, so that it is read without canonicalising
-// its name again on every request.
+// A journaledHeader is a header the journal keeps: its name as net/http's header map
+// holds it, so that it is read without canonicalising its name again on every
+// request. The journal shows it under the name its list gives (journaledHeaders,
+// journaledResponseHeaders).
 type journaledHeader struct {
-	name, key string
-	redacted  bool
+	key      string
+	redacted bool
 }
 
 // headersToJournal describes the headers names lists, redacted as redactedHeaders says.
 func headersToJournal(names []string) []journaledHeader {
 	out := make([]journaledHeader, len(names))
 	for i, name := range names {
-		out[i] = journaledHeader{name: name, key: http.CanonicalHeaderKey(name), redacted: redactedHeaders[name]}
+		out[i] = journaledHeader{key: http.CanonicalHeaderKey(name), redacted: redactedHeaders[name]}
 	}
 	return out
 }
