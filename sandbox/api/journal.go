@@ -32,6 +32,9 @@ var journaledHeaders = [...]string{
 
 var redactedHeaders = map[string]bool{"Authorization": true, "X-GP-Signature": true}
 
+// requestHeaderKeys describes journaledHeaders, once for every journal.
+var requestHeaderKeys = headersToJournal(journaledHeaders[:])
+
 // A journaledHeader is a header the journal keeps: its name as net/http's header map
 // holds it, so that it is read without canonicalising its name again on every
 // request. The journal shows it under the name its list gives (journaledHeaders,
@@ -142,17 +145,10 @@ type journal struct {
 	added   uint64        // entries ever added, clears included: the Seq of the newest
 	wake    chan struct{} // closed (and replaced) by the next add once watched, for the live stream
 	watched bool          // a reader holds wake: the next add must close it
-
-	requestHeaders  []journaledHeader // journaledHeaders
-	responseHeaders []journaledHeader // journaledResponseHeaders
 }
 
 func newJournal(size int) *journal {
-	return &journal{
-		size: size, wake: make(chan struct{}),
-		requestHeaders:  headersToJournal(journaledHeaders[:]),
-		responseHeaders: headersToJournal(journaledResponseHeaders[:]),
-	}
+	return &journal{size: size, wake: make(chan struct{})}
 }
 
 // add records a served request. Secrets are gone before the entry is stored: headers
@@ -167,7 +163,7 @@ func (j *journal) add(info *requestInfo) {
 		headers: info.headers, Body: maskedBody(info.body, info.bodyTruncated),
 		BodyTruncated: info.bodyTruncated, ResourceID: info.resourceID, at: info.time,
 		DurationMS:  float64(time.Since(info.start).Microseconds()) / 1000,
-		Idempotency: idempotencyOutcome(info), answer: journalResponse(info, j.responseHeaders),
+		Idempotency: idempotencyOutcome(info), answer: journalResponse(info),
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -247,10 +243,10 @@ func noteResource(r *http.Request, id string) {
 	}
 }
 
-// headers captures the journaled request headers, redacting credentials.
-func (j *journal) headers(h http.Header) requestHeaderValues {
+// journaledHeaderValues captures the journaled request headers, redacting credentials.
+func journaledHeaderValues(h http.Header) requestHeaderValues {
 	var out requestHeaderValues
-	for i, jh := range j.requestHeaders {
+	for i, jh := range requestHeaderKeys {
 		v := jh.firstValue(h)
 		switch {
 		case v == "":

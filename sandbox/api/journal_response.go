@@ -16,6 +16,9 @@ var journaledResponseHeaders = [...]string{
 	"Content-Type", "Content-Length", "Content-Encoding", "X-Request-Id", "X-Sandbox-Rule",
 }
 
+// responseHeaderKeys describes journaledResponseHeaders, once for every journal.
+var responseHeaderKeys = headersToJournal(journaledResponseHeaders[:])
+
 // Idempotency outcomes of a request that carried X-GP-Idempotency, as the journal
 // shows them.
 const (
@@ -59,12 +62,12 @@ func (a *journalAnswer) view() *JournalResponse {
 // journalResponse is the answer as the journal keeps it: a few headers and the body,
 // cut to journalBodyCap, the card data of an error masked as in requests, and the
 // access token redacted.
-func journalResponse(info *requestInfo, journaled []journaledHeader) journalAnswer {
+func journalResponse(info *requestInfo) journalAnswer {
 	if info.responseHeader == nil {
 		return journalAnswer{} // no answer was written: a fault closed the connection
 	}
 	resp := journalAnswer{written: true}
-	for i, jh := range journaled {
+	for i, jh := range responseHeaderKeys {
 		resp.headers[i] = jh.firstValue(info.responseHeader)
 	}
 	body := info.response

@@ -154,7 +154,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.journal != nil && !isAdminPath(r.URL.EscapedPath()) {
 		info.journaled = true
 		info.time = s.svc.Clock().Now()
-		info.headers = s.journal.headers(r.Header)
+		info.headers = journaledHeaderValues(r.Header)
 		s.peekBody(r, info)
 	}
 	if hasEncodedSlash(r.URL.RawPath) {
