@@ -28,6 +28,16 @@ func RoutesOf(h http.Handler) []Route {
 	return out
 }
 
+// walk calls fn for every route, as mux.Router.Walk does.
+func (t *routeTable) walk(fn mux.WalkFunc) error {
+	for _, r := range t.bySegment {
+		if err := r.Walk(fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // WithoutToken is the journal's redaction of an answer's token.
 var WithoutToken = withoutToken
 

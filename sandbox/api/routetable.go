@@ -113,16 +113,6 @@ func (t *routeTable) compile() {
 	}
 }
 
-// walk calls fn for every route, as mux.Router.Walk does.
-func (t *routeTable) walk(fn mux.WalkFunc) error {
-	for _, r := range t.bySegment {
-		if err := r.Walk(fn); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // firstSegment returns the first segment of a path: "transactions" for
 // "/transactions/X/adjustment", "" for "/".
 func firstSegment(path string) string {
