@@ -27,7 +27,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	logs := newLogBuffer(stderr, logDelay)
 	defer logs.Flush()
-	logger := newLogger(cfg.logFormat, logs)
+	logJSON := cfg.logFormat == "json"
+	logger := newLogger(logJSON, logs)
 	if cfg.adminOpen && cfg.adminToken == "" && !isLoopback(cfg.addr) {
 		logger.Warn("the admin API is open to every client that reaches --addr, as --admin-open asks", "addr", cfg.addr)
 	}
@@ -37,7 +38,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	// The request lines, one per request, go straight to the buffer, formatted as the
 	// logger formats its own lines, without slog's generic path.
-	appCfg.RequestLog, appCfg.RequestLogJSON = logs, cfg.logFormat == "json"
+	appCfg.RequestLog, appCfg.RequestLogJSON = logs, logJSON
 	sb, err := app.Open(appCfg)
 	var unknown *scenario.UnknownError
 	if errors.As(err, &unknown) {
@@ -102,8 +103,9 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 	}, nil
 }
 
-func newLogger(format string, w io.Writer) *slog.Logger {
-	if format == "json" {
+// newLogger writes JSON lines when jsonLines is true, slog's text lines otherwise.
+func newLogger(jsonLines bool, w io.Writer) *slog.Logger {
+	if jsonLines {
 		return slog.New(slog.NewJSONHandler(w, nil))
 	}
 	return slog.New(slog.NewTextHandler(w, nil))
