@@ -321,11 +321,7 @@ func rewriteChunk(dst []byte, old string, id idemID, r sandbox.IdempotencyRecord
 		if err != nil {
 			return nil, 0, err
 		}
-		if e == 0 || longest == 0 {
-			longest = 0
-		} else {
-			longest = max(longest, e)
-		}
+		longest = laterExpiry(longest, e, false)
 		b = append(b, it.whole...)
 	}
 	if it.err != nil {
