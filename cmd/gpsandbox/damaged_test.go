@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,4 +122,36 @@ func TestSecondInstanceRefused(t *testing.T) {
 	first.Wait()
 	_, stop := mustRun(t, "--db", db) // the file opens once the first has stopped
 	stop()
+}
+
+// A start on a busy port writes nothing: a new database file is not created, an
+// existing one stays byte for byte as it was, even with --reset.
+func TestBusyPortWritesNothing(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	busy := ln.Addr().String()
+
+	fresh := filepath.Join(t.TempDir(), "new.db")
+	if _, err := runOnce(t, "--db", fresh, "--addr", busy); err == nil {
+		t.Fatal("a start on a busy port succeeded")
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the failed start left %s: %v", fresh, err)
+	}
+
+	existing := filepath.Join(t.TempDir(), "old.db")
+	_, stop := mustRun(t, "--db", existing)
+	stop()
+	before := fileSum(t, existing)
+	for _, args := range [][]string{{"--db", existing, "--addr", busy}, {"--db", existing, "--addr", busy, "--reset"}} {
+		if _, err := runOnce(t, args...); err == nil {
+			t.Fatalf("%v succeeded", args)
+		}
+		if fileSum(t, existing) != before {
+			t.Errorf("%v changed the file", args)
+		}
+	}
 }

@@ -115,7 +115,8 @@ type App struct {
 
 // Open opens the store, loads the fixtures when the store needs them, loads the
 // scenarios and activates the global ones, builds the HTTP handler and starts the
-// background work. A global scenario that does not exist is an error that wraps
+// background work. Bind the listener before: a start that fails there must not have
+// written to the database. A global scenario that does not exist is an error that wraps
 // *scenario.UnknownError.
 func Open(cfg Config) (*App, error) {
 	if cfg.DB == "" {
