@@ -55,9 +55,7 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Transaction, error) {
 			Seq: t.AdjustmentCount, ActionID: t.Action.ID, Time: t.Action.TimeCreated, AppID: c.App.ID,
 			Version: req.Version, Changes: applyAdjustment(&t, req),
 		}
-		// A ring of AdjustmentHistoryLimit slots: the newest entry replaces the oldest.
-		slot := (t.AdjustmentCount - 1) % AdjustmentHistoryLimit
-		if err := tx.PutAdjustment(t.ID, slot, record); err != nil {
+		if err := tx.AddAdjustment(t.ID, record, AdjustmentHistoryLimit); err != nil {
 			return "", t, err
 		}
 		return t.ID, t, tx.PutTransaction(t)

@@ -97,7 +97,7 @@ func (s *Service) ScenarioState() (ScenarioState, error) {
 		for _, m := range merchants {
 			st.bind("merchant", m.ID, m.Scenarios)
 		}
-		transactions, err := tx.Transactions()
+		transactions, err := tx.TransactionPage("", -1)
 		if err != nil {
 			return err
 		}

@@ -31,18 +31,15 @@ type Tx interface {
 	PutTransaction(Transaction) error
 	// Adjustments returns a transaction's adjustment history, oldest (lowest Seq)
 	// first. History is kept apart from the transaction so that adjusting stays O(1)
-	// however often a transaction is adjusted. PutAdjustment writes an entry into a
-	// slot of the history, replacing what the slot held: the Service keeps a ring of
-	// slots, so history cannot grow without bound and no write has to scan it.
+	// however often a transaction is adjusted. AddAdjustment adds a to the history
+	// and keeps only the newest keep entries, so that it cannot grow without bound.
 	Adjustments(transactionID string) ([]Adjustment, error)
-	PutAdjustment(transactionID string, slot int, a Adjustment) error
+	AddAdjustment(transactionID string, a Adjustment, keep int) error
 	// DeleteAdjustments forgets a transaction's history (the admin API replaced it).
 	DeleteAdjustments(transactionID string) error
 	Order(id string) (Order, error)
 	PutOrder(Order) error
 
-	// Transactions lists every stored transaction, by id.
-	Transactions() ([]Transaction, error)
 	// Batch reads a settlement batch; PutBatch writes it. BatchMembers lists the ids
 	// of the transactions that joined a batch, by id.
 	Batch(id string) (Batch, error)
@@ -83,8 +80,8 @@ type Tx interface {
 	ScenarioStep(scope, scenario string, rule int) (int, error)
 	PutScenarioStep(scope, scenario string, rule int, n int) error
 
-	// Listings for the admin API, in id order. The pages return at most limit records
-	// whose id sorts after after ("" for the first page).
+	// Listings in id order. The pages return at most limit records (all of them when
+	// limit < 0) whose id sorts after after ("" for the first page).
 	TransactionPage(after string, limit int) ([]Transaction, error)
 	OrderPage(after string, limit int) ([]Order, error)
 	BatchPage(after string, limit int) ([]Batch, error)

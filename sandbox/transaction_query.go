@@ -73,7 +73,7 @@ func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPag
 				break
 			}
 		}
-		all, err := tx.Transactions()
+		all, err := tx.TransactionPage("", -1)
 		if err != nil {
 			return err
 		}

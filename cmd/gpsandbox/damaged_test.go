@@ -3,12 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -22,7 +27,8 @@ func runOnce(t *testing.T, args ...string) (string, error) {
 }
 
 // A database file the sandbox did not write, or one damaged since, stops the start
-// with an error naming the file and the byte; the file is left as it was.
+// with an error naming the file (and the byte, for damage); the file is left as it
+// was, and --reset starts it afresh.
 func TestDamagedDatabaseStopsTheStart(t *testing.T) {
 	dir := t.TempDir()
 	// A real database, closed cleanly, with an adjustment of its own.
@@ -44,89 +50,108 @@ func TestDamagedDatabaseStopsTheStart(t *testing.T) {
 	for i := range random {
 		random[i] = byte(rng.Uint32())
 	}
-	// 64 bytes of garbage a little way into the adjusted transaction's record (its
-	// value, past the RESP header that follows its key).
+	// 64 bytes of garbage from the start of the adjusted transaction's last record.
 	garbled := bytes.Clone(good)
-	header := []byte("txn:TRN_CapturedSale000000000000000001\r\n$")
-	at := bytes.LastIndex(garbled, header) + len(header)
-	at += bytes.Index(garbled[at:], []byte("\r\n")) + 2 + 16
+	at := bytes.LastIndex(garbled, []byte("*3\r\n$3\r\nset\r\n$38\r\ntxn:TRN_CapturedSale000000000000000001\r\n"))
+	if at < 0 {
+		t.Fatalf("no record of the adjusted transaction in %q", good)
+	}
 	copy(garbled[at:], strings.Repeat("#", 64))
 	tests := []struct {
 		name    string
 		content []byte
-		offset  string
+		want    string
 	}{
-		{"4 KiB of zeros", make([]byte, 4096), "at byte 0"},
-		{"4 KiB of random bytes", random, "at byte 0"},
-		{"an ELF binary", mustReadFile(t, exe)[:4096], "at byte 0"},
-		{"cut to half", good[:len(good)/2], "at byte " + itoa(len(good)/2)},
-		{"64 bytes of garbage inside a record", garbled, "checksum does not match"},
+		{"4 KiB of zeros", make([]byte, 4096), "is not a gp-sandbox database"},
+		{"4 KiB of random bytes", random, "is not a gp-sandbox database"},
+		{"an ELF binary", mustReadFile(t, exe)[:4096], "is not a gp-sandbox database"},
+		{"64 bytes of garbage inside the file", garbled, "is damaged at byte " + strconv.Itoa(at)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "z.db")
 			mustWriteFile(t, path, tt.content)
 			_, err := runOnce(t, "--db", path, "--addr", "127.0.0.1:0")
-			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.offset) || !strings.Contains(err.Error(), "gpsandbox repair --db") {
-				t.Errorf("start: %v; want an error naming %s, %q and the repair command", err, path, tt.offset)
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) ||
+				!strings.Contains(err.Error(), "move it away or use --reset") {
+				t.Errorf("start: %v; want an error naming %s, %q and the way out", err, path, tt.want)
 			}
 			if after := mustReadFile(t, path); !bytes.Equal(after, tt.content) {
 				t.Errorf("the file changed: %d bytes before, %d after", len(tt.content), len(after))
 			}
+			_, stop := mustRun(t, "--db", path, "--reset")
+			stop()
 		})
 	}
+}
 
-	// repair writes the readable records to a new file; that file serves.
-	damaged := filepath.Join(t.TempDir(), "z.db")
-	mustWriteFile(t, damaged, garbled)
-	out, err := runOnce(t, "repair", "--db", damaged)
-	if err != nil || !strings.Contains(out, "dropped 1 records") || !strings.Contains(out, damaged+".repaired") {
-		t.Fatalf("repair: %v\n%s", err, out)
+func fileSum(t *testing.T, path string) [32]byte {
+	t.Helper()
+	return sha256.Sum256(mustReadFile(t, path))
+}
+
+// A second gpsandbox on a running sandbox's file exits non-zero naming the file and
+// the running process, with or without --reset, and the file stays byte for byte as
+// it was.
+func TestSecondInstanceRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
 	}
-	if !bytes.Equal(mustReadFile(t, damaged), garbled) {
-		t.Error("repair changed the damaged file")
+	bin := mustBuildBinary(t)
+	db := filepath.Join(t.TempDir(), "run.db")
+	first, base := mustStartBinary(t, bin, "--db", db)
+	mustIssueToken(t, base) // a write of the first instance's own
+	before := fileSum(t, db)
+	for _, args := range [][]string{{"--db", db}, {"--db", db, "--reset"}} {
+		cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+			t.Errorf("%v: %v, want a non-zero exit", args, err)
+		}
+		want := "database file " + db + " is in use by another gpsandbox (pid " + strconv.Itoa(first.Process.Pid) + ")"
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%v said %q; want %q", args, out, want)
+		}
+		if fileSum(t, db) != before {
+			t.Errorf("%v changed the running sandbox's file", args)
+		}
 	}
-	if _, err := runOnce(t, "repair", "--db", damaged); err == nil {
-		t.Error("a second repair wrote over the first one's file")
-	}
-	_, stop = mustRun(t, "--db", damaged+".repaired")
+	mustBeHealthy(t, base)
+	first.Process.Signal(syscall.SIGTERM)
+	first.Wait()
+	_, stop := mustRun(t, "--db", db) // the file opens once the first has stopped
 	stop()
 }
 
-func itoa(n int) string {
-	var b []byte
-	for {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		if n /= 10; n == 0 {
-			return string(b)
-		}
+// A start on a busy port writes nothing: a new database file is not created, an
+// existing one stays byte for byte as it was, even with --reset.
+func TestBusyPortWritesNothing(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-}
+	defer ln.Close()
+	busy := ln.Addr().String()
 
-// A database file written by a newer sandbox, in a later format, stops the start and
-// the repair with an error naming the file and the format; the file is left as it was
-// and nothing is written beside it.
-func TestNewerDatabaseFormatStopsTheStart(t *testing.T) {
-	real := filepath.Join(t.TempDir(), "real.db")
-	_, stop := mustRun(t, "--db", real)
+	fresh := filepath.Join(t.TempDir(), "new.db")
+	if _, err := runOnce(t, "--db", fresh, "--addr", busy); err == nil {
+		t.Fatal("a start on a busy port succeeded")
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the failed start left %s: %v", fresh, err)
+	}
+
+	existing := filepath.Join(t.TempDir(), "old.db")
+	_, stop := mustRun(t, "--db", existing)
 	stop()
-	good := mustReadFile(t, real)
-	newer := bytes.Replace(good, []byte("gp-sandbox database format 2;"), []byte("gp-sandbox database format 3;"), 1)
-	if bytes.Equal(newer, good) {
-		t.Fatalf("the file does not start with a format-2 header: %.80q", good)
-	}
-	path := filepath.Join(t.TempDir(), "z.db")
-	mustWriteFile(t, path, newer)
-	for _, args := range [][]string{{"--db", path, "--addr", "127.0.0.1:0"}, {"repair", "--db", path}} {
-		_, err := runOnce(t, args...)
-		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "written by a newer gp-sandbox (database format 3)") {
-			t.Errorf("%v: %v; want an error naming %s and format 3", args, err, path)
+	before := fileSum(t, existing)
+	for _, args := range [][]string{{"--db", existing, "--addr", busy}, {"--db", existing, "--addr", busy, "--reset"}} {
+		if _, err := runOnce(t, args...); err == nil {
+			t.Fatalf("%v succeeded", args)
 		}
-	}
-	if after := mustReadFile(t, path); !bytes.Equal(after, newer) {
-		t.Errorf("the file changed: %d bytes before, %d after", len(newer), len(after))
-	}
-	if _, err := os.Stat(path + ".repaired"); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("repair wrote %s.repaired: %v", path, err)
+		if fileSum(t, existing) != before {
+			t.Errorf("%v changed the file", args)
+		}
 	}
 }

@@ -3,7 +3,6 @@
 //	gpsandbox [serve] [flags]   serve the API (the default)
 //	gpsandbox validate [flags]  check scenario and fixture files
 //	gpsandbox healthcheck       probe a running sandbox: exit 0 when healthy, 1 otherwise
-//	gpsandbox repair --db FILE  copy what is readable of a damaged database to a new file
 //	gpsandbox version           print the version
 //	gpsandbox help [command]    describe the commands, or one command's flags
 package main
@@ -58,9 +57,6 @@ func commands() []command {
 		}},
 		{"healthcheck", "[flags]", "probe a running sandbox: exit 0 when healthy, 1 otherwise", func(ctx context.Context, args []string, e env) error {
 			return healthcheck(ctx, args, e.getenv, e.stdout, e.stderr)
-		}},
-		{"repair", "--db FILE [--out NEW]", "copy what is readable of a damaged database file to a new file, saying what was kept and dropped", func(_ context.Context, args []string, e env) error {
-			return repair(args, e.getenv, e.stdout, e.stderr)
 		}},
 		{"version", "", "print the version", printVersion},
 		{"help", "[command]", "describe the commands, or one command's flags", help},

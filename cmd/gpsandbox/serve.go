@@ -39,12 +39,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	// The request lines, one per request, go straight to the buffer, formatted as the
 	// logger formats its own lines, without slog's generic path.
 	appCfg.RequestLog, appCfg.RequestLogJSON = logs, logJSON
+	// Listen before the sandbox opens its database: a start on a busy port must leave
+	// the file as it was (app.Open writes to it, the fixtures and --reset first).
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
 	sb, err := app.Open(appCfg)
 	var unknown *scenario.UnknownError
 	if errors.As(err, &unknown) {
-		return usageError(fmt.Sprintf("--scenario: %v", unknown))
+		err = usageError(fmt.Sprintf("--scenario: %v", unknown))
 	}
 	if err != nil {
+		ln.Close()
 		return err
 	}
 	defer sb.Close() // after Run: no request can write once the worker and store stop
@@ -53,10 +60,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		// rarely on purpose (see app's readFixtures), and a narrowed headroom there
 		// would make it collect over and over.
 		go tuneGC(ctx, time.Second) // see gc.go
-	}
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		return err
 	}
 	scheme := "http"
 	if appCfg.HTTP.TLS != nil {

@@ -115,7 +115,8 @@ type App struct {
 
 // Open opens the store, loads the fixtures when the store needs them, loads the
 // scenarios and activates the global ones, builds the HTTP handler and starts the
-// background work. A global scenario that does not exist is an error that wraps
+// background work. Bind the listener before: a start that fails there must not have
+// written to the database. A global scenario that does not exist is an error that wraps
 // *scenario.UnknownError.
 func Open(cfg Config) (*App, error) {
 	if cfg.DB == "" {
@@ -126,18 +127,14 @@ func Open(cfg Config) (*App, error) {
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	var err error
-	a.store, err = store.Open(cfg.DB)
+	a.store, err = store.OpenWith(cfg.DB, store.Options{Reset: cfg.Reset})
 	var damaged *store.DamagedError
-	var newer *store.NewerFormatError
+	var locked *store.LockedError
 	switch {
-	case errors.As(err, &damaged), errors.As(err, &newer):
-		return nil, err // it names the file, the byte or the format, and the way out
+	case errors.As(err, &damaged), errors.As(err, &locked):
+		return nil, err // it names the file, the byte or the process, and the way out
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
-	}
-	if torn := a.store.TornWrite(); torn != nil {
-		a.log.Warn("the database file ended inside a write the last run never finished (it stopped without closing); cut it off",
-			"db", cfg.DB, "offset", torn.Offset, "bytes", torn.Bytes, "saved_as", torn.SavedAs)
 	}
 	if err := a.wire(); err != nil {
 		a.store.Close()

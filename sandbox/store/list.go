@@ -9,8 +9,7 @@ import (
 	"github.com/tidwall/buntdb"
 )
 
-// Listing for the admin API: records in key order (by id), read straight from the
-// database (the cache holds single records, not ranges).
+// Listings for the admin API: records in key order (by id).
 
 func (x tx) TransactionPage(after string, limit int) ([]sandbox.Transaction, error) {
 	return page[sandbox.Transaction](x.t, "txn:", after, limit)
@@ -24,23 +23,30 @@ func (x tx) BatchPage(after string, limit int) ([]sandbox.Batch, error) {
 	return page[sandbox.Batch](x.t, "batch:", after, limit)
 }
 
-func (x tx) Apps() ([]sandbox.App, error) { return scan[sandbox.App](x.t, "app:*") }
+func (x tx) Apps() ([]sandbox.App, error) { return scan[sandbox.App](x.t, "app:") }
 
 func (x tx) Merchants() ([]sandbox.Merchant, error) {
-	return scan[sandbox.Merchant](x.t, "merchant:*")
+	return scan[sandbox.Merchant](x.t, "merchant:")
 }
 
 // ScenarioSteps lists every sequence counter; see stepKey for the key layout.
 func (x tx) ScenarioSteps() ([]sandbox.ScenarioStep, error) {
 	var out []sandbox.ScenarioStep
 	var decodeErr error
-	err := x.t.AscendKeys("step:*", func(key, value string) bool {
+	err := ascendPrefix(x.t, "step:", func(key, value string) bool {
 		// step:<scenario>:<rule>:<scope>; a scenario name has no ':', the scope may.
 		parts := strings.SplitN(strings.TrimPrefix(key, "step:"), ":", 3)
-		rule, err1 := strconv.Atoi(parts[min(1, len(parts)-1)])
-		count, err2 := decode[int](key, value)
-		if len(parts) != 3 || err1 != nil || err2 != nil {
+		var count int
+		if len(parts) != 3 {
 			decodeErr = fmt.Errorf("store: decode %s", key)
+			return false
+		}
+		rule, err := strconv.Atoi(parts[1])
+		if err == nil {
+			err = decode(key, value, &count)
+		}
+		if err != nil {
+			decodeErr = fmt.Errorf("store: decode %s: %w", key, err)
 			return false
 		}
 		out = append(out, sandbox.ScenarioStep{Scenario: parts[0], Rule: rule, Scope: parts[2], Count: count})
@@ -52,22 +58,21 @@ func (x tx) ScenarioSteps() ([]sandbox.ScenarioStep, error) {
 	return out, err
 }
 
-// page decodes up to limit values whose key starts with prefix and sorts after
-// prefix+after, in key order.
+// page decodes up to limit values (all when limit < 0) whose key starts with prefix
+// and sorts after prefix+after, in key order.
 func page[T any](t *buntdb.Tx, prefix, after string, limit int) ([]T, error) {
 	out := []T{}
 	var decodeErr error
-	pivot := prefix + after + "\x00" // the first key after prefix+after
-	if after == "" {
-		pivot = prefix
+	pivot := prefix
+	if after != "" {
+		pivot = prefix + after + "\x00" // the first key after prefix+after
 	}
 	err := t.AscendGreaterOrEqual("", pivot, func(key, value string) bool {
-		if !strings.HasPrefix(key, prefix) || len(out) >= limit {
+		if !strings.HasPrefix(key, prefix) || len(out) == limit {
 			return false
 		}
-		v, err := decodeIn[T](t, key, value)
-		if err != nil {
-			decodeErr = err
+		var v T
+		if decodeErr = decode(key, value, &v); decodeErr != nil {
 			return false
 		}
 		out = append(out, v)

@@ -22,6 +22,18 @@ var base = time.Date(2025, 3, 14, 12, 0, 0, 0, time.UTC)
 
 func ms(n int) time.Time { return base.Add(time.Duration(n) * time.Millisecond) }
 
+// paths are the stores every behaviour test runs against: a file and memory.
+func paths(t *testing.T) map[string]string {
+	return map[string]string{"file": filepath.Join(t.TempDir(), "db"), "memory": ":memory:"}
+}
+
+// forEachStore runs test against an open store of each kind.
+func forEachStore(t *testing.T, test func(t *testing.T, s *Store)) {
+	for name, path := range paths(t) {
+		t.Run(name, func(t *testing.T) { test(t, mustOpen(t, path)) })
+	}
+}
+
 func mustOpen(t *testing.T, path string) *Store {
 	t.Helper()
 	s, err := Open(path)
@@ -155,74 +167,81 @@ func mustHaveNone(t *testing.T, s *Store) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	mustHaveNone(t, s)
-	mustPutAll(t, s)
-	mustHaveAll(t, s)
-}
-
-func TestMemory(t *testing.T) {
-	s := mustOpen(t, ":memory:")
-	mustPutAll(t, s)
-	mustHaveAll(t, s)
+	forEachStore(t, func(t *testing.T, s *Store) {
+		mustHaveNone(t, s)
+		mustPutAll(t, s)
+		mustHaveAll(t, s)
+	})
 }
 
 func TestIdempotencyKeyIsPerApp(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "k", ResourceID: "r"}, time.Hour)
-	})
-	mustView(t, s, func(tx sandbox.Tx) error {
-		if _, err := tx.Idempotency("b", "k"); !errors.Is(err, sandbox.ErrNotFound) {
-			t.Errorf("other app's key: err = %v, want ErrNotFound", err)
-		}
-		return nil
+	forEachStore(t, func(t *testing.T, s *Store) {
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "k", ResourceID: "r"}, time.Hour)
+		})
+		mustView(t, s, func(tx sandbox.Tx) error {
+			if _, err := tx.Idempotency("b", "k"); !errors.Is(err, sandbox.ErrNotFound) {
+				t.Errorf("other app's key: err = %v, want ErrNotFound", err)
+			}
+			if r, err := tx.Idempotency("a", "k"); err != nil || r.ResourceID != "r" {
+				t.Errorf("own key: %+v, %v", r, err)
+			}
+			return nil
+		})
 	})
 }
 
 func TestUpdateErrorRollsBack(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
-	s := mustOpen(t, path)
-	boom := errors.New("boom")
+	forEachStore(t, func(t *testing.T, s *Store) {
+		boom := errors.New("boom")
+		err := s.Update(func(tx sandbox.Tx) error {
+			for _, r := range records() {
+				if err := r.put(tx); err != nil {
+					return err
+				}
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("Update = %v, want boom", err)
+		}
+		mustHaveNone(t, s)
 
-	err := s.Update(func(tx sandbox.Tx) error {
-		for _, r := range records() {
-			if err := r.put(tx); err != nil {
+		// A failed DeleteAll leaves everything in place.
+		mustPutAll(t, s)
+		err = s.Update(func(tx sandbox.Tx) error {
+			if err := tx.DeleteAll(); err != nil {
 				return err
 			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("Update = %v, want boom", err)
 		}
-		return boom
+		mustHaveAll(t, s)
 	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("Update = %v, want boom", err)
-	}
-	mustHaveNone(t, s)
-
-	// A failed DeleteAll leaves everything in place, and nothing of either reached the file.
-	mustPutAll(t, s)
-	err = s.Update(func(tx sandbox.Tx) error {
-		if err := tx.DeleteAll(); err != nil {
-			return err
-		}
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("Update = %v, want boom", err)
-	}
-	mustHaveAll(t, s)
-	mustClose(t, s)
-	mustHaveAll(t, mustOpen(t, path))
 }
 
+// What a file held is there after a reopen, a failed Update's writes are not, and
+// the time-to-live of a token is kept in the file.
 func TestReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
 	mustPutAll(t, s)
+	_ = s.Update(func(tx sandbox.Tx) error {
+		_ = tx.PutMeta("failed", "x")
+		return errors.New("boom")
+	})
 	mustClose(t, s)
 
 	s = mustOpen(t, path)
 	mustHaveAll(t, s)
-	// The time-to-live of a token is kept in the file.
+	mustView(t, s, func(tx sandbox.Tx) error {
+		if _, err := tx.Meta("failed"); !errors.Is(err, sandbox.ErrNotFound) {
+			t.Errorf("a failed Update's write reached the file: %v", err)
+		}
+		return nil
+	})
 	err := s.db.View(func(tx *buntdb.Tx) error {
 		ttl, err := tx.TTL("token:tok1")
 		if err == nil && (ttl <= 0 || ttl > time.Hour) {
@@ -238,25 +257,26 @@ func TestReopen(t *testing.T) {
 // Tokens and idempotency records go by themselves once their time is up; other
 // records stay.
 func TestKeepDurationForgets(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	mustPutAll(t, s)
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		if err := tx.PutToken(sandbox.Token{Value: "short"}, 30*time.Millisecond); err != nil {
-			return err
-		}
-		return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "short"}, 30*time.Millisecond)
+	forEachStore(t, func(t *testing.T, s *Store) {
+		mustPutAll(t, s)
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			if err := tx.PutToken(sandbox.Token{Value: "short"}, 30*time.Millisecond); err != nil {
+				return err
+			}
+			return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "short"}, 30*time.Millisecond)
+		})
+		time.Sleep(80 * time.Millisecond)
+		mustView(t, s, func(tx sandbox.Tx) error {
+			if _, err := tx.Token("short"); !errors.Is(err, sandbox.ErrNotFound) {
+				t.Errorf("short-lived token still there: %v", err)
+			}
+			if _, err := tx.Idempotency("a", "short"); !errors.Is(err, sandbox.ErrNotFound) {
+				t.Errorf("short-lived key still there: %v", err)
+			}
+			return nil
+		})
+		mustHaveAll(t, s)
 	})
-	time.Sleep(80 * time.Millisecond)
-	mustView(t, s, func(tx sandbox.Tx) error {
-		if _, err := tx.Token("short"); !errors.Is(err, sandbox.ErrNotFound) {
-			t.Errorf("short-lived token still there: %v", err)
-		}
-		if _, err := tx.Idempotency("a", "short"); !errors.Is(err, sandbox.ErrNotFound) {
-			t.Errorf("short-lived key still there: %v", err)
-		}
-		return nil
-	})
-	mustHaveAll(t, s)
 }
 
 // TestCommittedBeforeClose copies the file right after Update returns, without Close:
@@ -277,136 +297,109 @@ func TestCommittedBeforeClose(t *testing.T) {
 
 func TestSyncPolicy(t *testing.T) {
 	for _, tc := range []struct {
-		opts       Options
-		want       buntdb.SyncPolicy
-		wantSyncer bool
+		opts Options
+		want buntdb.SyncPolicy
 	}{
-		{Options{}, buntdb.Never, true}, // the syncer's fsyncs, outside buntdb's lock
-		{Options{SyncAlways: true}, buntdb.Always, false},
+		{Options{}, buntdb.EverySecond},
+		{Options{SyncAlways: true}, buntdb.Always},
 	} {
-		s, err := OpenWith(filepath.Join(t.TempDir(), "db"), tc.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustOpenWith(t, filepath.Join(t.TempDir(), "db"), tc.opts)
 		var cfg buntdb.Config
 		if err := s.db.ReadConfig(&cfg); err != nil {
 			t.Fatal(err)
 		}
-		if cfg.SyncPolicy != tc.want || !cfg.AutoShrinkDisabled { // the compactor's job
+		if cfg.SyncPolicy != tc.want || cfg.AutoShrinkDisabled || cfg.AutoShrinkMinSize != autoShrinkMinSize {
 			t.Errorf("%+v: config %+v", tc.opts, cfg)
 		}
-		if s.compactor == nil {
-			t.Errorf("%+v: no compactor", tc.opts)
-		}
-		if (s.syncer != nil) != tc.wantSyncer {
-			t.Errorf("%+v: syncer running = %v, want %v", tc.opts, s.syncer != nil, tc.wantSyncer)
-		}
-		mustClose(t, s)
 	}
 }
 
+func mustOpenWith(t *testing.T, path string, opts Options) *Store {
+	t.Helper()
+	s, err := OpenWith(path, opts)
+	if err != nil {
+		t.Fatalf("OpenWith(%q, %+v): %v", path, opts, err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
 func TestDeleteAll(t *testing.T) {
+	forEachStore(t, func(t *testing.T, s *Store) {
+		mustPutAll(t, s)
+		mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.DeleteAll() })
+		mustHaveNone(t, s)
+	})
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
 	mustPutAll(t, s)
 	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.DeleteAll() })
-	mustHaveNone(t, s)
 	mustClose(t, s)
-	mustHaveNone(t, mustOpen(t, path))
+	mustHaveNone(t, mustOpen(t, path)) // the wiped file is still the sandbox's own
 }
 
 func TestConcurrentIdempotency(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	var writes, writer atomic.Int32
-	var wg sync.WaitGroup
-	for i := range 50 {
-		wg.Go(func() {
-			err := s.Update(func(tx sandbox.Tx) error {
-				_, err := tx.Idempotency("app1", "same")
-				if !errors.Is(err, sandbox.ErrNotFound) {
-					return err
+	forEachStore(t, func(t *testing.T, s *Store) {
+		var writes, writer atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 50 {
+			wg.Go(func() {
+				err := s.Update(func(tx sandbox.Tx) error {
+					_, err := tx.Idempotency("app1", "same")
+					if !errors.Is(err, sandbox.ErrNotFound) {
+						return err
+					}
+					writes.Add(1)
+					writer.Store(int32(i))
+					return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "app1", Key: "same", ResourceID: fmt.Sprint(i)}, time.Hour)
+				})
+				if err != nil {
+					t.Error(err)
 				}
-				writes.Add(1)
-				writer.Store(int32(i))
-				return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "app1", Key: "same", ResourceID: fmt.Sprint(i)}, time.Hour)
 			})
+		}
+		wg.Wait()
+		if n := writes.Load(); n != 1 {
+			t.Fatalf("%d goroutines wrote the key, want 1", n)
+		}
+		mustView(t, s, func(tx sandbox.Tx) error {
+			r, err := tx.Idempotency("app1", "same")
 			if err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	wg.Wait()
-	if n := writes.Load(); n != 1 {
-		t.Fatalf("%d goroutines wrote the key, want 1", n)
-	}
-	mustView(t, s, func(tx sandbox.Tx) error {
-		r, err := tx.Idempotency("app1", "same")
-		if err != nil {
-			return err
-		}
-		if want := fmt.Sprint(writer.Load()); r.ResourceID != want {
-			t.Errorf("stored resource %s, want the writer's %s", r.ResourceID, want)
-		}
-		return nil
-	})
-}
-
-func BenchmarkPutTransaction(b *testing.B) {
-	s, err := Open(filepath.Join(b.TempDir(), "db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	var txn sandbox.Transaction
-	for _, r := range records() {
-		if t, ok := r.want.(sandbox.Transaction); ok {
-			txn = t
-		}
-	}
-	var n atomic.Int64
-	b.ReportAllocs()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			t := txn
-			t.ID = fmt.Sprint("TRN_", n.Add(1))
-			if err := s.Update(func(tx sandbox.Tx) error { return tx.PutTransaction(t) }); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-}
-
-// Adjustment history comes back in Seq order, whatever the slots, and only for its
-// own transaction.
-func TestAdjustmentHistory(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "adj.db"))
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		for slot, seq := range []int{3, 1, 2} {
-			a := sandbox.Adjustment{Seq: seq, ActionID: fmt.Sprint("ACT_", seq), Time: sandbox.FormatTime(ms(seq)), AppID: "app1",
-				Changes: map[string]sandbox.Change{"amount": {From: "1", To: "2"}}}
-			if err := tx.PutAdjustment("TRN_1", slot, a); err != nil {
 				return err
 			}
-		}
-		return tx.PutAdjustment("TRN_10", 0, sandbox.Adjustment{Seq: 1, ActionID: "ACT_other"})
+			if want := fmt.Sprint(writer.Load()); r.ResourceID != want {
+				t.Errorf("stored resource %s, want the writer's %s", r.ResourceID, want)
+			}
+			return nil
+		})
 	})
-	if ids := mustHistory(t, s, "TRN_1"); ids != "ACT_1,ACT_2,ACT_3" {
-		t.Errorf("history %v: want Seq order, TRN_10's entry excluded", ids)
-	}
 }
 
-// Writing a slot replaces what it held: that is how the oldest entry goes.
-func TestAdjustmentSlotReplaced(t *testing.T) {
-	s := mustOpen(t, filepath.Join(t.TempDir(), "adj.db"))
-	for seq := 1; seq <= 5; seq++ {
+// Adjustment history comes back in Seq order, only for its own transaction, and
+// keeps the newest keep entries.
+func TestAdjustmentHistory(t *testing.T) {
+	forEachStore(t, func(t *testing.T, s *Store) {
+		for seq := 1; seq <= 12; seq++ {
+			mustUpdate(t, s, func(tx sandbox.Tx) error {
+				a := sandbox.Adjustment{Seq: seq, ActionID: fmt.Sprint("ACT_", seq), Time: sandbox.FormatTime(ms(seq)), AppID: "app1",
+					Changes: map[string]sandbox.Change{"amount": {From: "1", To: "2"}}}
+				return tx.AddAdjustment("TRN_1", a, 3)
+			})
+		}
 		mustUpdate(t, s, func(tx sandbox.Tx) error {
-			return tx.PutAdjustment("TRN_1", (seq-1)%3, sandbox.Adjustment{Seq: seq, ActionID: fmt.Sprint("ACT_", seq)})
+			return tx.AddAdjustment("TRN_10", sandbox.Adjustment{Seq: 1, ActionID: "ACT_other"}, 3)
 		})
-	}
-	if ids := mustHistory(t, s, "TRN_1"); ids != "ACT_3,ACT_4,ACT_5" {
-		t.Errorf("history %v: want the newest three", ids)
-	}
+		if ids := mustHistory(t, s, "TRN_1"); ids != "ACT_10,ACT_11,ACT_12" {
+			t.Errorf("history %v: want the newest three in Seq order (10 after 9), TRN_10's entry excluded", ids)
+		}
+		mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.DeleteAdjustments("TRN_1") })
+		if ids := mustHistory(t, s, "TRN_1"); ids != "" {
+			t.Errorf("history after delete: %v", ids)
+		}
+		if ids := mustHistory(t, s, "TRN_10"); ids != "ACT_other" {
+			t.Errorf("TRN_10's history after TRN_1's was deleted: %v", ids)
+		}
+	})
 }
 
 func mustHistory(t *testing.T, s *Store, txn string) string {
@@ -424,31 +417,88 @@ func mustHistory(t *testing.T, s *Store, txn string) string {
 	return strings.Join(ids, ",")
 }
 
-// Close compacts a big file, so that the next start reads live records only; what
-// the file held is all there after the reopen.
-func TestCloseCompacts(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
-	s := mustOpen(t, path)
-	value := strings.Repeat("v", 1000)
-	for i := range 3000 { // about 3 MB of rewrites of 10 keys
-		mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutMeta(fmt.Sprint("k", i%10), value+fmt.Sprint(i)) })
-	}
-	before, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustClose(t, s)
-	after, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before.Size() < autoShrinkMinSize || after.Size() > before.Size()/10 {
-		t.Errorf("file %d bytes before Close, %d after: want a compacted file", before.Size(), after.Size())
-	}
-	mustView(t, mustOpen(t, path), func(tx sandbox.Tx) error {
-		if got, err := tx.Meta("k9"); err != nil || got != value+"2999" {
-			t.Errorf("after reopen: k9 = %.20q…, %v; want the last write", got, err)
-		}
-		return nil
+// Pages list records in id order after the given id; notifications list in seq
+// order, and the pending ones are those in NotificationPending.
+func TestListings(t *testing.T) {
+	forEachStore(t, func(t *testing.T, s *Store) {
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			for _, id := range []string{"TRN_3", "TRN_1", "TRN_2", "TRN_4"} {
+				if err := tx.PutTransaction(sandbox.Transaction{ID: id}); err != nil {
+					return err
+				}
+			}
+			for seq := 1; seq <= 10; seq++ {
+				state := sandbox.NotificationPending
+				if seq%2 == 0 {
+					state = sandbox.NotificationDelivered
+				}
+				if err := tx.PutNotification(sandbox.Notification{OrderID: "ORD_1", Seq: seq, State: state}); err != nil {
+					return err
+				}
+			}
+			return tx.PutOrder(sandbox.Order{ID: "ORD_1"})
+		})
+		mustView(t, s, func(tx sandbox.Tx) error {
+			for _, tc := range []struct {
+				after string
+				limit int
+				want  string
+			}{{"", 2, "TRN_1,TRN_2"}, {"TRN_2", 2, "TRN_3,TRN_4"}, {"TRN_4", 2, ""}, {"", -1, "TRN_1,TRN_2,TRN_3,TRN_4"}} {
+				page, err := tx.TransactionPage(tc.after, tc.limit)
+				var ids []string
+				for _, t := range page {
+					ids = append(ids, t.ID)
+				}
+				if err != nil || strings.Join(ids, ",") != tc.want || page == nil {
+					t.Errorf("TransactionPage(%q, %d) = %v, %v; want %s", tc.after, tc.limit, ids, err, tc.want)
+				}
+			}
+			var seqs []string
+			all, err := tx.Notifications("ORD_1")
+			for _, n := range all {
+				seqs = append(seqs, fmt.Sprint(n.Seq))
+			}
+			if err != nil || strings.Join(seqs, ",") != "1,2,3,4,5,6,7,8,9,10" {
+				t.Errorf("Notifications = %v, %v", seqs, err)
+			}
+			seqs = nil
+			pending, err := tx.PendingNotifications()
+			for _, n := range pending {
+				seqs = append(seqs, fmt.Sprint(n.Seq))
+			}
+			if err != nil || strings.Join(seqs, ",") != "1,3,5,7,9" {
+				t.Errorf("PendingNotifications = %v, %v", seqs, err)
+			}
+			if orders, err := tx.OrderPage("", 10); err != nil || len(orders) != 1 {
+				t.Errorf("OrderPage = %v, %v", orders, err)
+			}
+			return nil
+		})
+	})
+}
+
+// A scope may hold ':'; every counter reads back whole.
+func TestScenarioSteps(t *testing.T) {
+	forEachStore(t, func(t *testing.T, s *Store) {
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			if err := tx.PutScenarioStep("session:a:b", "decline", 2, 5); err != nil {
+				return err
+			}
+			return tx.PutScenarioStep("app1", "slow", 0, 1)
+		})
+		mustView(t, s, func(tx sandbox.Tx) error {
+			if n, err := tx.ScenarioStep("session:a:b", "decline", 2); err != nil || n != 5 {
+				t.Errorf("ScenarioStep = %d, %v", n, err)
+			}
+			if n, err := tx.ScenarioStep("none", "decline", 2); err != nil || n != 0 {
+				t.Errorf("missing ScenarioStep = %d, %v", n, err)
+			}
+			steps, err := tx.ScenarioSteps()
+			want := []sandbox.ScenarioStep{{Scenario: "decline", Rule: 2, Scope: "session:a:b", Count: 5}, {Scenario: "slow", Rule: 0, Scope: "app1", Count: 1}}
+			if err != nil || !reflect.DeepEqual(steps, want) {
+				t.Errorf("ScenarioSteps = %+v, %v", steps, err)
+			}
+			return nil
+		})
 	})
 }

@@ -1,0 +1,68 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// One process at a time opens a database file: two buntdb instances appending to one
+// file interleave their commands and damage it. The lock is an exclusive flock on a
+// file beside it, <db>.lock, not on the database file itself: buntdb's AutoShrink
+// renames a rewritten file over the database, and a lock on the old inode would no
+// longer guard the path. The lock file holds the pid of the process that holds it,
+// for the message a second one gets; it stays behind when the sandbox stops (removing
+// it would race a process that is just opening it).
+
+// LockedError is a database file another process has open. Nothing was written to it.
+type LockedError struct {
+	Path string
+	PID  int // 0 when the lock file names none
+}
+
+func (e *LockedError) Error() string {
+	holder := "another process"
+	if e.PID > 0 {
+		holder = "another gpsandbox (pid " + strconv.Itoa(e.PID) + ")"
+	}
+	return fmt.Sprintf("database file %s is in use by %s: stop it first, or use another --db", e.Path, holder)
+}
+
+// lockFile takes the lock of the database at path, without waiting, and returns the
+// lock file; closing it releases the lock.
+func lockFile(path string) (*os.File, error) {
+	name := path + ".lock"
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("store: lock %s: %w", path, err)
+	}
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		_ = f.Close()
+		return nil, &LockedError{Path: path, PID: lockHolder(name)}
+	}
+	if err == nil {
+		err = f.Truncate(0)
+	}
+	if err == nil {
+		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("store: lock %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// lockHolder reads the pid the lock file names, 0 when it names none.
+func lockHolder(name string) int {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
+}
