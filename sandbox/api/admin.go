@@ -90,14 +90,7 @@ func adminRequest[R any](s *Server, r *http.Request, spec []field) (R, error) {
 	if err := checkBody(obj, spec); err != nil {
 		return req, err
 	}
-	checked, err := json.Marshal(obj) // the checked object: [] read as {} already
-	if err != nil {
-		return req, err
-	}
-	if err := json.Unmarshal(checked, &req); err != nil {
-		return req, fmt.Errorf("decode checked admin body into %T: %w", req, err)
-	}
-	return req, nil
+	return decodeChecked[R](obj)
 }
 
 // POST /_sandbox/reset

@@ -176,10 +176,7 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operatio
 	if err := checkBody(c.body, op.body); err != nil {
 		return err
 	}
-	if len(c.body) == 0 {
-		raw = []byte("{}") // also what "[]" stands for (see decodeObject)
-	}
-	c.req, err = op.handler.decode(raw, c.body)
+	c.req, err = op.handler.decode(c.body)
 	return err
 }
 
