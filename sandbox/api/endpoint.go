@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -106,7 +107,7 @@ func (s *Server) execute(op operation, c *call) ([]byte, error) {
 	if res, ok := view.(interface{ resourceID() string }); ok {
 		noteResource(c.r, res.resourceID())
 	}
-	return marshalView(view)
+	return json.Marshal(view)
 }
 
 // prepare runs every check that comes before execution. Nothing here writes to the
