@@ -186,6 +186,16 @@ func (s *Server) adminGetOrder(r *http.Request) (any, error) {
 	return adminOrderView(o), nil
 }
 
+// GET /_sandbox/batches/{id}: a batch as the sandbox keeps it, closed first if its
+// merchant's daily close time has passed.
+func (s *Server) adminGetBatch(r *http.Request) (any, error) {
+	b, err := s.svc.BatchState(pathVar(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return adminBatchView(b), nil
+}
+
 var orderStatusBody = []field{
 	{name: "status", kind: kEnum, required: true, enum: sandbox.OrderStatuses()},
 }

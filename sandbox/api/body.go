@@ -46,6 +46,17 @@ const (
 	kArray
 )
 
+// Shorthands for the fields the tables declare most.
+
+// text is a plain string field of 1..max characters.
+func text(name string, max int) field { return field{name: name, kind: kString, min: 1, max: max} }
+
+// digits is a string of 1..max decimal digits.
+func digits(name string, max int) field { return field{name: name, kind: kDigits, min: 1, max: max} }
+
+// enum is a string that must be one of values.
+func enum(name string, values ...string) field { return field{name: name, kind: kEnum, enum: values} }
+
 type object = map[string]any
 
 // decodeObject parses a JSON body that must be exactly one JSON object, with numbers

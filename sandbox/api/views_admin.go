@@ -123,7 +123,7 @@ type installedView struct {
 func adminBatchView(b sandbox.Batch) adminBatch {
 	return adminBatch{
 		ID: b.ID, Status: b.Status, MerchantID: b.MerchantID, AccountID: b.AccountID,
-		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptionalTime(b),
+		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptional(b.TimeClosed),
 		ClosedBy: b.ClosedBy, TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency,
 		Transactions: b.Members,
 	}
