@@ -90,14 +90,7 @@ func adminRequest[R any](s *Server, r *http.Request, spec []field) (R, error) {
 	if err := checkBody(obj, spec); err != nil {
 		return req, err
 	}
-	checked, err := json.Marshal(obj) // the checked object: [] read as {} already
-	if err != nil {
-		return req, err
-	}
-	if err := json.Unmarshal(checked, &req); err != nil {
-		return req, fmt.Errorf("decode checked admin body into %T: %w", req, err)
-	}
-	return req, nil
+	return decodeChecked[R](obj)
 }
 
 // POST /_sandbox/reset
@@ -191,6 +184,16 @@ func (s *Server) adminGetOrder(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return adminOrderView(o), nil
+}
+
+// GET /_sandbox/batches/{id}: a batch as the sandbox keeps it, closed first if its
+// merchant's daily close time has passed.
+func (s *Server) adminGetBatch(r *http.Request) (any, error) {
+	b, err := s.svc.BatchState(pathVar(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return adminBatchView(b), nil
 }
 
 var orderStatusBody = []field{

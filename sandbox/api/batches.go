@@ -1,10 +1,6 @@
 package api
 
-import (
-	"net/http"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
-)
+import "github.com/gp-sandbox/gp-sandbox/sandbox"
 
 // closeBatch is POST /batches/{batch_id} and its partner form: the Java SDK sends no
 // body; an id that is not a batch id is GP's 40213, a well-formed unknown one 404.
@@ -36,21 +32,4 @@ var closeBatchWithoutID = operation{
 	handler: handle(func(*Server, *call, struct{}) (any, error) {
 		return nil, sandbox.BatchIDMissing()
 	}),
-}
-
-// GET /_sandbox/batches/{id}: a batch as the sandbox keeps it, closed first if its
-// merchant's daily close time has passed.
-func (s *Server) adminGetBatch(r *http.Request) (any, error) {
-	b, err := s.svc.BatchState(pathVar(r, "id"))
-	if err != nil {
-		return nil, err
-	}
-	return adminBatchView(b), nil
-}
-
-func formatOptionalTime(b sandbox.Batch) string {
-	if b.TimeClosed.IsZero() {
-		return ""
-	}
-	return sandbox.FormatTime(b.TimeClosed)
 }

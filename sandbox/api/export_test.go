@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -40,12 +39,3 @@ func (t *routeTable) walk(fn mux.WalkFunc) error {
 
 // WithoutToken is the journal's redaction of an answer's token.
 var WithoutToken = withoutToken
-
-// WithoutTokenDecoded is what WithoutToken must give byte for byte: an answer that
-// names no token as it is, any other through a decoded map of its members.
-func WithoutTokenDecoded(body []byte) []byte {
-	if !bytes.Contains(body, []byte(`"token"`)) {
-		return body
-	}
-	return withoutTokenDecoded(body)
-}

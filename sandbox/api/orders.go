@@ -2,9 +2,6 @@ package api
 
 import "github.com/gp-sandbox/gp-sandbox/sandbox"
 
-// text is a plain string field of 1..max characters.
-func text(name string, max int) field { return field{name: name, kind: kString, min: 1, max: max} }
-
 // orders is POST /merchants/{merchant_id}/orders: a device order, or with status
 // FOR_REVIEW only its price. products is one object as the service document writes
 // it, or an array of them as SDKs and partners send; errors name products.… alike.

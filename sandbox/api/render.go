@@ -20,28 +20,15 @@ func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 	if info := infoOf(r); info != nil {
 		info.status, info.response, info.responseHeader = status, body, h
 	}
-	// As h.Set("Content-Type", ...), h.Add("Vary", ...) and h.Set("Content-Length", ...)
-	// would, with the keys already canonical and the three values in one allocation;
-	// each value slice is capped, so an append to one never touches the next.
-	values := make([]string, 3)
-	values[0], values[1] = "application/json", "Accept-Encoding"
-	h["Content-Type"] = values[0:1:1]
-	if vary := h["Vary"]; vary != nil {
-		h["Vary"] = append(vary, values[1])
-	} else {
-		h["Vary"] = values[1:2:2]
-	}
+	h.Set("Content-Type", "application/json")
+	h.Add("Vary", "Accept-Encoding")
 	if acceptsGzip(r) {
 		buf := gzipBody(body)
 		defer gzipBuffers.Put(buf)
 		h.Set("Content-Encoding", "gzip")
-		h.Set("Content-Length", strconv.Itoa(buf.Len()))
-		w.WriteHeader(status)
-		w.Write(buf.Bytes())
-		return
+		body = buf.Bytes()
 	}
-	values[2] = strconv.Itoa(len(body))
-	h["Content-Length"] = values[2:3:3]
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body)
 }

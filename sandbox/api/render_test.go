@@ -9,9 +9,10 @@ import (
 	"testing"
 )
 
-// writeBody sets its headers without Header.Set and Header.Add: they must come out as
-// those would leave them, whatever the response already had.
-func TestWriteBodyHeadersAsSetAndAdd(t *testing.T) {
+// writeBody's headers, whatever the response already had: Content-Type and
+// Content-Length replace any earlier value (the length the compressed one under
+// gzip), Vary is added to.
+func TestWriteBodyHeaders(t *testing.T) {
 	body := []byte(`{"id":"TRN_1"}`)
 	tests := []struct {
 		name   string

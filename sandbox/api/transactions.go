@@ -7,10 +7,6 @@ var entryModes = []string{
 	"MOTO", "ECOM", "IN_APP", "CHIP", "SWIPE", "MANUAL", "CONTACTLESS_CHIP", "CONTACTLESS_SWIPE", "PHONE", "MAIL",
 }
 
-func digits(name string, max int) field { return field{name: name, kind: kDigits, min: 1, max: max} }
-
-func enum(name string, values ...string) field { return field{name: name, kind: kEnum, enum: values} }
-
 // cardFields is payment_method.card as the SDKs send it for every entry mode: manual
 // number and expiry, track data, EMV tag, PIN block, chip condition, funding.
 var cardFields = []field{

@@ -67,32 +67,63 @@ func newTransactionView(t sandbox.Transaction) any {
 	return newDocumentTransactionView(t)
 }
 
+// The blocks the transaction shapes share, embedded where each shape sends them (an
+// embedded struct's members are encoded in its place, as if written out there).
+
+// transactionHead opens every shape of a transaction.
+type transactionHead struct {
+	ID          string `json:"id"`
+	TimeCreated string `json:"time_created"`
+	Type        string `json:"type"`
+	Status      string `json:"status"`
+}
+
+func newTransactionHead(t sandbox.Transaction) transactionHead {
+	return transactionHead{ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status}
+}
+
+// moneyView is the amount of a transaction or a batch, with where it was taken.
+type moneyView struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+	Country  string `json:"country"`
+}
+
+// merchantAccountView names the merchant and the account a resource or a list
+// belongs to.
+type merchantAccountView struct {
+	MerchantID   string `json:"merchant_id"`
+	MerchantName string `json:"merchant_name"`
+	AccountID    string `json:"account_id"`
+	AccountName  string `json:"account_name"`
+}
+
+func transactionMoney(t sandbox.Transaction) moneyView {
+	return moneyView{Amount: t.Amount, Currency: t.Currency, Country: t.Country}
+}
+
+func transactionMerchant(t sandbox.Transaction) merchantAccountView {
+	return merchantAccountView{MerchantID: t.MerchantID, MerchantName: t.MerchantName, AccountID: t.AccountID, AccountName: t.AccountName}
+}
+
 // resourceView is GP's Transaction resource [GP]. The sandbox's own state (gratuity,
 // EMV tag, batch state, history) is stored, never echoed.
 type resourceView struct {
-	ID               string              `json:"id"`
-	TimeCreated      string              `json:"time_created"`
-	Type             string              `json:"type"`
-	Status           string              `json:"status"`
-	Channel          string              `json:"channel"`
-	CaptureMode      string              `json:"capture_mode,omitempty"`
-	Amount           string              `json:"amount"`
-	Currency         string              `json:"currency"`
-	Country          string              `json:"country"`
-	MerchantID       string              `json:"merchant_id"`
-	MerchantName     string              `json:"merchant_name"`
-	AccountID        string              `json:"account_id"`
-	AccountName      string              `json:"account_name"`
-	Reference        string              `json:"reference,omitempty"` // left out when the request sent none, as GP does
-	ParentResourceID string              `json:"parent_resource_id,omitempty"`
-	BatchID          string              `json:"batch_id"` // "" until the transaction is batched [GP]
-	PaymentMethod    resourcePaymentView `json:"payment_method"`
-	Action           actionView          `json:"action"`
+	transactionHead
+	Channel     string `json:"channel"`
+	CaptureMode string `json:"capture_mode,omitempty"`
+	moneyView
+	merchantAccountView
+	Reference        string            `json:"reference,omitempty"` // left out when the request sent none, as GP does
+	ParentResourceID string            `json:"parent_resource_id,omitempty"`
+	BatchID          string            `json:"batch_id"` // "" until the transaction is batched [GP]
+	PaymentMethod    paymentMethodView `json:"payment_method"`
+	Action           actionView        `json:"action"`
 }
 
-// resourcePaymentView is payment_method of the full resource. A decline has an empty
-// authcode [GP].
-type resourcePaymentView struct {
+// paymentMethodView is payment_method of the full resource, also what the admin API
+// shows of any transaction. A decline has an empty authcode [GP].
+type paymentMethodView struct {
 	Result    string           `json:"result"`
 	Message   string           `json:"message"`
 	EntryMode string           `json:"entry_mode,omitempty"`
@@ -100,8 +131,8 @@ type resourcePaymentView struct {
 	BNPL      *bnplView        `json:"bnpl,omitempty"`
 }
 
-// resourceCardView is converted from sandbox.CardResult (see newResourceView): it
-// keeps the same members in the same order.
+// resourceCardView is converted from sandbox.CardResult (see newPaymentMethodView):
+// it keeps the same members in the same order.
 type resourceCardView struct {
 	Brand             string `json:"brand,omitempty"`
 	MaskedNumberLast4 string `json:"masked_number_last4,omitempty"`
@@ -114,21 +145,18 @@ type resourceCardView struct {
 }
 
 func newResourceView(t sandbox.Transaction) resourceView {
-	p := t.PaymentMethod
-	v := resourceView{
-		ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
-		Channel: t.Channel, CaptureMode: t.CaptureMode, Amount: t.Amount, Currency: t.Currency,
-		Country: t.Country, MerchantID: t.MerchantID, MerchantName: t.MerchantName,
-		AccountID: t.AccountID, AccountName: t.AccountName, Reference: t.Reference,
-		ParentResourceID: t.ParentID, BatchID: t.BatchID,
-		PaymentMethod: resourcePaymentView{
-			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode,
-			Card: resourceCardView(p.Card),
-		},
-		Action: newActionView(t.Action),
+	return resourceView{
+		transactionHead: newTransactionHead(t), Channel: t.Channel, CaptureMode: t.CaptureMode,
+		moneyView: transactionMoney(t), merchantAccountView: transactionMerchant(t),
+		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
+		PaymentMethod: newPaymentMethodView(t.PaymentMethod), Action: newActionView(t.Action),
 	}
+}
+
+func newPaymentMethodView(p sandbox.PaymentResult) paymentMethodView {
+	v := paymentMethodView{Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: resourceCardView(p.Card)}
 	if p.BNPL != nil {
-		v.PaymentMethod.BNPL = &bnplView{Provider: p.BNPL.Provider}
+		v.BNPL = &bnplView{Provider: p.BNPL.Provider}
 	}
 	return v
 }
@@ -136,13 +164,8 @@ func newResourceView(t sandbox.Transaction) resourceView {
 // documentTransactionView is the Transaction of the service document, the shape of
 // the fixtures' records. A member the fixture leaves out is left out.
 type documentTransactionView struct {
-	ID            string            `json:"id"`
-	TimeCreated   string            `json:"time_created"`
-	Type          string            `json:"type"`
-	Status        string            `json:"status"`
-	Amount        string            `json:"amount"`
-	Currency      string            `json:"currency"`
-	Country       string            `json:"country"`
+	transactionHead
+	moneyView
 	Reference     string            `json:"reference,omitempty"`
 	PaymentMethod paymentView       `json:"payment_method"`
 	Order         *orderAmountsView `json:"order,omitempty"`
@@ -166,28 +189,36 @@ type bnplView struct {
 	Provider string `json:"provider"`
 }
 
+// orderAmountsView is a transaction's order block, in the document's shape and in
+// the admin API's.
 type orderAmountsView struct {
 	Taxes          []taxView `json:"taxes,omitempty"`
 	DutyAmount     string    `json:"duty_amount,omitempty"`
 	ShippingAmount string    `json:"shipping_amount,omitempty"`
 }
 
+// taxView is converted from sandbox.Tax: the same members in the same order.
 type taxView struct {
 	Type   string `json:"type"`
 	Amount string `json:"amount"`
 }
 
 func newDocumentTransactionView(t sandbox.Transaction) documentTransactionView {
-	v := documentTransactionView{
-		ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
-		Amount: t.Amount, Currency: t.Currency, Country: t.Country, Reference: t.Reference,
-		PaymentMethod: newPaymentView(t.PaymentMethod), BatchID: t.BatchID, Action: newActionView(t.Action),
+	return documentTransactionView{
+		transactionHead: newTransactionHead(t), moneyView: transactionMoney(t), Reference: t.Reference,
+		PaymentMethod: newPaymentView(t.PaymentMethod), Order: newOrderAmountsView(t.Order),
+		BatchID: t.BatchID, Action: newActionView(t.Action),
 	}
-	if o := t.Order; o != nil {
-		v.Order = &orderAmountsView{DutyAmount: o.DutyAmount, ShippingAmount: o.ShippingAmount}
-		for _, tax := range o.Taxes {
-			v.Order.Taxes = append(v.Order.Taxes, taxView{Type: tax.Type, Amount: tax.Amount})
-		}
+}
+
+// newOrderAmountsView is nil for a transaction without an order block.
+func newOrderAmountsView(o *sandbox.OrderAmounts) *orderAmountsView {
+	if o == nil {
+		return nil
+	}
+	v := &orderAmountsView{DutyAmount: o.DutyAmount, ShippingAmount: o.ShippingAmount}
+	for _, tax := range o.Taxes {
+		v.Taxes = append(v.Taxes, taxView(tax))
 	}
 	return v
 }
@@ -268,27 +299,25 @@ func notificationBody(o sandbox.Order) ([]byte, error) { return json.Marshal(new
 
 // batchView is the batch summary the SDKs read on a close [GP] fields, [SB] layout.
 type batchView struct {
-	ID               string     `json:"id"`
-	BatchID          string     `json:"batch_id"`
-	TimeCreated      string     `json:"time_created"`
-	Status           string     `json:"status"`
-	TransactionCount int        `json:"transaction_count"`
-	Amount           string     `json:"amount"`
-	Currency         string     `json:"currency"`
-	Country          string     `json:"country"`
-	MerchantID       string     `json:"merchant_id"`
-	MerchantName     string     `json:"merchant_name"`
-	AccountID        string     `json:"account_id"`
-	AccountName      string     `json:"account_name"`
-	Action           actionView `json:"action"`
+	ID               string `json:"id"`
+	BatchID          string `json:"batch_id"`
+	TimeCreated      string `json:"time_created"`
+	Status           string `json:"status"`
+	TransactionCount int    `json:"transaction_count"`
+	moneyView
+	merchantAccountView
+	Action actionView `json:"action"`
 }
 
 func newBatchView(b sandbox.Batch) batchView {
 	return batchView{
 		ID: b.ID, BatchID: b.ID, TimeCreated: sandbox.FormatTime(b.TimeCreated), Status: b.Status,
-		TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency, Country: b.Country,
-		MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID,
-		AccountName: b.AccountName, Action: newActionView(b.Action),
+		TransactionCount: b.Count,
+		moneyView:        moneyView{Amount: b.Amount, Currency: b.Currency, Country: b.Country},
+		merchantAccountView: merchantAccountView{
+			MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID, AccountName: b.AccountName,
+		},
+		Action: newActionView(b.Action),
 	}
 }
 
@@ -299,10 +328,7 @@ func (v batchView) resourceID() string               { return v.ID }
 
 // transactionListView is a page of transactions as GP's reporting answers it.
 type transactionListView struct {
-	MerchantID       string                   `json:"merchant_id"`
-	MerchantName     string                   `json:"merchant_name"`
-	AccountID        string                   `json:"account_id"`
-	AccountName      string                   `json:"account_name"`
+	merchantAccountView
 	Paging           pagingView               `json:"paging"`
 	TotalRecordCount int                      `json:"total_record_count"`
 	CurrentPageSize  int                      `json:"current_page_size"`
@@ -317,20 +343,13 @@ type pagingView struct {
 }
 
 // transactionSummaryView is one transaction of a list: the resource's members, with
-// the card as reporting shows it (first six and last four digits).
+// the card as reporting shows it (first six and last four digits), and a reference
+// even when empty.
 type transactionSummaryView struct {
-	ID               string             `json:"id"`
-	TimeCreated      string             `json:"time_created"`
-	Type             string             `json:"type"`
-	Status           string             `json:"status"`
-	Channel          string             `json:"channel"`
-	Amount           string             `json:"amount"`
-	Currency         string             `json:"currency"`
-	Country          string             `json:"country"`
-	MerchantID       string             `json:"merchant_id"`
-	MerchantName     string             `json:"merchant_name"`
-	AccountID        string             `json:"account_id"`
-	AccountName      string             `json:"account_name"`
+	transactionHead
+	Channel string `json:"channel"`
+	moneyView
+	merchantAccountView
 	Reference        string             `json:"reference"`
 	ParentResourceID string             `json:"parent_resource_id,omitempty"`
 	BatchID          string             `json:"batch_id"`
@@ -353,29 +372,34 @@ type summaryCardView struct {
 
 func newTransactionListView(p sandbox.TransactionPage) transactionListView {
 	v := transactionListView{
-		MerchantID: p.Merchant.ID, MerchantName: p.Merchant.Name, AccountID: p.Account.ID, AccountName: p.Account.Name,
+		merchantAccountView: merchantAccountView{
+			MerchantID: p.Merchant.ID, MerchantName: p.Merchant.Name, AccountID: p.Account.ID, AccountName: p.Account.Name,
+		},
 		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
 		TotalRecordCount: p.Total, CurrentPageSize: len(p.Transactions),
 		Transactions: make([]transactionSummaryView, 0, len(p.Transactions)),
 	}
 	for _, t := range p.Transactions {
-		masked := ""
-		if t.Card.First6 != "" {
-			masked = t.Card.First6 + "XXXXXX" + t.Card.Last4
-		}
-		v.Transactions = append(v.Transactions, transactionSummaryView{
-			ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status,
-			Channel: t.Channel, Amount: t.Amount, Currency: t.Currency, Country: t.Country,
-			MerchantID: t.MerchantID, MerchantName: t.MerchantName, AccountID: t.AccountID,
-			AccountName: t.AccountName, Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
-			PaymentMethod: summaryPaymentView{
-				Result: t.PaymentMethod.Result, Message: t.PaymentMethod.Message, EntryMode: t.PaymentMethod.EntryMode,
-				Card: summaryCardView{
-					Brand: t.Card.Brand, MaskedNumberFirst6Last4: masked,
-					Authcode: t.PaymentMethod.Card.Authcode, BrandReference: t.PaymentMethod.Card.BrandReference,
-				},
-			},
-		})
+		v.Transactions = append(v.Transactions, newTransactionSummaryView(t))
 	}
 	return v
+}
+
+func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
+	masked := ""
+	if t.Card.First6 != "" {
+		masked = t.Card.First6 + "XXXXXX" + t.Card.Last4
+	}
+	p := t.PaymentMethod
+	return transactionSummaryView{
+		transactionHead: newTransactionHead(t), Channel: t.Channel,
+		moneyView: transactionMoney(t), merchantAccountView: transactionMerchant(t),
+		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
+		PaymentMethod: summaryPaymentView{
+			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode,
+			Card: summaryCardView{
+				Brand: t.Card.Brand, MaskedNumberFirst6Last4: masked, Authcode: p.Card.Authcode, BrandReference: p.Card.BrandReference,
+			},
+		},
+	}
 }

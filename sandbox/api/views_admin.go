@@ -13,26 +13,28 @@ import (
 // adjustment history, notification attempts).
 
 // adminTransaction is a stored transaction as the admin API shows it: the fixture
-// fields (so that it can be PUT back), the sandbox's own state and the history.
+// fields (so that it can be PUT back), the sandbox's own state and the history. Its
+// payment method and order block are the public views'; its action shows an app it
+// lacks as "", where the public one leaves the member out.
 type adminTransaction struct {
-	ID                  string                `json:"id"`
-	MerchantID          string                `json:"merchant_id"`
-	TimeCreated         string                `json:"time_created"`
-	Type                string                `json:"type"`
-	Status              string                `json:"status"`
-	Amount              string                `json:"amount"`
-	AuthorizationAmount string                `json:"authorization_amount,omitempty"`
-	GratuityAmount      string                `json:"gratuity_amount,omitempty"`
-	Currency            string                `json:"currency"`
-	Country             string                `json:"country"`
-	Reference           string                `json:"reference,omitempty"`
-	PaymentMethod       sandbox.PaymentResult `json:"payment_method"`
-	Order               *sandbox.OrderAmounts `json:"order,omitempty"`
-	BatchID             string                `json:"batch_id,omitempty"`
-	BatchClosed         bool                  `json:"batch_closed"`
-	EMVTag              string                `json:"emv_tag,omitempty"`
-	Action              sandbox.Action        `json:"action"`
-	Adjustments         []sandbox.Adjustment  `json:"adjustments"`
+	ID                  string               `json:"id"`
+	MerchantID          string               `json:"merchant_id"`
+	TimeCreated         string               `json:"time_created"`
+	Type                string               `json:"type"`
+	Status              string               `json:"status"`
+	Amount              string               `json:"amount"`
+	AuthorizationAmount string               `json:"authorization_amount,omitempty"`
+	GratuityAmount      string               `json:"gratuity_amount,omitempty"`
+	Currency            string               `json:"currency"`
+	Country             string               `json:"country"`
+	Reference           string               `json:"reference,omitempty"`
+	PaymentMethod       paymentMethodView    `json:"payment_method"`
+	Order               *orderAmountsView    `json:"order,omitempty"`
+	BatchID             string               `json:"batch_id,omitempty"`
+	BatchClosed         bool                 `json:"batch_closed"`
+	EMVTag              string               `json:"emv_tag,omitempty"`
+	Action              sandbox.Action       `json:"action"`
+	Adjustments         []sandbox.Adjustment `json:"adjustments"`
 }
 
 func adminTransactionView(t sandbox.Transaction, history []sandbox.Adjustment) adminTransaction {
@@ -43,7 +45,8 @@ func adminTransactionView(t sandbox.Transaction, history []sandbox.Adjustment) a
 		ID: t.ID, MerchantID: t.MerchantID, TimeCreated: sandbox.FormatTime(t.TimeCreated),
 		Type: t.Type, Status: t.Status, Amount: t.Amount, AuthorizationAmount: t.AuthorizationAmount,
 		GratuityAmount: t.GratuityAmount, Currency: t.Currency, Country: t.Country,
-		Reference: t.Reference, PaymentMethod: t.PaymentMethod, Order: t.Order, BatchID: t.BatchID,
+		Reference: t.Reference, PaymentMethod: newPaymentMethodView(t.PaymentMethod), Order: newOrderAmountsView(t.Order),
+		BatchID:     t.BatchID,
 		BatchClosed: t.BatchClosed, EMVTag: t.EMVTag, Action: t.Action, Adjustments: history,
 	}
 }
@@ -120,7 +123,7 @@ type installedView struct {
 func adminBatchView(b sandbox.Batch) adminBatch {
 	return adminBatch{
 		ID: b.ID, Status: b.Status, MerchantID: b.MerchantID, AccountID: b.AccountID,
-		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptionalTime(b),
+		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptional(b.TimeClosed),
 		ClosedBy: b.ClosedBy, TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency,
 		Transactions: b.Members,
 	}

@@ -11,7 +11,11 @@ import (
 
 // The fixture file schema. These types mirror the domain types with yaml keys and
 // with named scalar types whose check validates ids, amounts, codes and times where
-// they are written; toDomain converts once the whole set is valid.
+// they are written; toDomain converts once the whole set is valid. They share no
+// declaration with the API's views of the same records (sandbox/api/views.go): a
+// fixture member is typed by its check (amount, ident, gpTime) and marked required or
+// not, a view member by its wire form (omitempty, a pointer for a block left out), and
+// a type both used would have to live in the domain with the tags of both formats.
 
 // fixturesDoc is one YAML document of a fixtures file.
 type fixturesDoc struct {

@@ -13,7 +13,7 @@ import (
 // into and what it does with it. Make one with handle.
 type handler struct {
 	request reflect.Type                                   // the typed request, for checkShape
-	decode  func(raw []byte, body object) (any, error)     // checked body -> request
+	decode  func(body object) (any, error)                 // checked body -> request
 	execute func(s *Server, c *call, req any) (any, error) // request -> view to send
 }
 
@@ -22,25 +22,29 @@ type handler struct {
 // of its own: its fields mirror the table (checkShape holds them to it), strings for
 // every text kind, int for kInt, count for kCount, a struct (or a pointer to one, to
 // tell an absent object) for kObject, oneOrMany for kObjects and slices for kArray.
-// The request is filled from the checked object (see typedbody.go), or decoded from
-// the raw body by json.Unmarshal where the fill does not know how.
 func handle[R any](fn func(s *Server, c *call, req R) (any, error)) handler {
-	members := newMemberIndex(reflect.TypeFor[R]())
 	return handler{
 		request: reflect.TypeFor[R](),
-		decode: func(raw []byte, body object) (any, error) {
-			var req R
-			if members.fill(reflect.ValueOf(&req).Elem(), body) {
-				return req, nil
-			}
-			req = *new(R)
-			if err := json.Unmarshal(raw, &req); err != nil {
-				return nil, fmt.Errorf("decode checked body into %T: %w", req, err)
-			}
-			return req, nil
-		},
+		decode:  func(body object) (any, error) { return decodeChecked[R](body) },
 		execute: func(s *Server, c *call, req any) (any, error) { return fn(s, c, req.(R)) },
 	}
+}
+
+// decodeChecked decodes a body that passed its field table into the typed request R.
+// It decodes the checked object, not the bytes as sent: where a body repeats a
+// member, the table saw only the last (as a map keeps it), while json.Unmarshal of
+// the raw bytes would merge every repetition of an object member into the struct,
+// values the table never checked included.
+func decodeChecked[R any](body object) (R, error) {
+	var req R
+	checked, err := json.Marshal(body) // strings, json.Numbers, bools, nil, maps, slices: cannot fail
+	if err != nil {
+		return req, err
+	}
+	if err := json.Unmarshal(checked, &req); err != nil {
+		return req, fmt.Errorf("decode checked body into %T: %w", req, err)
+	}
+	return req, nil
 }
 
 // count is a JSON integer or a string of digits (kCount): SDKs send device.quantity
@@ -65,9 +69,6 @@ func (n *count) UnmarshalJSON(b []byte) error {
 // oneOrMany is an object or an array of such objects (kObjects): the service document
 // sends products as one object, SDKs and partners as an array.
 type oneOrMany[T any] []T
-
-// oneOrMany marks the type for the fill of typed requests (typedbody.go).
-func (oneOrMany[T]) oneOrMany() {}
 
 func (m *oneOrMany[T]) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)

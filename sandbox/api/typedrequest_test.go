@@ -106,3 +106,40 @@ func TestFlexibleMembers(t *testing.T) {
 		t.Errorf("one %+v, many %+v, none %+v", req.One, req.Many, req.None)
 	}
 }
+
+// A body that repeats a member is decoded as the field table checked it: the last
+// repetition only, never a merge of an earlier one the table did not see.
+func TestRepeatedMemberDecodedAsChecked(t *testing.T) {
+	raw := `{"amount":1000,"payment_method":{"card":{"tag":"not hex"}},"amount":"10","payment_method":{}}`
+	body, err := decodeObject([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkBody(body, adjustment.body); err != nil {
+		t.Fatalf("the last repetitions are valid: %v", err)
+	}
+	req, err := adjustment.handler.decode(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := req.(adjustmentRequest); got.Amount != "10" || got.PaymentMethod.Card.Tag != "" {
+		t.Errorf("decoded %+v, want amount 10 and no tag", got)
+	}
+}
+
+// Each admin request type mirrors its field table, as the operations' requests do:
+// a drift would check a member and then drop it, or never fill one.
+func TestAdminRequestShapes(t *testing.T) {
+	for _, tt := range []struct {
+		spec []field
+		req  reflect.Type
+	}{
+		{orderStatusBody, reflect.TypeFor[orderStatusRequest]()},
+		{clockBody, reflect.TypeFor[clockRequest]()},
+		{activeScenariosBody, reflect.TypeFor[activeScenariosRequest]()},
+	} {
+		if problems := checkShape(tt.spec, tt.req); len(problems) > 0 {
+			t.Errorf("%s: %v", tt.req, problems)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -106,7 +107,7 @@ func (s *Server) execute(op operation, c *call) ([]byte, error) {
 	if res, ok := view.(interface{ resourceID() string }); ok {
 		noteResource(c.r, res.resourceID())
 	}
-	return marshalView(view)
+	return json.Marshal(view)
 }
 
 // prepare runs every check that comes before execution. Nothing here writes to the
@@ -176,10 +177,7 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operatio
 	if err := checkBody(c.body, op.body); err != nil {
 		return err
 	}
-	if len(c.body) == 0 {
-		raw = []byte("{}") // also what "[]" stands for (see decodeObject)
-	}
-	c.req, err = op.handler.decode(raw, c.body)
+	c.req, err = op.handler.decode(c.body)
 	return err
 }
 

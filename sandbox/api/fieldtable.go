@@ -1,9 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/url"
 	"sort"
 	"strconv"
@@ -44,16 +46,35 @@ const (
 	kArray
 )
 
+// Shorthands for the fields the tables declare most.
+
+// text is a plain string field of 1..max characters.
+func text(name string, max int) field { return field{name: name, kind: kString, min: 1, max: max} }
+
+// digits is a string of 1..max decimal digits.
+func digits(name string, max int) field { return field{name: name, kind: kDigits, min: 1, max: max} }
+
+// enum is a string that must be one of values.
+func enum(name string, values ...string) field { return field{name: name, kind: kEnum, enum: values} }
+
 type object = map[string]any
 
-// decodeObject parses a JSON body that must be exactly one JSON object. The empty
-// array is read as the empty object: the PHP SDK sends an empty payload as "[]", and
-// GP answers it as it answers "{}" (an edit with nothing on an unknown transaction is
-// 404, not 40213). Any other array is refused.
+// decodeObject parses a JSON body that must be exactly one JSON object, with numbers
+// kept as written (json.Number) for the field table's integer checks. As
+// encoding/json decodes: the last of duplicate members wins, invalid UTF-8 becomes
+// U+FFFD (which textOK refuses), and nesting deeper than its limit (10000) is a
+// syntax error. The empty array is read as the empty object: the PHP SDK sends an
+// empty payload as "[]", and GP answers it as it answers "{}" (an edit with nothing
+// on an unknown transaction is 404, not 40213). Any other array is refused.
 func decodeObject(raw []byte) (object, error) {
-	v, err := parseJSON(raw)
-	if err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		return nil, sandbox.BodyUnexpected()
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, sandbox.BodyUnexpected() // more than white space after the object
 	}
 	switch v := v.(type) {
 	case object:
