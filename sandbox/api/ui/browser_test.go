@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -247,6 +248,16 @@ func TestInspectorInABrowser(t *testing.T) {
 		}
 	}
 	b.mustShoot(shots, "resources", true)
+
+	// The skip link, from the keyboard: focus moves to the content, the view stays.
+	if got := b.mustEval(`(document.querySelector('a.skip').focus(), document.activeElement.textContent)`); got != "Skip to content" {
+		t.Fatalf("the skip link cannot take focus: %q has it", got)
+	}
+	b.mustRun(chromedp.KeyEvent(kb.Enter))
+	if got := b.mustEval(`[location.hash, document.activeElement.id, document.querySelector('.top nav a[aria-current]').textContent].join(' ')`); got != "#/transactions/"+capturedOne+" main Resources" {
+		t.Errorf("after Skip to content: hash, focus and view are %q, want the transaction, main, Resources", got)
+	}
+	b.mustSeeText(`#resource-detail`, "Adjustments (")
 
 	// The sale's batch, from the sale.
 	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + sale["id"].(string)))

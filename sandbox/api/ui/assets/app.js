@@ -823,9 +823,19 @@ function restart() {
   route();
 }
 
+// setupSkipLink makes "Skip to content" move focus to the content. Followed as a link,
+// its #main would change the address, which this page reads as a route (to Requests).
+function setupSkipLink() {
+  document.querySelector('a.skip').addEventListener('click', (ev) => {
+    ev.preventDefault();
+    main.focus();
+  });
+}
+
 function start() {
   takeTokenFromURL();
   setupLogin();
+  setupSkipLink();
   window.addEventListener('hashchange', route);
   startPolling();
   setInterval(refreshClock, 5000);
