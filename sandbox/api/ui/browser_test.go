@@ -286,6 +286,22 @@ func TestInspectorInABrowser(t *testing.T) {
 	b.mustSeeText(`#clock-now`, "2021-03-22 11:00:")
 	b.mustShoot(shots, "scenarios", true)
 
+	// Common desktop widths: every cell is wide enough for its longest word (a path
+	// breaks after a /, never letter by letter), nothing spills out of its cell, and a
+	// table wider than its panel scrolls there rather than running off the page.
+	for _, width := range []int64{1024, 1400} {
+		b.mustRun(chromedp.EmulateViewport(width, 900))
+		for _, view := range []string{"requests", "transactions/" + capturedOne, "orders", "batches"} {
+			b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/" + view))
+			table := "#" + strings.Split(view, "/")[0]
+			b.mustSeeText(table+` tbody`, "_")
+			if problems := b.mustEval(fmt.Sprintf(tableFitJS, table)); problems != "" {
+				t.Errorf("at %dpx, #/%s:\n%s", width, view, problems)
+			}
+			b.mustShoot(shots, fmt.Sprintf("%s-%d", table[1:], width), false)
+		}
+	}
+
 	// A narrow window: the views stack and nothing runs off the side.
 	b.mustRun(chromedp.EmulateViewport(420, 800))
 	for _, view := range []string{"requests?scenario=declined-adjustment", "transactions/" + capturedOne, "notifications/" + orderID + "/1", "scenarios"} {
@@ -302,6 +318,41 @@ func TestInspectorInABrowser(t *testing.T) {
 	}
 	b.mustShoot(shots, "narrow", false)
 }
+
+// tableFitJS (with the table's selector) lists, one a line, the cells of the table that
+// are narrower than their longest unbreakable piece of text (a word, or a path up to and
+// including a /) or whose content spills out, and the table when it runs past the
+// window without a scrolling or clipping container inside the window.
+const tableFitJS = `(() => {
+  const table = document.querySelector(%q);
+  if (!table) return 'no table';
+  const ctx = document.createElement('canvas').getContext('2d');
+  const problems = [];
+  for (const td of table.querySelectorAll('tbody td')) {
+    const cs = getComputedStyle(td);
+    const room = td.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const where = 'column ' + (td.cellIndex + 1) + ' (' + td.textContent.trim().slice(0, 40) + ')';
+    if (td.scrollWidth > td.clientWidth + 1) problems.push(where + ': content ' + td.scrollWidth + 'px spills out of ' + td.clientWidth + 'px');
+    const texts = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    for (let n; (n = texts.nextNode());) {
+      const s = getComputedStyle(n.parentElement);
+      if (s.whiteSpace === 'nowrap') continue; // measured whole by the spill check
+      ctx.font = s.fontStyle + ' ' + s.fontWeight + ' ' + s.fontSize + ' ' + s.fontFamily;
+      for (const piece of n.textContent.split(/\s+/).flatMap((w) => w.split(/(?<=\/)/))) {
+        const w = ctx.measureText(piece).width;
+        if (w > room + 1) problems.push(where + ': "' + piece + '" needs ' + Math.ceil(w) + 'px, has ' + Math.floor(room) + 'px');
+      }
+    }
+  }
+  const right = table.getBoundingClientRect().right;
+  let box = table.parentElement;
+  while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+  const edge = box && box !== document.documentElement && box !== document.body ? box.getBoundingClientRect().right : innerWidth;
+  if (right > edge + 1 && !box) problems.push('the table runs ' + Math.ceil(right - edge) + 'px past the window');
+  if (edge > innerWidth + 1) problems.push('the table\'s container runs ' + Math.ceil(edge - innerWidth) + 'px past the window');
+  if (document.documentElement.scrollWidth > innerWidth) problems.push('the page is ' + (document.documentElement.scrollWidth - innerWidth) + 'px wider than the window');
+  return problems.join('\n');
+})()`
 
 // browser is one headless Chromium tab.
 type browser struct {

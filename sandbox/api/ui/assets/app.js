@@ -45,10 +45,12 @@ function widthCol(w) {
 }
 
 // table builds a table; a head cell is a title or [title, th attributes]. attrs.cols
-// (widths) fixes the layout, so that long values wrap instead of squeezing columns.
+// are the columns' preferred widths (null: the rest). The layout stays automatic, so
+// that no column gets narrower than its longest word; a table that cannot fit then
+// scrolls sideways in its panel.
 function table(head, rows, attrs = {}) {
   const { cols, ...rest } = attrs;
-  return el('table', { ...rest, class: cols ? 'fixed' : null },
+  return el('table', rest,
     cols ? el('colgroup', null, cols.map(widthCol)) : null,
     el('thead', null, el('tr', null, head.map((h) => el('th', typeof h === 'string' ? { scope: 'col' } : { scope: 'col', ...h[1] }, typeof h === 'string' ? h : h[0])))),
     rows instanceof HTMLTableSectionElement ? rows : el('tbody', null, rows));
@@ -85,6 +87,11 @@ function shortTime(ts) { return ts ? ts.replace('T', ' ').replace('Z', '') : '';
 // shortId shortens a long id for a list cell; the full id is in its title and detail.
 function shortId(id) { return id && id.length > 22 ? id.slice(0, 13) + '…' + id.slice(-5) : id; }
 function shortPath(path) { return path.split('/').map(shortId).join('/'); }
+// pathText is shortPath with a line break allowed after each /, and nowhere else (a
+// browser would also break an id after its …).
+function pathText(path) {
+  return shortPath(path).split(/(?<=\/)/).flatMap((p, i) => [i ? el('wbr') : null, el('span', { class: 'nowrap' }, p)]);
+}
 function timeOfDay(ts) { return ts ? ts.slice(11, 23) : ''; }
 
 function resourceRoute(id) {
@@ -325,7 +332,7 @@ function requestRow(e) {
   return el('tr', { class: e.request_id === journal.selected ? 'selected' : null, 'data-seq': e.seq },
     el('td', { class: 'num' }, link(requestRoute(e), String(e.seq), { 'aria-label': `Request ${e.seq}: ${e.method} ${e.path}, status ${e.status}` })),
     el('td', { class: 'nowrap', title: shortTime(e.time) + ' (sandbox clock)' }, timeOfDay(e.time)),
-    el('td', { class: 'path', title: e.method + ' ' + e.path }, el('strong', null, e.method), ' ' + shortPath(e.path),
+    el('td', { class: 'path', title: e.method + ' ' + e.path }, el('strong', null, e.method), ' ', pathText(e.path),
       e.operation ? el('span', { class: 'muted' }, ' · ' + e.operation) : null),
     el('td', { class: 'nowrap' }, statusBadge(e.status), e.detailed_error_code ? ' ' + e.detailed_error_code : ''),
     el('td', null, rule),
@@ -498,7 +505,7 @@ const KINDS = {
   transactions: {
     title: 'Transactions', list: '/_sandbox/transactions', key: 'transactions', item: (id) => '/_sandbox/transactions/' + enc(id),
     columns: [
-      ['Transaction', (t) => link('transactions/' + enc(t.id), shortId(t.id), { class: 'mono', title: t.id })],
+      ['Transaction', (t) => link('transactions/' + enc(t.id), shortId(t.id), { class: 'mono nowrap', title: t.id })],
       ['Status', (t) => stateBadge(t.status)],
       [['Amount', { class: 'num' }], (t) => t.amount + ' ' + t.currency, 'num'], [['Gratuity', { class: 'num' }], (t) => t.gratuity_amount || '–', 'num'],
       [['Adjusted', { class: 'num' }], (t) => String(t.adjustments.length), 'num'],
@@ -509,7 +516,7 @@ const KINDS = {
   orders: {
     title: 'Orders', list: '/_sandbox/orders', key: 'orders', item: (id) => '/_sandbox/orders/' + enc(id),
     columns: [
-      ['Order', (o) => link('orders/' + enc(o.id), shortId(o.id), { class: 'mono', title: o.id })],
+      ['Order', (o) => link('orders/' + enc(o.id), shortId(o.id), { class: 'mono nowrap', title: o.id })],
       ['Status', (o) => stateBadge(o.status)], ['Merchant', (o) => o.merchant_name],
       ['Updated (sandbox)', (o) => shortTime(o.time_last_updated), 'nowrap'], [['Actions', { class: 'num' }], (o) => String(o.history.length), 'num'],
     ],
@@ -519,8 +526,8 @@ const KINDS = {
   batches: {
     title: 'Batches', list: '/_sandbox/batches', key: 'batches', item: (id) => '/_sandbox/batches/' + enc(id),
     columns: [
-      ['Batch', (b) => link('batches/' + enc(b.id), b.id, { class: 'mono' })],
-      ['Status', (b) => stateBadge(b.status)], ['Merchant', (b) => shortId(b.merchant_id), 'mono'],
+      ['Batch', (b) => link('batches/' + enc(b.id), b.id, { class: 'mono nowrap' })],
+      ['Status', (b) => stateBadge(b.status)], ['Merchant', (b) => shortId(b.merchant_id), 'mono nowrap'],
       [['Total', { class: 'num' }], (b) => (b.status === 'OPEN' ? '–' : b.amount + ' ' + b.currency), 'num'], [['Members', { class: 'num' }], (b) => String(b.transactions.length), 'num'],
     ],
     cols: [null, '7em', '12em', '8em', '7em'],
@@ -659,7 +666,7 @@ function notificationRoute(n) { return 'notifications/' + enc(n.order_id) + '/' 
 function notificationTable(list, selected) {
   return table(['Order · seq', 'Change', 'State', ['Tries', { class: 'num' }], 'Last answer', 'Next attempt'],
     list.map((n) => el('tr', { class: selected === n ? 'selected' : null },
-      el('td', null, link(notificationRoute(n), `${shortId(n.order_id)} · ${n.seq}`, { class: 'mono', title: n.order_id, 'aria-label': `${n.order_id} notification ${n.seq}` })),
+      el('td', null, link(notificationRoute(n), `${shortId(n.order_id)} · ${n.seq}`, { class: 'mono nowrap', title: n.order_id, 'aria-label': `${n.order_id} notification ${n.seq}` })),
       el('td', null, n.action.replace('ORDER_', '')), el('td', null, stateBadge(n.state)), el('td', { class: 'num' }, String(n.attempts.length)),
       el('td', null, lastAnswer(n)), el('td', { class: 'nowrap', title: 'sandbox clock' }, n.next_attempt ? timeOfDay(n.next_attempt) : '–'))),
     { 'aria-label': 'Notifications', cols: [null, '7.5em', '8.5em', '3.5em', '7em', '7em'] });
