@@ -172,6 +172,16 @@ func TestInspectorInABrowser(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("sale: %d %v", status, sale)
 	}
+	// Sales in currencies with no and with three minor digits.
+	minorSales := map[string]string{}
+	for _, currency := range []string{"JPY", "BHD"} {
+		status, m := sb.call("POST", "/transactions", apiHeader(tok), `{"channel":"CP","type":"SALE","amount":"1234","currency":"`+currency+`",`+
+			`"payment_method":{"entry_mode":"MANUAL","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30","cvv":"123"}}}`)
+		if status != 200 {
+			t.Fatalf("%s sale: %d %v", currency, status, m)
+		}
+		minorSales[currency] = m["id"].(string)
+	}
 	// A body that would run if the page ever parsed data as HTML.
 	sb.call("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok),
 		`{"gratuity_amount":"1","note":"<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">"}`)
@@ -242,11 +252,24 @@ func TestInspectorInABrowser(t *testing.T) {
 	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + capturedOne))
 	b.mustSeeText(`#resource-detail`, "Adjustments (")
 	tx := b.mustEval(`document.querySelector('#resource-detail').textContent`)
-	for _, want := range []string{"Gratuity650 USD", "gratuity_amount: 500 → 650", "gratuity_amount: (none) → 500"} {
+	for _, want := range []string{"Amount10.00 USD", "Gratuity6.50 USD", "gratuity_amount: 500 → 650", "gratuity_amount: (none) → 500"} {
 		if !strings.Contains(tx, want) {
 			t.Errorf("the transaction view does not show %q: %s", want, tx)
 		}
 	}
+	// Amounts are shown in major units; the minor units the API sends are in the title.
+	titles := b.mustEval(`[...document.querySelectorAll('#resource-detail .money, #transactions .money')].map(e => e.textContent + ' = ' + e.title).join('\n')`)
+	for _, want := range []string{"10.00 USD = 1000 ", "6.50 USD = 650 "} {
+		if !strings.Contains(titles, want) {
+			t.Errorf("no amount shows %q (text = title): %s", want, titles)
+		}
+	}
+	for currency, want := range map[string]string{"JPY": "Amount1234 JPY", "BHD": "Amount1.234 BHD"} {
+		b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + minorSales[currency]))
+		b.mustSeeText(`#resource-detail`, want)
+	}
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + capturedOne))
+	b.mustSeeText(`#resource-detail`, "Adjustments (")
 	b.mustShoot(shots, "resources", true)
 
 	// The skip link, from the keyboard: focus moves to the content, the view stays.

@@ -94,6 +94,31 @@ function pathText(path) {
 }
 function timeOfDay(ts) { return ts ? ts.slice(11, 23) : ''; }
 
+// The digits after the decimal point of each currency whose minor unit is not a
+// hundredth (ISO 4217); every other currency has two.
+const MINOR_DIGITS = {
+  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3, CLF: 4, UYW: 4,
+};
+
+// majorUnits writes an amount the API gives in minor units ("1000" USD) in major units
+// ("10.00"), on the string's digits, so that no amount is rounded.
+function majorUnits(minor, currency) {
+  const m = /^(-?)0*(\d+)$/.exec(String(minor));
+  if (!m) return String(minor);
+  const digits = MINOR_DIGITS[String(currency).toUpperCase()] ?? 2;
+  if (!digits) return m[1] + m[2];
+  const whole = m[2].padStart(digits + 1, '0');
+  return m[1] + whole.slice(0, -digits) + '.' + whole.slice(-digits);
+}
+
+// money shows an amount in major units with its currency; its title keeps the API's
+// value in minor units, to compare with a response.
+function money(minor, currency) {
+  if (minor === undefined || minor === null || minor === '') return '';
+  return el('span', { class: 'money', title: `${minor} in minor units, as the API sends it` }, majorUnits(minor, currency) + ' ' + currency);
+}
+
 function resourceRoute(id) {
   if (!id) return null;
   if (id.startsWith('TRN_')) return 'transactions/' + enc(id);
@@ -507,7 +532,7 @@ const KINDS = {
     columns: [
       ['Transaction', (t) => link('transactions/' + enc(t.id), shortId(t.id), { class: 'mono nowrap', title: t.id })],
       ['Status', (t) => stateBadge(t.status)],
-      [['Amount', { class: 'num' }], (t) => t.amount + ' ' + t.currency, 'num'], [['Gratuity', { class: 'num' }], (t) => t.gratuity_amount || '–', 'num'],
+      [['Amount', { class: 'num' }], (t) => money(t.amount, t.currency), 'num'], [['Gratuity', { class: 'num' }], (t) => money(t.gratuity_amount, t.currency) || '–', 'num'],
       [['Adjusted', { class: 'num' }], (t) => String(t.adjustments.length), 'num'],
     ],
     cols: [null, '10em', '7.5em', '5.5em', '5.5em'],
@@ -528,7 +553,7 @@ const KINDS = {
     columns: [
       ['Batch', (b) => link('batches/' + enc(b.id), b.id, { class: 'mono nowrap' })],
       ['Status', (b) => stateBadge(b.status)], ['Merchant', (b) => shortId(b.merchant_id), 'mono nowrap'],
-      [['Total', { class: 'num' }], (b) => (b.status === 'OPEN' ? '–' : b.amount + ' ' + b.currency), 'num'], [['Members', { class: 'num' }], (b) => String(b.transactions.length), 'num'],
+      [['Total', { class: 'num' }], (b) => (b.status === 'OPEN' ? '–' : money(b.amount, b.currency)), 'num'], [['Members', { class: 'num' }], (b) => String(b.transactions.length), 'num'],
     ],
     cols: [null, '7em', '12em', '8em', '7em'],
     detail: batchDetail,
@@ -605,8 +630,8 @@ function transactionDetail(t) {
     el('h3', { class: 'mono' }, t.id),
     kv([
       ['Status', stateBadge(t.status)], ['Type', t.type],
-      ['Amount', t.amount + ' ' + t.currency], ['Authorization amount', t.authorization_amount],
-      ['Gratuity', t.gratuity_amount ? t.gratuity_amount + ' ' + t.currency : '(none)'],
+      ['Amount', money(t.amount, t.currency)], ['Authorization amount', money(t.authorization_amount, t.currency)],
+      ['Gratuity', money(t.gratuity_amount, t.currency) || '(none)'],
       ['Merchant', t.merchant_id], ['Country', t.country], ['Reference', t.reference],
       ['Batch', t.batch_id ? [link('batches/' + enc(t.batch_id), t.batch_id, { class: 'mono' }), t.batch_closed ? ' (closed)' : ' (open)'] : ''],
       ['Created (sandbox)', shortTime(t.time_created)], ['Last action', actionText(t.action)],
@@ -646,7 +671,7 @@ function batchDetail(b) {
       ['Status', stateBadge(b.status)], ['Merchant', b.merchant_id], ['Account', b.account_id],
       ['Opened (sandbox)', shortTime(b.time_created)], ['Closed (sandbox)', b.time_closed ? shortTime(b.time_closed) : 'still open'],
       ['Closed by', b.closed_by],
-      ['Total', b.status === 'OPEN' ? 'made when the batch closes' : `${b.amount} ${b.currency} in ${b.transaction_count} transaction${b.transaction_count === 1 ? '' : 's'}`],
+      ['Total', b.status === 'OPEN' ? 'made when the batch closes' : [money(b.amount, b.currency), ` in ${b.transaction_count} transaction${b.transaction_count === 1 ? '' : 's'}`]],
     ]),
     el('h3', null, 'Transactions'),
     b.transactions.length ? el('ul', null, b.transactions.map((id) => el('li', null, resourceLink(id)))) : el('p', { class: 'muted' }, 'None yet.'),
