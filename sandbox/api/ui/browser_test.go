@@ -318,6 +318,12 @@ func TestInspectorInABrowser(t *testing.T) {
 			b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/" + view))
 			table := "#" + strings.Split(view, "/")[0]
 			b.mustSeeText(table+` tbody`, "_")
+			if view == "batches" {
+				b.mustSeeText(`#resource-detail`, "Select a batch to see")
+				if got := b.mustEval(`document.querySelector('#lookup').placeholder`); got != "BAT_…" {
+					t.Errorf("the batches' lookup suggests %q", got)
+				}
+			}
 			if problems := b.mustEval(fmt.Sprintf(tableFitJS, table)); problems != "" {
 				t.Errorf("at %dpx, #/%s:\n%s", width, view, problems)
 			}

@@ -528,7 +528,7 @@ async function readEvents(body, onEvent) {
 // detail. Another kind (batches) is another entry here and a route in views.
 const KINDS = {
   transactions: {
-    title: 'Transactions', list: '/_sandbox/transactions', key: 'transactions', item: (id) => '/_sandbox/transactions/' + enc(id),
+    title: 'Transactions', one: 'transaction', prefix: 'TRN_', list: '/_sandbox/transactions', key: 'transactions', item: (id) => '/_sandbox/transactions/' + enc(id),
     columns: [
       ['Transaction', (t) => link('transactions/' + enc(t.id), shortId(t.id), { class: 'mono nowrap', title: t.id })],
       ['Status', (t) => stateBadge(t.status)],
@@ -539,7 +539,7 @@ const KINDS = {
     detail: transactionDetail,
   },
   orders: {
-    title: 'Orders', list: '/_sandbox/orders', key: 'orders', item: (id) => '/_sandbox/orders/' + enc(id),
+    title: 'Orders', one: 'order', prefix: 'ORD_', list: '/_sandbox/orders', key: 'orders', item: (id) => '/_sandbox/orders/' + enc(id),
     columns: [
       ['Order', (o) => link('orders/' + enc(o.id), shortId(o.id), { class: 'mono nowrap', title: o.id })],
       ['Status', (o) => stateBadge(o.status)], ['Merchant', (o) => o.merchant_name],
@@ -549,7 +549,7 @@ const KINDS = {
     detail: orderDetail,
   },
   batches: {
-    title: 'Batches', list: '/_sandbox/batches', key: 'batches', item: (id) => '/_sandbox/batches/' + enc(id),
+    title: 'Batches', one: 'batch', prefix: 'BAT_', list: '/_sandbox/batches', key: 'batches', item: (id) => '/_sandbox/batches/' + enc(id),
     columns: [
       ['Batch', (b) => link('batches/' + enc(b.id), b.id, { class: 'mono nowrap' })],
       ['Status', (b) => stateBadge(b.status)], ['Merchant', (b) => shortId(b.merchant_id), 'mono nowrap'],
@@ -591,7 +591,7 @@ function resourcesPage(spec, kind, id, selected, extra) {
   const rows = resources.items.map((item) => el('tr', { class: item.id === id ? 'selected' : null },
     spec.columns.map(([, cell, cls]) => el('td', { class: cls || null }, cell(item)))));
   const lookup = el('form', { class: 'toolbar', role: 'search', 'aria-label': 'Open by id' },
-    el('label', { for: 'lookup' }, 'Open by id '), el('input', { id: 'lookup', name: 'id', autocomplete: 'off', spellcheck: 'false', placeholder: kind === 'orders' ? 'ORD_…' : 'TRN_…' }),
+    el('label', { for: 'lookup' }, 'Open by id '), el('input', { id: 'lookup', name: 'id', autocomplete: 'off', spellcheck: 'false', placeholder: spec.prefix + '…' }),
     el('button', { type: 'submit' }, 'Open'));
   lookup.addEventListener('submit', (ev) => { ev.preventDefault(); const v = lookup.elements.id.value.trim(); if (v) location.hash = '#/' + kind + '/' + enc(v); });
   return [
@@ -602,8 +602,8 @@ function resourcesPage(spec, kind, id, selected, extra) {
         el('div', { class: 'scroll' }, table(spec.columns.map(([h]) => h), rows, { id: kind, 'aria-label': spec.title, cols: spec.cols }),
           rows.length ? null : el('p', { class: 'empty' }, `No ${kind} yet.`),
           resources.next ? el('button', { type: 'button', onclick: () => loadMoreResources(spec) }, `Load more ${kind}`) : null)),
-      el('section', { class: 'panel detail', id: 'resource-detail', 'aria-label': 'Selected ' + kind.slice(0, -1) },
-        !selected ? el('p', { class: 'muted' }, `Select a ${kind.slice(0, -1)} to see its state and history.`)
+      el('section', { class: 'panel detail', id: 'resource-detail', 'aria-label': 'Selected ' + spec.one },
+        !selected ? el('p', { class: 'muted' }, `Select a ${spec.one} to see its state and history.`)
           : selected.error ? el('p', { class: 'error', role: 'alert' }, `${id}: ${selected.error.message}`)
             : spec.detail(selected, extra))),
   ];
