@@ -623,7 +623,7 @@ function actionText(a) { return a && a.type ? `${a.type} · ${a.result_code} · 
 
 function transactionDetail(t) {
   const rows = t.adjustments.slice().reverse().map((a) => el('tr', null,
-    el('td', { class: 'num' }, String(a.seq)), el('td', { class: 'nowrap' }, shortTime(a.time)),
+    el('td', { class: 'num' }, String(a.seq)), el('td', { class: 'time' }, shortTime(a.time)), // date and time may wrap in a narrow panel
     el('td', null, Object.entries(a.changes).map(([f, c]) => el('div', { class: 'mono' }, `${f}: ${c.from || '(none)'} → ${c.to}`)),
       el('div', { class: 'muted small' }, `${a.action_id} by ${a.app_id}`))));
   return [
@@ -639,14 +639,14 @@ function transactionDetail(t) {
     ]),
     el('p', null, link('requests?transaction_id=' + enc(t.id), 'Requests on this transaction')),
     el('h3', null, `Adjustments (${t.adjustments.length}), newest first`),
-    rows.length ? table([['#', { class: 'num' }], 'Time (sandbox)', 'Changes, action and app'], rows, { 'aria-label': 'Adjustment history', cols: ['2.5em', '13.5em', null] })
+    rows.length ? table([['#', { class: 'num' }], 'Time (sandbox)', 'Changes, action and app'], rows, { 'aria-label': 'Adjustment history', cols: ['2.5em', null, null] })
       : el('p', { class: 'muted' }, 'Never adjusted.'),
   ];
 }
 
 function orderDetail(o, notes) {
   const history = o.history.slice().reverse().map((a) => el('tr', null,
-    el('td', null, a.type, el('div', { class: 'muted small' }, `${a.id} by ${a.app_name || a.app_id}`)), el('td', { class: 'nowrap' }, shortTime(a.time_created))));
+    el('td', null, a.type, el('div', { class: 'muted small' }, `${a.id} by ${a.app_name || a.app_id}`)), el('td', { class: 'time' }, shortTime(a.time_created))));
   const products = (o.request.products || []).map((p) => el('tr', null, el('td', { class: 'mono' }, p.id), el('td', { class: 'num' }, String(p.quantity ?? ''))));
   return [
     el('h3', { class: 'mono' }, o.id),
@@ -657,7 +657,7 @@ function orderDetail(o, notes) {
     ]),
     el('p', null, link('requests?order_id=' + enc(o.id), 'Requests on this order'), ' · ', link('notifications?order=' + enc(o.id), 'Its notifications')),
     el('h3', null, 'History, newest first'),
-    table(['Action', 'Time (sandbox)'], history, { 'aria-label': 'Order history', cols: [null, '13.5em'] }),
+    table(['Action', 'Time (sandbox)'], history, { 'aria-label': 'Order history' }),
     products.length ? [el('h3', null, 'Products'), table(['Product', ['Quantity', { class: 'num' }]], products)] : null,
     el('h3', null, 'Notifications'),
     notes && notes.notifications.length ? notificationTable(notes.notifications, null) : el('p', { class: 'muted' }, 'None.'),
