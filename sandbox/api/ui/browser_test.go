@@ -269,7 +269,7 @@ func TestInspectorInABrowser(t *testing.T) {
 		b.mustSeeText(`#resource-detail`, want)
 	}
 	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + capturedOne))
-	b.mustSeeText(`#resource-detail`, "Adjustments (")
+	b.mustSeeText(`#resource-detail`, "Gratuity6.50 USD") // this sale's own detail, not the last one's
 	b.mustShoot(shots, "resources", true)
 
 	// The skip link, from the keyboard: focus moves to the content, the view stays.
