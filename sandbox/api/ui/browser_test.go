@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -171,6 +172,16 @@ func TestInspectorInABrowser(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("sale: %d %v", status, sale)
 	}
+	// Sales in currencies with no and with three minor digits.
+	minorSales := map[string]string{}
+	for _, currency := range []string{"JPY", "BHD"} {
+		status, m := sb.call("POST", "/transactions", apiHeader(tok), `{"channel":"CP","type":"SALE","amount":"1234","currency":"`+currency+`",`+
+			`"payment_method":{"entry_mode":"MANUAL","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30","cvv":"123"}}}`)
+		if status != 200 {
+			t.Fatalf("%s sale: %d %v", currency, status, m)
+		}
+		minorSales[currency] = m["id"].(string)
+	}
 	// A body that would run if the page ever parsed data as HTML.
 	sb.call("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok),
 		`{"gratuity_amount":"1","note":"<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">"}`)
@@ -241,12 +252,35 @@ func TestInspectorInABrowser(t *testing.T) {
 	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + capturedOne))
 	b.mustSeeText(`#resource-detail`, "Adjustments (")
 	tx := b.mustEval(`document.querySelector('#resource-detail').textContent`)
-	for _, want := range []string{"Gratuity650 USD", "gratuity_amount: 500 → 650", "gratuity_amount: (none) → 500"} {
+	for _, want := range []string{"Amount10.00 USD", "Gratuity6.50 USD", "gratuity_amount: 500 → 650", "gratuity_amount: (none) → 500"} {
 		if !strings.Contains(tx, want) {
 			t.Errorf("the transaction view does not show %q: %s", want, tx)
 		}
 	}
+	// Amounts are shown in major units; the minor units the API sends are in the title.
+	titles := b.mustEval(`[...document.querySelectorAll('#resource-detail .money, #transactions .money')].map(e => e.textContent + ' = ' + e.title).join('\n')`)
+	for _, want := range []string{"10.00 USD = 1000 ", "6.50 USD = 650 "} {
+		if !strings.Contains(titles, want) {
+			t.Errorf("no amount shows %q (text = title): %s", want, titles)
+		}
+	}
+	for currency, want := range map[string]string{"JPY": "Amount1234 JPY", "BHD": "Amount1.234 BHD"} {
+		b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + minorSales[currency]))
+		b.mustSeeText(`#resource-detail`, want)
+	}
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + capturedOne))
+	b.mustSeeText(`#resource-detail`, "Gratuity6.50 USD") // this sale's own detail, not the last one's
 	b.mustShoot(shots, "resources", true)
+
+	// The skip link, from the keyboard: focus moves to the content, the view stays.
+	if got := b.mustEval(`(document.querySelector('a.skip').focus(), document.activeElement.textContent)`); got != "Skip to content" {
+		t.Fatalf("the skip link cannot take focus: %q has it", got)
+	}
+	b.mustRun(chromedp.KeyEvent(kb.Enter))
+	if got := b.mustEval(`[location.hash, document.activeElement.id, document.querySelector('.top nav a[aria-current]').textContent].join(' ')`); got != "#/transactions/"+capturedOne+" main Resources" {
+		t.Errorf("after Skip to content: hash, focus and view are %q, want the transaction, main, Resources", got)
+	}
+	b.mustSeeText(`#resource-detail`, "Adjustments (")
 
 	// The sale's batch, from the sale.
 	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/transactions/" + sale["id"].(string)))
@@ -275,6 +309,28 @@ func TestInspectorInABrowser(t *testing.T) {
 	b.mustSeeText(`#clock-now`, "2021-03-22 11:00:")
 	b.mustShoot(shots, "scenarios", true)
 
+	// Common desktop widths: every cell is wide enough for its longest word (a path
+	// breaks after a /, never letter by letter), nothing spills out of its cell, and a
+	// table wider than its panel scrolls there rather than running off the page.
+	for _, width := range []int64{1024, 1400} {
+		b.mustRun(chromedp.EmulateViewport(width, 900))
+		for _, view := range []string{"requests", "transactions/" + capturedOne, "orders", "batches"} {
+			b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/" + view))
+			table := "#" + strings.Split(view, "/")[0]
+			b.mustSeeText(table+` tbody`, "_")
+			if view == "batches" {
+				b.mustSeeText(`#resource-detail`, "Select a batch to see")
+				if got := b.mustEval(`document.querySelector('#lookup').placeholder`); got != "BAT_…" {
+					t.Errorf("the batches' lookup suggests %q", got)
+				}
+			}
+			if problems := b.mustEval(fmt.Sprintf(tableFitJS, table)); problems != "" {
+				t.Errorf("at %dpx, #/%s:\n%s", width, view, problems)
+			}
+			b.mustShoot(shots, fmt.Sprintf("%s-%d", table[1:], width), false)
+		}
+	}
+
 	// A narrow window: the views stack and nothing runs off the side.
 	b.mustRun(chromedp.EmulateViewport(420, 800))
 	for _, view := range []string{"requests?scenario=declined-adjustment", "transactions/" + capturedOne, "notifications/" + orderID + "/1", "scenarios"} {
@@ -291,6 +347,41 @@ func TestInspectorInABrowser(t *testing.T) {
 	}
 	b.mustShoot(shots, "narrow", false)
 }
+
+// tableFitJS (with the table's selector) lists, one a line, the cells of the table that
+// are narrower than their longest unbreakable piece of text (a word, or a path up to and
+// including a /) or whose content spills out, and the table when it runs past the
+// window without a scrolling or clipping container inside the window.
+const tableFitJS = `(() => {
+  const table = document.querySelector(%q);
+  if (!table) return 'no table';
+  const ctx = document.createElement('canvas').getContext('2d');
+  const problems = [];
+  for (const td of table.querySelectorAll('tbody td')) {
+    const cs = getComputedStyle(td);
+    const room = td.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const where = 'column ' + (td.cellIndex + 1) + ' (' + td.textContent.trim().slice(0, 40) + ')';
+    if (td.scrollWidth > td.clientWidth + 1) problems.push(where + ': content ' + td.scrollWidth + 'px spills out of ' + td.clientWidth + 'px');
+    const texts = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    for (let n; (n = texts.nextNode());) {
+      const s = getComputedStyle(n.parentElement);
+      if (s.whiteSpace === 'nowrap') continue; // measured whole by the spill check
+      ctx.font = s.fontStyle + ' ' + s.fontWeight + ' ' + s.fontSize + ' ' + s.fontFamily;
+      for (const piece of n.textContent.split(/\s+/).flatMap((w) => w.split(/(?<=\/)/))) {
+        const w = ctx.measureText(piece).width;
+        if (w > room + 1) problems.push(where + ': "' + piece + '" needs ' + Math.ceil(w) + 'px, has ' + Math.floor(room) + 'px');
+      }
+    }
+  }
+  const right = table.getBoundingClientRect().right;
+  let box = table.parentElement;
+  while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+  const edge = box && box !== document.documentElement && box !== document.body ? box.getBoundingClientRect().right : innerWidth;
+  if (right > edge + 1 && !box) problems.push('the table runs ' + Math.ceil(right - edge) + 'px past the window');
+  if (edge > innerWidth + 1) problems.push('the table\'s container runs ' + Math.ceil(edge - innerWidth) + 'px past the window');
+  if (document.documentElement.scrollWidth > innerWidth) problems.push('the page is ' + (document.documentElement.scrollWidth - innerWidth) + 'px wider than the window');
+  return problems.join('\n');
+})()`
 
 // browser is one headless Chromium tab.
 type browser struct {

@@ -45,10 +45,12 @@ function widthCol(w) {
 }
 
 // table builds a table; a head cell is a title or [title, th attributes]. attrs.cols
-// (widths) fixes the layout, so that long values wrap instead of squeezing columns.
+// are the columns' preferred widths (null: the rest). The layout stays automatic, so
+// that no column gets narrower than its longest word; a table that cannot fit then
+// scrolls sideways in its panel.
 function table(head, rows, attrs = {}) {
   const { cols, ...rest } = attrs;
-  return el('table', { ...rest, class: cols ? 'fixed' : null },
+  return el('table', rest,
     cols ? el('colgroup', null, cols.map(widthCol)) : null,
     el('thead', null, el('tr', null, head.map((h) => el('th', typeof h === 'string' ? { scope: 'col' } : { scope: 'col', ...h[1] }, typeof h === 'string' ? h : h[0])))),
     rows instanceof HTMLTableSectionElement ? rows : el('tbody', null, rows));
@@ -85,7 +87,37 @@ function shortTime(ts) { return ts ? ts.replace('T', ' ').replace('Z', '') : '';
 // shortId shortens a long id for a list cell; the full id is in its title and detail.
 function shortId(id) { return id && id.length > 22 ? id.slice(0, 13) + '…' + id.slice(-5) : id; }
 function shortPath(path) { return path.split('/').map(shortId).join('/'); }
+// pathText is shortPath with a line break allowed after each /, and nowhere else (a
+// browser would also break an id after its …).
+function pathText(path) {
+  return shortPath(path).split(/(?<=\/)/).flatMap((p, i) => [i ? el('wbr') : null, el('span', { class: 'nowrap' }, p)]);
+}
 function timeOfDay(ts) { return ts ? ts.slice(11, 23) : ''; }
+
+// The digits after the decimal point of each currency whose minor unit is not a
+// hundredth (ISO 4217); every other currency has two.
+const MINOR_DIGITS = {
+  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3, CLF: 4, UYW: 4,
+};
+
+// majorUnits writes an amount the API gives in minor units ("1000" USD) in major units
+// ("10.00"), on the string's digits, so that no amount is rounded.
+function majorUnits(minor, currency) {
+  const m = /^(-?)0*(\d+)$/.exec(String(minor));
+  if (!m) return String(minor);
+  const digits = MINOR_DIGITS[String(currency).toUpperCase()] ?? 2;
+  if (!digits) return m[1] + m[2];
+  const whole = m[2].padStart(digits + 1, '0');
+  return m[1] + whole.slice(0, -digits) + '.' + whole.slice(-digits);
+}
+
+// money shows an amount in major units with its currency; its title keeps the API's
+// value in minor units, to compare with a response.
+function money(minor, currency) {
+  if (minor === undefined || minor === null || minor === '') return '';
+  return el('span', { class: 'money', title: `${minor} in minor units, as the API sends it` }, majorUnits(minor, currency) + ' ' + currency);
+}
 
 function resourceRoute(id) {
   if (!id) return null;
@@ -325,7 +357,7 @@ function requestRow(e) {
   return el('tr', { class: e.request_id === journal.selected ? 'selected' : null, 'data-seq': e.seq },
     el('td', { class: 'num' }, link(requestRoute(e), String(e.seq), { 'aria-label': `Request ${e.seq}: ${e.method} ${e.path}, status ${e.status}` })),
     el('td', { class: 'nowrap', title: shortTime(e.time) + ' (sandbox clock)' }, timeOfDay(e.time)),
-    el('td', { class: 'path', title: e.method + ' ' + e.path }, el('strong', null, e.method), ' ' + shortPath(e.path),
+    el('td', { class: 'path', title: e.method + ' ' + e.path }, el('strong', null, e.method), ' ', pathText(e.path),
       e.operation ? el('span', { class: 'muted' }, ' · ' + e.operation) : null),
     el('td', { class: 'nowrap' }, statusBadge(e.status), e.detailed_error_code ? ' ' + e.detailed_error_code : ''),
     el('td', null, rule),
@@ -496,20 +528,20 @@ async function readEvents(body, onEvent) {
 // detail. Another kind (batches) is another entry here and a route in views.
 const KINDS = {
   transactions: {
-    title: 'Transactions', list: '/_sandbox/transactions', key: 'transactions', item: (id) => '/_sandbox/transactions/' + enc(id),
+    title: 'Transactions', one: 'transaction', prefix: 'TRN_', list: '/_sandbox/transactions', key: 'transactions', item: (id) => '/_sandbox/transactions/' + enc(id),
     columns: [
-      ['Transaction', (t) => link('transactions/' + enc(t.id), shortId(t.id), { class: 'mono', title: t.id })],
+      ['Transaction', (t) => link('transactions/' + enc(t.id), shortId(t.id), { class: 'mono nowrap', title: t.id })],
       ['Status', (t) => stateBadge(t.status)],
-      [['Amount', { class: 'num' }], (t) => t.amount + ' ' + t.currency, 'num'], [['Gratuity', { class: 'num' }], (t) => t.gratuity_amount || '–', 'num'],
+      [['Amount', { class: 'num' }], (t) => money(t.amount, t.currency), 'num'], [['Gratuity', { class: 'num' }], (t) => money(t.gratuity_amount, t.currency) || '–', 'num'],
       [['Adjusted', { class: 'num' }], (t) => String(t.adjustments.length), 'num'],
     ],
     cols: [null, '10em', '7.5em', '5.5em', '5.5em'],
     detail: transactionDetail,
   },
   orders: {
-    title: 'Orders', list: '/_sandbox/orders', key: 'orders', item: (id) => '/_sandbox/orders/' + enc(id),
+    title: 'Orders', one: 'order', prefix: 'ORD_', list: '/_sandbox/orders', key: 'orders', item: (id) => '/_sandbox/orders/' + enc(id),
     columns: [
-      ['Order', (o) => link('orders/' + enc(o.id), shortId(o.id), { class: 'mono', title: o.id })],
+      ['Order', (o) => link('orders/' + enc(o.id), shortId(o.id), { class: 'mono nowrap', title: o.id })],
       ['Status', (o) => stateBadge(o.status)], ['Merchant', (o) => o.merchant_name],
       ['Updated (sandbox)', (o) => shortTime(o.time_last_updated), 'nowrap'], [['Actions', { class: 'num' }], (o) => String(o.history.length), 'num'],
     ],
@@ -517,11 +549,11 @@ const KINDS = {
     detail: orderDetail,
   },
   batches: {
-    title: 'Batches', list: '/_sandbox/batches', key: 'batches', item: (id) => '/_sandbox/batches/' + enc(id),
+    title: 'Batches', one: 'batch', prefix: 'BAT_', list: '/_sandbox/batches', key: 'batches', item: (id) => '/_sandbox/batches/' + enc(id),
     columns: [
-      ['Batch', (b) => link('batches/' + enc(b.id), b.id, { class: 'mono' })],
-      ['Status', (b) => stateBadge(b.status)], ['Merchant', (b) => shortId(b.merchant_id), 'mono'],
-      [['Total', { class: 'num' }], (b) => (b.status === 'OPEN' ? '–' : b.amount + ' ' + b.currency), 'num'], [['Members', { class: 'num' }], (b) => String(b.transactions.length), 'num'],
+      ['Batch', (b) => link('batches/' + enc(b.id), b.id, { class: 'mono nowrap' })],
+      ['Status', (b) => stateBadge(b.status)], ['Merchant', (b) => shortId(b.merchant_id), 'mono nowrap'],
+      [['Total', { class: 'num' }], (b) => (b.status === 'OPEN' ? '–' : money(b.amount, b.currency)), 'num'], [['Members', { class: 'num' }], (b) => String(b.transactions.length), 'num'],
     ],
     cols: [null, '7em', '12em', '8em', '7em'],
     detail: batchDetail,
@@ -559,7 +591,7 @@ function resourcesPage(spec, kind, id, selected, extra) {
   const rows = resources.items.map((item) => el('tr', { class: item.id === id ? 'selected' : null },
     spec.columns.map(([, cell, cls]) => el('td', { class: cls || null }, cell(item)))));
   const lookup = el('form', { class: 'toolbar', role: 'search', 'aria-label': 'Open by id' },
-    el('label', { for: 'lookup' }, 'Open by id '), el('input', { id: 'lookup', name: 'id', autocomplete: 'off', spellcheck: 'false', placeholder: kind === 'orders' ? 'ORD_…' : 'TRN_…' }),
+    el('label', { for: 'lookup' }, 'Open by id '), el('input', { id: 'lookup', name: 'id', autocomplete: 'off', spellcheck: 'false', placeholder: spec.prefix + '…' }),
     el('button', { type: 'submit' }, 'Open'));
   lookup.addEventListener('submit', (ev) => { ev.preventDefault(); const v = lookup.elements.id.value.trim(); if (v) location.hash = '#/' + kind + '/' + enc(v); });
   return [
@@ -570,8 +602,8 @@ function resourcesPage(spec, kind, id, selected, extra) {
         el('div', { class: 'scroll' }, table(spec.columns.map(([h]) => h), rows, { id: kind, 'aria-label': spec.title, cols: spec.cols }),
           rows.length ? null : el('p', { class: 'empty' }, `No ${kind} yet.`),
           resources.next ? el('button', { type: 'button', onclick: () => loadMoreResources(spec) }, `Load more ${kind}`) : null)),
-      el('section', { class: 'panel detail', id: 'resource-detail', 'aria-label': 'Selected ' + kind.slice(0, -1) },
-        !selected ? el('p', { class: 'muted' }, `Select a ${kind.slice(0, -1)} to see its state and history.`)
+      el('section', { class: 'panel detail', id: 'resource-detail', 'aria-label': 'Selected ' + spec.one },
+        !selected ? el('p', { class: 'muted' }, `Select a ${spec.one} to see its state and history.`)
           : selected.error ? el('p', { class: 'error', role: 'alert' }, `${id}: ${selected.error.message}`)
             : spec.detail(selected, extra))),
   ];
@@ -591,15 +623,15 @@ function actionText(a) { return a && a.type ? `${a.type} · ${a.result_code} · 
 
 function transactionDetail(t) {
   const rows = t.adjustments.slice().reverse().map((a) => el('tr', null,
-    el('td', { class: 'num' }, String(a.seq)), el('td', { class: 'nowrap' }, shortTime(a.time)),
+    el('td', { class: 'num' }, String(a.seq)), el('td', { class: 'time' }, shortTime(a.time)), // date and time may wrap in a narrow panel
     el('td', null, Object.entries(a.changes).map(([f, c]) => el('div', { class: 'mono' }, `${f}: ${c.from || '(none)'} → ${c.to}`)),
       el('div', { class: 'muted small' }, `${a.action_id} by ${a.app_id}`))));
   return [
     el('h3', { class: 'mono' }, t.id),
     kv([
       ['Status', stateBadge(t.status)], ['Type', t.type],
-      ['Amount', t.amount + ' ' + t.currency], ['Authorization amount', t.authorization_amount],
-      ['Gratuity', t.gratuity_amount ? t.gratuity_amount + ' ' + t.currency : '(none)'],
+      ['Amount', money(t.amount, t.currency)], ['Authorization amount', money(t.authorization_amount, t.currency)],
+      ['Gratuity', money(t.gratuity_amount, t.currency) || '(none)'],
       ['Merchant', t.merchant_id], ['Country', t.country], ['Reference', t.reference],
       ['Batch', t.batch_id ? [link('batches/' + enc(t.batch_id), t.batch_id, { class: 'mono' }), t.batch_closed ? ' (closed)' : ' (open)'] : ''],
       ['Created (sandbox)', shortTime(t.time_created)], ['Last action', actionText(t.action)],
@@ -607,14 +639,14 @@ function transactionDetail(t) {
     ]),
     el('p', null, link('requests?transaction_id=' + enc(t.id), 'Requests on this transaction')),
     el('h3', null, `Adjustments (${t.adjustments.length}), newest first`),
-    rows.length ? table([['#', { class: 'num' }], 'Time (sandbox)', 'Changes, action and app'], rows, { 'aria-label': 'Adjustment history', cols: ['2.5em', '13.5em', null] })
+    rows.length ? table([['#', { class: 'num' }], 'Time (sandbox)', 'Changes, action and app'], rows, { 'aria-label': 'Adjustment history', cols: ['2.5em', null, null] })
       : el('p', { class: 'muted' }, 'Never adjusted.'),
   ];
 }
 
 function orderDetail(o, notes) {
   const history = o.history.slice().reverse().map((a) => el('tr', null,
-    el('td', null, a.type, el('div', { class: 'muted small' }, `${a.id} by ${a.app_name || a.app_id}`)), el('td', { class: 'nowrap' }, shortTime(a.time_created))));
+    el('td', null, a.type, el('div', { class: 'muted small' }, `${a.id} by ${a.app_name || a.app_id}`)), el('td', { class: 'time' }, shortTime(a.time_created))));
   const products = (o.request.products || []).map((p) => el('tr', null, el('td', { class: 'mono' }, p.id), el('td', { class: 'num' }, String(p.quantity ?? ''))));
   return [
     el('h3', { class: 'mono' }, o.id),
@@ -625,7 +657,7 @@ function orderDetail(o, notes) {
     ]),
     el('p', null, link('requests?order_id=' + enc(o.id), 'Requests on this order'), ' · ', link('notifications?order=' + enc(o.id), 'Its notifications')),
     el('h3', null, 'History, newest first'),
-    table(['Action', 'Time (sandbox)'], history, { 'aria-label': 'Order history', cols: [null, '13.5em'] }),
+    table(['Action', 'Time (sandbox)'], history, { 'aria-label': 'Order history' }),
     products.length ? [el('h3', null, 'Products'), table(['Product', ['Quantity', { class: 'num' }]], products)] : null,
     el('h3', null, 'Notifications'),
     notes && notes.notifications.length ? notificationTable(notes.notifications, null) : el('p', { class: 'muted' }, 'None.'),
@@ -639,7 +671,7 @@ function batchDetail(b) {
       ['Status', stateBadge(b.status)], ['Merchant', b.merchant_id], ['Account', b.account_id],
       ['Opened (sandbox)', shortTime(b.time_created)], ['Closed (sandbox)', b.time_closed ? shortTime(b.time_closed) : 'still open'],
       ['Closed by', b.closed_by],
-      ['Total', b.status === 'OPEN' ? 'made when the batch closes' : `${b.amount} ${b.currency} in ${b.transaction_count} transaction${b.transaction_count === 1 ? '' : 's'}`],
+      ['Total', b.status === 'OPEN' ? 'made when the batch closes' : [money(b.amount, b.currency), ` in ${b.transaction_count} transaction${b.transaction_count === 1 ? '' : 's'}`]],
     ]),
     el('h3', null, 'Transactions'),
     b.transactions.length ? el('ul', null, b.transactions.map((id) => el('li', null, resourceLink(id)))) : el('p', { class: 'muted' }, 'None yet.'),
@@ -659,7 +691,7 @@ function notificationRoute(n) { return 'notifications/' + enc(n.order_id) + '/' 
 function notificationTable(list, selected) {
   return table(['Order · seq', 'Change', 'State', ['Tries', { class: 'num' }], 'Last answer', 'Next attempt'],
     list.map((n) => el('tr', { class: selected === n ? 'selected' : null },
-      el('td', null, link(notificationRoute(n), `${shortId(n.order_id)} · ${n.seq}`, { class: 'mono', title: n.order_id, 'aria-label': `${n.order_id} notification ${n.seq}` })),
+      el('td', null, link(notificationRoute(n), `${shortId(n.order_id)} · ${n.seq}`, { class: 'mono nowrap', title: n.order_id, 'aria-label': `${n.order_id} notification ${n.seq}` })),
       el('td', null, n.action.replace('ORDER_', '')), el('td', null, stateBadge(n.state)), el('td', { class: 'num' }, String(n.attempts.length)),
       el('td', null, lastAnswer(n)), el('td', { class: 'nowrap', title: 'sandbox clock' }, n.next_attempt ? timeOfDay(n.next_attempt) : '–'))),
     { 'aria-label': 'Notifications', cols: [null, '7.5em', '8.5em', '3.5em', '7em', '7em'] });
@@ -823,9 +855,19 @@ function restart() {
   route();
 }
 
+// setupSkipLink makes "Skip to content" move focus to the content. Followed as a link,
+// its #main would change the address, which this page reads as a route (to Requests).
+function setupSkipLink() {
+  document.querySelector('a.skip').addEventListener('click', (ev) => {
+    ev.preventDefault();
+    main.focus();
+  });
+}
+
 function start() {
   takeTokenFromURL();
   setupLogin();
+  setupSkipLink();
   window.addEventListener('hashchange', route);
   startPolling();
   setInterval(refreshClock, 5000);
