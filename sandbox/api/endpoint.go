@@ -253,7 +253,7 @@ func checkContentType(r *http.Request) error {
 // before a byte is read, so a 100 MiB upload costs nothing.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if r.ContentLength > s.maxBody {
-		return nil, sandbox.BodyTooLarge(s.maxBody)
+		return nil, s.bodyTooLarge()
 	}
 	if read, ok := r.Body.(*journaledBody); ok && read.err == nil {
 		return read.whole, nil // within maxBody: peekBody reads no body declared longer
@@ -263,9 +263,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	var refused *sandbox.Error // from decodeRequestBody: the encoding or its size
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, sandbox.BodyTooLarge(s.maxBody)
+		return nil, s.bodyTooLarge()
 	case errors.As(err, &refused):
-		return nil, refused
+		return nil, err // as refused, with the status it was raised with
 	case err != nil:
 		return nil, sandbox.BodyUnexpected() // the client went away or sent a broken chunk
 	}

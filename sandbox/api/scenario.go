@@ -117,7 +117,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	if e := o.Error; e != nil {
 		// The client sees the scripted error even when apply executed the action (or
 		// the action failed): that is what the rule is for.
-		status, body = errorResponse(r, sandbox.Scripted(o.Status, e.Code, e.Detail, e.Description))
+		status, body = errorResponse(r, withStatus(o.Status, sandbox.Scripted(e.Code, e.Detail, e.Description)))
 	}
 	switch o.Fault {
 	case scenario.FaultTimeout:
