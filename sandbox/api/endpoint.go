@@ -127,7 +127,7 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 		return nil, err
 	}
 	if idemKey != "" {
-		c.idem = sandbox.Idempotency{Key: idemKey, Method: r.Method, Path: r.URL.Path} // BodyHash: see script
+		c.idem = sandbox.Idempotency{Key: idemKey} // Request: see script
 	}
 	return c, nil
 }

@@ -57,7 +57,7 @@ func adjustOnce(tx sandbox.Tx, txnID, key string, now time.Time) error {
 		return err
 	}
 	return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: hotPathApp, Key: key, ResourceID: t.ID,
-		Kind: "transaction", Time: now, HTTPStatus: 200}, 48*time.Hour)
+		Kind: "transaction", Time: now}, 48*time.Hour)
 }
 
 // BenchmarkAdjustmentUpdate runs adjustOnce, one Update each, over a store already
@@ -168,7 +168,7 @@ func putLoadKeys(s *Store, prefix, resourceID string, n, perUpdate int) error {
 		err = s.Update(func(tx sandbox.Tx) error {
 			for i := lo; i < min(lo+perUpdate, n); i++ {
 				err := tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: hotPathApp, Key: prefix + strconv.Itoa(i),
-					ResourceID: resourceID, Kind: "transaction", Time: now, HTTPStatus: 200}, 48*time.Hour)
+					ResourceID: resourceID, Kind: "transaction", Time: now}, 48*time.Hour)
 				if err != nil {
 					return err
 				}

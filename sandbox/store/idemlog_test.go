@@ -13,7 +13,7 @@ import (
 )
 
 func idemRec(key string) sandbox.IdempotencyRecord {
-	return sandbox.IdempotencyRecord{AppID: "a", Key: key, ResourceID: "TRN_" + key, Kind: "transaction", Time: ms(1), HTTPStatus: 200}
+	return sandbox.IdempotencyRecord{AppID: "a", Key: key, ResourceID: "TRN_" + key, Kind: "transaction", Time: ms(1)}
 }
 
 func mustPutKeys(t *testing.T, s *Store, keep time.Duration, keys ...string) {

@@ -404,12 +404,14 @@ func appendIdemEntry(b []byte, id idemID, r sandbox.IdempotencyRecord, expires u
 	b = binary.AppendUvarint(b, uint64(idemBodySize(r, expires)))
 	b = binary.AppendUvarint(b, expires)
 	b = binary.AppendVarint(b, r.Time.UnixMilli())
-	b = binary.AppendUvarint(b, uint64(r.HTTPStatus))
+	b = binary.AppendUvarint(b, 0) // the format's HTTP status: records keep none now
 	b = append(b, idemKindCode(r.Kind))
 	if idemKindCode(r.Kind) == 0 {
 		b = appendString(b, r.Kind)
 	}
-	for _, s := range [...]string{r.ResourceID, r.Method, r.Path, r.BodyHash, string(r.Response)} {
+	// The format's method and path slots stay empty: the request's identity, all a
+	// record keeps of it now, goes in the slot of the body hash.
+	for _, s := range [...]string{r.ResourceID, "", "", r.Request, string(r.Response)} {
 		b = appendString(b, s)
 	}
 	return b
@@ -419,11 +421,11 @@ func appendIdemEntry(b []byte, id idemID, r sandbox.IdempotencyRecord, expires u
 func idemBodySize(r sandbox.IdempotencyRecord, expires uint64) int {
 	var buf [binary.MaxVarintLen64]byte
 	n := len(binary.AppendUvarint(buf[:0], expires)) + len(binary.AppendVarint(buf[:0], r.Time.UnixMilli())) +
-		len(binary.AppendUvarint(buf[:0], uint64(r.HTTPStatus))) + 1
+		len(binary.AppendUvarint(buf[:0], 0)) + 1
 	if idemKindCode(r.Kind) == 0 {
 		n += len(binary.AppendUvarint(buf[:0], uint64(len(r.Kind)))) + len(r.Kind)
 	}
-	for _, s := range [...]string{r.ResourceID, r.Method, r.Path, r.BodyHash, string(r.Response)} {
+	for _, s := range [...]string{r.ResourceID, "", "", r.Request, string(r.Response)} {
 		n += len(binary.AppendUvarint(buf[:0], uint64(len(s)))) + len(s)
 	}
 	return n
@@ -453,15 +455,17 @@ func decodeIdemEntry(format byte, body string) (sandbox.IdempotencyRecord, uint6
 		sec := d.varint()
 		nsec := d.uvarint()
 		rec.Time = time.Unix(sec, int64(nsec)).UTC()
-		rec.HTTPStatus = int(d.uvarint())
+		d.uvarint() // the HTTP status, no longer kept
 		rec.Kind = d.str()
 	} else {
 		rec.Time = time.UnixMilli(d.varint()).UTC()
-		rec.HTTPStatus = int(d.uvarint())
+		d.uvarint() // the HTTP status, no longer kept
 		rec.Kind = d.kind()
 	}
-	rec.ResourceID, rec.Method = d.str(), d.str()
-	rec.Path, rec.BodyHash = d.str(), d.str()
+	rec.ResourceID = d.str()
+	d.str() // the method and path, no longer kept
+	d.str()
+	rec.Request = d.str()
 	if resp := d.str(); resp != "" {
 		rec.Response = json.RawMessage(resp)
 	}
