@@ -31,8 +31,6 @@ type Service struct {
 	callers  *bounded.Map[Caller] // who a token belongs to; see Authenticate
 	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
 	notified func()               // called after an outbox entry commits
-
-	renderNotification func(Order) ([]byte, error) // see RenderNotificationsWith
 }
 
 // callerCacheSize bounds the cache of authenticated callers.

@@ -213,7 +213,23 @@ func cloneApp(a sandbox.App) sandbox.App {
 
 func cloneNotification(n sandbox.Notification) sandbox.Notification {
 	n.Attempts = slices.Clone(n.Attempts)
+	n.Order = cloneOrder(n.Order)
 	return n
+}
+
+func cloneOrder(o sandbox.Order) sandbox.Order {
+	r := &o.Request
+	r.Products = slices.Clone(r.Products)
+	r.Addresses = slices.Clone(r.Addresses)
+	for i := range r.Addresses {
+		r.Addresses[i].Functions = slices.Clone(r.Addresses[i].Functions)
+	}
+	if r.PaymentMethod != nil {
+		p := *r.PaymentMethod
+		r.PaymentMethod = &p
+	}
+	o.History = slices.Clone(o.History)
+	return o
 }
 
 func cloneMerchant(m sandbox.Merchant) sandbox.Merchant {
