@@ -3,22 +3,21 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 )
 
-// Error is a GP API error: the HTTP status and the three fields every GP error body
-// carries. It is built only by the constructors in this file, so the catalogue of
-// sandbox/api/README.md §1 lives in one place.
+// Error is a GP API error: the three fields every GP error body carries. It is built
+// only by the constructors in this file, so the catalogue of sandbox/api/README.md §1
+// lives in one place. Its HTTP status is the api package's business (statusOf there),
+// decided by the error code.
 type Error struct {
-	HTTPStatus  int    `json:"-"`
 	Code        string `json:"error_code"`
 	Detail      string `json:"detailed_error_code"`
 	Description string `json:"detailed_error_description"`
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("%d %s %s: %s", e.HTTPStatus, e.Code, e.Detail, e.Description)
+	return fmt.Sprintf("%s %s: %s", e.Code, e.Detail, e.Description)
 }
 
 // AsError reports whether err is (or wraps) a GP error and returns it.
@@ -28,8 +27,8 @@ func AsError(err error) (*Error, bool) {
 	return e, ok
 }
 
-func newError(status int, code, detail, description string) *Error {
-	return &Error{HTTPStatus: status, Code: code, Detail: detail, Description: description}
+func newError(code, detail, description string) *Error {
+	return &Error{Code: code, Detail: detail, Description: description}
 }
 
 // Error codes of the GP catalogue.
@@ -43,71 +42,72 @@ const (
 	CodeInvalidAction         = "INVALID_ACTION"
 	CodeSystemErrorDownstream = "SYSTEM_ERROR_DOWNSTREAM"
 	CodeSystemError           = "SYSTEM_ERROR"
+	CodeInvalidBatchAction    = "INVALID_BATCH_ACTION"
 )
 
 // InvalidToken: the bearer token is missing, unknown or malformed.
 func InvalidToken() *Error {
-	return newError(http.StatusUnauthorized, CodeNotAuthenticated, "40001", "Invalid access token")
+	return newError(CodeNotAuthenticated, "40001", "Invalid access token")
 }
 
 // ExpiredToken: the token is known but its life is over.
 func ExpiredToken() *Error {
-	return newError(http.StatusUnauthorized, CodeNotAuthenticated, "40002", "Access token expired")
+	return newError(CodeNotAuthenticated, "40002", "Access token expired")
 }
 
 // UnknownApp: /accesstoken with an app_id the sandbox does not know.
 func UnknownApp() *Error {
-	return newError(http.StatusForbidden, CodeActionNotAuthorized, "40004", "App credentials not recognized")
+	return newError(CodeActionNotAuthorized, "40004", "App credentials not recognized")
 }
 
 // WrongSecret: /accesstoken with a secret that does not match the app key.
 func WrongSecret() *Error {
-	return newError(http.StatusForbidden, CodeActionNotAuthorized, "40004", "Credentials not recognized to create access token.")
+	return newError(CodeActionNotAuthorized, "40004", "Credentials not recognized to create access token.")
 }
 
 // PermissionDenied: the token lacks the permission, or the app's live configuration
 // does not enable the action.
 func PermissionDenied() *Error {
-	return newError(http.StatusForbidden, CodeActionNotAuthorized, "40212", "Permission not enabled to execute action")
+	return newError(CodeActionNotAuthorized, "40212", "Permission not enabled to execute action")
 }
 
 // MissingFields: required fields are absent. list is rendered as given, e.g.
 // "[amount or tag or gratuityAmount]" or "app_id".
 func MissingFields(list string) *Error {
-	return newError(http.StatusBadRequest, CodeMandatoryDataMissing, "40005", "Request expects the following fields "+list)
+	return newError(CodeMandatoryDataMissing, "40005", "Request expects the following fields "+list)
 }
 
 // InvalidField: a field is present but its type, length, charset or value is wrong.
 func InvalidField(field string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40213", field+" contains unexpected data")
+	return newError(CodeInvalidRequestData, "40213", field+" contains unexpected data")
 }
 
 // InvalidURLField: a field of the URL (path id) or a URL-valued field is malformed.
 func InvalidURLField(field string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40090",
+	return newError(CodeInvalidRequestData, "40090",
 		field+" value is invalid. Please check the format and data provided is correct.")
 }
 
 // UnexpectedFields: the body carries fields the operation does not know.
 func UnexpectedFields(fields []string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40043",
+	return newError(CodeInvalidRequestData, "40043",
 		"Request contains unexpected fields: "+strings.Join(fields, ", "))
 }
 
 // InvalidPermissions: /accesstoken asked for permissions the app does not hold.
 func InvalidPermissions(names []string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40119",
+	return newError(CodeInvalidRequestData, "40119",
 		"Invalid permissions [ "+strings.Join(names, ",")+" ] provided in the input field - permissions")
 }
 
 // NotFoundTransaction: unknown transaction, or one the caller may not see.
 func NotFoundTransaction(id string) *Error {
-	return newError(http.StatusNotFound, CodeResourceNotFound, "40008", "Transaction "+id+" not found at this location.")
+	return newError(CodeResourceNotFound, "40008", "Transaction "+id+" not found at this location.")
 }
 
 // MerchantNotConfigured: unknown merchant, or one the app may not act for.
 func MerchantNotConfigured(accountID, merchantID string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40041",
+	return newError(CodeInvalidRequestData, "40041",
 		"Merchant configuration does not exist for the following combination: "+accountID+" , "+merchantID)
 }
 
@@ -118,12 +118,12 @@ func DuplicateAction(resourceID, status string) *Error {
 	if status != "" {
 		desc += ", status=" + status
 	}
-	return newError(http.StatusConflict, CodeDuplicateAction, "40039", desc)
+	return newError(CodeDuplicateAction, "40039", desc)
 }
 
 // NotAdjustableStatus: the transaction is neither CAPTURED nor PREAUTHORIZED.
 func NotAdjustableStatus() *Error {
-	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
+	return newError(CodeInvalidAction, "40290",
 		"Cannot PROCESS Adjustment over a transaction that does not have a status of CAPTURED or PREAUTHORIZED.")
 }
 
@@ -134,90 +134,93 @@ func BatchClosed() *Error { return BatchClosedFor(OpAdjustment) }
 // e.g. "Cannot PROCESS Reversal over a transaction that is in a closed batch." [SB].
 func BatchClosedFor(op Operation) *Error {
 	name := map[Operation]string{OpAdjustment: "Adjustment", OpReversal: "Reversal"}[op]
-	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
+	return newError(CodeInvalidAction, "40290",
 		"Cannot PROCESS "+name+" over a transaction that is in a closed batch.")
 }
 
 // InvalidTransition: an order cannot move from one status to the other [SB].
 func InvalidTransition(from, to string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
+	return newError(CodeInvalidAction, "40290",
 		"Cannot change the status of an Order from "+from+" to "+to+".")
 }
 
 // NotFoundOrder: unknown order (admin API).
 func NotFoundOrder(id string) *Error {
-	return newError(http.StatusNotFound, CodeResourceNotFound, "40008", "Order "+id+" not found at this location.")
+	return newError(CodeResourceNotFound, "40008", "Order "+id+" not found at this location.")
 }
 
 // NotFoundScenario: no loaded scenario has the name (admin API).
 func NotFoundScenario(name string) *Error {
-	return newError(http.StatusNotFound, CodeResourceNotFound, "40008", "Scenario "+name+" not found at this location.")
+	return newError(CodeResourceNotFound, "40008", "Scenario "+name+" not found at this location.")
 }
 
 // InvalidAdminToken: an admin call without the admin token, or with a wrong one.
 func InvalidAdminToken() *Error {
-	return newError(http.StatusUnauthorized, CodeNotAuthenticated, "40001", "Invalid admin token")
+	return newError(CodeNotAuthenticated, "40001", "Invalid admin token")
 }
 
 // CrossOriginAdmin: a browser page of another origin tried to change the sandbox through
 // the admin API (a reset, the clock, seeded data) [SB].
 func CrossOriginAdmin() *Error {
-	return newError(http.StatusForbidden, CodeActionNotAuthorized, "40212",
+	return newError(CodeActionNotAuthorized, "40212",
 		"Cross-origin request refused: the admin API changes state only for the sandbox's own pages and non-browser clients")
 }
 
 // InvalidDocument: an admin body that does not validate; problems says where and why,
 // e.g. "body:3:9: amount: want a quoted string of digits".
 func InvalidDocument(problems string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40213", problems)
+	return newError(CodeInvalidRequestData, "40213", problems)
 }
 
 // BodyUnexpected: the body is not JSON, or not a JSON object.
 func BodyUnexpected() *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40213", "Request body contains unexpected data")
+	return newError(CodeInvalidRequestData, "40213", "Request body contains unexpected data")
 }
 
-// BodyTooLarge: the body exceeds the configured limit.
+// BodyTooLarge: the body exceeds the configured limit (the api sends it as 413, not
+// the 400 of its error code).
 func BodyTooLarge(limit int64) *Error {
-	return newError(http.StatusRequestEntityTooLarge, CodeInvalidRequestData, "40213",
+	return newError(CodeInvalidRequestData, "40213",
 		fmt.Sprintf("Request body is larger than %d bytes", limit))
 }
 
 // MalformedRequest is a request the HTTP server could not read as one (headers too
 // large, a bad Content-Length, bad header bytes, an unknown transfer coding or HTTP
-// version), answered with the server's own status [SB].
-func MalformedRequest(status int, description string) *Error {
-	return newError(status, CodeInvalidRequestData, "40213", description)
+// version); the api answers it with the server's own status [SB].
+func MalformedRequest(description string) *Error {
+	return newError(CodeInvalidRequestData, "40213", description)
 }
 
 // UnknownPath: no route has this path.
 func UnknownPath(path string) *Error {
-	return newError(http.StatusNotFound, CodeResourceNotFound, "40118", "Resource "+path+" not found")
+	return newError(CodeResourceNotFound, "40118", "Resource "+path+" not found")
 }
 
-// MethodNotAllowed: the path exists but not for this method.
+// MethodNotAllowed: the path exists but not for this method (the api sends it as
+// 405, not the 400 of its error code).
 func MethodNotAllowed(method, path string) *Error {
-	return newError(http.StatusMethodNotAllowed, CodeInvalidAction, "40290", "Method "+method+" not allowed for "+path)
+	return newError(CodeInvalidAction, "40290", "Method "+method+" not allowed for "+path)
 }
 
 // DownstreamFailure: the failure GP reports when a system behind it fails.
 func DownstreamFailure() *Error {
-	return newError(http.StatusBadGateway, CodeSystemErrorDownstream, "50046",
+	return newError(CodeSystemErrorDownstream, "50046",
 		"Unable to process your request due to an error with a system down stream.")
 }
 
 // SystemError: the sandbox itself failed. The cause is logged, never shown.
 func SystemError() *Error {
-	return newError(http.StatusInternalServerError, CodeSystemError, "50000", "Unable to process your request due to an internal error.")
+	return newError(CodeSystemError, "50000", "Unable to process your request due to an internal error.")
 }
 
-// Scripted is an error a scenario scripts instead of the action: any status and tuple
-// the scenario's author chose, the description defaulting to the catalogue's text.
-func Scripted(status int, code, detail, description string) *Error {
+// Scripted is an error a scenario scripts instead of the action: any tuple the
+// scenario's author chose (with the status they chose, which the api sends), the
+// description defaulting to the catalogue's text.
+func Scripted(code, detail, description string) *Error {
 	if description == "" {
 		description = CatalogueDescription(code, detail)
 	}
-	return newError(status, code, detail, description)
+	return newError(code, detail, description)
 }
 
 // CatalogueDescription returns the catalogue's text for an error code and detail, so
@@ -226,10 +229,10 @@ func CatalogueDescription(code, detail string) string {
 	for _, e := range []*Error{
 		InvalidToken(), ExpiredToken(), WrongSecret(), PermissionDenied(), DownstreamFailure(),
 		SystemError(), NotAdjustableStatus(), DuplicateAction("", ""),
-		newError(0, CodeMandatoryDataMissing, "40005", "Request expects the following fields"),
-		newError(0, CodeInvalidRequestData, "40213", "Request body contains unexpected data"),
-		newError(0, CodeInvalidRequestData, "40041", "Merchant configuration does not exist for the following combination"),
-		newError(0, CodeResourceNotFound, "40008", "Transaction not found at this location."),
+		newError(CodeMandatoryDataMissing, "40005", "Request expects the following fields"),
+		newError(CodeInvalidRequestData, "40213", "Request body contains unexpected data"),
+		newError(CodeInvalidRequestData, "40041", "Merchant configuration does not exist for the following combination"),
+		newError(CodeResourceNotFound, "40008", "Transaction not found at this location."),
 	} {
 		if e.Code == code && (detail == "" || e.Detail == detail) {
 			return e.Description
@@ -242,75 +245,75 @@ func CatalogueDescription(code, detail string) string {
 
 // ConditionalFieldsMissing: a card with neither track data nor a complete manual entry.
 func ConditionalFieldsMissing(list string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40007",
+	return newError(CodeInvalidRequestData, "40007",
 		"Request expects the following conditionally mandatory fields "+list+".")
 }
 
 // InvalidCardData: card data the processor refuses (expiry, CVV length).
 func InvalidCardData(description string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40085", description)
+	return newError(CodeInvalidRequestData, "40085", description)
 }
 
 // OfflinePINRefund: a chip refund carrying a PIN block.
 func OfflinePINRefund() *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40029",
+	return newError(CodeInvalidRequestData, "40029",
 		"34,Transaction rejected because the provided data was invalid. Online PINBlock Authentication not supported on offline transaction.")
 }
 
 // DownstreamProcessingError: GP's processing-error test card.
 func DownstreamProcessingError() *Error {
-	return newError(http.StatusBadGateway, CodeSystemErrorDownstream, "50013",
+	return newError(CodeSystemErrorDownstream, "50013",
 		"Unable to process your request due to an error with a system down stream.")
 }
 
 // NotInStatus: the operation is not allowed in the transaction's status, e.g.
 // "Cannot PROCESS Capture over a transaction that does not have a status of PREAUTHORIZED."
 func NotInStatus(operation, statuses string) *Error {
-	return newError(http.StatusBadRequest, CodeInvalidAction, "40290",
+	return newError(CodeInvalidAction, "40290",
 		"Cannot PROCESS "+operation+" over a transaction that does not have a status of "+statuses+".")
 }
 
 // RefundOverLimit: refunds would exceed 115% of the original amount (GP's trailing
 // space included).
 func RefundOverLimit() *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40087",
+	return newError(CodeInvalidRequestData, "40087",
 		"You may only refund up to 115% of the original amount ")
 }
 
 // CaptureOverLimit: a capture above 115% of the authorized amount.
 func CaptureOverLimit() *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "50020",
+	return newError(CodeInvalidRequestData, "50020",
 		"Can't settle for more than 115% of that which you authorised ")
 }
 
 // AmountInsufficient: a zero amount where money must move.
 func AmountInsufficient() *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "50020",
+	return newError(CodeInvalidRequestData, "50020",
 		"Zero negative or insufficient amount specified ")
 }
 
 // PartialReversal: a reversal for less than the transaction's amount.
 func PartialReversal() *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40214", "partial reversal not supported")
+	return newError(CodeInvalidRequestData, "40214", "partial reversal not supported")
 }
 
 // NotReauthorizable: a reauthorization of a transaction that was not reversed.
 func NotReauthorizable() *Error {
-	return newError(http.StatusBadRequest, CodeInvalidRequestData, "40044",
+	return newError(CodeInvalidRequestData, "40044",
 		"36, Invalid original transaction for reauthorization-This error is returned from a CreditAuth or CreditSale if the original transaction referenced by GatewayTxnId cannot be found. This is typically because the original does not meet the criteria for the sale or authorization by GatewayTxnID. This error can also be returned if the original transaction is found, but the card number has been written over with nulls after 30 days.")
 }
 
 // NotFoundBatch: a well-formed batch id the app has no batch for.
 func NotFoundBatch(id string) *Error {
-	return newError(http.StatusNotFound, CodeResourceNotFound, "40118", "Batch "+id+" not found at this location.")
+	return newError(CodeResourceNotFound, "40118", "Batch "+id+" not found at this location.")
 }
 
 // EmptyBatch: closing a batch that holds no transaction.
 func EmptyBatch() *Error {
-	return newError(http.StatusBadRequest, "INVALID_BATCH_ACTION", "40017", "9,No transaction associated with batch")
+	return newError(CodeInvalidBatchAction, "40017", "9,No transaction associated with batch")
 }
 
 // BatchIDMissing: POST /batches/ without an id.
 func BatchIDMissing() *Error {
-	return newError(http.StatusBadRequest, CodeMandatoryDataMissing, "40223", "Request expects the batch_id")
+	return newError(CodeMandatoryDataMissing, "40223", "Request expects the batch_id")
 }

@@ -249,17 +249,16 @@ type Order struct {
 	History         []Action     `json:"history,omitempty"`
 }
 
-// IdempotencyRecord remembers what an idempotency key executed, for 24 hours.
+// IdempotencyRecord remembers what an idempotency key executed, for 24 hours: what a
+// repeat's 409 names (the first resource, and for an order its status), and in replay
+// mode what a true repeat gets again.
 type IdempotencyRecord struct {
 	AppID      string          `json:"app_id"`
 	Key        string          `json:"key"`
 	ResourceID string          `json:"resource_id"`
-	Kind       string          `json:"kind"` // "transaction" or "order"
+	Kind       string          `json:"kind"` // "transaction" or "order": what ResourceID names
 	Time       time.Time       `json:"time"`
-	Method     string          `json:"method"`
-	Path       string          `json:"path"`
-	BodyHash   string          `json:"body_hash"`
-	HTTPStatus int             `json:"http_status"`
+	Request    string          `json:"request,omitempty"`  // replay mode only: Idempotency.Request of the first request
 	Response   json.RawMessage `json:"response,omitempty"` // replay mode only: the action's typed value, JSON-encoded
 }
 

@@ -4,7 +4,6 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 )
@@ -19,17 +18,17 @@ const (
 
 // Notification is one entry of the outbox: a status change of an order to POST to the
 // order's status_url. It is written in the same store transaction as the change, so a
-// change is never committed without its notification nor the other way round, and the
-// body and signature are fixed at that moment. Entries of one order are numbered in
-// the order of the changes and delivered in that order.
+// change is never committed without its notification nor the other way round. It
+// keeps the order as that change left it and the app key of that moment, so the body
+// (rendered where it is sent, as the API shows the order) and its signature are the
+// same bytes at every attempt, whatever the order or the app became since. Entries of
+// one order are numbered in the order of the changes and delivered in that order.
 type Notification struct {
 	OrderID     string            `json:"order_id"`
-	Seq         int               `json:"seq"` // 1 for the creation, then one per change
-	Action      string            `json:"action"`
-	OrderStatus string            `json:"order_status"`
+	Seq         int               `json:"seq"`     // 1 for the creation, then one per change
+	Order       Order             `json:"order"`   // as the change left it, without the request and history no body shows
+	AppKey      string            `json:"app_key"` // the key the body is signed with (see Sign)
 	URL         string            `json:"url"`
-	Body        string            `json:"body"`
-	Signature   string            `json:"signature"`
 	Created     time.Time         `json:"created"`
 	State       string            `json:"state"`
 	Attempts    []DeliveryAttempt `json:"attempts"`
@@ -60,27 +59,14 @@ func (s *Service) enqueueNotification(tx Tx, o Order, appKey string, now time.Ti
 	if o.Request.StatusURL == "" {
 		return false, nil
 	}
-	if s.renderNotification == nil {
-		return false, fmt.Errorf("notification of %s: no renderer set (RenderNotificationsWith)", o.ID)
-	}
-	body, err := s.renderNotification(o)
-	if err != nil {
-		return false, fmt.Errorf("encode notification of %s: %w", o.ID, err)
-	}
 	n := Notification{
-		OrderID: o.ID, Seq: len(o.History), Action: o.Action.Type, OrderStatus: o.Status,
-		URL: o.Request.StatusURL, Body: string(body), Signature: Sign(body, appKey),
+		OrderID: o.ID, Seq: len(o.History), Order: o, AppKey: appKey, URL: o.Request.StatusURL,
 		Created: now, State: NotificationPending, Attempts: []DeliveryAttempt{}, NextAttempt: now,
 	}
+	// The history grows with every change and the request may hold addresses: each
+	// entry would copy them, and no notification shows them.
+	n.Order.Request, n.Order.History = OrderRequest{}, nil
 	return true, tx.PutNotification(n)
-}
-
-// RenderNotificationsWith sets how an order becomes a notification body. The body is
-// the order as the API shows it, a wire shape the api package owns; it is rendered
-// here, inside the transaction that changes the order, because the body (and its
-// signature) is fixed at that moment. api.NewServer sets it; call it before serving.
-func (s *Service) RenderNotificationsWith(render func(Order) ([]byte, error)) {
-	s.renderNotification = render
 }
 
 // OnNotification registers fn to be called after a transaction that wrote an outbox

@@ -31,8 +31,6 @@ type Service struct {
 	callers  *bounded.Map[Caller] // who a token belongs to; see Authenticate
 	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
 	notified func()               // called after an outbox entry commits
-
-	renderNotification func(Order) ([]byte, error) // see RenderNotificationsWith
 }
 
 // callerCacheSize bounds the cache of authenticated callers.
@@ -69,14 +67,12 @@ func Operations() []Operation {
 	return append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...)
 }
 
-// Idempotency describes the idempotency key of a request and what identifies the
-// request, so that replay mode can tell a true repeat from a different request.
+// Idempotency describes the idempotency key of a request and, in replay mode, what
+// identifies the request, so that a true repeat can be told from a different request.
 type Idempotency struct {
-	Key      string
-	Method   string
-	Path     string
-	BodyHash string
-	Replay   bool // replay mode: a true repeat gets the original answer again
+	Key     string
+	Request string // replay mode: the request's identity, the same for a true repeat only (the api's digest of method, path and body)
+	Replay  bool   // replay mode: a true repeat gets the original answer again
 }
 
 // Authenticate resolves a bearer token to its caller: 40001 when unknown, 40002 when
@@ -193,7 +189,7 @@ func (r *execution[T]) update(tx Tx) error {
 	switch {
 	case err != nil:
 		return err
-	case seen && idem.Replay && len(rec.Response) > 0 && rec.Method == idem.Method && rec.Path == idem.Path && rec.BodyHash == idem.BodyHash:
+	case seen && idem.Replay && len(rec.Response) > 0 && rec.Request == idem.Request:
 		r.replayed = true
 		if err := json.Unmarshal(rec.Response, &r.value); err != nil {
 			return fmt.Errorf("replay %s %s: %w", r.kind, rec.ResourceID, err)
@@ -210,11 +206,11 @@ func (r *execution[T]) update(tx Tx) error {
 	if idem.Key == "" {
 		return nil
 	}
-	rec = IdempotencyRecord{AppID: r.appID, Key: idem.Key, ResourceID: id, Kind: r.kind, Time: now, HTTPStatus: 200}
+	rec = IdempotencyRecord{AppID: r.appID, Key: idem.Key, ResourceID: id, Kind: r.kind, Time: now}
 	if idem.Replay {
 		// Only replay mode needs the request and the answer again: a day of keys
 		// is kept, so outside it a key keeps only what a 409 names.
-		rec.Method, rec.Path, rec.BodyHash = idem.Method, idem.Path, idem.BodyHash
+		rec.Request = idem.Request
 		if rec.Response, err = json.Marshal(v); err != nil {
 			return fmt.Errorf("keep %s %s for replay: %w", r.kind, id, err)
 		}

@@ -257,6 +257,12 @@ func formatOptional(t time.Time) string {
 	return sandbox.FormatTime(t)
 }
 
+// NotificationBody renders an order as its status notification sends it (the order
+// view, see notificationBody): the notification worker's Renderer, and what the admin
+// API shows of a notification. json.Marshal of a view is deterministic, as a retry
+// of a signed body needs.
+func NotificationBody(o sandbox.Order) ([]byte, error) { return notificationBody(o) }
+
 // GET /_sandbox/notifications?order_id=
 func (s *Server) adminNotifications(r *http.Request) (any, error) {
 	list, err := s.svc.Notifications(r.URL.Query().Get("order_id"))
@@ -265,11 +271,16 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 	}
 	out := make([]notificationView, 0, len(list))
 	for _, n := range list {
+		// Rendered as the worker renders it, so body and signature are what is sent.
+		body, err := NotificationBody(n.Order)
+		if err != nil {
+			return nil, err
+		}
 		v := notificationView{
-			OrderID: n.OrderID, Seq: n.Seq, Action: n.Action, OrderStatus: n.OrderStatus, URL: n.URL,
-			Signature: n.Signature,
+			OrderID: n.OrderID, Seq: n.Seq, Action: n.Order.Action.Type, OrderStatus: n.Order.Status, URL: n.URL,
+			Signature: sandbox.Sign(body, n.AppKey),
 			State:     n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: formatOptional(n.NextAttempt),
-			Attempts: []attemptView{}, Body: json.RawMessage(n.Body),
+			Attempts: []attemptView{}, Body: body,
 		}
 		for _, a := range n.Attempts {
 			v.Attempts = append(v.Attempts, attemptView{

@@ -25,7 +25,7 @@ func (s *Server) decodeRequestBody(r *http.Request) {
 	case "":
 		return
 	case "gzip":
-		compressed := &limitedReader{r: r.Body, left: s.maxBody, tooLarge: sandbox.BodyTooLarge(s.maxBody)}
+		compressed := &limitedReader{r: r.Body, left: s.maxBody, tooLarge: s.bodyTooLarge()}
 		r.Body = readCloser{&gzipRequestBody{src: compressed}, r.Body}
 		r.ContentLength = -1 // the declared length was the compressed one
 	default:
@@ -86,14 +86,19 @@ func (g *gzipRequestBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// brokenUnlessRefused keeps a GP error from the compressed stream's limit and turns
-// anything else into errBrokenEncoding.
+// brokenUnlessRefused keeps a GP error from the compressed stream's limit (with the
+// status it was raised with) and turns anything else into errBrokenEncoding.
 func brokenUnlessRefused(err error) error {
-	var gp *sandbox.Error
-	if errors.As(err, &gp) {
-		return gp
+	if _, ok := sandbox.AsError(err); ok {
+		return err
 	}
 	return errBrokenEncoding
+}
+
+// bodyTooLarge is the answer to a body over the limit: 413, the status its error code
+// does not say.
+func (s *Server) bodyTooLarge() error {
+	return withStatus(http.StatusRequestEntityTooLarge, sandbox.BodyTooLarge(s.maxBody))
 }
 
 // limitedReader reads at most left bytes and then fails with tooLarge.

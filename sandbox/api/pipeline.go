@@ -128,7 +128,7 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 		return nil, err
 	}
 	if idemKey != "" {
-		c.idem = sandbox.Idempotency{Key: idemKey, Method: r.Method, Path: r.URL.Path} // BodyHash: see script
+		c.idem = sandbox.Idempotency{Key: idemKey} // Request: see script
 	}
 	return c, nil
 }
@@ -251,7 +251,7 @@ func checkContentType(r *http.Request) error {
 // before a byte is read, so a 100 MiB upload costs nothing.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if r.ContentLength > s.maxBody {
-		return nil, sandbox.BodyTooLarge(s.maxBody)
+		return nil, s.bodyTooLarge()
 	}
 	if read, ok := r.Body.(*journaledBody); ok && read.err == nil {
 		return read.whole, nil // within maxBody: peekBody reads no body declared longer
@@ -261,9 +261,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	var refused *sandbox.Error // from decodeRequestBody: the encoding or its size
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, sandbox.BodyTooLarge(s.maxBody)
+		return nil, s.bodyTooLarge()
 	case errors.As(err, &refused):
-		return nil, refused
+		return nil, err // as refused, with the status it was raised with
 	case err != nil:
 		return nil, sandbox.BodyUnexpected() // the client went away or sent a broken chunk
 	}

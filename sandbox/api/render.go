@@ -55,7 +55,7 @@ func errorResponse(r *http.Request, err error) (int, []byte) {
 		info.errorDetail = gp.Detail
 	}
 	body, _ := json.Marshal(gp) // three strings: cannot fail
-	return gp.HTTPStatus, body
+	return statusOf(err), body
 }
 
 // acceptsGzip reports whether Accept-Encoding lists gzip without q=0.

@@ -15,7 +15,7 @@ func (s *Server) routes() *routeTable {
 			writeError(w, r, sandbox.UnknownPath(r.URL.EscapedPath()))
 		}),
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, r, sandbox.MethodNotAllowed(r.Method, r.URL.EscapedPath()))
+			writeError(w, r, withStatus(http.StatusMethodNotAllowed, sandbox.MethodNotAllowed(r.Method, r.URL.EscapedPath())))
 		}),
 	)
 	r.Handle("/accesstoken", s.endpoint(accessToken)).Methods(http.MethodPost)

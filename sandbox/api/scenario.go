@@ -94,7 +94,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	if o.Idempotency == scenario.IdempotencyReplay && c.idem.Key != "" {
 		// Only replay tells a true repeat from another request under the same key,
 		// so only replay pays for hashing the body.
-		c.idem.Replay, c.idem.BodyHash = true, bodyHash(c.body)
+		c.idem.Replay, c.idem.Request = true, r.Method+" "+r.URL.Path+" "+bodyHash(c.body)
 	}
 	if o.Issuer != nil {
 		// Handlers that ask an issuer pass it on in their domain request.
@@ -117,7 +117,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	if e := o.Error; e != nil {
 		// The client sees the scripted error even when apply executed the action (or
 		// the action failed): that is what the rule is for.
-		status, body = errorResponse(r, sandbox.Scripted(o.Status, e.Code, e.Detail, e.Description))
+		status, body = errorResponse(r, withStatus(o.Status, sandbox.Scripted(e.Code, e.Detail, e.Description)))
 	}
 	switch o.Fault {
 	case scenario.FaultTimeout:

@@ -101,8 +101,6 @@ func NewServer(cfg Config) *Server {
 		decodeScenario: cfg.DecodeScenario,
 		operations:     map[string]bool{}, closing: make(chan struct{}),
 	}
-	// A notification body is the order as the API shows it: rendered by the views.
-	cfg.Service.RenderNotificationsWith(notificationBody)
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}

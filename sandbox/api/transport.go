@@ -74,7 +74,7 @@ func gpTransportAnswer(p []byte) ([]byte, bool) {
 		return nil, false
 	}
 	detail := string(p[eol+len(cannedHeaders):])
-	body, _ := json.Marshal(sandbox.MalformedRequest(status, transportDescription(status, detail)))
+	body, _ := json.Marshal(sandbox.MalformedRequest(transportDescription(status, detail)))
 	var b bytes.Buffer
 	b.WriteString(proto + strconv.Itoa(status) + " " + http.StatusText(status) + "\r\n")
 	b.WriteString("Content-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\nConnection: close\r\n\r\n")

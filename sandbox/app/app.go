@@ -252,7 +252,7 @@ func (a *App) Close() error {
 // notifications deciding each one's fate.
 func (a *App) startNotifications(ctx context.Context) {
 	worker := notify.New(notify.Config{
-		Service: a.svc, MaxAttempts: a.cfg.NotifyAttempts, Logger: a.log,
+		Service: a.svc, Render: api.NotificationBody, MaxAttempts: a.cfg.NotifyAttempts, Logger: a.log,
 		Decide: notificationScenarios(a.engine, a.svc, a.log),
 	})
 	a.workers.Go(func() { worker.Run(ctx) })

@@ -13,8 +13,8 @@ import (
 
 const module = "github.com/gp-sandbox/gp-sandbox/"
 
-// Dependencies point inward: app wires the sandbox's packages, and only the command
-// and sandboxtest (besides tests) build on app.
+// Dependencies point inward: app wires the sandbox's packages, only the command and
+// sandboxtest (besides tests) build on app, and the domain package speaks no HTTP.
 func TestDependenciesPointInward(t *testing.T) {
 	root := filepath.Join("..", "..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -32,6 +32,9 @@ func TestDependenciesPointInward(t *testing.T) {
 		for _, imp := range mustImports(t, path) {
 			if dir == "sandbox/app" && strings.HasPrefix(imp, module) && !allowedInApp(strings.TrimPrefix(imp, module)) {
 				t.Errorf("%s imports %s: app builds on the sandbox's own packages only", path, imp)
+			}
+			if dir == "sandbox" && (imp == "net/http" || strings.HasPrefix(imp, "net/http/")) {
+				t.Errorf("%s imports %s: the domain knows no HTTP; statuses and wire shapes live in its adapters", path, imp)
 			}
 			if imp == module+"sandbox/app" && !strings.HasPrefix(dir, "cmd/") && dir != "sandbox/sandboxtest" {
 				t.Errorf("%s imports sandbox/app: only the commands and sandboxtest may", path)

@@ -9,23 +9,18 @@ import (
 )
 
 // notificationScenarios lets scenario rules with `operation: notification` drop,
-// duplicate or delay status notifications. The order's app and merchant are what a
-// rule can match on; their fixture bindings apply, else the global scenarios. Sequence
-// steps are counted per app.
+// duplicate or delay status notifications. The order's app and merchant (as the entry
+// keeps the order) are what a rule can match on; their fixture bindings apply, else
+// the global scenarios. Sequence steps are counted per app.
 //
-// Reading the order decodes its JSON record, a tenth of the CPU of placing an order
-// and delivering its notification: with no rule for notifications loaded, nothing
-// can match, so the order is not read.
+// With no rule for notifications loaded nothing can match, so the bindings are not
+// read.
 func notificationScenarios(engine *scenario.Engine, svc *sandbox.Service, logger *slog.Logger) notify.Decider {
 	return func(n sandbox.Notification) notify.Decision {
 		if !engine.DecidesNotifications() {
 			return notify.Decision{}
 		}
-		o, err := svc.Order(n.OrderID)
-		if err != nil {
-			logger.Error("notification scenario: order", "order_id", n.OrderID, "error", err)
-			return notify.Decision{}
-		}
+		o := n.Order
 		sub, err := svc.Subjects(o.AppID, o.MerchantID, "")
 		if err != nil {
 			logger.Error("notification scenario: bindings", "order_id", n.OrderID, "error", err)

@@ -1,6 +1,8 @@
 // Package notify delivers order status notifications from the outbox the Service
 // writes: a POST of the order JSON, signed with X-GP-Signature, to the order's
-// status_url, retried with exponential backoff on the sandbox clock.
+// status_url, retried with exponential backoff on the sandbox clock. The body is
+// rendered and signed here at each attempt, from the order and app key the entry
+// kept: the same bytes every time.
 //
 // The outbox lives in the store, so deliveries survive a restart: a new Worker simply
 // finds the pending entries. Entries of one order are delivered one after the other in
@@ -15,13 +17,13 @@
 package notify
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -70,9 +72,15 @@ type Decision struct {
 // the hook for scenario rules with `operation: notification`; nil delivers everything.
 type Decider func(sandbox.Notification) Decision
 
+// A Renderer renders an order as its notification body: the Order as the API shows
+// it, a wire shape the api package owns (api.NotificationBody). It must be
+// deterministic, since a retry sends the bytes the first attempt signed.
+type Renderer func(sandbox.Order) ([]byte, error)
+
 // Config wires a Worker.
 type Config struct {
 	Service     *sandbox.Service
+	Render      Renderer     // required
 	MaxAttempts int          // DefaultAttempts when zero
 	Client      *http.Client // a client with Timeout and no redirects when nil
 	Logger      *slog.Logger
@@ -82,6 +90,7 @@ type Config struct {
 // Worker delivers the outbox. Run it once; Wake it when entries are written.
 type Worker struct {
 	svc         *sandbox.Service
+	render      Renderer
 	clock       sandbox.Clock
 	maxAttempts int
 	client      *http.Client
@@ -95,10 +104,14 @@ type Worker struct {
 }
 
 // New builds a Worker and registers it with the Service, so that every committed
-// outbox entry wakes it.
+// outbox entry wakes it. It panics without a Renderer: a wiring mistake, which would
+// otherwise show only as every delivery failing.
 func New(cfg Config) *Worker {
+	if cfg.Render == nil {
+		panic("notify: Config.Render is required")
+	}
 	w := &Worker{
-		svc: cfg.Service, clock: cfg.Service.Clock(), maxAttempts: cfg.MaxAttempts,
+		svc: cfg.Service, render: cfg.Render, clock: cfg.Service.Clock(), maxAttempts: cfg.MaxAttempts,
 		client: cfg.Client, log: cfg.Logger, decide: cfg.Decide, wake: make(chan struct{}, 1),
 		inFlight: map[string]bool{},
 	}
@@ -283,13 +296,18 @@ func (w *Worker) record(n sandbox.Notification, fn func(*sandbox.Notification, t
 // post sends the notification once and reports how it went.
 func (w *Worker) post(ctx context.Context, n sandbox.Notification) sandbox.DeliveryAttempt {
 	a := sandbox.DeliveryAttempt{Time: w.clock.Now()}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.URL, strings.NewReader(n.Body))
+	body, err := w.render(n.Order)
+	if err != nil {
+		a.Error = "render the body: " + err.Error()
+		return a
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.URL, bytes.NewReader(body))
 	if err != nil {
 		a.Error = err.Error()
 		return a
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-GP-Signature", n.Signature)
+	req.Header.Set("X-GP-Signature", sandbox.Sign(body, n.AppKey))
 	req.Header.Set("User-Agent", "gpsandbox-notifier")
 	resp, err := w.client.Do(req)
 	if err != nil {

@@ -133,7 +133,6 @@ func mustEnv(t *testing.T, path string) *env {
 	}
 	clock := sandbox.NewFrozenClock(startTime)
 	svc := sandbox.NewService(db, clock, sandbox.NewSeededIDs(3))
-	api.NewServer(api.Config{Service: svc}) // renders notification bodies, as in the binary
 	if _, err := svc.LoadFixtures(fx, false); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +151,7 @@ func mustEnv(t *testing.T, path string) *env {
 
 // start runs a worker until the test ends (or stop is called).
 func (e *env) start(cfg notify.Config) (stop func()) {
-	cfg.Service = e.svc
+	cfg.Service, cfg.Render = e.svc, api.NotificationBody // as the binary wires it
 	w := notify.New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -394,7 +393,7 @@ func deciderDropsDuplicatesAndDelays(t *testing.T) {
 		"PROCESSING": {Action: notify.Duplicate},
 		"SHIPPED":    {Action: notify.Delay, Delay: time.Minute},
 	}
-	e.start(notify.Config{Client: l.client(), Decide: func(n sandbox.Notification) notify.Decision { return decisions[n.OrderStatus] }})
+	e.start(notify.Config{Client: l.client(), Decide: func(n sandbox.Notification) notify.Decision { return decisions[n.Order.Status] }})
 	synctest.Wait()
 	if got := l.received(); len(got) != 2 || got[0].Status != "PROCESSING" || got[1].Status != "PROCESSING" {
 		t.Fatalf("received %v, want PROCESSING twice and nothing else yet", got)
@@ -478,8 +477,8 @@ func TestNextNotificationsAreEachOrdersOldestChange(t *testing.T) {
 	}
 	got := map[string]int{}
 	for _, n := range heads {
-		if n.Seq != 1 || n.Action != "ORDER_INITIATED" {
-			t.Errorf("head of %s: #%d %s, want #1 ORDER_INITIATED", n.OrderID, n.Seq, n.Action)
+		if n.Seq != 1 || n.Order.Action.Type != "ORDER_INITIATED" {
+			t.Errorf("head of %s: #%d %s, want #1 ORDER_INITIATED", n.OrderID, n.Seq, n.Order.Action.Type)
 		}
 		got[n.OrderID]++
 	}
@@ -493,5 +492,63 @@ func TestNextNotificationsAreEachOrdersOldestChange(t *testing.T) {
 		if n := len(e.notifications(id)); n != want[id] {
 			t.Errorf("order %s: %d notifications written, want %d", id, n, want[id])
 		}
+	}
+}
+
+func TestRetrySendsTheBytesOfTheChange(t *testing.T) {
+	synctest.Test(t, inBubble(retrySendsTheBytesOfTheChange))
+}
+
+// A retry sends the body and signature of the change it notifies, byte for byte, though
+// the order has moved on and the app's key has changed since: the entry keeps the order
+// and the key of that change, and the body is rendered from them the same way each time.
+func retrySendsTheBytesOfTheChange(t *testing.T) {
+	type sent struct{ body, signature string }
+	var mu sync.Mutex
+	var got []sent
+	client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, sent{string(body), r.Header.Get("X-GP-Signature")})
+		status := http.StatusOK
+		if len(got) == 1 {
+			status = http.StatusInternalServerError
+		}
+		return &http.Response{StatusCode: status, Header: http.Header{}, Body: http.NoBody}, nil
+	})}
+	sends := func() []sent {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]sent(nil), got...)
+	}
+	e := mustEnv(t, ":memory:")
+	e.start(notify.Config{Client: client})
+	id := e.mustOrder(memoryURL)
+	mustBeSettled(t, "failed attempt", func() bool { return len(sends()) == 1 })
+	e.mustMove(id, sandbox.OrderProcessing)
+	err := e.db.Update(func(tx sandbox.Tx) error {
+		app, err := tx.App(partnerApp)
+		if err != nil {
+			return err
+		}
+		app.Key = "RotatedAppKey001"
+		return tx.PutApp(app)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(notify.FirstRetry)
+	mustBeSettled(t, "retry", func() bool { return len(sends()) >= 2 })
+	first, retry := sends()[0], sends()[1]
+	if retry != first {
+		t.Errorf("retry sent %+v, first attempt %+v", retry, first)
+	}
+	var o struct{ Status string }
+	if err := json.Unmarshal([]byte(first.body), &o); err != nil || o.Status != sandbox.OrderInitiated {
+		t.Errorf("body %s: %v, want the order as created", first.body, err)
+	}
+	if first.signature != sandbox.Sign([]byte(first.body), partnerKey) {
+		t.Errorf("signature %s, want the body signed with the key of the change", first.signature)
 	}
 }

@@ -102,8 +102,7 @@ func records() []record {
 	token := sandbox.Token{Value: "tok1", AppID: "app1", Permissions: []string{sandbox.PermOrder},
 		Restricted: true, Created: base, Expires: ms(1_000)}
 	idem := sandbox.IdempotencyRecord{AppID: "app1", Key: "k1", ResourceID: "TRN_1", Kind: "transaction",
-		Time: ms(7), Method: "POST", Path: "/ucp/transactions/TRN_1/adjustment", BodyHash: "abc",
-		HTTPStatus: 200, Response: []byte(`{"id":"TRN_1"}`)}
+		Time: ms(7), Request: "POST /ucp/transactions/TRN_1/adjustment abc", Response: []byte(`{"id":"TRN_1"}`)}
 
 	return []record{
 		{"app", func(tx sandbox.Tx) error { return tx.PutApp(app) },
