@@ -9,15 +9,15 @@ import (
 	"path"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // documents parses every YAML document in data and returns the root node of each
 // non-empty one. A syntax error ends the file (the parser cannot resume after one);
 // the documents before it are still returned.
 func documents(file string, data []byte) (roots []*yaml.Node, problems Problems) {
-	// yaml.v3 is archived: should its parser panic on some input, report the file as
-	// unreadable rather than take the sandbox down.
+	// Should the parser panic on some input, report the file as unreadable rather than
+	// take the sandbox down: files come from users, and the API accepts scenarios too.
 	defer func() {
 		if r := recover(); r != nil {
 			problems = append(problems, Problem{File: file, Message: fmt.Sprintf("invalid YAML: parser failed: %v", r)})

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
