@@ -61,6 +61,20 @@ func TestHelpOfOneCommand(t *testing.T) {
 	}
 }
 
+// "gpsandbox X --help" is "gpsandbox help X" for every command, those without flags
+// included.
+func TestEveryCommandTakesHelp(t *testing.T) {
+	for _, c := range commands() {
+		want, _, _ := mustRunCLI(t, "help", c.name)
+		for _, flag := range []string{"-h", "-help", "--help"} {
+			out, errOut, status := mustRunCLI(t, c.name, flag)
+			if status != 0 || out != want || !strings.Contains(out, "usage: gpsandbox") {
+				t.Errorf("%s %s: exit %d (%s), output:\n%s\nwant:\n%s", c.name, flag, status, errOut, out, want)
+			}
+		}
+	}
+}
+
 func TestVersion(t *testing.T) {
 	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
 		out, errOut, status := mustRunCLI(t, args...)

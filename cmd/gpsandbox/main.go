@@ -86,8 +86,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if !ok {
 		return usageError(fmt.Sprintf("unknown command %q (see gpsandbox help)", name))
 	}
+	// "gpsandbox version --help" is "gpsandbox help version", for every command: those
+	// without flags (version, help) would otherwise take -h for an argument.
+	if len(args) > 0 && isHelpFlag(args[0]) {
+		return help(ctx, []string{c.name}, e)
+	}
 	return c.run(ctx, args, e)
 }
+
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 func lookup(name string) (command, bool) {
 	for _, c := range commands() {
