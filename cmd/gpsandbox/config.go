@@ -161,6 +161,9 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 
 // checkServeFlags checks the flags that depend on each other.
 func checkServeFlags(c *config) error {
+	if err := checkAddr(c.addr); err != nil {
+		return usageError(err.Error())
+	}
 	if c.logFormat != "text" && c.logFormat != "json" {
 		return usageError(fmt.Sprintf("--log-format %q: want text or json", c.logFormat))
 	}
@@ -185,6 +188,21 @@ func checkAdminExposure(c *config) error {
 	}
 	return usageError(fmt.Sprintf("--addr %s is reachable from other machines, and the admin API (/_sandbox/) would be open to them: "+
 		"set --admin-token (GPSANDBOX_ADMIN_TOKEN), or --admin-open (GPSANDBOX_ADMIN_OPEN=1) to leave it open on purpose", c.addr))
+}
+
+// checkAddr checks that addr is host:port, as net.Listen needs it: "localhost" alone
+// lacks its port and would otherwise be refused only after the database is open (or
+// taken for an address other machines can reach).
+func checkAddr(addr string) error {
+	_, _, err := net.SplitHostPort(addr)
+	if err == nil {
+		return nil
+	}
+	reason := err.Error()
+	if ae, ok := errors.AsType[*net.AddrError](err); ok {
+		reason = ae.Err
+	}
+	return fmt.Errorf("--addr %q: %s; want host:port, e.g. --addr 127.0.0.1:8080 (GPSANDBOX_ADDR)", addr, reason)
 }
 
 // isLoopback reports whether a listen address accepts loopback connections only:
