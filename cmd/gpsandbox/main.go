@@ -53,7 +53,7 @@ func commands() []command {
 		{"serve", "[flags]", "serve the API (the default command)", func(ctx context.Context, args []string, e env) error {
 			return serve(ctx, args, e.getenv, e.stdout, e.stderr)
 		}},
-		{"validate", "[flags]", "check scenario and fixture files, printing every problem as file:line:col", func(_ context.Context, args []string, e env) error {
+		{"validate", "[flags] [scenario file or folder]", "check scenario and fixture files, printing every problem as file:line:col", func(_ context.Context, args []string, e env) error {
 			return validate(args, e.getenv, e.stdout, e.stderr)
 		}},
 		{"healthcheck", "[flags]", "probe a running sandbox: exit 0 when healthy, 1 otherwise", func(ctx context.Context, args []string, e env) error {
