@@ -133,7 +133,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&c.logFormat, "log-format", env("GPSANDBOX_LOG_FORMAT", "text"), "request log format: text or json (GPSANDBOX_LOG_FORMAT)")
 	c.scenarios = scenario.SplitNames(getenv("GPSANDBOX_SCENARIOS"))
 	fs.Var(&names{list: &c.scenarios}, "scenario", "activate a scenario for every request; repeatable (GPSANDBOX_SCENARIOS=a,b)")
-	fs.StringVar(&c.scenariosDir, "scenarios", env("GPSANDBOX_SCENARIOS_DIR", ""), "scenario directory instead of the built-in scenarios, reloaded on change (GPSANDBOX_SCENARIOS_DIR)")
+	fs.StringVar(&c.scenariosDir, "scenarios", env("GPSANDBOX_SCENARIOS_DIR", ""), "scenario folder replacing the built-in scenarios (none of them is loaded beside it), reloaded on change (GPSANDBOX_SCENARIOS_DIR)")
 	fs.BoolVar(&c.tls.on, "tls", envBool(getenv, "GPSANDBOX_TLS"), "serve HTTPS with a certificate generated at start (GPSANDBOX_TLS)")
 	fs.StringVar(&c.tls.certFile, "tls-cert", env("GPSANDBOX_TLS_CERT", ""), "serve HTTPS with this PEM certificate (chain) file instead (GPSANDBOX_TLS_CERT)")
 	fs.StringVar(&c.tls.keyFile, "tls-key", env("GPSANDBOX_TLS_KEY", ""), "PEM private key of --tls-cert (GPSANDBOX_TLS_KEY)")

@@ -43,8 +43,8 @@ func TestHelpOfOneCommand(t *testing.T) {
 		command string
 		want    []string // in the output, exit 0
 	}{
-		{"serve", []string{"usage: gpsandbox serve [flags]", "-addr", "GPSANDBOX_ADDR", "-scenario"}},
-		{"validate", []string{"usage: gpsandbox validate [flags]", "-scenarios", "-fixtures"}},
+		{"serve", []string{"usage: gpsandbox serve [flags]", "-addr", "GPSANDBOX_ADDR", "-scenario", "replacing the built-in scenarios"}},
+		{"validate", []string{"usage: gpsandbox validate [flags]", "-scenarios", "-fixtures", "instead of the built-ins"}},
 		{"healthcheck", []string{"usage: gpsandbox healthcheck [flags]", "-addr", "-tls"}},
 		{"version", []string{"usage: gpsandbox version", "print the version"}},
 		{"help", []string{"commands:", "serve"}},
