@@ -133,7 +133,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&c.logFormat, "log-format", env("GPSANDBOX_LOG_FORMAT", "text"), "request log format: text or json (GPSANDBOX_LOG_FORMAT)")
 	c.scenarios = scenario.SplitNames(getenv("GPSANDBOX_SCENARIOS"))
 	fs.Var(&names{list: &c.scenarios}, "scenario", "activate a scenario for every request; repeatable (GPSANDBOX_SCENARIOS=a,b)")
-	fs.StringVar(&c.scenariosDir, "scenarios", env("GPSANDBOX_SCENARIOS_DIR", ""), "scenario directory instead of the built-in scenarios, reloaded on change (GPSANDBOX_SCENARIOS_DIR)")
+	fs.StringVar(&c.scenariosDir, "scenarios", env("GPSANDBOX_SCENARIOS_DIR", ""), "scenario folder replacing the built-in scenarios (none of them is loaded beside it), reloaded on change (GPSANDBOX_SCENARIOS_DIR)")
 	fs.BoolVar(&c.tls.on, "tls", envBool(getenv, "GPSANDBOX_TLS"), "serve HTTPS with a certificate generated at start (GPSANDBOX_TLS)")
 	fs.StringVar(&c.tls.certFile, "tls-cert", env("GPSANDBOX_TLS_CERT", ""), "serve HTTPS with this PEM certificate (chain) file instead (GPSANDBOX_TLS_CERT)")
 	fs.StringVar(&c.tls.keyFile, "tls-key", env("GPSANDBOX_TLS_KEY", ""), "PEM private key of --tls-cert (GPSANDBOX_TLS_KEY)")
@@ -161,6 +161,9 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 
 // checkServeFlags checks the flags that depend on each other.
 func checkServeFlags(c *config) error {
+	if err := checkAddr(c.addr); err != nil {
+		return usageError(err.Error())
+	}
 	if c.logFormat != "text" && c.logFormat != "json" {
 		return usageError(fmt.Sprintf("--log-format %q: want text or json", c.logFormat))
 	}
@@ -185,6 +188,21 @@ func checkAdminExposure(c *config) error {
 	}
 	return usageError(fmt.Sprintf("--addr %s is reachable from other machines, and the admin API (/_sandbox/) would be open to them: "+
 		"set --admin-token (GPSANDBOX_ADMIN_TOKEN), or --admin-open (GPSANDBOX_ADMIN_OPEN=1) to leave it open on purpose", c.addr))
+}
+
+// checkAddr checks that addr is host:port, as net.Listen needs it: "localhost" alone
+// lacks its port and would otherwise be refused only after the database is open (or
+// taken for an address other machines can reach).
+func checkAddr(addr string) error {
+	_, _, err := net.SplitHostPort(addr)
+	if err == nil {
+		return nil
+	}
+	reason := err.Error()
+	if ae, ok := errors.AsType[*net.AddrError](err); ok {
+		reason = ae.Err
+	}
+	return fmt.Errorf("--addr %q: %s; want host:port, e.g. --addr 127.0.0.1:8080 (GPSANDBOX_ADDR)", addr, reason)
 }
 
 // isLoopback reports whether a listen address accepts loopback connections only:

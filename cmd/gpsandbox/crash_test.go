@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 )
@@ -25,9 +23,9 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and kills the binary; skipped with -short")
 	}
-	bin := mustBuildBinary(t)
+	bin := testrun.Build(t)
 	db := filepath.Join(t.TempDir(), "crash.db")
-	proc, base := mustStartBinary(t, bin, "--db", db)
+	proc, base := testrun.Serve(t, bin, "--db", db)
 	tok := mustIssueToken(t, base)
 
 	type ack struct{ key, resource, kind string }
@@ -74,7 +72,7 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	}
 
 	// The restarted sandbox opens the file and refuses every acknowledged key.
-	proc, base = mustStartBinary(t, bin, "--db", db)
+	proc, base = testrun.Serve(t, bin, "--db", db)
 	for _, a := range acks[:50] {
 		status, m, err := postJSON(client, base+"/transactions/"+txns[0]+"/adjustment", tok, a.key, `{"amount":"1"}`)
 		if err != nil || status != 409 || !strings.Contains(fmt.Sprint(m["detailed_error_description"]), "id="+a.resource) {
@@ -109,54 +107,6 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d acknowledged writes, all present after SIGKILL", len(acks))
-}
-
-func mustBuildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gpsandbox")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// mustStartBinary starts the binary on a free port and waits until it is healthy.
-func mustStartBinary(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Stderr = io.Discard
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("binary printed no address: %v", err)
-	}
-	base := strings.TrimSpace(line[strings.Index(line, "http://"):])
-	mustBeHealthy(t, base)
-	return cmd, base
-}
-
-func mustBeHealthy(t *testing.T, base string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(base + "/_sandbox/health")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s never became healthy", base)
 }
 
 func mustIssueToken(t *testing.T, base string) string {

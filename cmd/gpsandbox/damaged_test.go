@@ -1,6 +1,9 @@
 package main
 
 import (
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
+	"net/http"
+
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -97,9 +100,9 @@ func TestSecondInstanceRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	bin := mustBuildBinary(t)
+	bin := testrun.Build(t)
 	db := filepath.Join(t.TempDir(), "run.db")
-	first, base := mustStartBinary(t, bin, "--db", db)
+	first, base := testrun.Serve(t, bin, "--db", db)
 	mustIssueToken(t, base) // a write of the first instance's own
 	before := fileSum(t, db)
 	for _, args := range [][]string{{"--db", db}, {"--db", db, "--reset"}} {
@@ -117,7 +120,7 @@ func TestSecondInstanceRefused(t *testing.T) {
 			t.Errorf("%v changed the running sandbox's file", args)
 		}
 	}
-	mustBeHealthy(t, base)
+	testrun.WaitHealthy(t, http.DefaultClient, base)
 	first.Process.Signal(syscall.SIGTERM)
 	first.Wait()
 	_, stop := mustRun(t, "--db", db) // the file opens once the first has stopped

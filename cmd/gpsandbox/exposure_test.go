@@ -65,3 +65,35 @@ func TestAdminExposureRefusesToStart(t *testing.T) {
 		t.Errorf("the database %s was created by a refused start", db)
 	}
 }
+
+// An address without a port is a usage error naming the flag and an example, for serve
+// and healthcheck, from the flag or the environment; never "reachable from other
+// machines", which a loopback name is not.
+func TestAddrWithoutPort(t *testing.T) {
+	db := t.TempDir() + "/never.db"
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+	}{
+		{[]string{"serve", "--db", db, "--addr", "localhost"}, nil},
+		{[]string{"serve", "--db", db, "--addr", "127.0.0.1"}, nil},
+		{[]string{"serve", "--db", db}, map[string]string{"GPSANDBOX_ADDR": "localhost"}},
+		{[]string{"healthcheck", "--addr", "localhost"}, nil},
+	} {
+		err := run(context.Background(), tc.args, func(k string) string { return tc.env[k] }, io.Discard, io.Discard)
+		if err == nil || exitCode(err) != 2 {
+			t.Fatalf("%v %v: err %v, want exit status 2", tc.args, tc.env, err)
+		}
+		for _, want := range []string{"--addr", "missing port in address", "--addr 127.0.0.1:8080"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%v %v: message %q lacks %q", tc.args, tc.env, err, want)
+			}
+		}
+		if strings.Contains(err.Error(), "other machines") {
+			t.Errorf("%v %v: message %q calls the address reachable from other machines", tc.args, tc.env, err)
+		}
+		if _, statErr := os.Stat(db); statErr == nil {
+			t.Errorf("%v: the database was created by a refused start", tc.args)
+		}
+	}
+}

@@ -46,10 +46,10 @@ func healthcheck(ctx context.Context, args []string, getenv func(string) string,
 // [::] or none at all, as in ":8080") is where the server listens, not an address to
 // dial, so the probe dials the loopback address instead.
 func healthURL(addr string, useTLS bool) (string, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", fmt.Errorf("--addr %q: %v", addr, err)
+	if err := checkAddr(addr); err != nil {
+		return "", err
 	}
+	host, port, _ := net.SplitHostPort(addr)
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		host = "127.0.0.1"
 	}

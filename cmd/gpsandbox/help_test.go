@@ -43,8 +43,8 @@ func TestHelpOfOneCommand(t *testing.T) {
 		command string
 		want    []string // in the output, exit 0
 	}{
-		{"serve", []string{"usage: gpsandbox serve [flags]", "-addr", "GPSANDBOX_ADDR", "-scenario"}},
-		{"validate", []string{"usage: gpsandbox validate [flags]", "-scenarios", "-fixtures"}},
+		{"serve", []string{"usage: gpsandbox serve [flags]", "-addr", "GPSANDBOX_ADDR", "-scenario", "replacing the built-in scenarios"}},
+		{"validate", []string{"usage: gpsandbox validate [flags]", "-scenarios", "-fixtures", "instead of the built-ins"}},
 		{"healthcheck", []string{"usage: gpsandbox healthcheck [flags]", "-addr", "-tls"}},
 		{"version", []string{"usage: gpsandbox version", "print the version"}},
 		{"help", []string{"commands:", "serve"}},
@@ -56,6 +56,20 @@ func TestHelpOfOneCommand(t *testing.T) {
 		for _, w := range tc.want {
 			if !strings.Contains(out, w) {
 				t.Errorf("help %s lacks %q:\n%s", tc.command, w, out)
+			}
+		}
+	}
+}
+
+// "gpsandbox X --help" is "gpsandbox help X" for every command, those without flags
+// included.
+func TestEveryCommandTakesHelp(t *testing.T) {
+	for _, c := range commands() {
+		want, _, _ := mustRunCLI(t, "help", c.name)
+		for _, flag := range []string{"-h", "-help", "--help"} {
+			out, errOut, status := mustRunCLI(t, c.name, flag)
+			if status != 0 || out != want || !strings.Contains(out, "usage: gpsandbox") {
+				t.Errorf("%s %s: exit %d (%s), output:\n%s\nwant:\n%s", c.name, flag, status, errOut, out, want)
 			}
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 )
 
 // These tests run the real binary and treat it the way a hostile or broken client
@@ -22,7 +24,7 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary; skipped with -short")
 	}
-	_, base := mustStartBinary(t, mustBuildBinary(t), "--db", ":memory:",
+	_, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:",
 		"--read-header-timeout", "1s", "--read-timeout", "2s")
 	addr := strings.TrimPrefix(base, "http://")
 	cases := map[string]struct {
@@ -84,7 +86,7 @@ func TestTenThousandIdleConnections(t *testing.T) {
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur < idle+500 {
 		t.Fatalf("this test needs %d file descriptors; the limit is %d (%v)", idle+500, lim.Cur, err)
 	}
-	proc, base := mustStartBinary(t, mustBuildBinary(t), "--db", ":memory:", "--read-header-timeout", "3s")
+	proc, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--read-header-timeout", "3s")
 	addr := strings.TrimPrefix(base, "http://")
 	conns := make([]net.Conn, 0, idle)
 	defer func() {
@@ -148,7 +150,7 @@ func TestSigtermFinishesInFlightRequests(t *testing.T) {
 	}
 	// slow-network holds each answer for a second: the requests are surely in flight
 	// when the signal comes.
-	proc, base := mustStartBinary(t, mustBuildBinary(t), "--db", ":memory:", "--scenario", "slow-network")
+	proc, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--scenario", "slow-network")
 	tok := mustIssueToken(t, base)
 	const inFlight = 20
 	results := make(chan error, inFlight)

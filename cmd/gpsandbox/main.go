@@ -52,7 +52,7 @@ func commands() []command {
 		{"serve", "[flags]", "serve the API (the default command)", func(ctx context.Context, args []string, e env) error {
 			return serve(ctx, args, e.getenv, e.stdout, e.stderr)
 		}},
-		{"validate", "[flags]", "check scenario and fixture files, printing every problem as file:line:col", func(_ context.Context, args []string, e env) error {
+		{"validate", "[flags] [scenario file or folder]", "check scenario and fixture files, printing every problem as file:line:col", func(_ context.Context, args []string, e env) error {
 			return validate(args, e.getenv, e.stdout, e.stderr)
 		}},
 		{"healthcheck", "[flags]", "probe a running sandbox: exit 0 when healthy, 1 otherwise", func(ctx context.Context, args []string, e env) error {
@@ -82,8 +82,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if !ok {
 		return usageError(fmt.Sprintf("unknown command %q (see gpsandbox help)", name))
 	}
+	// "gpsandbox version --help" is "gpsandbox help version", for every command: those
+	// without flags (version, help) would otherwise take -h for an argument.
+	if len(args) > 0 && isHelpFlag(args[0]) {
+		return help(ctx, []string{c.name}, e)
+	}
 	return c.run(ctx, args, e)
 }
+
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 func lookup(name string) (command, bool) {
 	for _, c := range commands() {

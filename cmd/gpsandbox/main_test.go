@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -98,32 +98,13 @@ func mustRunWith(t *testing.T, client *http.Client, args ...string) (string, fun
 		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, pw, io.Discard)
 		pw.Close()
 	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
+	base, err := testrun.BaseURL(pr)
+	go io.Copy(io.Discard, pr)
 	if err != nil {
 		cancel()
 		t.Fatalf("no listening line: %v (run: %v)", err, <-done)
 	}
-	go io.Copy(io.Discard, pr)
-	_, base, ok := strings.Cut(strings.TrimSpace(line), "listening on ")
-	if !ok {
-		cancel()
-		t.Fatalf("unexpected first line %q", line)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		resp, err := client.Get(base + "/_sandbox/health")
-		if err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == 200 && string(b) == `{"status":"ok"}` {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not healthy: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testrun.WaitHealthy(t, client, base)
 	return base, func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -9,20 +9,42 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
-// validate is "gpsandbox validate [--scenarios DIR] [--fixtures DIR]": it prints every
-// problem of the scenario and fixture files as file:line:col: message and fails, or
-// prints a one-line summary.
+// validate is "gpsandbox validate [--scenarios DIR|FILE] [--fixtures DIR] [FILE|DIR]":
+// it prints every problem of the scenario and fixture files as file:line:col: message
+// and fails, or prints a one-line summary. A path without a flag is --scenarios, and a
+// scenario file may be given alone.
 func validate(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg app.Config
+	var scenariosPath, fixturesPath string
 	fset := newFlagSet("validate", stderr)
-	fset.StringVar(&cfg.Scenarios.Dir, "scenarios", getenv("GPSANDBOX_SCENARIOS_DIR"), "scenario directory (default: the built-ins)")
-	fset.StringVar(&cfg.Fixtures.Dir, "fixtures", getenv("GPSANDBOX_FIXTURES"), "fixtures directory (default: the embedded defaults)")
-	if err := parseFlags(fset, args); errors.Is(err, flag.ErrHelp) {
+	fset.StringVar(&scenariosPath, "scenarios", getenv("GPSANDBOX_SCENARIOS_DIR"), "scenario folder, or one scenario file, to check instead of the built-ins (GPSANDBOX_SCENARIOS_DIR)")
+	fset.StringVar(&fixturesPath, "fixtures", getenv("GPSANDBOX_FIXTURES"), "fixtures folder to check instead of the embedded defaults (GPSANDBOX_FIXTURES)")
+	if err := fset.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return nil
 	} else if err != nil {
+		return usageError(err.Error())
+	}
+	switch {
+	case fset.NArg() > 1:
+		return usageError(fmt.Sprintf("unexpected argument %q", fset.Arg(1)))
+	case fset.NArg() == 1 && fset.Arg(0) != "" && scenariosPath != "" && scenariosPath != fset.Arg(0):
+		return usageError(fmt.Sprintf("%q and --scenarios %s: give the scenarios once", fset.Arg(0), scenariosPath))
+	case fset.NArg() == 1:
+		scenariosPath = fset.Arg(0)
+	}
+	var cfg app.Config
+	var err error
+	if cfg.Scenarios, err = folderFlag("scenarios", "scenarios", scenariosPath, true); err != nil {
+		return err
+	}
+	if cfg.Fixtures, err = folderFlag("fixtures", "fixtures", fixturesPath, false); err != nil {
 		return err
 	}
 	v := app.Validate(cfg)
+	if noYAMLFiles(cfg.Scenarios) {
+		// Validating an empty folder is a mistake (a wrong path, files not saved yet):
+		// "ok: 0 scenarios" would hide it.
+		v.Problems = append([]string{fmt.Sprintf("no scenario files (*.yaml, *.yml) in %s", scenariosPath)}, v.Problems...)
+	}
 	for _, p := range v.Problems {
 		fmt.Fprintln(stdout, p)
 	}

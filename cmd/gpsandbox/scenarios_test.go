@@ -143,3 +143,76 @@ func TestScenariosHotReload(t *testing.T) {
 		t.Errorf("a broken file must keep the last good set: %d %s", status, body)
 	}
 }
+
+// A --scenarios or --fixtures path that does not exist is named as given, by validate
+// and serve alike, before anything is opened.
+func TestMissingFolderIsNamed(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", "--scenarios", missing}, "scenarios folder " + missing + " (--scenarios): no such folder"},
+		{[]string{"validate", missing}, "scenarios folder " + missing + " (--scenarios): no such folder"},
+		{[]string{"validate", "--fixtures", missing}, "fixtures folder " + missing + " (--fixtures): no such folder"},
+		{[]string{"serve", "--db", ":memory:", "--scenarios", missing}, "scenarios folder " + missing + " (--scenarios): no such folder"},
+		{[]string{"serve", "--db", ":memory:", "--fixtures", missing}, "fixtures folder " + missing + " (--fixtures): no such folder"},
+		{[]string{"serve", "--db", ":memory:", "--scenarios", "../../scenarios/slow-network.yaml"}, "scenarios folder ../../scenarios/slow-network.yaml (--scenarios): not a folder"},
+	} {
+		err := run(context.Background(), tc.args, func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || exitCode(err) != 2 || err.Error() != tc.want {
+			t.Errorf("%v: %v, want exit 2 and %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// validate takes one scenario file as well as a folder, given alone or as --scenarios;
+// its problems name the file by the path given.
+func TestValidateOneFile(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	for _, args := range [][]string{{"../../scenarios/slow-network.yaml"}, {"--scenarios", "../../scenarios/slow-network.yaml"}} {
+		var out bytes.Buffer
+		if err := run(context.Background(), append([]string{"validate"}, args...), noEnv, &out, io.Discard); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+		if !strings.HasPrefix(out.String(), "ok: 1 scenarios; fixtures: ") {
+			t.Errorf("%v: %q", args, out.String())
+		}
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	other := "version: 1\nname: other\nrules: [{when: {operation: any}, then: {stauts: 1}}]\n"
+	os.WriteFile(bad, []byte("version: 1\nname: x\nrules: [{when: {operation: any}, then: {stauts: 1}}]\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "other.yaml"), []byte(other), 0o644) // beside it, not read
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"validate", bad}, noEnv, &out, io.Discard)
+	if err == nil || exitCode(err) != 1 || out.String() != bad+`:3:41: rules[0].then: unknown key "stauts"`+"\n" {
+		t.Errorf("err %v, output %q", err, out.String())
+	}
+	if err := run(context.Background(), []string{"validate", "--scenarios", bad, dir}, noEnv, io.Discard, io.Discard); exitCode(err) != 2 {
+		t.Errorf("two scenario paths: %v, want exit 2", err)
+	}
+}
+
+// An empty scenario folder fails validate and is a warning for serve, which watches
+// the folder for files to come.
+func TestEmptyScenarioFolder(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a scenario"), 0o644)
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"validate", "--scenarios", dir}, func(string) string { return "" }, &out, io.Discard)
+	if err == nil || exitCode(err) != 1 || out.String() != "no scenario files (*.yaml, *.yml) in "+dir+"\n" {
+		t.Errorf("validate: err %v, output %q", err, out.String())
+	}
+	cfg, err := parseServeFlags([]string{"--scenarios", dir}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	if _, err := appConfig(cfg, newLogger(false, &logs)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "no scenario files") || !strings.Contains(logs.String(), dir) {
+		t.Errorf("serve logged %q, want a warning naming %s", logs.String(), dir)
+	}
+}

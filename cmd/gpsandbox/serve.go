@@ -72,6 +72,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 // appConfig turns the command line into the sandbox's configuration: the clock, the
 // id source and the HTTPS certificate are made here.
 func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
+	fixtureFiles, err := folderFlag("fixtures", "fixtures", cfg.fixtures, false)
+	if err != nil {
+		return app.Config{}, err
+	}
+	scenarioFiles, err := folderFlag("scenarios", "scenarios", cfg.scenariosDir, false)
+	if err != nil {
+		return app.Config{}, err
+	}
+	if noYAMLFiles(scenarioFiles) {
+		// Not an error: the folder is watched, and files saved into it later are loaded.
+		logger.Warn("no scenario files (*.yaml, *.yml) in the --scenarios folder: no scenario until some are added; the built-in ones are not loaded", "dir", cfg.scenariosDir)
+	}
 	tlsCfg, err := serverTLS(cfg.tls, cfg.addr, time.Now())
 	if err != nil {
 		return app.Config{}, err
@@ -86,8 +98,8 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 	return app.Config{
 		DB:              cfg.db,
 		Reset:           cfg.reset,
-		Fixtures:        app.Files{Dir: cfg.fixtures},
-		Scenarios:       app.Files{Dir: cfg.scenariosDir},
+		Fixtures:        fixtureFiles,
+		Scenarios:       scenarioFiles,
 		GlobalScenarios: cfg.scenarios,
 		Clock:           cfg.clock,
 		NewIDs:          newIDs,

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 )
 
 // idleExitBound is how long the binary may take to exit after SIGTERM with nothing
@@ -34,7 +36,7 @@ func TestSigtermWhenIdleExitsPromptly(t *testing.T) {
 	}))
 	defer failing.Close()
 
-	bin := mustBuildBinary(t)
+	bin := testrun.Build(t)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -43,7 +45,7 @@ func TestSigtermWhenIdleExitsPromptly(t *testing.T) {
 		{"file, watcher, pending retry", []string{"--db", filepath.Join(dir, "idle.db"), "--scenarios", scenarios}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			proc, base := mustStartBinary(t, bin, tc.args...)
+			proc, base := testrun.Serve(t, bin, tc.args...)
 			tok := mustIssueToken(t, base) // leaves an idle keep-alive connection
 			status, m, err := postJSON(http.DefaultClient, base+"/merchants/MER_00000000000000000000000000000001/orders", tok, "",
 				`{"notifications":{"status_url":"`+failing.URL+`/hook"}}`)

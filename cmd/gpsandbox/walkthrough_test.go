@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 )
 
 // The curl walkthroughs of the documentation run here, as written there, against the
@@ -76,14 +78,14 @@ func mustRunWalkthrough(t *testing.T, doc, heading string, check func(round stri
 		}
 		check(round, strings.Split(strings.TrimSpace(string(out)), "\n"))
 	}
-	bin := mustBuildBinary(t)
+	bin := testrun.Build(t)
 	db := filepath.Join(t.TempDir(), "walkthrough.db")
-	cmd, base := mustStartBinary(t, bin, "--db", db)
+	cmd, base := testrun.Serve(t, bin, "--db", db)
 	run("first run", base)
 	run("second run", base)
 	cmd.Process.Kill()
 	cmd.Wait()
-	_, base = mustStartBinary(t, bin, "--db", db)
+	_, base = testrun.Serve(t, bin, "--db", db)
 	run("after a restart", base)
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // maxAliasNodes bounds the nodes one decoder visits through aliases. Aliases are
@@ -481,7 +481,7 @@ func (d *decoder) integer(n *yaml.Node, path string, v reflect.Value) bool {
 }
 
 // isDecimal reports whether s is an optionally signed decimal integer without leading
-// zeros: YAML 1.1 readers take 010 for octal 8, yaml.v3 among them.
+// zeros: YAML 1.1 readers take 010 for octal 8, yaml v3 among them.
 func isDecimal(s string) bool {
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		s = s[1:]

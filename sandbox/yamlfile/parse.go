@@ -9,15 +9,15 @@ import (
 	"path"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // documents parses every YAML document in data and returns the root node of each
 // non-empty one. A syntax error ends the file (the parser cannot resume after one);
 // the documents before it are still returned.
 func documents(file string, data []byte) (roots []*yaml.Node, problems Problems) {
-	// yaml.v3 is archived: should its parser panic on some input, report the file as
-	// unreadable rather than take the sandbox down.
+	// Should the parser panic on some input, report the file as unreadable rather than
+	// take the sandbox down: files come from users, and the API accepts scenarios too.
 	defer func() {
 		if r := recover(); r != nil {
 			problems = append(problems, Problem{File: file, Message: fmt.Sprintf("invalid YAML: parser failed: %v", r)})
@@ -47,21 +47,34 @@ func documents(file string, data []byte) (roots []*yaml.Node, problems Problems)
 	}
 }
 
+// YAMLFiles lists the files the loaders read at the root of fsys, in name order: every
+// *.yaml and *.yml file, dotfiles and directories skipped.
+func YAMLFiles(fsys fs.FS) ([]string, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries { // sorted by name
+		name := e.Name()
+		if ext := path.Ext(name); !e.IsDir() && !strings.HasPrefix(name, ".") && (ext == ".yaml" || ext == ".yml") {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
 // eachYAMLFile hands every *.yaml and *.yml file at the root of fsys to read, in name
 // order, skipping dotfiles and directories; a file that cannot be read, or that is
 // over a limit, is a problem of its own (once the files together pass limits.total,
 // the rest are not read). The error is for fsys itself, which could not be listed.
 func eachYAMLFile(fsys fs.FS, kind string, limits fileLimits, problems *Problems, read func(name string, data []byte)) error {
-	entries, err := fs.ReadDir(fsys, ".")
+	names, err := YAMLFiles(fsys)
 	if err != nil {
 		return fmt.Errorf("yamlfile: list %s files: %w", kind, err)
 	}
 	var total int64
-	for _, e := range entries { // sorted by name
-		name := e.Name()
-		if ext := path.Ext(name); e.IsDir() || strings.HasPrefix(name, ".") || (ext != ".yaml" && ext != ".yml") {
-			continue
-		}
+	for _, name := range names {
 		data, err := readBounded(fsys, name, limits.file)
 		if err != nil {
 			*problems = append(*problems, Problem{File: name, Message: err.Error()})

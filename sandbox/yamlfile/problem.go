@@ -2,10 +2,11 @@
 // unknown keys, wrong scalar types and invalid values are problems reported at the file,
 // line and column where they are written, all of them at once rather than the first one.
 //
-// It is the only package of the project that imports gopkg.in/yaml.v3. It parses into
-// yaml.Node trees and decodes them with its own strict walker instead of yaml.v3's
-// Decoder: KnownFields exists only on the Decoder, node.Decode is lenient, and yaml.v3
-// silently turns 12.75 into 12 or "010" into 8 for integer fields.
+// It is the only package of the project that imports go.yaml.in/yaml/v3 (yaml v3 at its
+// maintained home; gopkg.in/yaml.v3 is archived). It parses into yaml.Node trees and
+// decodes them with its own strict walker instead of yaml v3's Decoder: KnownFields
+// exists only on the Decoder, node.Decode is lenient, and yaml v3 silently turns 12.75
+// into 12 or "010" into 8 for integer fields.
 package yamlfile
 
 import (

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
@@ -121,21 +121,30 @@ func (l *scenarioLoader) file(name string, data []byte) {
 		doc := new(scenarioDoc)
 		d.decode(root, "", doc)
 		checkScenario(d, doc)
-		if len(d.problems) > 0 {
-			l.problems = append(l.problems, d.problems...)
-			continue
+		// A scenario with other problems still claims its name, so that every
+		// duplicate is reported in the same run as the rest.
+		dup := l.claimName(d, doc)
+		l.problems = append(l.problems, d.problems...)
+		if len(d.problems) == 0 && !dup {
+			l.scenarios = append(l.scenarios, doc.toScenario(name))
 		}
-		if doc.Name != "" {
-			loc, _ := d.at(&doc.Name)
-			at := site{file: name, line: loc.node.Line, col: loc.node.Column, path: "name"}
-			if first, dup := l.names[doc.Name]; dup {
-				l.problems = append(l.problems, at.problemf("duplicate scenario name %q (first defined at %s)", doc.Name, first))
-				continue
-			}
-			l.names[doc.Name] = at
-		}
-		l.scenarios = append(l.scenarios, doc.toScenario(name))
 	}
+}
+
+// claimName records where the scenario name is defined, or reports it as a duplicate
+// of an earlier definition.
+func (l *scenarioLoader) claimName(d *decoder, doc *scenarioDoc) (dup bool) {
+	loc, ok := d.at(&doc.Name)
+	if !ok || doc.Name == "" {
+		return false
+	}
+	at := site{file: d.file, line: loc.node.Line, col: loc.node.Column, path: "name"}
+	if first, dup := l.names[doc.Name]; dup {
+		l.problems = append(l.problems, at.problemf("duplicate scenario name %q (first defined at %s)", doc.Name, first))
+		return true
+	}
+	l.names[doc.Name] = at
+	return false
 }
 
 // The scenario file schema.
@@ -370,12 +379,13 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 		}
 		return
 	}
-	switch {
-	case o.Status != 0 && o.Error == nil:
+	if o.Status != 0 && o.Error == nil {
 		problem(&o.Status, "status needs an error: a scripted status is always a GP error")
-	case o.Error != nil && o.Status == 0:
+	}
+	if o.Error != nil && o.Status == 0 {
 		problem(&o.Error, "error needs a status")
-	case o.Status != 0 && (o.Status < 400 || o.Status > 599):
+	}
+	if o.Status != 0 && (o.Status < 400 || o.Status > 599) {
 		problem(&o.Status, "status must be an error status between 400 and 599, got %d", o.Status)
 	}
 	if e := o.Error; e != nil && e.Description == "" && e.Code != "" && e.Detail != "" &&

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -168,6 +169,30 @@ func TestLoadScenariosDuplicateNames(t *testing.T) {
 	_, err := LoadScenarios(files("a.yaml", doc, "b.yml", doc, "c.txt", "ignored"))
 	if err == nil || err.Error() != `b.yml:2:7: name: duplicate scenario name "same" (first defined at a.yaml:2:7)` {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A scenario with problems of its own still has its name checked, and one outcome
+// can have several problems: validate lists them all in one run.
+func TestLoadScenariosReportsEveryProblem(t *testing.T) {
+	good := "version: 1\nname: same\nrules: [{when: {operation: any}, then: pass}]\n"
+	bad := "version: 1\nname: same\nrules: [{when: {operation: order}, then: {status: 200}}, {when: {operation: any}, then: {stauts: 1}}]\n"
+	_, err := LoadScenarios(files("a.yaml", good, "b.yaml", bad))
+	var ps Problems
+	if !errors.As(err, &ps) {
+		t.Fatalf("LoadScenarios error = %v, want Problems", err)
+	}
+	want := []string{
+		`b.yaml:2:7: name: duplicate scenario name "same" (first defined at a.yaml:2:7)`,
+		`b.yaml:3:51: rules[0].then.status: status needs an error: a scripted status is always a GP error`,
+		`b.yaml:3:51: rules[0].then.status: status must be an error status between 400 and 599, got 200`,
+		`b.yaml:3:90: rules[1].then: unknown key "stauts"`,
+	}
+	got := problemStrings(ps)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
 

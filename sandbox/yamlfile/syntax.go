@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// yaml.v3 reports a syntax error as text only ("yaml: line 3: did not find expected
+// yaml v3 reports a syntax error as text only ("yaml: line 3: did not find expected
 // key"), with no column, and for errors of its parser (as opposed to its scanner)
 // the line it gives is the zero-based line of the construct being parsed, so one
 // line early. syntaxProblem puts the line right and finds the column on that line
@@ -15,7 +15,7 @@ import (
 
 var syntaxLine = regexp.MustCompile(`^line (\d+): (.*)$`)
 
-// parserProblems are the messages of yaml.v3's parser, whose line is zero-based.
+// parserProblems are the messages of yaml v3's parser, whose line is zero-based.
 var parserProblems = []string{
 	"did not find expected <document start>", "did not find expected node content",
 	"did not find expected '-' indicator", "did not find expected key",
@@ -26,7 +26,7 @@ var parserProblems = []string{
 
 var unknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
 
-// syntaxProblem turns a yaml.v3 parser error into a Problem at the line and column
+// syntaxProblem turns a yaml v3 parser error into a Problem at the line and column
 // where the problem (or the construct it leaves unfinished) is.
 func syntaxProblem(file string, data []byte, err error) Problem {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")

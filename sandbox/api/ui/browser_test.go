@@ -5,7 +5,6 @@ package ui_test
 // chromedp) opens the inspector and checks what a person would see.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -14,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -36,26 +35,6 @@ const (
 	capturedOne = "TRN_CapturedSale000000000000000001"
 )
 
-// mustFindChromium returns the browser to drive. Without one the test cannot run: it
-// says so and skips, except in CI (CI set), where a missing browser is a failure.
-func mustFindChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{os.Getenv("GPSANDBOX_CHROMIUM"), "chromium", "chromium-browser", "google-chrome", "headless-shell"} {
-		if name == "" {
-			continue
-		}
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	msg := "no Chromium found (install Debian's chromium: apt-get install -y chromium, or set GPSANDBOX_CHROMIUM): the browser test did NOT run"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
-
 // sandboxUnderTest is the built binary, running.
 type sandboxUnderTest struct {
 	t    *testing.T
@@ -64,27 +43,9 @@ type sandboxUnderTest struct {
 
 func mustStartSandbox(t *testing.T) *sandboxUnderTest {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gpsandbox")
-	build := exec.Command("go", "build", "-o", bin, "github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", ":memory:", "--admin-token", adminToken,
+	_, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--admin-token", adminToken,
 		"--clock", "2021-03-22T10:00:00.000Z", "--seed", "14")
-	cmd.Stderr = io.Discard
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.Contains(line, "http://") {
-		t.Fatalf("the binary printed no address: %q %v", line, err)
-	}
-	return &sandboxUnderTest{t: t, base: strings.TrimSpace(line[strings.Index(line, "http://"):])}
+	return &sandboxUnderTest{t: t, base: base}
 }
 
 // call sends one request and returns the status and the decoded JSON answer.
@@ -144,7 +105,7 @@ func (s *sandboxUnderTest) mustDeliveredNotification(orderID string) {
 }
 
 func TestInspectorInABrowser(t *testing.T) {
-	chromium := mustFindChromium(t)
+	chromium := testrun.Chromium(t)
 	sb := mustStartSandbox(t)
 	listener := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)

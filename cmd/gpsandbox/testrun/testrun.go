@@ -1,0 +1,142 @@
+// Package testrun runs the gpsandbox binary for the tests that need the real process
+// (signals, crashes, restarts, a browser): it builds the binary, starts `gpsandbox
+// serve` on a free port, reads the address from its first line and waits until it is
+// healthy; and it finds the Chromium a browser test drives.
+//
+// Only test files import it. It is not internal because its users sit on both sides
+// of the module (cmd/gpsandbox and sandbox/api/ui), and an internal package is
+// importable only below its parent.
+package testrun
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// healthTimeout bounds the wait for a started sandbox to answer its health check.
+const healthTimeout = 10 * time.Second
+
+// Build compiles the gpsandbox command into a temporary directory of t and returns the
+// path of the binary.
+func Build(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gpsandbox")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// Serve starts `bin serve --addr 127.0.0.1:0 args...`, waits until it is healthy and
+// returns the process and its base URL. Its standard error is discarded; the process
+// is killed when the test ends, unless the test has ended it already.
+func Serve(t testing.TB, bin string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Stderr = io.Discard
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	base, err := BaseURL(out)
+	if err != nil {
+		t.Fatalf("the binary printed no address: %v", err)
+	}
+	WaitHealthy(t, http.DefaultClient, base)
+	return cmd, base
+}
+
+// BaseURL reads the first line a serving gpsandbox prints ("gpsandbox VERSION
+// listening on URL") from r and returns the URL. It reads nothing past that line, so
+// the caller may go on reading r.
+func BaseURL(r io.Reader) (string, error) {
+	line, err := firstLine(r)
+	if err != nil {
+		return "", fmt.Errorf("reading the first line: %w (read %q)", err, line)
+	}
+	_, base, ok := strings.Cut(strings.TrimSpace(line), " listening on ")
+	if !ok || !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
+		return "", fmt.Errorf("unexpected first line %q", line)
+	}
+	return base, nil
+}
+
+// firstLine reads r one byte at a time up to and including the first newline: a
+// buffered reader would take bytes of the lines after it away from the caller.
+func firstLine(r io.Reader) (string, error) {
+	var line bytes.Buffer
+	b := make([]byte, 1)
+	for {
+		n, err := r.Read(b)
+		if n == 1 {
+			line.WriteByte(b[0])
+			if b[0] == '\n' {
+				return line.String(), nil
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return line.String(), err
+		}
+	}
+}
+
+// WaitHealthy polls base's health check with client until it answers 200
+// {"status":"ok"}, and fails t if it has not within ten seconds.
+func WaitHealthy(t testing.TB, client *http.Client, base string) {
+	t.Helper()
+	deadline := time.Now().Add(healthTimeout)
+	for {
+		resp, err := client.Get(base + "/_sandbox/health")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK && string(body) == `{"status":"ok"}` {
+				return
+			}
+			err = fmt.Errorf("%s: %s", resp.Status, body)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never became healthy: %v", base, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Chromium returns the path of the browser a test drives: $GPSANDBOX_CHROMIUM, else
+// the first of Debian's chromium, chromium-browser, google-chrome and headless-shell on
+// PATH. Without one the test cannot run: it says so and skips, except in CI (CI set),
+// where a missing browser is a failure.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{os.Getenv("GPSANDBOX_CHROMIUM"), "chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if name == "" {
+			continue
+		}
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	msg := "no Chromium found (install Debian's chromium: apt-get install -y chromium, or set GPSANDBOX_CHROMIUM): the browser test did NOT run"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
