@@ -5,7 +5,6 @@ package api
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -28,14 +27,10 @@ const DefaultMaxBody = 1 << 20
 // Config wires the HTTP layer to the domain.
 type Config struct {
 	Service *sandbox.Service
+	// Logger takes the request log, a line per request, and the server's events; nil
+	// discards them.
 	Logger  *slog.Logger
-	// RequestLog, when set, takes each request's log line, one Write per line from
-	// concurrent requests, instead of Logger: the line slog.NewTextHandler(RequestLog,
-	// nil) would write (slog.NewJSONHandler with RequestLogJSON), formatted without
-	// slog's generic path. The request log is the one line every request writes.
-	RequestLog     io.Writer
-	RequestLogJSON bool
-	MaxBody        int64 // bytes; DefaultMaxBody when zero
+	MaxBody int64 // bytes; DefaultMaxBody when zero
 	// Ready reports whether the sandbox is ready to serve (fixtures loaded); nil means ready.
 	Ready func() bool
 
@@ -68,17 +63,14 @@ type Config struct {
 
 // Server is the sandbox's HTTP handler.
 type Server struct {
-	svc *sandbox.Service
-	log *slog.Logger
-	// requestLog, when set, takes the request lines logRequest formats from logLines.
-	requestLog io.Writer
-	logLines   sync.Pool
-	maxBody    int64
-	ready      func() bool
-	engine     *scenario.Engine
-	router     *routeTable
-	seq        atomic.Uint64
-	idSalt     string
+	svc     *sandbox.Service
+	log     *slog.Logger
+	maxBody int64
+	ready   func() bool
+	engine  *scenario.Engine
+	router  *routeTable
+	seq     atomic.Uint64
+	idSalt  string
 
 	adminToken        string
 	crossOrigin       *http.CrossOriginProtection // refuses browsers' cross-origin admin writes
@@ -105,10 +97,6 @@ func NewServer(cfg Config) *Server {
 	cfg.Service.RenderNotificationsWith(notificationBody)
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
-	}
-	if cfg.RequestLog != nil {
-		s.requestLog = cfg.RequestLog
-		s.logLines.New = func() any { return &logLine{json: cfg.RequestLogJSON} }
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
