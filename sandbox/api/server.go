@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gorilla/mux"
+
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
@@ -68,7 +70,7 @@ type Server struct {
 	maxBody int64
 	ready   func() bool
 	engine  *scenario.Engine
-	router  *routeTable
+	router  *mux.Router
 	seq     atomic.Uint64
 	idSalt  string
 
@@ -115,19 +117,13 @@ func NewServer(cfg Config) *Server {
 		ids = sandbox.RandomIDs{}
 	}
 	s.idSalt = ids.Alphanumeric(8)
-	s.router = s.routes()
-	if cfg.Pprof {
-		s.debugRoutes(s.router)
-	}
-	s.router.compile() // every route is registered
+	s.router = s.routes(cfg.Pprof)
 	return s
 }
 
 // ServeHTTP runs the middleware chain around the router. The chain wraps the whole
 // router rather than using Router.Use, because mux skips Use middleware for 404 and
-// 405 answers, and those must be logged and rendered like any other. The router only
-// matches: the path variables it finds go on the request's info, the one context
-// value a request gets, rather than on two more copies of the request.
+// 405 answers, and those must be logged and rendered like any other.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := &requestInfo{
 		id: s.nextRequestID(), start: time.Now(), path: sandbox.MaskCardData(r.URL.Path), method: r.Method,
@@ -148,12 +144,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if hasEncodedSlash(r.URL.RawPath) {
 		// No id holds a slash: a path with %2F names nothing, even where a route's
 		// {id} would take the whole segment (POST /transactions/{id}%2Fadjustment).
-		s.router.notFound.ServeHTTP(w, r)
+		s.router.NotFoundHandler.ServeHTTP(w, r)
 		return
 	}
-	var h http.Handler
-	h, info.vars = s.router.match(r)
-	h.ServeHTTP(w, r)
+	s.router.ServeHTTP(w, r)
 }
 
 // isAdminPath reports whether p is under /_sandbox/: admin calls are not journaled,
@@ -253,7 +247,6 @@ type requestInfo struct {
 	appID       string
 	version     string
 	cause       error
-	vars        map[string]string // the route's path variables, unescaped
 
 	// For the journal.
 	journaled     bool
@@ -276,14 +269,6 @@ type requestInfo struct {
 }
 
 type infoKey struct{}
-
-// pathVar returns a path variable of the route that matched r.
-func pathVar(r *http.Request, name string) string {
-	if info := infoOf(r); info != nil {
-		return info.vars[name]
-	}
-	return ""
-}
 
 func infoOf(r *http.Request) *requestInfo {
 	info, _ := r.Context().Value(infoKey{}).(*requestInfo)
