@@ -160,22 +160,7 @@ func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
 // Each segment is escaped again the standard way, so that "adjustmen%74" still
 // reads "adjustment" while "%2F" stays escaped.
 func setCanonicalPath(u *url.URL) {
-	escapedPath := u.EscapedPath()
-	if strings.HasPrefix(escapedPath, "/") && !strings.ContainsAny(escapedPath, "%;,") && canonicalPath(escapedPath) == escapedPath {
-		// The usual path: no escape to read again, and nothing the path escaping
-		// leaves alone that a segment's escaping would not (';' and ','). Path is
-		// the same text, and its escaped form is what url.URL computes from it
-		// (except for "*", which url.URL never escapes: it takes the long way).
-		u.Path, u.RawPath = escapedPath, ""
-		return
-	}
-	escapeSegments(u, escapedPath)
-}
-
-// escapeSegments sets u's path to escapedPath made canonical, each segment escaped
-// again.
-func escapeSegments(u *url.URL, escapedPath string) {
-	segments := strings.Split(canonicalPath(escapedPath), "/")
+	segments := strings.Split(canonicalPath(u.EscapedPath()), "/")
 	for i, seg := range segments {
 		if s, err := url.PathUnescape(seg); err == nil {
 			segments[i] = url.PathEscape(s)
