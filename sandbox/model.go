@@ -265,39 +265,5 @@ type IdempotencyRecord struct {
 // TimeFormat is GP's timestamp shape: UTC, exactly three fractional digits, Z.
 const TimeFormat = "2006-01-02T15:04:05.000Z"
 
-// FormatTime renders t the way GP does: t.UTC().Format(TimeFormat), written here
-// digit by digit for the years of four digits (every transaction, action and token
-// has two or three of these timestamps, and time.Format's layout interpreter was a
-// fiftieth of an adjustment's CPU).
-func FormatTime(t time.Time) string {
-	t = t.UTC()
-	year, month, day := t.Date()
-	if year < 0 || year > 9999 {
-		return t.Format(TimeFormat)
-	}
-	hour, minute, second := t.Clock()
-	var b [len(TimeFormat)]byte
-	putDigits(b[0:4], year)
-	b[4] = '-'
-	putDigits(b[5:7], int(month))
-	b[7] = '-'
-	putDigits(b[8:10], day)
-	b[10] = 'T'
-	putDigits(b[11:13], hour)
-	b[13] = ':'
-	putDigits(b[14:16], minute)
-	b[16] = ':'
-	putDigits(b[17:19], second)
-	b[19] = '.'
-	putDigits(b[20:23], t.Nanosecond()/1e6) // truncated, as Format does
-	b[23] = 'Z'
-	return string(b[:])
-}
-
-// putDigits writes n, zero-padded, into every byte of dst.
-func putDigits(dst []byte, n int) {
-	for i := len(dst) - 1; i >= 0; i-- {
-		dst[i] = byte('0' + n%10)
-		n /= 10
-	}
-}
+// FormatTime renders t the way GP does, in UTC with milliseconds (TimeFormat).
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }

@@ -27,8 +27,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	logs := newLogBuffer(stderr, logDelay)
 	defer logs.Flush()
-	logJSON := cfg.logFormat == "json"
-	logger := newLogger(logJSON, logs)
+	// The log format is decided once, here: this one logger writes the request log
+	// and every event of the sandbox.
+	logger := newLogger(cfg.logFormat == "json", logs)
 	if cfg.adminOpen && cfg.adminToken == "" && !isLoopback(cfg.addr) {
 		logger.Warn("the admin API is open to every client that reaches --addr, as --admin-open asks", "addr", cfg.addr)
 	}
@@ -36,9 +37,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	// The request lines, one per request, go straight to the buffer, formatted as the
-	// logger formats its own lines, without slog's generic path.
-	appCfg.RequestLog, appCfg.RequestLogJSON = logs, logJSON
 	// Listen before the sandbox opens its database: a start on a busy port must leave
 	// the file as it was (app.Open writes to it, the fixtures and --reset first).
 	ln, err := net.Listen("tcp", cfg.addr)

@@ -58,8 +58,7 @@ func benchAdjustmentServer(b *testing.B, dbPath string) {
 	env := mustSandboxWith(b, envOptions{
 		dbPath: dbPath,
 		configure: []func(*app.Config){func(c *app.Config) {
-			c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-			c.RequestLog = io.Discard // as the binary: request lines formatted without slog
+			c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil)) // as the binary logs by default
 		}},
 	})
 	tok := env.mustToken(partnerApp, partnerKey, "")
@@ -208,7 +207,6 @@ func BenchmarkOrderNotifiedServerMemory(b *testing.B) {
 	defer listener.Close()
 	env := mustSandboxWith(b, envOptions{configure: []func(*app.Config){func(c *app.Config) {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-		c.RequestLog = io.Discard
 	}}})
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	url := env.URL + "/merchants/" + merchantOne + "/orders"
@@ -250,7 +248,6 @@ func mustAwaitNotifications(b *testing.B, received *atomic.Int64, want int64) {
 func BenchmarkOperationServerMemory(b *testing.B) {
 	env := mustSandboxWith(b, envOptions{configure: []func(*app.Config){func(c *app.Config) {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-		c.RequestLog = io.Discard
 	}}})
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	sale := `{"account_name":"transaction_processing","channel":"CP","type":"SALE","capture_mode":"AUTO",` +

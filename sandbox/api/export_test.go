@@ -13,7 +13,7 @@ type Route struct{ Path, Method string }
 // the OpenAPI document.
 func RoutesOf(h http.Handler) []Route {
 	var out []Route
-	_ = h.(*Server).router.walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	_ = h.(*Server).router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		path, err := r.GetPathTemplate()
 		if err != nil {
 			return nil
@@ -25,16 +25,6 @@ func RoutesOf(h http.Handler) []Route {
 		return nil
 	})
 	return out
-}
-
-// walk calls fn for every route, as mux.Router.Walk does.
-func (t *routeTable) walk(fn mux.WalkFunc) error {
-	for _, r := range t.bySegment {
-		if err := r.Walk(fn); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // WithoutToken is the journal's redaction of an answer's token.

@@ -5,26 +5,13 @@ import (
 	"strconv"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/api/ui"
 )
 
-// The web inspector's routes: its page and assets under /_sandbox/ui/, and the admin
-// calls only it needed (lists, the live journal, the scenario state). Everything but
-// the assets is behind the admin token; the assets hold no data.
+// The web inspector's admin calls, the ones only it needs: lists, the live journal,
+// the scenario state (see routes).
 
 // maxListPage bounds one page of GET /_sandbox/transactions and /_sandbox/orders.
 const maxListPage = 500
-
-func (s *Server) inspectorRoutes(r *routeTable) {
-	assets := ui.Handler()
-	r.Handle("/_sandbox/ui", http.RedirectHandler("/_sandbox/ui/", http.StatusMovedPermanently)).Methods(http.MethodGet)
-	r.PathPrefix("/_sandbox/ui/").Handler(http.StripPrefix("/_sandbox/ui", assets)).Methods(http.MethodGet, http.MethodHead)
-	r.Handle("/_sandbox/requests/stream", s.adminOnly(http.HandlerFunc(s.adminRequestStream))).Methods(http.MethodGet)
-	r.Handle("/_sandbox/transactions", s.admin(s.adminListTransactions)).Methods(http.MethodGet)
-	r.Handle("/_sandbox/orders", s.admin(s.adminListOrders)).Methods(http.MethodGet)
-	r.Handle("/_sandbox/batches", s.admin(s.adminListBatches)).Methods(http.MethodGet)
-	r.Handle("/_sandbox/scenario-state", s.admin(s.adminScenarioState)).Methods(http.MethodGet)
-}
 
 // pageQuery reads ?after=&limit= (limit 1..maxListPage, default 100).
 func pageQuery(r *http.Request) (after string, limit int, err error) {

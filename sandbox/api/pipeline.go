@@ -113,7 +113,7 @@ func (s *Server) execute(op operation, c *call) ([]byte, error) {
 // prepare runs every check that comes before execution. Nothing here writes to the
 // store, so a request it rejects leaves no trace (and its idempotency key stays free).
 func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (*call, error) {
-	c := &call{r: r, vars: infoOf(r).vars}
+	c := &call{r: r, vars: pathVars(r)}
 	idemKey, err := s.authenticate(r, op, c)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,6 @@ package api
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
@@ -28,14 +29,10 @@ const DefaultMaxBody = 1 << 20
 // Config wires the HTTP layer to the domain.
 type Config struct {
 	Service *sandbox.Service
+	// Logger takes the request log, a line per request, and the server's events; nil
+	// discards them.
 	Logger  *slog.Logger
-	// RequestLog, when set, takes each request's log line, one Write per line from
-	// concurrent requests, instead of Logger: the line slog.NewTextHandler(RequestLog,
-	// nil) would write (slog.NewJSONHandler with RequestLogJSON), formatted without
-	// slog's generic path. The request log is the one line every request writes.
-	RequestLog     io.Writer
-	RequestLogJSON bool
-	MaxBody        int64 // bytes; DefaultMaxBody when zero
+	MaxBody int64 // bytes; DefaultMaxBody when zero
 	// Ready reports whether the sandbox is ready to serve (fixtures loaded); nil means ready.
 	Ready func() bool
 
@@ -68,17 +65,14 @@ type Config struct {
 
 // Server is the sandbox's HTTP handler.
 type Server struct {
-	svc *sandbox.Service
-	log *slog.Logger
-	// requestLog, when set, takes the request lines logRequest formats from logLines.
-	requestLog io.Writer
-	logLines   sync.Pool
-	maxBody    int64
-	ready      func() bool
-	engine     *scenario.Engine
-	router     *routeTable
-	seq        atomic.Uint64
-	idSalt     string
+	svc     *sandbox.Service
+	log     *slog.Logger
+	maxBody int64
+	ready   func() bool
+	engine  *scenario.Engine
+	router  *mux.Router
+	seq     atomic.Uint64
+	idSalt  string
 
 	adminToken        string
 	crossOrigin       *http.CrossOriginProtection // refuses browsers' cross-origin admin writes
@@ -104,10 +98,6 @@ func NewServer(cfg Config) *Server {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}
-	if cfg.RequestLog != nil {
-		s.requestLog = cfg.RequestLog
-		s.logLines.New = func() any { return &logLine{json: cfg.RequestLogJSON} }
-	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -125,19 +115,13 @@ func NewServer(cfg Config) *Server {
 		ids = sandbox.RandomIDs{}
 	}
 	s.idSalt = ids.Alphanumeric(8)
-	s.router = s.routes()
-	if cfg.Pprof {
-		s.debugRoutes(s.router)
-	}
-	s.router.compile() // every route is registered
+	s.router = s.routes(cfg.Pprof)
 	return s
 }
 
 // ServeHTTP runs the middleware chain around the router. The chain wraps the whole
 // router rather than using Router.Use, because mux skips Use middleware for 404 and
-// 405 answers, and those must be logged and rendered like any other. The router only
-// matches: the path variables it finds go on the request's info, the one context
-// value a request gets, rather than on two more copies of the request.
+// 405 answers, and those must be logged and rendered like any other.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := &requestInfo{
 		id: s.nextRequestID(), start: time.Now(), path: sandbox.MaskCardData(r.URL.Path), method: r.Method,
@@ -158,12 +142,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if hasEncodedSlash(r.URL.RawPath) {
 		// No id holds a slash: a path with %2F names nothing, even where a route's
 		// {id} would take the whole segment (POST /transactions/{id}%2Fadjustment).
-		s.router.notFound.ServeHTTP(w, r)
+		s.router.NotFoundHandler.ServeHTTP(w, r)
 		return
 	}
-	var h http.Handler
-	h, info.vars = s.router.match(r)
-	h.ServeHTTP(w, r)
+	s.router.ServeHTTP(w, r)
 }
 
 // isAdminPath reports whether p is under /_sandbox/: admin calls are not journaled,
@@ -176,22 +158,7 @@ func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
 // Each segment is escaped again the standard way, so that "adjustmen%74" still
 // reads "adjustment" while "%2F" stays escaped.
 func setCanonicalPath(u *url.URL) {
-	escapedPath := u.EscapedPath()
-	if strings.HasPrefix(escapedPath, "/") && !strings.ContainsAny(escapedPath, "%;,") && canonicalPath(escapedPath) == escapedPath {
-		// The usual path: no escape to read again, and nothing the path escaping
-		// leaves alone that a segment's escaping would not (';' and ','). Path is
-		// the same text, and its escaped form is what url.URL computes from it
-		// (except for "*", which url.URL never escapes: it takes the long way).
-		u.Path, u.RawPath = escapedPath, ""
-		return
-	}
-	escapeSegments(u, escapedPath)
-}
-
-// escapeSegments sets u's path to escapedPath made canonical, each segment escaped
-// again.
-func escapeSegments(u *url.URL, escapedPath string) {
-	segments := strings.Split(canonicalPath(escapedPath), "/")
+	segments := strings.Split(canonicalPath(u.EscapedPath()), "/")
 	for i, seg := range segments {
 		if s, err := url.PathUnescape(seg); err == nil {
 			segments[i] = url.PathEscape(s)
@@ -263,7 +230,6 @@ type requestInfo struct {
 	appID       string
 	version     string
 	cause       error
-	vars        map[string]string // the route's path variables, unescaped
 
 	// For the journal.
 	journaled     bool
@@ -286,14 +252,6 @@ type requestInfo struct {
 }
 
 type infoKey struct{}
-
-// pathVar returns a path variable of the route that matched r.
-func pathVar(r *http.Request, name string) string {
-	if info := infoOf(r); info != nil {
-		return info.vars[name]
-	}
-	return ""
-}
 
 func infoOf(r *http.Request) *requestInfo {
 	info, _ := r.Context().Value(infoKey{}).(*requestInfo)

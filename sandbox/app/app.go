@@ -12,7 +12,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -61,11 +60,6 @@ type Config struct {
 
 	// Logger receives the request log and the sandbox's events; nil discards them.
 	Logger *slog.Logger
-	// RequestLog, when set, takes the request log instead of Logger, each line as
-	// slog's text handler (JSON handler with RequestLogJSON) with default options
-	// would write it to RequestLog: see api.Config.
-	RequestLog     io.Writer
-	RequestLogJSON bool
 	// MaxBody bounds a request body in bytes (api.DefaultMaxBody when zero).
 	MaxBody int64
 	// AdminToken, when set, is required by every /_sandbox/ call except health.
@@ -167,7 +161,6 @@ func (a *App) wire() error {
 	}
 	a.handler = api.NewServer(api.Config{
 		Service: a.svc, Logger: a.log, MaxBody: a.cfg.MaxBody,
-		RequestLog: a.cfg.RequestLog, RequestLogJSON: a.cfg.RequestLogJSON,
 		AdminToken: a.cfg.AdminToken, JournalSize: a.cfg.JournalSize, Pprof: a.cfg.Pprof, IDs: newIDs(),
 		Fixtures: func() (sandbox.Fixtures, error) {
 			fx, _, err := a.readFixtures()
