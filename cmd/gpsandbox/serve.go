@@ -50,7 +50,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	if err != nil {
 		ln.Close()
-		return err
+		return explainDBAccess(err, cfg.db)
 	}
 	defer sb.Close() // after Run: no request can write once the worker and store stop
 	if getenv("GOGC") == "" {
