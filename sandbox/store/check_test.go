@@ -18,9 +18,9 @@ func mustSandboxFile(t *testing.T) []byte {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
 	mustPutAll(t, s)
-	// buntdb writes a commit's records in no set order: a last commit of its own keeps
+	// Close rewrites the file in key order: a transaction whose key sorts last keeps
 	// the records above from being the file's last command.
-	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutMeta("last", "yes") })
+	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutTransaction(sandbox.Transaction{ID: "TRN_~last"}) })
 	mustClose(t, s)
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -1,11 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -499,5 +501,32 @@ func TestScenarioSteps(t *testing.T) {
 			}
 			return nil
 		})
+	})
+}
+
+// A clean Close leaves only live records in the file: the next open reads no dead
+// ones, however often a record was rewritten.
+func TestCloseLeavesOnlyLiveRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	for i := range 2000 {
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			return tx.PutTransaction(sandbox.Transaction{ID: "TRN_1", Amount: strconv.Itoa(i)})
+		})
+	}
+	mustClose(t, s)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("txn:TRN_1")); n != 1 {
+		t.Errorf("the file holds %d records of txn:TRN_1 after Close; want the live one only", n)
+	}
+	mustView(t, mustOpen(t, path), func(tx sandbox.Tx) error {
+		got, err := tx.Transaction("TRN_1")
+		if err != nil || got.Amount != "1999" {
+			t.Errorf("Transaction = %+v, %v; want the last write, amount 1999", got, err)
+		}
+		return nil
 	})
 }
