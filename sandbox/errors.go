@@ -317,3 +317,22 @@ func EmptyBatch() *Error {
 func BatchIDMissing() *Error {
 	return newError(CodeMandatoryDataMissing, "40223", "Request expects the batch_id")
 }
+
+// The payment method of a request, by id, and its card's amounts.
+
+// InvalidPaymentMethodID: a payment_method.id that is not a PMT_ id [GP: SDK tests
+// VerifyTokenizedPaymentMethod_WithMalformedId]. The id is echoed masked.
+func InvalidPaymentMethodID(id string) *Error {
+	return newError(CodeInvalidRequestData, "40213", "payment_method.id: "+MaskCardData(id)+" contains unexpected data")
+}
+
+// NotFoundPaymentMethod: a well-formed payment method id the app holds no token for.
+func NotFoundPaymentMethod(id string) *Error {
+	return newError(CodeResourceNotFound, "40116", "payment_method "+id+" not found at this location.")
+}
+
+// SurchargeExceeded: a surcharge_amount above 5 % of the amount [GP: Java
+// CreditSaleWithExceededSurcharge asserts the message; the code is assumed].
+func SurchargeExceeded() *Error {
+	return newError(CodeInvalidRequestData, "40213", "The surcharge amount is greater than 5% of the transaction amount")
+}

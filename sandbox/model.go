@@ -155,18 +155,19 @@ type Transaction struct {
 	Scenarios           []string      `json:"scenarios,omitempty"`
 
 	// Set for transactions made through the API (and fixtures that say so).
-	Channel        string     `json:"channel,omitempty"`
-	CaptureMode    string     `json:"capture_mode,omitempty"`
-	MerchantName   string     `json:"merchant_name,omitempty"`
-	AccountID      string     `json:"account_id,omitempty"`
-	AccountName    string     `json:"account_name,omitempty"`
-	AppID          string     `json:"app_id,omitempty"`          // the app that created it
-	ParentID       string     `json:"parent_id,omitempty"`       // a refund's original transaction
-	RefundedAmount string     `json:"refunded_amount,omitempty"` // refunds made against it
-	CapturedAmount string     `json:"captured_amount,omitempty"` // captures of a MULTIPLE authorization
-	ReversedStatus string     `json:"reversed_status,omitempty"` // the status a reversal ended
-	Card           StoredCard `json:"card,omitempty"`
-	Lodging        *Lodging   `json:"lodging,omitempty"` // the last incremental authorization's
+	Channel        string      `json:"channel,omitempty"`
+	CaptureMode    string      `json:"capture_mode,omitempty"`
+	MerchantName   string      `json:"merchant_name,omitempty"`
+	AccountID      string      `json:"account_id,omitempty"`
+	AccountName    string      `json:"account_name,omitempty"`
+	AppID          string      `json:"app_id,omitempty"`          // the app that created it
+	ParentID       string      `json:"parent_id,omitempty"`       // a refund's original transaction
+	RefundedAmount string      `json:"refunded_amount,omitempty"` // refunds made against it
+	CapturedAmount string      `json:"captured_amount,omitempty"` // captures of a MULTIPLE authorization
+	ReversedStatus string      `json:"reversed_status,omitempty"` // the status a reversal ended
+	Card           StoredCard  `json:"card,omitempty"`
+	Encryption     *Encryption `json:"encryption,omitempty"` // an encrypted track's scheme
+	Lodging        *Lodging    `json:"lodging,omitempty"`    // the last incremental authorization's
 }
 
 // PaymentResult is the payment_method block of a Transaction response.

@@ -44,6 +44,9 @@ const (
 	kObject
 	kObjects // an object, or an array of such objects (the document's products)
 	kArray
+	kOneOrMore  // a string, or an array of such strings (elem, enum): lodging item types
+	kIDOrObject // an object, or a plain string standing for its id: .NET's currency_conversion
+	kAny        // any JSON value, accepted and not used: a member an SDK sends that means nothing here
 )
 
 // Shorthands for the fields the tables declare most.
@@ -56,6 +59,10 @@ func digits(name string, max int) field { return field{name: name, kind: kDigits
 
 // enum is a string that must be one of values.
 func enum(name string, values ...string) field { return field{name: name, kind: kEnum, enum: values} }
+
+// ignored is a member an SDK sends that the sandbox accepts and does not use; each
+// use names the SDKs that send it.
+func ignored(name string) field { return field{name: name, kind: kAny} }
 
 type object = map[string]any
 
@@ -142,6 +149,9 @@ func missingFields(obj object, spec []field, prefix string) []string {
 // by f.fields: v itself, or the objects of an array. Anything else holds none (the
 // type check reports it later).
 func memberObjects(f field, v any) []object {
+	if sub, ok := v.(object); ok && f.kind == kIDOrObject {
+		return []object{sub}
+	}
 	if f.kind != kObject && f.kind != kObjects && (f.kind != kArray || f.elem != kObject) {
 		return nil
 	}
@@ -193,6 +203,17 @@ func checkValue(f field, v any, path string) error {
 		return checkValue(field{name: f.name, kind: kObject, fields: f.fields}, v, path)
 	case kArray:
 		return checkArray(f, v, path)
+	case kOneOrMore:
+		if _, isArray := v.([]any); isArray {
+			return checkArray(field{name: f.name, kind: kArray, elem: f.elem, enum: f.enum, max: f.max}, v, path)
+		}
+		return checkValue(field{name: f.name, kind: f.elem, enum: f.enum, min: 1, max: 255}, v, path)
+	case kIDOrObject:
+		if _, isObject := v.(object); isObject {
+			return checkValue(field{name: f.name, kind: kObject, fields: f.fields}, v, path)
+		}
+	case kAny:
+		return nil
 	case kInt, kCount:
 		return checkInteger(f, v, path)
 	case kBool:

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"cmp"
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -9,16 +11,28 @@ import (
 // The lifecycle of an existing transaction: POST /transactions/{id}/<operation> and
 // the partner form. What each may do in which status is the domain's state table.
 
-var currencyConversion = field{name: "currency_conversion", kind: kObject, fields: []field{text("id", 50)}}
+// currencyConversion is the DCC rate id: {"id": ...} from every SDK, the bare id from
+// .NET on capture and reversal. Accepted and not used.
+var currencyConversion = field{name: "currency_conversion", kind: kIDOrObject, min: 1, max: 50, fields: []field{text("id", 50)}}
 
 var captureOp = lifecycleOperation[captureBody](sandbox.OpCapture,
 	digits("amount", 50),
-	digits("gratuity", 50),        // the Node SDK's name
+	digits("gratuity", 50),        // the Node and PHP SDKs' name
 	digits("gratuity_amount", 50), // the name of the resource's field
 	currencyConversion,
+	lodgingField,                   // PHP
+	ignored("capture_sequence"),    // PHP multi-capture (FIRST, SUBSEQUENT, LAST)
+	ignored("total_capture_count"), // PHP multi-capture
+	ignored("description"),         // .NET
+	// PHP sends the chip's EMV data again; the sandbox keeps the sale's.
+	field{name: "payment_method", kind: kObject, fields: []field{
+		{name: "card", kind: kObject, fields: []field{{name: "tag", kind: kHex, min: 2, max: 4096}}},
+	}},
 )
 
-var refundOp = lifecycleOperation[refundBody](sandbox.OpRefund, digits("amount", 50), text("currency", 3), currencyConversion)
+var refundOp = lifecycleOperation[refundBody](sandbox.OpRefund, digits("amount", 50), text("currency", 3), currencyConversion,
+	ignored("description"), // .NET
+)
 
 // wholeAmount is the amount of a reversal or reauthorization: the Node SDK's
 // reverse() and reauthorized() without an amount send "amount":"", which GP reads as
@@ -29,29 +43,43 @@ var reversalOp = lifecycleOperation[refundBody](sandbox.OpReversal, wholeAmount,
 
 var reauthorizationOp = lifecycleOperation[reauthorizationBody](sandbox.OpReauthorization, wholeAmount, text("description", 255))
 
-// chargeItemFields is one lodging charge item as the SDKs send it.
+// lodgingItemTypes and lodgingProgramCodes are a charge item's values [GP].
+var (
+	lodgingItemTypes    = []string{"RESTAURANT", "GIFT_SHOP", "MINI_BAR", "PHONE", "LAUNDRY", "OTHER", "NO_SHOW"}
+	lodgingProgramCodes = []string{"ASSURED_RESERVATION", "CARD_DEPOSIT", "PURCHASE", "OTHER"}
+)
+
+// chargeItemFields is one lodging charge item as the SDKs send it: Node and PHP in
+// GP's names, Java and .NET in their own property names (GP takes both: their
+// IncrementalAuth tests pass), types as one string or an array.
 var chargeItemFields = []field{
-	{name: "types", kind: kArray, elem: kEnum, max: 10,
-		enum: []string{"RESTAURANT", "GIFT_SHOP", "MINI_BAR", "PHONE", "LAUNDRY", "OTHER", "NO_SHOW"}},
+	{name: "types", kind: kOneOrMore, elem: kEnum, max: 10, enum: lodgingItemTypes},
+	{name: "Types", kind: kOneOrMore, elem: kEnum, max: 10, enum: lodgingItemTypes}, // Java, .NET
 	text("reference", 100),
-	digits("total_amount", 50),
-	{name: "payment_method_program_codes", kind: kArray, elem: kEnum, max: 10,
-		enum: []string{"ASSURED_RESERVATION", "CARD_DEPOSIT", "PURCHASE", "OTHER"}},
+	text("Reference", 100),   // Java, .NET
+	text("total_amount", 50), // minor units; Java's TotalAmount is in major units ("13.49")
+	text("TotalAmount", 50),  // Java, .NET
+	{name: "payment_method_program_codes", kind: kArray, elem: kEnum, max: 10, enum: lodgingProgramCodes},
+	{name: "paymentMethodProgramCodes", kind: kArray, elem: kEnum, max: 10, enum: lodgingProgramCodes}, // Java, .NET
 }
+
+// lodgingField is the lodging data of an incremental authorization (every SDK) and of
+// a capture (PHP).
+var lodgingField = field{name: "lodging", kind: kObject, fields: []field{
+	text("booking_reference", 100),
+	{name: "duration_days", kind: kCount, min: 1, max: 99999},
+	text("date_checked_in", 10),
+	text("date_checked_out", 10),
+	digits("daily_rate_amount", 50),
+	{name: "charge_items", kind: kArray, elem: kObject, max: 100, fields: chargeItemFields},
+	// The Node SDK writes the member with its dotted name.
+	{name: "lodging.charge_items", kind: kArray, elem: kObject, max: 100, fields: chargeItemFields},
+}}
 
 var incrementalOp = lifecycleOperation[incrementalBody](sandbox.OpIncremental,
 	digits("amount", 50),
 	text("currency", 3),
-	field{name: "lodging", kind: kObject, fields: []field{
-		text("booking_reference", 100),
-		{name: "duration_days", kind: kCount, min: 1, max: 99999},
-		text("date_checked_in", 10),
-		text("date_checked_out", 10),
-		digits("daily_rate_amount", 50),
-		{name: "charge_items", kind: kArray, elem: kObject, max: 100, fields: chargeItemFields},
-		// The Node SDK writes the member with its dotted name.
-		{name: "lodging.charge_items", kind: kArray, elem: kObject, max: 100, fields: chargeItemFields},
-	}},
+	lodgingField,
 )
 
 // lifecycleBody is the typed request of one lifecycle operation: it says what of the
@@ -85,16 +113,20 @@ func lifecycleOperation[B lifecycleBody](op sandbox.Operation, body ...field) op
 }
 
 type currencyConversionBody struct {
-	CurrencyConversion struct {
-		ID string `json:"id"`
-	} `json:"currency_conversion"`
+	CurrencyConversion idOrObject `json:"currency_conversion"`
 }
 
 type captureBody struct {
 	currencyConversionBody
-	Amount         string `json:"amount"`
-	Gratuity       string `json:"gratuity"`
-	GratuityAmount string `json:"gratuity_amount"`
+	Amount         string       `json:"amount"`
+	Gratuity       string       `json:"gratuity"`
+	GratuityAmount string       `json:"gratuity_amount"`
+	Lodging        *lodgingBody `json:"lodging"`
+	PaymentMethod  struct {
+		Card struct {
+			Tag string `json:"tag"`
+		} `json:"card"`
+	} `json:"payment_method"`
 }
 
 func (b captureBody) fill(req *sandbox.LifecycleRequest) error {
@@ -102,7 +134,7 @@ func (b captureBody) fill(req *sandbox.LifecycleRequest) error {
 	if b.Gratuity != "" {
 		req.GratuityAmount = b.Gratuity
 	}
-	return nil
+	return fillLodging(req, b.Lodging)
 }
 
 // amountBody is the amount of a body whose other members the domain does not use:
@@ -144,20 +176,63 @@ type lodgingBody struct {
 	DottedItems      []chargeItemBody `json:"lodging.charge_items"` // the Node SDK's name
 }
 
-// chargeItemBody converts to sandbox.LodgingItem: the same members in the same order.
+// chargeItemBody is one charge item in either naming (chargeItemFields).
 type chargeItemBody struct {
-	Types        []string `json:"types"`
-	Reference    string   `json:"reference"`
-	TotalAmount  string   `json:"total_amount"`
-	ProgramCodes []string `json:"payment_method_program_codes"`
+	Types            oneOrMore `json:"types"`
+	JavaTypes        oneOrMore `json:"Types"`
+	Reference        string    `json:"reference"`
+	JavaReference    string    `json:"Reference"`
+	TotalAmount      string    `json:"total_amount"`
+	JavaTotalAmount  string    `json:"TotalAmount"`
+	ProgramCodes     []string  `json:"payment_method_program_codes"`
+	JavaProgramCodes []string  `json:"paymentMethodProgramCodes"`
+}
+
+// domain is the item in GP's naming. A total is minor units; Java sends its
+// TotalAmount in major units ("13.49"), which is converted. path names the items'
+// member for an error.
+func (b chargeItemBody) domain(path string) (sandbox.LodgingItem, error) {
+	it := sandbox.LodgingItem{
+		Types:        append([]string(b.Types), b.JavaTypes...),
+		Reference:    cmp.Or(b.Reference, b.JavaReference),
+		TotalAmount:  cmp.Or(b.TotalAmount, b.JavaTotalAmount),
+		ProgramCodes: append(b.ProgramCodes, b.JavaProgramCodes...),
+	}
+	total, ok := minorUnits(it.TotalAmount)
+	if !ok {
+		member := "total_amount"
+		if b.TotalAmount == "" {
+			member = "TotalAmount"
+		}
+		return it, sandbox.InvalidField(path + "." + member)
+	}
+	it.TotalAmount = total
+	return it, nil
+}
+
+// minorUnits reads an amount in minor units ("1349") or in major units with a
+// decimal point and at most two decimals ("13.49"); "" stays "".
+func minorUnits(s string) (string, bool) {
+	whole, frac, decimal := strings.Cut(s, ".")
+	if !decimal {
+		return s, s == "" || sandbox.AllDigits(s)
+	}
+	if whole == "" || !sandbox.AllDigits(whole) || len(frac) > 2 || (frac != "" && !sandbox.AllDigits(frac)) {
+		return "", false
+	}
+	return sandbox.NormalizeAmount(whole + (frac + "00")[:2]), true
 }
 
 func (b incrementalBody) fill(req *sandbox.LifecycleRequest) error {
 	req.Amount = b.Amount
-	if b.Lodging == nil {
+	return fillLodging(req, b.Lodging)
+}
+
+func fillLodging(req *sandbox.LifecycleRequest, b *lodgingBody) error {
+	if b == nil {
 		return nil
 	}
-	l, err := b.Lodging.domain()
+	l, err := b.domain()
 	req.Lodging = &l
 	return err
 }
@@ -177,9 +252,14 @@ func (b lodgingBody) domain() (sandbox.Lodging, error) {
 	case l.CheckedOut != "" && (outErr != nil || (inErr == nil && out.Before(in))):
 		return l, sandbox.InvalidField("lodging.date_checked_out")
 	}
-	for _, items := range [][]chargeItemBody{b.ChargeItems, b.DottedItems} {
+	for i, items := range [][]chargeItemBody{b.ChargeItems, b.DottedItems} {
+		path := []string{"lodging.charge_items", "lodging.lodging.charge_items"}[i]
 		for _, it := range items {
-			l.ChargeItems = append(l.ChargeItems, sandbox.LodgingItem(it))
+			item, err := it.domain(path)
+			if err != nil {
+				return l, err
+			}
+			l.ChargeItems = append(l.ChargeItems, item)
 		}
 	}
 	return l, nil

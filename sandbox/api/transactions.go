@@ -1,6 +1,10 @@
 package api
 
-import "github.com/gp-sandbox/gp-sandbox/sandbox"
+import (
+	"math/big"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
 
 // entryModes are payment_method.entry_mode values the SDKs send [GP].
 var entryModes = []string{
@@ -19,31 +23,54 @@ var cardFields = []field{
 	text("avs_postal_code", 20),
 	text("track", 300),
 	{name: "tag", kind: kHex, min: 2, max: 4096},
-	enum("chip_condition", "PREV_SUCCESS", "PREV_FAILED"),
+	// Java's keyed and track paths send its enum's own names; see chipCondition.
+	enum("chip_condition", "PREV_SUCCESS", "PREV_FAILED", "CHIP_FAILED_PREV_SUCCESS", "CHIP_FAILED_PREV_FAILED", "UNKNOWN"),
 	{name: "pin_block", kind: kHex, min: 16, max: 64},
 	enum("funding", "CREDIT", "DEBIT"),
 	text("brand_reference", 100),
 	text("authcode", 20),
+	// PHP sends the card type it guessed from the number (VISA, MC, AMEX, DISC...) with
+	// every keyed card; GP names the brand from the number itself [SB: not cross-checked].
+	text("brand", 20),
+	ignored("track_number"), // Java: which track an encrypted track is (1, 2)
+	ignored("category"),     // Java: commercial card type (CORPORATE, PURCHASING...)
 }
 
-// paymentMethodFields is payment_method of a card request.
+// encryptionFields is payment_method.encryption of an encrypted track (Java, .NET,
+// PHP): the sandbox records version and type; the KSN or KTB in info is not kept.
+var encryptionFields = []field{
+	{name: "version", kind: kDigits, min: 2, max: 2},
+	enum("method", "KSN", "KTB", "KBT"), // PHP spells KTB as KBT
+	text("info", 200),
+	enum("type", "BINARY", "ASCII"), // Java only
+}
+
+// paymentMethodFields is payment_method of a card request: a card, or a stored
+// payment method by id (a token sale).
 var paymentMethodFields = field{name: "payment_method", kind: kObject, required: true, fields: []field{
 	{name: "entry_mode", kind: kEnum, enum: entryModes, required: true},
+	text("id", 100), // its form is judged in paymentMethodBody.check: 40213 naming the id
 	text("name", 100),
 	text("narrative", 100),
 	enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
 	enum("storage_mode", "ALWAYS", "ON_SUCCESS"),
-	{name: "card", kind: kObject, required: true, fields: cardFields},
+	{name: "card", kind: kObject, fields: cardFields}, // required without id: check
+	{name: "encryption", kind: kObject, fields: encryptionFields},
+	ignored("first_name"),     // Java payer details, PHP customer data
+	ignored("last_name"),      // Java payer details, PHP customer data
+	ignored("usage_mode"),     // PHP's DTO, usually null
+	ignored("authentication"), // all SDKs with 3DS (CNP only)
 }}
 
-// storedCredentialFields is what the SDKs send for stored credentials; accepted and
-// not used by the sandbox.
+// storedCredentialFields is what the SDKs send for stored credentials: initiator,
+// model and sequence go together (storedCredential.check).
 var storedCredentialFields = []field{
 	enum("initiator", "MERCHANT", "PAYER"),
 	{name: "stored_credential", kind: kObject, fields: []field{
 		enum("model", "UNSCHEDULED", "RECURRING", "INSTALLMENT", "SUBSCRIPTION"),
 		enum("reason", "INCREMENTAL", "RESUBMISSION", "REAUTHORIZATION", "DELAYED", "NO_SHOW"),
 		enum("sequence", "FIRST", "SUBSEQUENT", "LAST"),
+		ignored("contract_reference"), // Java, .NET; PHP for MXN in MX
 	}},
 }
 
@@ -65,7 +92,12 @@ var createTransaction = operation{
 		{name: "country", kind: kString, min: 2, max: 2},
 		text("reference", 100),
 		text("description", 255),
-		{name: "order", kind: kObject, fields: []field{text("reference", 100)}},
+		{name: "order", kind: kObject, fields: []field{
+			text("reference", 100),
+			// Java's commercial (Level II) data, and Visa AFT data from Java, PHP, Node.
+			ignored("taxes"), ignored("local_tax_percentage"), ignored("buyer_recipient_name"),
+			ignored("state_tax_id_reference"), ignored("merchant_tax_id_reference"), ignored("supplementary_data"),
+		}},
 		digits("gratuity_amount", 50),
 		digits("surcharge_amount", 50),
 		digits("convenience_amount", 50),
@@ -74,8 +106,19 @@ var createTransaction = operation{
 		text("merchant_category", 50),
 		enum("masked", "YES", "NO"),
 		paymentMethodFields,
+		currencyConversion,
+		ignored("payer"),                 // PHP always (id), .NET with a customer id, Java's Level II payer
+		ignored("risk_assessment"),       // all SDKs with a fraud filter
+		ignored("link"),                  // all SDKs with a pay-by-link id
+		ignored("tax_amount"),            // Java commercial data
+		ignored("tax_mode"),              // Java commercial data
+		ignored("purchase_order_number"), // Java commercial data
+		ignored("installment"),           // Java, .NET, PHP; not card-present
 	}, storedCredentialFields...),
 	handler: handle(func(s *Server, c *call, req transactionBody) (any, error) {
+		if err := req.check(); err != nil {
+			return nil, err
+		}
 		t, err := s.svc.CreateTransaction(c.caller, req.domain(c))
 		if err != nil {
 			return nil, err
@@ -97,8 +140,12 @@ var verification = operation{
 		{name: "country", kind: kString, min: 2, max: 2},
 		text("reference", 100),
 		paymentMethodFields,
+		ignored("fingerprint_mode"), // Java and .NET on track verifications, beside payment_method's
 	}, storedCredentialFields...),
 	handler: handle(func(s *Server, c *call, req cardRequestBody) (any, error) {
+		if err := req.check(); err != nil {
+			return nil, err
+		}
 		t, err := s.svc.Verify(c.caller, transactionBody{cardRequestBody: req}.domain(c))
 		if err != nil {
 			return nil, err
@@ -117,20 +164,47 @@ type cardRequestBody struct {
 	Reference        string            `json:"reference"`
 	PaymentMethod    paymentMethodBody `json:"payment_method"`
 	Initiator        string            `json:"initiator"`
-	StoredCredential struct {
+	StoredCredential *struct {
 		Model    string `json:"model"`
 		Reason   string `json:"reason"`
 		Sequence string `json:"sequence"`
 	} `json:"stored_credential"`
 }
 
+// check judges what the field table cannot: a card or a payment method id, a
+// well-formed id, and a stored credential's initiator, model and sequence together
+// (GP's 40007 names all three whichever is missing).
+func (b cardRequestBody) check() error {
+	pm := b.PaymentMethod
+	switch {
+	case pm.ID != "" && !sandbox.ValidPaymentMethodID(pm.ID):
+		return sandbox.InvalidPaymentMethodID(pm.ID)
+	case pm.ID == "" && pm.Card == nil:
+		return sandbox.MissingFields("payment_method.card")
+	}
+	if b.Initiator == "" && b.StoredCredential == nil {
+		return nil
+	}
+	if sc := b.StoredCredential; b.Initiator == "" || sc == nil || sc.Model == "" || sc.Sequence == "" {
+		return sandbox.ConditionalFieldsMissing("initiator, model and sequence")
+	}
+	return nil
+}
+
 type paymentMethodBody struct {
 	EntryMode       string `json:"entry_mode"`
+	ID              string `json:"id"`
 	Name            string `json:"name"`
 	Narrative       string `json:"narrative"`
 	FingerprintMode string `json:"fingerprint_mode"`
 	StorageMode     string `json:"storage_mode"`
-	Card            struct {
+	Encryption      *struct {
+		Version string `json:"version"`
+		Method  string `json:"method"`
+		Info    string `json:"info"`
+		Type    string `json:"type"`
+	} `json:"encryption"`
+	Card *struct {
 		Number         string `json:"number"`
 		ExpiryMonth    string `json:"expiry_month"`
 		ExpiryYear     string `json:"expiry_year"`
@@ -145,6 +219,7 @@ type paymentMethodBody struct {
 		Funding        string `json:"funding"`
 		BrandReference string `json:"brand_reference"`
 		Authcode       string `json:"authcode"`
+		Brand          string `json:"brand"`
 	} `json:"card"`
 }
 
@@ -166,24 +241,42 @@ type transactionBody struct {
 	IPAddress         string `json:"ip_address"`
 	MerchantCategory  string `json:"merchant_category"`
 	Masked            string `json:"masked"`
+	currencyConversionBody
+}
+
+// check adds the transaction's own rule to the card request's: a surcharge above 5 %
+// of the amount is refused [GP: Java CreditSaleWithExceededSurcharge].
+func (b transactionBody) check() error {
+	if err := b.cardRequestBody.check(); err != nil {
+		return err
+	}
+	amount, _ := new(big.Int).SetString(b.Amount, 10) // both are digits: the table checked them
+	if surcharge, ok := new(big.Int).SetString(b.SurchargeAmount, 10); ok && surcharge.Mul(surcharge, big.NewInt(20)).Cmp(amount) > 0 {
+		return sandbox.SurchargeExceeded()
+	}
+	return nil
 }
 
 // domain converts a checked body into the domain's request. Card data travels only
 // inside it and is never stored as sent (see sandbox.CardInput).
 func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
-	card := b.PaymentMethod.Card
 	req := sandbox.TransactionRequest{
 		MerchantID: c.vars["merchant_id"], AccountID: b.AccountID, AccountName: b.AccountName,
 		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode,
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
 		Reference: b.Reference, GratuityAmount: b.GratuityAmount,
+		TokenID: b.PaymentMethod.ID,
 		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer,
-		Card: sandbox.CardInput{
-			EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name,
-			Number: card.Number, ExpiryMonth: card.ExpiryMonth, ExpiryYear: card.ExpiryYear, CVV: card.CVV,
-			Track: card.Track, Tag: card.Tag, PINBlock: card.PINBlock, ChipCondition: card.ChipCondition,
-			Funding: card.Funding, Authcode: card.Authcode,
-		},
+		Card: sandbox.CardInput{EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name},
+	}
+	if card := b.PaymentMethod.Card; card != nil {
+		in := &req.Card
+		in.Number, in.ExpiryMonth, in.ExpiryYear, in.CVV = card.Number, card.ExpiryMonth, card.ExpiryYear, card.CVV
+		in.Track, in.Tag, in.PINBlock, in.ChipCondition = card.Track, card.Tag, card.PINBlock, chipCondition(card.ChipCondition)
+		in.Funding, in.Authcode = card.Funding, card.Authcode
+	}
+	if e := b.PaymentMethod.Encryption; e != nil {
+		req.Encryption = &sandbox.Encryption{Version: e.Version, Type: e.Type} // never the KSN or KTB
 	}
 	if req.Type == "" {
 		req.Type = sandbox.TypeSale
@@ -198,6 +291,20 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		req.Reference = b.Order.Reference
 	}
 	return req
+}
+
+// chipCondition is GP's name for a chip condition: Java sends its enum's own names
+// on keyed cards and UNKNOWN on tracks, which GP reads as none.
+func chipCondition(v string) string {
+	switch v {
+	case "CHIP_FAILED_PREV_SUCCESS":
+		return "PREV_SUCCESS"
+	case "CHIP_FAILED_PREV_FAILED":
+		return "PREV_FAILED"
+	case "UNKNOWN":
+		return ""
+	}
+	return v
 }
 
 // getTransaction is GET /transactions/{id}.

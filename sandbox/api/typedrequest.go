@@ -83,6 +83,38 @@ func (m *oneOrMany[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// oneOrMore is a string or an array of strings (kOneOrMore): the Node and PHP SDKs
+// send a lodging item's types as one string, Java and .NET as an array or a string.
+type oneOrMore []string
+
+func (m *oneOrMore) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '"' {
+		return json.Unmarshal(b, (*[]string)(m)) // an array, or null
+	}
+	var one string
+	if err := json.Unmarshal(b, &one); err != nil {
+		return err
+	}
+	*m = oneOrMore{one}
+	return nil
+}
+
+// idOrObject is an object with an id, or the id as a plain string (kIDOrObject):
+// .NET sends currency_conversion on capture and reversal as the bare id.
+type idOrObject struct {
+	ID string `json:"id"`
+}
+
+func (o *idOrObject) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &o.ID)
+	}
+	type plain idOrObject // without this method
+	return json.Unmarshal(b, (*plain)(o))
+}
+
 // checkShape reports where a typed request and its field table disagree: a table
 // field the struct lacks (it would be checked, then silently dropped), a struct field
 // the table lacks (never filled: the table refuses it as unknown) or a Go type that
@@ -100,6 +132,9 @@ func checkShape(spec []field, t reflect.Type) []string {
 	var problems []string
 	for _, f := range spec {
 		mt, ok := members[f.name]
+		if f.kind == kAny && !ok {
+			continue // accepted and not used: no struct field to fill
+		}
 		if !ok {
 			problems = append(problems, fmt.Sprintf("%s: field %q has no struct field", t, f.name))
 			continue
@@ -152,6 +187,14 @@ func checkMember(f field, t reflect.Type) []string {
 		}
 	case kObject:
 		return checkShape(f.fields, t)
+	case kOneOrMore:
+		if t != reflect.TypeFor[oneOrMore]() {
+			return bad
+		}
+	case kIDOrObject:
+		if t != reflect.TypeFor[idOrObject]() {
+			return bad
+		}
 	case kObjects, kArray:
 		if t.Kind() != reflect.Slice || (f.kind == kObjects && !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())) {
 			return bad // kObjects needs oneOrMany, which reads the single object too

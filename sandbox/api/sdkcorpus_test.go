@@ -1,0 +1,377 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+)
+
+// The golden corpus (testdata/sdk, described in its README) is what the official SDKs
+// send for each operation and what GP answers. TestSDKCorpus sends every entry to a
+// fresh sandbox over HTTP and holds the answer to the entry's expect.
+
+// pendingOperations are corpus entries (by file name, for every SDK) whose operation
+// is being built on another branch: their expect is the real API's, and until the
+// operation is served they are reported, not failed. An entry listed here that passes
+// fails the test, so the set shrinks as the operations land.
+var pendingOperations = map[string]string{
+	"tokenize":                              "POST /payment-methods",
+	"tokenize-single-use":                   "POST /payment-methods",
+	"token-get":                             "GET /payment-methods/{id}",
+	"token-update":                          "PATCH /payment-methods/{id}",
+	"token-update-single":                   "PATCH /payment-methods/{id}",
+	"token-update-unknown":                  "PATCH /payment-methods/{id}",
+	"token-delete":                          "DELETE /payment-methods/{id}",
+	"sale-token":                            "a charge by payment_method.id needs a token from POST /payment-methods",
+	"batch-close-without-id":                "POST /batches without an id",
+	"batch-close-without-id-scoped":         "POST /merchants/{id}/batches without an id",
+	"batch-close-without-id-wrong-currency": "POST /merchants/{id}/batches without an id",
+}
+
+// pendingOutcomes are corpus entries (sdk/name, or name for every SDK) whose expect
+// needs a test-card outcome or state the sandbox does not give yet; the outcome engine
+// is another change. Reported, not failed; an entry that passes fails the test.
+var pendingOutcomes = map[string]string{
+	// outcome.go: test-card outcomes.
+	"sale-track-chip-pin-debit":         "a debit track with chip and PIN is approved by GP (funding DEBIT reaches CardInput.Funding)",
+	"sale-track-expired-chip-pin-debit": "a debit track with chip and PIN is approved by GP (funding DEBIT reaches CardInput.Funding)",
+	"sale-track-encrypted":              "an encrypted track (TransactionRequest.Encryption set) is ciphertext, not a track to parse",
+	"batch-close-declined-only":         "a declined sale (38865000000705) joins a batch that then has nothing to close",
+	"dotnet/reversal-partial":           "a partial reversal of a card-present sale answers CAPTURED with the rest",
+	// batch.go: closing a closed batch.
+	"batch-close-closed": "closing a closed batch is GP's 502 500010",
+	// transaction_query.go, transaction_list.go and masking: reporting.
+	"transaction-get":                   "masked_number_first6last4 on the transaction detail",
+	"transaction-get-unknown":           "GET of an unknown transaction is 40118 naming the path",
+	"transactions-list-foreign-account": "an account_name the token does not hold is 40003",
+	"transactions-list-invalid-brand":   "an unknown brand filter is 40097",
+}
+
+// The GP sandbox layout app: one account of each kind, as the SDKs expect to find.
+const (
+	layoutApp       = "SandboxGPLayoutAppId000000000003"
+	layoutKey       = "SandboxAppKey003"
+	layoutTRA       = "TRA_00000000000000000000000000000003"
+	layoutTKA       = "TKA_00000000000000000000000000000003"
+	unknownTRN      = "TRN_0123456789abcdef0123456789abcd"
+	unknownBAT      = "BAT_0123456789"
+	unknownPMT      = "PMT_0123456789abcdef0123456789abcdef"
+	corpusSaleMinor = 1202 // the amount of the sale every lifecycle entry acts on
+)
+
+// corpusTime is the day the corpus was written: its dates (lodging, list filters) are
+// around it.
+var corpusTime = time.Date(2026, 6, 25, 9, 15, 0, 0, time.UTC)
+
+type corpusEntry struct {
+	SDK     string            `json:"sdk"`
+	Version string            `json:"version"`
+	Source  string            `json:"source"`
+	Test    string            `json:"test"`
+	Method  string            `json:"method"`
+	Path    string            `json:"path"`
+	Query   map[string]string `json:"query"`
+	Headers map[string]string `json:"headers"`
+	Body    json.RawMessage   `json:"body"`
+	Expect  struct {
+		Status          int            `json:"status"`
+		Error           []string       `json:"error"`
+		ResponseMembers map[string]any `json:"response_members"`
+		Evidence        string         `json:"evidence"`
+	} `json:"expect"`
+	Note string `json:"note"`
+}
+
+func loadCorpus(t *testing.T) map[string]corpusEntry {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "sdk", "*", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	entries := map[string]corpusEntry{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e corpusEntry
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		name := filepath.Base(filepath.Dir(f)) + "/" + strings.TrimSuffix(filepath.Base(f), ".json")
+		if e.SDK != filepath.Base(filepath.Dir(f)) || e.Source == "" || e.Expect.Status == 0 || e.Expect.Evidence == "" {
+			t.Fatalf("%s: sdk, source, expect.status and expect.evidence are required", f)
+		}
+		entries[name] = e
+	}
+	return entries
+}
+
+func TestSDKCorpus(t *testing.T) {
+	entries := loadCorpus(t)
+	names := make([]string, 0, len(entries))
+	for name := range entries {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		e := entries[name]
+		t.Run(name, func(t *testing.T) {
+			problem := runCorpusEntry(t, e, strings.TrimPrefix(name, e.SDK+"/"))
+			why, pending := pendingOperations[strings.TrimPrefix(name, e.SDK+"/")]
+			if !pending {
+				why, pending = pendingOutcome(name, e.SDK)
+			}
+			switch {
+			case pending && problem == "":
+				t.Errorf("passes now: remove it from the pending set (%s)", why)
+			case pending:
+				t.Logf("pending (%s): %s", why, problem)
+			case problem != "":
+				t.Errorf("%s %s (%s): %s", e.Method, e.Path, e.Test, problem)
+			}
+		})
+	}
+}
+
+func pendingOutcome(name, sdk string) (string, bool) {
+	if why, ok := pendingOutcomes[name]; ok {
+		return why, true
+	}
+	why, ok := pendingOutcomes[strings.TrimPrefix(name, sdk+"/")]
+	return why, ok
+}
+
+// runCorpusEntry sets up what the entry's placeholders stand for, sends it and
+// returns how the answer differs from its expect ("" when it does not).
+func runCorpusEntry(t *testing.T, e corpusEntry, op string) string {
+	env := mustSandboxWith(t, envOptions{configure: []func(*app.Config){func(c *app.Config) { c.Clock = corpusTime }}})
+	token := env.mustToken(layoutApp, layoutKey, "")
+	vars := map[string]string{
+		"app_id": layoutApp, "account_id": layoutTRA, "merchant_id": merchantOne, "token_id": unknownPMT,
+	}
+	if strings.Contains(e.Path, "payment-methods") {
+		vars["account_id"] = layoutTKA
+	}
+	setUpCorpusEntry(env, token, e, op, vars)
+
+	body := string(e.Body)
+	if body == "null" || body == "" {
+		body = ""
+	}
+	body = substitute(body, vars)
+	if e.Path == "/accesstoken" {
+		var b struct {
+			Nonce string `json:"nonce"`
+		}
+		_ = json.Unmarshal([]byte(body), &b)
+		body = strings.ReplaceAll(body, "{{secret}}", sandbox.Secret(b.Nonce, layoutKey))
+	}
+	path := substitute(e.Path, vars)
+	if len(e.Query) > 0 {
+		q := url.Values{}
+		for k, v := range e.Query {
+			q.Set(k, substitute(v, vars))
+		}
+		path += "?" + q.Encode()
+	}
+	header := apiHeader(token)
+	if e.Path == "/accesstoken" {
+		header = jsonHeader()
+	}
+	for k, v := range e.Headers {
+		header[k] = v
+	}
+	r := env.do(e.Method, path, header, body)
+	return corpusMismatch(e, r, vars)
+}
+
+func substitute(s string, vars map[string]string) string {
+	for k, v := range vars {
+		s = strings.ReplaceAll(s, "{{"+k+"}}", v)
+	}
+	return s
+}
+
+// setUpCorpusEntry makes the transaction and batch the entry acts on, and names them
+// in vars.
+func setUpCorpusEntry(env *sandboxEnv, token string, e corpusEntry, op string, vars map[string]string) {
+	uses := func(p string) bool {
+		return strings.Contains(e.Path+string(e.Body)+fmt.Sprint(e.Query), "{{"+p+"}}")
+	}
+	if uses("transaction_id") {
+		switch {
+		case op == "transaction-get-unknown":
+			vars["transaction_id"] = unknownTRN
+		case strings.HasPrefix(op, "capture-multiple"):
+			vars["transaction_id"] = corpusSale(env, token, "MULTIPLE", "")["id"].(string)
+		case strings.HasPrefix(op, "capture") || op == "incremental" || op == "incremental-lodging":
+			vars["transaction_id"] = corpusSale(env, token, "LATER", "")["id"].(string)
+		case op == "reauthorization":
+			id := corpusSale(env, token, "AUTO", "")["id"].(string)
+			mustCorpusStatus(env, "POST", "/transactions/"+id+"/reversal", token, `{}`, 200)
+			vars["transaction_id"] = id
+		default:
+			vars["transaction_id"] = corpusSale(env, token, "AUTO", "")["id"].(string)
+		}
+	}
+	if uses("batch_id") {
+		switch op {
+		case "batch-close-unknown":
+			vars["batch_id"] = unknownBAT
+		case "batch-close-declined-only":
+			// 38865000000705 is declined by GP's sandbox; its batch holds nothing to close.
+			sale := corpusSale(env, token, "AUTO", "38865000000705")
+			id, _ := sale["batch_id"].(string)
+			vars["batch_id"] = id
+		default:
+			// The list filters look for a swiped Visa 401200…0016 in this batch.
+			sale := corpusSale(env, token, "AUTO", "%B4012002000060016^VI TEST CREDIT^301210118039000000000396?")
+			vars["batch_id"] = sale["batch_id"].(string)
+			if op == "batch-close-closed" {
+				mustCorpusStatus(env, "POST", "/batches/"+vars["batch_id"], token, "", 200)
+			}
+		}
+	}
+}
+
+// corpusSale takes a card-present sale of corpusSaleMinor: keyed Visa unless card
+// names another number, or a track (which starts with %).
+func corpusSale(env *sandboxEnv, token, captureMode, card string) map[string]any {
+	env.t.Helper()
+	pm := `{"entry_mode":"MANUAL","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30","cvv":"123"}}`
+	switch {
+	case strings.HasPrefix(card, "%"):
+		pm = `{"entry_mode":"SWIPE","card":{"track":"` + card + `"}}`
+	case card != "":
+		pm = `{"entry_mode":"MANUAL","card":{"number":"` + card + `","expiry_month":"12","expiry_year":"30"}}`
+	}
+	body := `{"account_name":"transaction_processing","channel":"CP","type":"SALE","capture_mode":"` + captureMode +
+		`","amount":"` + strconv.Itoa(corpusSaleMinor) + `","currency":"USD","country":"US","payment_method":` + pm + `}`
+	return mustCorpusStatus(env, "POST", "/transactions", token, body, 200)
+}
+
+func mustCorpusStatus(env *sandboxEnv, method, path, token, body string, status int) map[string]any {
+	env.t.Helper()
+	r := env.do(method, path, apiHeader(token), body)
+	if r.status != status {
+		env.t.Fatalf("set-up %s %s: %d %s", method, path, r.status, r.body)
+	}
+	return r.json(env.t)
+}
+
+// corpusMismatch compares an answer with the entry's expect: the status, the error
+// tuple whole, and each response member by its dotted path ("a[].b" is every
+// element's b).
+func corpusMismatch(e corpusEntry, r reply, vars map[string]string) string {
+	if r.status != e.Expect.Status {
+		return fmt.Sprintf("status %d, want %d: %s", r.status, e.Expect.Status, r.body)
+	}
+	var got any
+	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec.UseNumber()
+	if err := dec.Decode(&got); err != nil {
+		return fmt.Sprintf("answer is not JSON: %s", r.body)
+	}
+	if want := e.Expect.Error; want != nil {
+		m, _ := got.(map[string]any)
+		tuple := []string{fmt.Sprint(m["error_code"]), fmt.Sprint(m["detailed_error_code"]), fmt.Sprint(m["detailed_error_description"])}
+		for i := range want {
+			if tuple[i] != substitute(want[i], vars) {
+				return fmt.Sprintf("error %q, want %q", tuple, want)
+			}
+		}
+	}
+	members := make([]string, 0, len(e.Expect.ResponseMembers))
+	for path := range e.Expect.ResponseMembers {
+		members = append(members, path)
+	}
+	sort.Strings(members)
+	for _, path := range members {
+		values := memberValues(got, strings.Split(path, "."))
+		if len(values) == 0 {
+			return fmt.Sprintf("no %s in %s", path, r.body)
+		}
+		for _, v := range values {
+			if !memberMatches(v, e.Expect.ResponseMembers[path], vars) {
+				return fmt.Sprintf("%s is %v, want %v", path, v, e.Expect.ResponseMembers[path])
+			}
+		}
+	}
+	return ""
+}
+
+// memberValues follows a dotted path; a step named "x[]" continues in every element
+// of the array x.
+func memberValues(v any, steps []string) []any {
+	if len(steps) == 0 {
+		return []any{v}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	step, each := strings.CutSuffix(steps[0], "[]")
+	next, ok := m[step]
+	if !ok {
+		return nil
+	}
+	if !each {
+		return memberValues(next, steps[1:])
+	}
+	arr, _ := next.([]any)
+	var out []any
+	for _, el := range arr {
+		out = append(out, memberValues(el, steps[1:])...)
+	}
+	return out
+}
+
+// memberMatches holds a value to an expected one: equal, or of the kind a describing
+// value names ("array", "integer", "string", ">=N", "PREFIX_...").
+func memberMatches(got, want any, vars map[string]string) bool {
+	s, isString := want.(string)
+	if !isString {
+		return fmt.Sprint(got) == fmt.Sprint(want)
+	}
+	s = substitute(s, vars)
+	switch {
+	case s == "array":
+		_, ok := got.([]any)
+		return ok
+	case s == "integer":
+		n, ok := got.(json.Number)
+		_, err := n.Int64()
+		return ok && err == nil
+	case s == "string":
+		_, ok := got.(string)
+		return ok
+	case s == ">= sale amount":
+		return atLeast(got, corpusSaleMinor)
+	case strings.HasPrefix(s, ">="):
+		n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(s, ">=")))
+		return err == nil && atLeast(got, n)
+	case strings.HasSuffix(s, "_..."):
+		g, ok := got.(string)
+		return ok && strings.HasPrefix(g, strings.TrimSuffix(s, "..."))
+	}
+	return fmt.Sprint(got) == s
+}
+
+func atLeast(v any, n int) bool {
+	got, err := strconv.Atoi(fmt.Sprint(v))
+	return err == nil && got >= n
+}
