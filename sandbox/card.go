@@ -51,6 +51,7 @@ type cardData struct {
 	expiryMM    string
 	fromTrack   bool
 	trackParsed bool
+	encrypted   bool // the track came in an E3 envelope
 }
 
 // readCard extracts the card number and expiry from manual fields or track data:
@@ -61,6 +62,11 @@ func readCard(in CardInput) cardData {
 	}
 	d := cardData{fromTrack: true}
 	track := in.Track
+	// An E3 reader's envelope (<E1...>, HTML-escaped by the Java and .NET SDKs'
+	// tests) carries the masked tracks in clear between its encrypted parts.
+	if inner := strings.TrimPrefix(strings.TrimPrefix(track, "&lt;"), "<"); strings.HasPrefix(inner, "E1") {
+		d.encrypted, track = true, inner
+	}
 	if i := strings.Index(track, ";"); i >= 0 && strings.Contains(track[i:], "=") {
 		t2 := track[i+1:]
 		num, rest, _ := strings.Cut(t2, "=")

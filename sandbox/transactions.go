@@ -148,7 +148,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		t.Amount = "0"
 	}
 	t.AuthorizationAmount = t.Amount
-	t.PaymentMethod = s.paymentResult(req.Card, t.Card, o, now)
+	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.Action = s.newAction(c, actionType(action), now)
 	if !o.approved {
 		t.Action.ResultCode = StatusDeclined
@@ -186,8 +186,9 @@ func actionType(action cardAction) string {
 }
 
 // paymentResult is payment_method of the response: the issuer's answer and the card
-// as GP shows it. A decline has an empty authcode [GP].
-func (s *Service) paymentResult(in CardInput, card StoredCard, o outcome, now time.Time) PaymentResult {
+// as GP shows it. A decline has an empty authcode [GP]; an approval on the
+// card-not-present channel GP's fixed one [GP].
+func (s *Service) paymentResult(channel string, in CardInput, card StoredCard, o outcome, now time.Time) PaymentResult {
 	pr := PaymentResult{
 		Result: o.result, Message: o.message, EntryMode: in.EntryMode,
 		Card: CardResult{
@@ -195,8 +196,15 @@ func (s *Service) paymentResult(in CardInput, card StoredCard, o outcome, now ti
 			CVVResult: o.cvvResult, Funding: card.Funding,
 		},
 	}
+	if a := o.avs; a != nil {
+		pr.Card.AVSAddressResult, pr.Card.AVSPostalResult = checkWord(a.address), checkWord(a.postalCode)
+		pr.Card.Provider = &CardProvider{Result: o.result, CVVResult: a.cvv, AVSAddressResult: a.address, AVSPostalResult: a.postalCode}
+	}
 	if o.approved {
 		pr.Card.Authcode = in.Authcode
+		if pr.Card.Authcode == "" && channel == ChannelCNP {
+			pr.Card.Authcode = CNPAuthcode
+		}
 		if pr.Card.Authcode == "" {
 			pr.Card.Authcode = s.ids.Alphanumeric(6)
 		}

@@ -134,14 +134,17 @@ type paymentMethodView struct {
 // resourceCardView is converted from sandbox.CardResult (see newPaymentMethodView):
 // it keeps the same members in the same order.
 type resourceCardView struct {
-	Brand             string `json:"brand,omitempty"`
-	MaskedNumberLast4 string `json:"masked_number_last4,omitempty"`
-	Authcode          string `json:"authcode"`
-	BrandReference    string `json:"brand_reference"`
-	BrandTimeCreated  string `json:"brand_time_created,omitempty"`
-	TagResponse       string `json:"tag_response,omitempty"`
-	CVVResult         string `json:"cvv_result,omitempty"`
-	Funding           string `json:"funding,omitempty"`
+	Brand             string                `json:"brand,omitempty"`
+	MaskedNumberLast4 string                `json:"masked_number_last4,omitempty"`
+	Authcode          string                `json:"authcode"`
+	BrandReference    string                `json:"brand_reference"`
+	BrandTimeCreated  string                `json:"brand_time_created,omitempty"`
+	TagResponse       string                `json:"tag_response,omitempty"`
+	CVVResult         string                `json:"cvv_result,omitempty"`
+	AVSAddressResult  string                `json:"avs_address_result,omitempty"`
+	AVSPostalResult   string                `json:"avs_postal_code_result,omitempty"`
+	Provider          *sandbox.CardProvider `json:"provider,omitempty"`
+	Funding           string                `json:"funding,omitempty"`
 }
 
 func newResourceView(t sandbox.Transaction) resourceView {
