@@ -249,6 +249,12 @@ func ConditionalFieldsMissing(list string) *Error {
 		"Request expects the following conditionally mandatory fields "+list+".")
 }
 
+// SurchargeOverLimit: a surcharge above 5% of the amount (GP's detailed code; its
+// error code is not shown by the SDK tests [SB]).
+func SurchargeOverLimit() *Error {
+	return newError(CodeInvalidRequestData, "50020", "The surcharge amount is greater than 5% of the transaction amount")
+}
+
 // InvalidCardData: card data the processor refuses (expiry, CVV length).
 func InvalidCardData(description string) *Error {
 	return newError(CodeInvalidRequestData, "40085", description)

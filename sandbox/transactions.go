@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"math/big"
 	"slices"
 	"time"
 )
@@ -69,10 +70,15 @@ type TransactionRequest struct {
 	Country        string
 	Reference      string
 	GratuityAmount string
-	Card           CardInput
-	IssuerResult   string // a scenario's scripted issuer result ("00" approves); "" for the card's own
-	Version        string
-	Idempotency    Idempotency
+	// SurchargeAmount may be at most 5% of Amount [GP].
+	SurchargeAmount string
+	// StoredCredential is initiator, stored_credential.model, .sequence and .reason:
+	// all or nothing of the first three [GP].
+	StoredCredential [4]string
+	Card             CardInput
+	IssuerResult     string // a scenario's scripted issuer result ("00" approves); "" for the card's own
+	Version          string
+	Idempotency      Idempotency
 }
 
 // CreateTransaction takes a payment: a sale (capture_mode AUTO, CAPTURED), an
@@ -123,6 +129,9 @@ func (s *Service) Verify(c Caller, req TransactionRequest) (Transaction, error) 
 // newTransaction builds a transaction from a request: its merchant and account, the
 // issuer's answer, the card as the sandbox keeps it.
 func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action cardAction, now time.Time) (Transaction, error) {
+	if err := checkTransaction(req, action); err != nil {
+		return Transaction{}, err
+	}
 	m, acct, err := s.transactionAccount(tx, c, req)
 	if err != nil {
 		return Transaction{}, err
@@ -157,6 +166,24 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		}
 	}
 	return t, nil
+}
+
+// checkTransaction refuses what GP refuses in a payment request before it looks at
+// the card: stored credentials without initiator, model or sequence, a surcharge above
+// 5% of the amount, a standalone refund of nothing [GP].
+func checkTransaction(req TransactionRequest, action cardAction) error {
+	sc := req.StoredCredential
+	if sc != [4]string{} && (sc[0] == "" || sc[1] == "" || sc[2] == "") {
+		return ConditionalFieldsMissing("initiator, model and sequence")
+	}
+	// surcharge*20 > amount is surcharge > 5% of amount, in whole minor units.
+	if surcharge := bigAmount(req.SurchargeAmount); new(big.Int).Mul(surcharge, big.NewInt(20)).Cmp(bigAmount(req.Amount)) > 0 {
+		return SurchargeOverLimit()
+	}
+	if action == actionRefund && bigAmount(req.Amount).Sign() == 0 {
+		return AmountInsufficient()
+	}
+	return nil
 }
 
 func statusOf(action cardAction, o outcome) string {

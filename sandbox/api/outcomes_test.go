@@ -166,3 +166,62 @@ func TestAVSTestCards(t *testing.T) {
 func card(m map[string]any, path ...string) any {
 	return field(m, append([]string{"payment_method", "card"}, path...)...)
 }
+
+// What GP refuses in a payment request before it asks an issuer (Java
+// GpApiCreditCardNotPresentTest::CreditSale_MissingStoredCredentialInitiator, _Type,
+// _Sequence, CreditSaleWithSurcharge, CreditSaleWithExceededSurcharge,
+// CreditRefund_ZeroAmount).
+func TestPaymentRequestChecks(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	gbp := func(amount string, extra ...string) string {
+		return strings.Replace(saleBody(amount, "AUTO", manualCard, extra...), `"USD"`, `"GBP"`, 1)
+	}
+	storedCredential := func(initiator, model, sequence string) []string {
+		var parts []string
+		for name, v := range map[string]string{"model": model, "sequence": sequence} {
+			if v != "" {
+				parts = append(parts, quoted(name, v))
+			}
+		}
+		parts = append(parts, quoted("reason", "INCREMENTAL"))
+		out := []string{`"stored_credential":{` + strings.Join(parts, ",") + `}`}
+		if initiator != "" {
+			out = append(out, quoted("initiator", initiator))
+		}
+		return out
+	}
+	incomplete := gpError{400, "INVALID_REQUEST_DATA", "40007", "Request expects the following conditionally mandatory fields initiator, model and sequence."}
+	surcharge := gpError{400, "INVALID_REQUEST_DATA", "50020", "The surcharge amount is greater than 5% of the transaction amount"}
+	zero := gpError{400, "INVALID_REQUEST_DATA", "50020", "Zero negative or insufficient amount specified "}
+	cases := []struct {
+		name, path, body string
+		want             gpError // zero: approved
+	}{
+		{"stored credential complete", "/transactions", saleBody("100", "AUTO", manualCard, storedCredential("MERCHANT", "RECURRING", "SUBSEQUENT")...), gpError{}},
+		{"stored credential without initiator", "/transactions", saleBody("100", "AUTO", manualCard, storedCredential("", "RECURRING", "SUBSEQUENT")...), incomplete},
+		{"stored credential without model", "/transactions", saleBody("100", "AUTO", manualCard, storedCredential("MERCHANT", "", "SUBSEQUENT")...), incomplete},
+		{"stored credential without sequence", "/transactions", saleBody("100", "AUTO", manualCard, storedCredential("MERCHANT", "RECURRING", "")...), incomplete},
+		{"verification, stored credential without sequence", "/verifications",
+			`{"channel":"CP","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":` + manualCard + `},` +
+				strings.Join(storedCredential("MERCHANT", "RECURRING", ""), ",") + `}`, incomplete},
+		{"surcharge 3 of 69", "/transactions", gbp("6900", `"surcharge_amount":"300"`), gpError{}},
+		{"surcharge exactly 5%", "/transactions", gbp("2000", `"surcharge_amount":"100"`), gpError{}},
+		{"surcharge 4 of 69", "/transactions", gbp("6900", `"surcharge_amount":"400"`), surcharge},
+		{"standalone refund of zero", "/transactions", strings.Replace(saleBody("000", "AUTO", manualCard), `"SALE"`, `"REFUND"`, 1), zero},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := env.do("POST", tc.path, apiHeader(tok), tc.body)
+			if tc.want == (gpError{}) {
+				if r.status != 200 {
+					t.Fatalf("%d %s", r.status, r.body)
+				}
+				return
+			}
+			if got := r.gpError(t); got != tc.want {
+				t.Errorf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}

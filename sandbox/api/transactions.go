@@ -176,8 +176,9 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		MerchantID: c.vars["merchant_id"], AccountID: b.AccountID, AccountName: b.AccountName,
 		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode,
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
-		Reference: b.Reference, GratuityAmount: b.GratuityAmount,
-		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer,
+		Reference: b.Reference, GratuityAmount: b.GratuityAmount, SurchargeAmount: b.SurchargeAmount,
+		StoredCredential: [4]string{b.Initiator, b.StoredCredential.Model, b.StoredCredential.Sequence, b.StoredCredential.Reason},
+		Version:          c.version, Idempotency: c.idem, IssuerResult: c.issuer,
 		Card: sandbox.CardInput{
 			EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name,
 			Number: card.Number, ExpiryMonth: card.ExpiryMonth, ExpiryYear: card.ExpiryYear, CVV: card.CVV,
