@@ -33,6 +33,7 @@ type StoredCard struct {
 	First6  string `json:"first6,omitempty"`
 	Last4   string `json:"last4,omitempty"`
 	Funding string `json:"funding,omitempty"`
+	Name    string `json:"name,omitempty"` // the cardholder's, as payment_method.name sent it
 }
 
 // MaskedLast4 is the masked_number_last4 GP shows: X for every digit but the last four.

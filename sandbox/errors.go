@@ -309,6 +309,23 @@ func NotReauthorizable() *Error {
 		"36, Invalid original transaction for reauthorization-This error is returned from a CreditAuth or CreditSale if the original transaction referenced by GatewayTxnId cannot be found. This is typically because the original does not meet the criteria for the sale or authorization by GatewayTxnID. This error can also be returned if the original transaction is found, but the card number has been written over with nulls after 30 days.")
 }
 
+// NotFoundTransactionDetail: GET /transactions/{id} of a transaction the app cannot
+// see, in GP's words for that endpoint, which name the path it was asked at.
+func NotFoundTransactionDetail(id, path string) *Error {
+	return newError(CodeResourceNotFound, "40118", "Transactions "+id+" not found at this "+path)
+}
+
+// InvalidFilterValue: a reporting filter with a value GP does not know.
+func InvalidFilterValue(name string) *Error {
+	return newError(CodeInvalidRequestData, "40097", "Invalid Value provided in the input field - "+name)
+}
+
+// AccountNotMatched: a reporting filter naming an account the token does not hold
+// (answered 400, not the 403 of its error code elsewhere).
+func AccountNotMatched() *Error {
+	return newError(CodeActionNotAuthorized, "40003", "Token does not match account_id or account_name in the request")
+}
+
 // NotFoundBatch: a well-formed batch id the app has no batch for.
 func NotFoundBatch(id string) *Error {
 	return newError(CodeResourceNotFound, "40118", "Batch "+id+" not found at this location.")

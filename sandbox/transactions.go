@@ -147,6 +147,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		Reference: MaskCardData(req.Reference), AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID,
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
 	}
+	t.Card.Name = MaskCardData(req.Card.Name)
 	if action == actionRefund {
 		t.Type = TypeRefund
 	}

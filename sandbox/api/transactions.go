@@ -208,7 +208,9 @@ var getTransaction = operation{
 	pathIDs:       []string{"merchant_id", "id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		t, err := s.svc.GetTransaction(c.caller, c.vars["merchant_id"], c.vars["id"])
+		// GP names the path under its /ucp base, which the sandbox's canonical path
+		// has dropped; asked at the root, the answer is the same [SB].
+		t, err := s.svc.GetTransaction(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
 		if err != nil {
 			return nil, err
 		}

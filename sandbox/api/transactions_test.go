@@ -205,7 +205,7 @@ func TestGetTransactionOfAnotherMerchant(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.partnerToken()
 	r := env.do("GET", "/transactions/"+otherMerchant, apiHeader(tok), "")
-	want := gpError{404, "RESOURCE_NOT_FOUND", "40008", "Transaction " + otherMerchant + " not found at this location."}
+	want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Transactions " + otherMerchant + " not found at this /ucp/transactions/" + otherMerchant}
 	if got := r.gpError(t); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

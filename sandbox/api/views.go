@@ -363,6 +363,7 @@ type summaryPaymentView struct {
 	Result    string          `json:"result"`
 	Message   string          `json:"message"`
 	EntryMode string          `json:"entry_mode"`
+	Name      string          `json:"name,omitempty"` // the cardholder's, which the name filter matches
 	Card      summaryCardView `json:"card"`
 }
 
@@ -399,7 +400,7 @@ func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
 		moneyView: transactionMoney(t), merchantAccountView: transactionMerchant(t),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: summaryPaymentView{
-			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode,
+			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Name: t.Card.Name,
 			Card: summaryCardView{
 				Brand: t.Card.Brand, MaskedNumberFirst6Last4: masked, Authcode: p.Card.Authcode, BrandReference: p.Card.BrandReference,
 			},
