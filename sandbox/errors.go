@@ -266,10 +266,15 @@ func OfflinePINRefund() *Error {
 		"34,Transaction rejected because the provided data was invalid. Online PINBlock Authentication not supported on offline transaction.")
 }
 
-// DownstreamProcessingError: GP's processing-error test card.
+// DownstreamProcessingError: GP's processing-error test cards (the Java and .NET
+// SDKs' wording; the Node SDK's tests expect a 205 timeout text instead).
 func DownstreamProcessingError() *Error {
-	return newError(CodeSystemErrorDownstream, "50013",
-		"Unable to process your request due to an error with a system down stream.")
+	return newError(CodeSystemErrorDownstream, "50013", "200,eCom error—Developers are notified")
+}
+
+// CardNotSupported: a card type GP does not process (GP's trailing space included).
+func CardNotSupported() *Error {
+	return newError(CodeInvalidRequestData, "50020", "Transaction not supported Please contact support ")
 }
 
 // NotInStatus: the operation is not allowed in the transaction's status, e.g.

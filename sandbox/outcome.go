@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/hex"
+	"slices"
 	"time"
 )
 
@@ -14,7 +15,8 @@ const (
 	// [GP]; swiped it is approved.
 	DeclinedPINBlock = "32539F50C245A6A93D123412324000AA"
 	// CVVMismatchCard is GP's card whose CVV never matches: a verification answers
-	// NOT_VERIFIED [GP]; a sale or authorization is declined, result N7 [SB].
+	// NOT_VERIFIED [GP]; a sale or authorization fails downstream like the
+	// processingErrorCards [GP].
 	CVVMismatchCard = "30450000000985"
 	// ExpiredTrackCard is the card of GP's expired test track (;4024720012345671=1812...):
 	// as credit declined with result 54, as debit approved [GP]. Other tracks are not
@@ -31,17 +33,27 @@ const (
 	// channel [GP].
 	ReauthorizationAuthcode = "VI1202"
 	CNPAuthcode             = "123456"
-	// ProcessingErrorCard is GP's card-not-present card that fails downstream [GP].
+	// ProcessingErrorCard is GP's Visa that fails downstream [GP].
 	ProcessingErrorCard = "4009830000001985"
+	// UnsupportedCard is GP's UATP card, a card type GP does not process [GP].
+	UnsupportedCard = "135400000007187"
 )
 
-// declinedCards are GP's card-not-present test cards that the issuer declines, with
-// the result code GP gives each [GP].
+// declinedCards are GP's test cards that the issuer declines, with the result code
+// GP gives each, brand by brand [GP].
 var declinedCards = map[string]string{
-	"4000120000001154": "101",
-	"4000130000001724": "102",
-	"4000160000004147": "103",
-	"4242420000000091": "111",
+	"4000120000001154": "101", "4000130000001724": "102", "4000160000004147": "103", "4242420000000091": "111",
+	"5114610000004778": "101", "5114630000009791": "102", "5121220000006921": "103", "5100000000000131": "111",
+	"376525000000010": "101", "375425000000907": "102", "343452000000306": "103", "374205502001004": "111",
+	"36256000000998": "101", "36256000000634": "102", "38865000000705": "103",
+	"6011000000001010": "101", "6011000000001028": "102", "6011000000001036": "103",
+	"3566000000001016": "101", "3566000000001024": "102", "3566000000001032": "103",
+}
+
+// processingErrorCards are GP's test cards whose payments fail downstream, one per
+// brand [GP].
+var processingErrorCards = []string{
+	ProcessingErrorCard, "5135020000005871", "372349000000852", CVVMismatchCard, "6011000000002000", "3566000000002006",
 }
 
 // avsCards are GP's AVS test cards: the issuer's CVV, postal code and address
@@ -116,10 +128,13 @@ func decideCard(action cardAction, in CardInput, amount, scripted string, now ti
 	if action == actionRefund && in.Tag != "" && in.PINBlock != "" {
 		return d, outcome{}, OfflinePINRefund()
 	}
+	if d.number == UnsupportedCard {
+		return d, outcome{}, CardNotSupported()
+	}
 	if scripted != "" {
 		return d, withCVVResult(scriptedOutcome(scripted), in), nil
 	}
-	if d.number == ProcessingErrorCard {
+	if slices.Contains(processingErrorCards, d.number) && (action != actionVerify || d.number != CVVMismatchCard) {
 		return d, outcome{}, DownstreamProcessingError()
 	}
 	return d, withCVVResult(testCardOutcome(action, d, in, amount, now), in), nil
@@ -153,8 +168,8 @@ func testCardOutcome(action cardAction, d cardData, in CardInput, amount string,
 		o = declined("54") // an expired card is not verified [GP]; the code is ours [SB]
 	case declinedCards[d.number] != "":
 		o = declined(declinedCards[d.number])
-	case d.number == CVVMismatchCard:
-		o = declined("N7")
+	case d.number == CVVMismatchCard: // a verification: the CVV does not match [GP]
+		o = declined("N7") // the code is ours [SB]
 		o.cvvResult = "NOT_MATCHED"
 	case avsCards[d.number] != avsResult{}:
 		a := avsCards[d.number]

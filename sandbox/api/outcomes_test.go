@@ -225,3 +225,48 @@ func TestPaymentRequestChecks(t *testing.T) {
 		})
 	}
 }
+
+// GP's test cards brand by brand: the issuer's declines with an empty authcode, the
+// payments that fail downstream, and the card type GP does not process (Java and .NET
+// GpApiSdkCertificationTest::CreditCard_*_Declined_*, CreditCard_*_Processing_Error,
+// CreditCard_UATP_Transaction_Not_Supported_Error).
+func TestDeclinesPerCard(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	cnp := func(number, cvv string) string {
+		card := `{"number":"` + number + `","expiry_month":"12","expiry_year":"30","cvv":"` + cvv + `"}`
+		return strings.Replace(strings.Replace(saleBody("1025", "AUTO", card), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
+	}
+	for number, result := range map[string]string{
+		"4000120000001154": "101", "4000130000001724": "102", "4000160000004147": "103", "4242420000000091": "111",
+		"5114610000004778": "101", "5114630000009791": "102", "5121220000006921": "103", "5100000000000131": "111",
+		"376525000000010": "101", "375425000000907": "102", "343452000000306": "103", "374205502001004": "111",
+		"36256000000998": "101", "36256000000634": "102", "38865000000705": "103",
+		"6011000000001010": "101", "6011000000001028": "102", "6011000000001036": "103",
+		"3566000000001016": "101", "3566000000001024": "102", "3566000000001032": "103",
+	} {
+		cvv := "123"
+		if number[0] == '3' && (number[1] == '4' || number[1] == '7') {
+			cvv = "1234"
+		}
+		got := env.mustCharge(tok, cnp(number, cvv))
+		if got["status"] != "DECLINED" || field(got, "payment_method", "result") != result || card(got, "authcode") != "" {
+			t.Errorf("%s: status %v result %v authcode %v; want DECLINED %s, no authcode", number, got["status"],
+				field(got, "payment_method", "result"), card(got, "authcode"), result)
+		}
+	}
+	downstream := gpError{502, "SYSTEM_ERROR_DOWNSTREAM", "50013", "200,eCom error—Developers are notified"}
+	for _, number := range []string{"4009830000001985", "5135020000005871", "372349000000852", "30450000000985", "6011000000002000", "3566000000002006"} {
+		cvv := "123"
+		if number[1] == '7' {
+			cvv = "1234"
+		}
+		if got := env.do("POST", "/transactions", apiHeader(tok), cnp(number, cvv)).gpError(t); got != downstream {
+			t.Errorf("%s: %+v", number, got)
+		}
+	}
+	unsupported := gpError{400, "INVALID_REQUEST_DATA", "50020", "Transaction not supported Please contact support "}
+	if got := env.do("POST", "/transactions", apiHeader(tok), cnp("135400000007187", "123")).gpError(t); got != unsupported {
+		t.Errorf("UATP: %+v", got)
+	}
+}
