@@ -33,6 +33,7 @@ type StoredCard struct {
 	First6  string `json:"first6,omitempty"`
 	Last4   string `json:"last4,omitempty"`
 	Funding string `json:"funding,omitempty"`
+	Name    string `json:"name,omitempty"` // the cardholder's, as payment_method.name sent it
 }
 
 // MaskedLast4 is the masked_number_last4 GP shows: X for every digit but the last four.
@@ -51,6 +52,7 @@ type cardData struct {
 	expiryMM    string
 	fromTrack   bool
 	trackParsed bool
+	encrypted   bool // the track came in an E3 envelope
 }
 
 // readCard extracts the card number and expiry from manual fields or track data:
@@ -61,6 +63,11 @@ func readCard(in CardInput) cardData {
 	}
 	d := cardData{fromTrack: true}
 	track := in.Track
+	// An E3 reader's envelope (<E1...>, HTML-escaped by the Java and .NET SDKs'
+	// tests) carries the masked tracks in clear between its encrypted parts.
+	if inner := strings.TrimPrefix(strings.TrimPrefix(track, "&lt;"), "<"); strings.HasPrefix(inner, "E1") {
+		d.encrypted, track = true, inner
+	}
 	if i := strings.Index(track, ";"); i >= 0 && strings.Contains(track[i:], "=") {
 		t2 := track[i+1:]
 		num, rest, _ := strings.Cut(t2, "=")

@@ -249,6 +249,12 @@ func ConditionalFieldsMissing(list string) *Error {
 		"Request expects the following conditionally mandatory fields "+list+".")
 }
 
+// SurchargeOverLimit: a surcharge above 5% of the amount (GP's detailed code; its
+// error code is not shown by the SDK tests [SB]).
+func SurchargeOverLimit() *Error {
+	return newError(CodeInvalidRequestData, "50020", "The surcharge amount is greater than 5% of the transaction amount")
+}
+
 // InvalidCardData: card data the processor refuses (expiry, CVV length).
 func InvalidCardData(description string) *Error {
 	return newError(CodeInvalidRequestData, "40085", description)
@@ -260,10 +266,15 @@ func OfflinePINRefund() *Error {
 		"34,Transaction rejected because the provided data was invalid. Online PINBlock Authentication not supported on offline transaction.")
 }
 
-// DownstreamProcessingError: GP's processing-error test card.
+// DownstreamProcessingError: GP's processing-error test cards (the Java and .NET
+// SDKs' wording; the Node SDK's tests expect a 205 timeout text instead).
 func DownstreamProcessingError() *Error {
-	return newError(CodeSystemErrorDownstream, "50013",
-		"Unable to process your request due to an error with a system down stream.")
+	return newError(CodeSystemErrorDownstream, "50013", "200,eCom error—Developers are notified")
+}
+
+// CardNotSupported: a card type GP does not process (GP's trailing space included).
+func CardNotSupported() *Error {
+	return newError(CodeInvalidRequestData, "50020", "Transaction not supported Please contact support ")
 }
 
 // NotInStatus: the operation is not allowed in the transaction's status, e.g.
@@ -303,6 +314,23 @@ func NotReauthorizable() *Error {
 		"36, Invalid original transaction for reauthorization-This error is returned from a CreditAuth or CreditSale if the original transaction referenced by GatewayTxnId cannot be found. This is typically because the original does not meet the criteria for the sale or authorization by GatewayTxnID. This error can also be returned if the original transaction is found, but the card number has been written over with nulls after 30 days.")
 }
 
+// NotFoundTransactionDetail: GET /transactions/{id} of a transaction the app cannot
+// see, in GP's words for that endpoint, which name the path it was asked at.
+func NotFoundTransactionDetail(id, path string) *Error {
+	return newError(CodeResourceNotFound, "40118", "Transactions "+id+" not found at this "+path)
+}
+
+// InvalidFilterValue: a reporting filter with a value GP does not know.
+func InvalidFilterValue(name string) *Error {
+	return newError(CodeInvalidRequestData, "40097", "Invalid Value provided in the input field - "+name)
+}
+
+// AccountNotMatched: a reporting filter naming an account the token does not hold
+// (answered 400, not the 403 of its error code elsewhere).
+func AccountNotMatched() *Error {
+	return newError(CodeActionNotAuthorized, "40003", "Token does not match account_id or account_name in the request")
+}
+
 // NotFoundBatch: a well-formed batch id the app has no batch for.
 func NotFoundBatch(id string) *Error {
 	return newError(CodeResourceNotFound, "40118", "Batch "+id+" not found at this location.")
@@ -329,10 +357,4 @@ func InvalidPaymentMethodID(id string) *Error {
 // NotFoundPaymentMethod: a well-formed payment method id the app holds no token for.
 func NotFoundPaymentMethod(id string) *Error {
 	return newError(CodeResourceNotFound, "40116", "payment_method "+id+" not found at this location.")
-}
-
-// SurchargeExceeded: a surcharge_amount above 5 % of the amount [GP: Java
-// CreditSaleWithExceededSurcharge asserts the message; the code is assumed].
-func SurchargeExceeded() *Error {
-	return newError(CodeInvalidRequestData, "40213", "The surcharge amount is greater than 5% of the transaction amount")
 }

@@ -216,6 +216,7 @@ func (s *Service) reauthorize(tx Tx, c Caller, req LifecycleRequest, t Transacti
 	status := orDefault(t.ReversedStatus, StatusCaptured)
 	n := s.child(c, t, t.Type, status, amountOr(req.Amount, t.Amount), "REAUTHORIZE", now)
 	n.CaptureMode = t.CaptureMode
+	n.PaymentMethod.Card.Authcode = ReauthorizationAuthcode
 	if status == StatusCaptured {
 		if err := s.joinBatch(tx, &n, now); err != nil {
 			return nil, err
@@ -250,6 +251,7 @@ func (s *Service) child(c Caller, t Transaction, typ, status, amount, action str
 	n.PaymentMethod.Card.BrandReference = s.ids.Alphanumeric(15)
 	n.PaymentMethod.Card.BrandTimeCreated = FormatTime(now)
 	n.PaymentMethod.Card.TagResponse, n.PaymentMethod.Card.CVVResult = "", ""
+	n.PaymentMethod.Card.AVSAddressResult, n.PaymentMethod.Card.AVSPostalResult, n.PaymentMethod.Card.Provider = "", "", nil
 	n.Action = s.newAction(c, action, now)
 	return n
 }

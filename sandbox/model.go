@@ -181,14 +181,26 @@ type PaymentResult struct {
 
 // CardResult is payment_method.card of a Transaction response.
 type CardResult struct {
-	Brand             string `json:"brand,omitempty"`
-	MaskedNumberLast4 string `json:"masked_number_last4,omitempty"`
-	Authcode          string `json:"authcode"`
-	BrandReference    string `json:"brand_reference"`
-	BrandTimeCreated  string `json:"brand_time_created,omitempty"`
-	TagResponse       string `json:"tag_response,omitempty"`
-	CVVResult         string `json:"cvv_result,omitempty"`
-	Funding           string `json:"funding,omitempty"`
+	Brand             string        `json:"brand,omitempty"`
+	MaskedNumberLast4 string        `json:"masked_number_last4,omitempty"`
+	Authcode          string        `json:"authcode"`
+	BrandReference    string        `json:"brand_reference"`
+	BrandTimeCreated  string        `json:"brand_time_created,omitempty"`
+	TagResponse       string        `json:"tag_response,omitempty"`
+	CVVResult         string        `json:"cvv_result,omitempty"`
+	AVSAddressResult  string        `json:"avs_address_result,omitempty"`
+	AVSPostalResult   string        `json:"avs_postal_code_result,omitempty"`
+	Provider          *CardProvider `json:"provider,omitempty"`
+	Funding           string        `json:"funding,omitempty"`
+}
+
+// CardProvider is payment_method.card.provider: the issuer's own codes, which GP
+// shows for its AVS test cards [GP].
+type CardProvider struct {
+	Result           string `json:"result"`
+	CVVResult        string `json:"cvv_result"`
+	AVSAddressResult string `json:"avs_address_result"`
+	AVSPostalResult  string `json:"avs_postal_code_result"`
 }
 
 // BNPLResult is payment_method.bnpl of a Transaction response.

@@ -7,16 +7,17 @@ import (
 )
 
 // GetTransaction returns one transaction the caller's app may see: another merchant's
-// is as unknown as a missing one (40008).
-func (s *Service) GetTransaction(c Caller, merchantID, id string) (Transaction, error) {
+// is as unknown as a missing one, 40118 naming the path it was asked at (GP's
+// /ucp/transactions/{id}).
+func (s *Service) GetTransaction(c Caller, merchantID, id, path string) (Transaction, error) {
 	var t Transaction
 	err := s.store.View(func(tx Tx) error {
 		var err error
 		if t, err = tx.Transaction(id); err != nil {
-			return notFoundAs(err, NotFoundTransaction(id))
+			return notFoundAs(err, NotFoundTransactionDetail(id, path))
 		}
 		if !c.App.ActsFor(t.MerchantID) || (merchantID != "" && merchantID != t.MerchantID) {
-			return NotFoundTransaction(id)
+			return NotFoundTransactionDetail(id, path)
 		}
 		return nil
 	})
@@ -35,14 +36,26 @@ type TransactionQuery struct {
 	BatchID           string
 	EntryMode         string
 	Reference         string
-	AccountName       string
+	AccountName       string // one of the app's accounts, else 40003
 	Brand             string
 	BrandReference    string
 	Authcode          string
 	NumberFirst6      string
 	NumberLast4       string
-	From, To          time.Time // whole days, UTC; zero: open
+	Name              string // the cardholder's, payment_method.name
+	// TokenFirst6 and TokenLast4 are a digital wallet token's digits; the sandbox takes
+	// no wallet payments, so either matches nothing [SB].
+	TokenFirst6, TokenLast4 string
+	PaymentMethod           string    // CARD matches every sandbox transaction, the other names none
+	From, To                time.Time // whole days, UTC; zero: open
 }
+
+// ReportingBrands are the brand filter's values [GP].
+var ReportingBrands = []string{"VISA", "MASTERCARD", "AMEX", "DINERS", "DISCOVER", "JCB", "CUP"}
+
+// ReportingPaymentMethods are the payment_method filter's values as the SDKs send them
+// [GP].
+var ReportingPaymentMethods = []string{"CARD", "DIGITAL WALLET", "APM", "BANK TRANSFER", "BANK PAYMENT", "BNPL"}
 
 // TransactionPage is one page of a transaction list.
 type TransactionPage struct {
@@ -61,6 +74,9 @@ var TransactionOrderings = []string{"TIME_CREATED", "ID", "STATUS", "TYPE", "DEP
 func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPage, error) {
 	page := TransactionPage{Query: q}
 	err := s.store.View(func(tx Tx) error {
+		if q.AccountName != "" && !slices.ContainsFunc(c.App.Accounts, func(a Account) bool { return a.Name == q.AccountName }) {
+			return AccountNotMatched()
+		}
 		merchantID := orDefault(q.MerchantID, c.App.MerchantID)
 		m, err := tx.Merchant(merchantID)
 		if err != nil || !c.App.ActsFor(merchantID) {
@@ -99,7 +115,8 @@ func (q TransactionQuery) matches(t Transaction) bool {
 		eq(q.BatchID, t.BatchID) && eq(q.EntryMode, t.PaymentMethod.EntryMode) && eq(q.Reference, t.Reference) &&
 		eq(q.AccountName, t.AccountName) && eq(q.Brand, t.Card.Brand) &&
 		eq(q.BrandReference, t.PaymentMethod.Card.BrandReference) && eq(q.Authcode, t.PaymentMethod.Card.Authcode) &&
-		eq(q.NumberFirst6, t.Card.First6) && eq(q.NumberLast4, t.Card.Last4) &&
+		eq(q.NumberFirst6, t.Card.First6) && eq(q.NumberLast4, t.Card.Last4) && eq(q.Name, t.Card.Name) &&
+		q.TokenFirst6 == "" && q.TokenLast4 == "" && eq(q.PaymentMethod, "CARD") &&
 		(q.From.IsZero() || !t.TimeCreated.Before(q.From)) &&
 		(q.To.IsZero() || t.TimeCreated.Before(q.To.AddDate(0, 0, 1)))
 }

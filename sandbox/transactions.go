@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"math/big"
 	"regexp"
 	"slices"
 	"time"
@@ -70,12 +71,14 @@ type TransactionRequest struct {
 	Country        string
 	Reference      string
 	GratuityAmount string
-	Card           CardInput
-	TokenID        string      // payment_method.id: pay with a stored payment method (storedCard)
-	Encryption     *Encryption // an encrypted track's scheme, recorded on the transaction
-	IssuerResult   string      // a scenario's scripted issuer result ("00" approves); "" for the card's own
-	Version        string
-	Idempotency    Idempotency
+	// SurchargeAmount may be at most 5% of Amount [GP].
+	SurchargeAmount string
+	Card            CardInput
+	TokenID         string      // payment_method.id: pay with a stored payment method (storedCard)
+	Encryption      *Encryption // an encrypted track's scheme, recorded on the transaction
+	IssuerResult    string      // a scenario's scripted issuer result ("00" approves); "" for the card's own
+	Version         string
+	Idempotency     Idempotency
 }
 
 // CreateTransaction takes a payment: a sale (capture_mode AUTO, CAPTURED), an
@@ -147,6 +150,9 @@ func (s *Service) storedCard(tx Tx, c Caller, id string, in CardInput) (CardInpu
 // newTransaction builds a transaction from a request: its merchant and account, the
 // issuer's answer, the card as the sandbox keeps it.
 func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action cardAction, now time.Time) (Transaction, error) {
+	if err := checkTransaction(req, action); err != nil {
+		return Transaction{}, err
+	}
 	m, acct, err := s.transactionAccount(tx, c, req)
 	if err != nil {
 		return Transaction{}, err
@@ -168,6 +174,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
 		Encryption: req.Encryption,
 	}
+	t.Card.Name = MaskCardData(req.Card.Name)
 	if action == actionRefund {
 		t.Type = TypeRefund
 	}
@@ -178,7 +185,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		t.Amount = "0"
 	}
 	t.AuthorizationAmount = t.Amount
-	t.PaymentMethod = s.paymentResult(req.Card, t.Card, o, now)
+	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.Action = s.newAction(c, actionType(action), now)
 	if !o.approved {
 		t.Action.ResultCode = StatusDeclined
@@ -187,6 +194,21 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		}
 	}
 	return t, nil
+}
+
+// checkTransaction refuses what GP refuses in a payment request before it looks at
+// the card: a surcharge above 5% of the amount, a standalone refund of nothing [GP].
+// (Stored credentials without initiator, model or sequence are the api's check, the
+// same for verifications.)
+func checkTransaction(req TransactionRequest, action cardAction) error {
+	// surcharge*20 > amount is surcharge > 5% of amount, in whole minor units.
+	if surcharge := bigAmount(req.SurchargeAmount); new(big.Int).Mul(surcharge, big.NewInt(20)).Cmp(bigAmount(req.Amount)) > 0 {
+		return SurchargeOverLimit()
+	}
+	if action == actionRefund && bigAmount(req.Amount).Sign() == 0 {
+		return AmountInsufficient()
+	}
+	return nil
 }
 
 func statusOf(action cardAction, o outcome) string {
@@ -216,8 +238,9 @@ func actionType(action cardAction) string {
 }
 
 // paymentResult is payment_method of the response: the issuer's answer and the card
-// as GP shows it. A decline has an empty authcode [GP].
-func (s *Service) paymentResult(in CardInput, card StoredCard, o outcome, now time.Time) PaymentResult {
+// as GP shows it. A decline has an empty authcode [GP]; an approval on the
+// card-not-present channel GP's fixed one [GP].
+func (s *Service) paymentResult(channel string, in CardInput, card StoredCard, o outcome, now time.Time) PaymentResult {
 	pr := PaymentResult{
 		Result: o.result, Message: o.message, EntryMode: in.EntryMode,
 		Card: CardResult{
@@ -225,8 +248,15 @@ func (s *Service) paymentResult(in CardInput, card StoredCard, o outcome, now ti
 			CVVResult: o.cvvResult, Funding: card.Funding,
 		},
 	}
+	if a := o.avs; a != nil {
+		pr.Card.AVSAddressResult, pr.Card.AVSPostalResult = checkWord(a.address), checkWord(a.postalCode)
+		pr.Card.Provider = &CardProvider{Result: o.result, CVVResult: a.cvv, AVSAddressResult: a.address, AVSPostalResult: a.postalCode}
+	}
 	if o.approved {
 		pr.Card.Authcode = in.Authcode
+		if pr.Card.Authcode == "" && channel == ChannelCNP {
+			pr.Card.Authcode = CNPAuthcode
+		}
 		if pr.Card.Authcode == "" {
 			pr.Card.Authcode = s.ids.Alphanumeric(6)
 		}

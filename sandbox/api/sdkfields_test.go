@@ -44,7 +44,7 @@ func TestSDKFieldsErrors(t *testing.T) {
 		{"stored credential without sequence", sdkSale(strings.Replace(keyed, "%s", "", 1), `"initiator":"MERCHANT","stored_credential":{"model":"RECURRING"},`),
 			gpError{400, "INVALID_REQUEST_DATA", "40007", "Request expects the following conditionally mandatory fields initiator, model and sequence."}},
 		{"surcharge just above 5%", sdkSale(strings.Replace(keyed, "%s", "", 1), `"surcharge_amount":"61",`),
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "The surcharge amount is greater than 5% of the transaction amount"}},
+			gpError{400, "INVALID_REQUEST_DATA", "50020", "The surcharge amount is greater than 5% of the transaction amount"}},
 		{"a member no SDK sends", sdkSale(strings.Replace(keyed, "%s", `,"colour":"red"`, 1), ""),
 			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: payment_method.card.colour"}},
 		{"encryption type", sdkSale(`{"entry_mode":"SWIPE","card":{"track":"x"},"encryption":{"version":"05","type":"TEP1"}}`, ""),

@@ -22,8 +22,14 @@ var statusByCode = map[string]int{
 	sandbox.CodeSystemError:           http.StatusInternalServerError,
 }
 
+// statusByDetail is the HTTP status of the detailed codes GP answers otherwise than
+// their error code says.
+var statusByDetail = map[string]int{
+	"40003": http.StatusBadRequest, // ACTION_NOT_AUTHORIZED, a foreign account_name filter [GP]
+}
+
 // statusOf is the HTTP status err is answered with. The error code decides, except
-// where the HTTP exchange does and the api said so with withStatus; anything that is
+// for the detailed codes of statusByDetail and where the HTTP exchange does and the api said so with withStatus; anything that is
 // not a GP error is the sandbox's own failure.
 func statusOf(err error) int {
 	var exchange statusError
@@ -31,6 +37,9 @@ func statusOf(err error) int {
 		return exchange.status
 	}
 	if gp, ok := sandbox.AsError(err); ok {
+		if status, ok := statusByDetail[gp.Detail]; ok {
+			return status
+		}
 		if status, ok := statusByCode[gp.Code]; ok {
 			return status
 		}

@@ -47,6 +47,7 @@ func transactionQuery(v url.Values) (sandbox.TransactionQuery, error) {
 		BatchID: v.Get("batch_id"), EntryMode: v.Get("entry_mode"), Reference: v.Get("reference"),
 		AccountName: v.Get("account_name"), Brand: v.Get("brand"), BrandReference: v.Get("brand_reference"),
 		Authcode: v.Get("authcode"), NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"),
+		Name: v.Get("name"), TokenFirst6: v.Get("token_first6"), TokenLast4: v.Get("token_last4"),
 	}
 	number := func(name string, dst *int, max int) error {
 		if s := v.Get(name); s != "" {
@@ -83,10 +84,29 @@ func transactionQuery(v url.Values) (sandbox.TransactionQuery, error) {
 		date("from_time_created", &q.From), date("to_time_created", &q.To),
 		choice("type", &q.Type, sandbox.TypeSale, sandbox.TypeRefund),
 		choice("channel", &q.Channel, sandbox.ChannelCP, sandbox.ChannelCNP),
+		choice("payment_method", &q.PaymentMethod, sandbox.ReportingPaymentMethods...),
+		brand(v.Get("brand")), tokenPaymentMethod(v),
 	} {
 		if err != nil {
 			return q, err
 		}
 	}
 	return q, nil
+}
+
+// brand refuses a card brand GP does not know with its own tuple (40097) [GP].
+func brand(b string) error {
+	if b != "" && !slices.Contains(sandbox.ReportingBrands, b) {
+		return sandbox.InvalidFilterValue("brand")
+	}
+	return nil
+}
+
+// tokenPaymentMethod: the token filters are a digital wallet's, so with them any
+// payment_method but DIGITAL WALLET is unexpected [GP].
+func tokenPaymentMethod(v url.Values) error {
+	if pm := v.Get("payment_method"); (v.Get("token_first6") != "" || v.Get("token_last4") != "") && pm != "" && pm != "DIGITAL WALLET" {
+		return sandbox.UnexpectedFields([]string{"payment_method"})
+	}
+	return nil
 }

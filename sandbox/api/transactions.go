@@ -1,7 +1,6 @@
 package api
 
 import (
-	"math/big"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -244,19 +243,6 @@ type transactionBody struct {
 	currencyConversionBody
 }
 
-// check adds the transaction's own rule to the card request's: a surcharge above 5 %
-// of the amount is refused [GP: Java CreditSaleWithExceededSurcharge].
-func (b transactionBody) check() error {
-	if err := b.cardRequestBody.check(); err != nil {
-		return err
-	}
-	amount, _ := new(big.Int).SetString(b.Amount, 10) // both are digits: the table checked them
-	if surcharge, ok := new(big.Int).SetString(b.SurchargeAmount, 10); ok && surcharge.Mul(surcharge, big.NewInt(20)).Cmp(amount) > 0 {
-		return sandbox.SurchargeExceeded()
-	}
-	return nil
-}
-
 // domain converts a checked body into the domain's request. Card data travels only
 // inside it and is never stored as sent (see sandbox.CardInput).
 func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
@@ -264,7 +250,7 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		MerchantID: c.vars["merchant_id"], AccountID: b.AccountID, AccountName: b.AccountName,
 		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode,
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
-		Reference: b.Reference, GratuityAmount: b.GratuityAmount,
+		Reference: b.Reference, GratuityAmount: b.GratuityAmount, SurchargeAmount: b.SurchargeAmount,
 		TokenID: b.PaymentMethod.ID,
 		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer,
 		Card: sandbox.CardInput{EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name},
@@ -314,7 +300,9 @@ var getTransaction = operation{
 	pathIDs:       []string{"merchant_id", "id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		t, err := s.svc.GetTransaction(c.caller, c.vars["merchant_id"], c.vars["id"])
+		// GP names the path under its /ucp base, which the sandbox's canonical path
+		// has dropped; asked at the root, the answer is the same [SB].
+		t, err := s.svc.GetTransaction(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
 		if err != nil {
 			return nil, err
 		}

@@ -94,7 +94,6 @@ func TestCreateTransactionOutcomes(t *testing.T) {
 		{"declined test card 102", saleBody("1000", "AUTO", `{"number":"4000130000001724","expiry_month":"12","expiry_year":"30"}`), "DECLINED", "102", "MANUAL", "DECLINED", false},
 		{"declined test card 103", saleBody("1000", "AUTO", `{"number":"4000160000004147","expiry_month":"12","expiry_year":"30"}`), "DECLINED", "103", "MANUAL", "DECLINED", false},
 		{"declined test card 111", saleBody("1000", "AUTO", `{"number":"4242420000000091","expiry_month":"12","expiry_year":"30"}`), "DECLINED", "111", "MANUAL", "DECLINED", false},
-		{"cvv not matched", saleBody("1000", "AUTO", `{"number":"30450000000985","expiry_month":"12","expiry_year":"30","cvv":"123"}`), "DECLINED", "N7", "MANUAL", "DECLINED", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,7 +180,7 @@ func TestCreateTransactionErrors(t *testing.T) {
 		{"chip refund with PIN", strings.Replace(saleBody("100", "AUTO", trackCard(`"tag":"`+emvTag+`","pin_block":"`+pinBlock+`"`)), `"SALE"`, `"REFUND"`, 1),
 			gpError{400, "INVALID_REQUEST_DATA", "40029", "34,Transaction rejected because the provided data was invalid. Online PINBlock Authentication not supported on offline transaction."}},
 		{"processing error card", saleBody("100", "AUTO", `{"number":"4009830000001985","expiry_month":"12","expiry_year":"30"}`),
-			gpError{502, "SYSTEM_ERROR_DOWNSTREAM", "50013", "Unable to process your request due to an error with a system down stream."}},
+			gpError{502, "SYSTEM_ERROR_DOWNSTREAM", "50013", "200,eCom error—Developers are notified"}},
 		{"unknown account", saleBody("100", "AUTO", manualCard, `"account_id":"TRA_ffffffffffffffffffffffffffffffff"`),
 			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: TRA_ffffffffffffffffffffffffffffffff , " + merchantOne}},
 		{"bad track", saleBody("100", "AUTO", `{"track":"not a track"}`),
@@ -205,7 +204,7 @@ func TestGetTransactionOfAnotherMerchant(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.partnerToken()
 	r := env.do("GET", "/transactions/"+otherMerchant, apiHeader(tok), "")
-	want := gpError{404, "RESOURCE_NOT_FOUND", "40008", "Transaction " + otherMerchant + " not found at this location."}
+	want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Transactions " + otherMerchant + " not found at this /ucp/transactions/" + otherMerchant}
 	if got := r.gpError(t); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

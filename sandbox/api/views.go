@@ -134,14 +134,17 @@ type paymentMethodView struct {
 // resourceCardView is converted from sandbox.CardResult (see newPaymentMethodView):
 // it keeps the same members in the same order.
 type resourceCardView struct {
-	Brand             string `json:"brand,omitempty"`
-	MaskedNumberLast4 string `json:"masked_number_last4,omitempty"`
-	Authcode          string `json:"authcode"`
-	BrandReference    string `json:"brand_reference"`
-	BrandTimeCreated  string `json:"brand_time_created,omitempty"`
-	TagResponse       string `json:"tag_response,omitempty"`
-	CVVResult         string `json:"cvv_result,omitempty"`
-	Funding           string `json:"funding,omitempty"`
+	Brand             string                `json:"brand,omitempty"`
+	MaskedNumberLast4 string                `json:"masked_number_last4,omitempty"`
+	Authcode          string                `json:"authcode"`
+	BrandReference    string                `json:"brand_reference"`
+	BrandTimeCreated  string                `json:"brand_time_created,omitempty"`
+	TagResponse       string                `json:"tag_response,omitempty"`
+	CVVResult         string                `json:"cvv_result,omitempty"`
+	AVSAddressResult  string                `json:"avs_address_result,omitempty"`
+	AVSPostalResult   string                `json:"avs_postal_code_result,omitempty"`
+	Provider          *sandbox.CardProvider `json:"provider,omitempty"`
+	Funding           string                `json:"funding,omitempty"`
 }
 
 func newResourceView(t sandbox.Transaction) resourceView {
@@ -360,6 +363,7 @@ type summaryPaymentView struct {
 	Result    string          `json:"result"`
 	Message   string          `json:"message"`
 	EntryMode string          `json:"entry_mode"`
+	Name      string          `json:"name,omitempty"` // the cardholder's, which the name filter matches
 	Card      summaryCardView `json:"card"`
 }
 
@@ -396,7 +400,7 @@ func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
 		moneyView: transactionMoney(t), merchantAccountView: transactionMerchant(t),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: summaryPaymentView{
-			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode,
+			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Name: t.Card.Name,
 			Card: summaryCardView{
 				Brand: t.Card.Brand, MaskedNumberFirst6Last4: masked, Authcode: p.Card.Authcode, BrandReference: p.Card.BrandReference,
 			},

@@ -50,6 +50,6 @@ test("processing error: 4009830000001985 fails downstream", async () => {
     card("4009830000001985").charge(10).withCurrency("USD").execute(),
     "SYSTEM_ERROR_DOWNSTREAM",
     "50013",
-    "Unable to process your request due to an error with a system down stream.",
+    "200,eCom error—Developers are notified",
   );
 });

@@ -11,6 +11,7 @@ const {
   assertApproved,
   assertDeclined,
   assertResult,
+  creditTrack,
   debitTrack,
   expiredTrack,
   manualCard,
@@ -107,18 +108,34 @@ test("verify GP's CVV-mismatch card: NOT_VERIFIED", async () => {
   assertResult(check, "NOT_VERIFIED", "NOT_VERIFIED");
 });
 
-test("declined: chip with GP's declining PIN block, result 55", async () => {
-  const sale = await debitTrack(visaTrack).charge(10).withCurrency("USD").withTagData(tagData).execute();
+// GP's debit tests send the tracks, PIN block and EMV data of its credit tests; the
+// SDK says which by payment_method.card.funding, and only the credit sale declines.
+test("declined: a credit chip read with GP's declining PIN block, result 55", async () => {
+  const sale = await creditTrack(visaTrack).charge(10).withCurrency("USD").withTagData(tagData).execute();
   assertDeclined(sale, "55");
 });
 
-test("declined: GP's expired debit track, result 54", async () => {
-  const sale = await debitTrack(expiredTrack, EntryMethod.Proximity)
+test("the same chip read as debit is approved", async () => {
+  const sale = await debitTrack(visaTrack).charge(10).withCurrency("USD").withTagData(tagData).execute();
+  assertApproved(sale, "CAPTURED", "10");
+});
+
+test("declined: GP's expired track as credit, result 54", async () => {
+  const sale = await creditTrack(expiredTrack, EntryMethod.Proximity)
     .charge(10)
     .withCurrency("USD")
     .withTagData(tagData)
     .execute();
   assertDeclined(sale, "54");
+});
+
+test("GP's expired track as debit is approved", async () => {
+  const sale = await debitTrack(expiredTrack, EntryMethod.Proximity)
+    .charge(10)
+    .withCurrency("USD")
+    .withTagData(tagData)
+    .execute();
+  assertApproved(sale, "CAPTURED", "10");
 });
 
 test("declined: a zero-amount chip sale", async () => {
@@ -140,8 +157,8 @@ test("reading an unknown transaction", async () => {
   await rejectsWithGpError(
     readBack("TRN_doesnotexist"),
     "RESOURCE_NOT_FOUND",
-    "40008",
-    "Transaction TRN_doesnotexist not found at this location.",
+    "40118",
+    "Transactions TRN_doesnotexist not found at this /ucp/transactions/TRN_doesnotexist",
   );
 });
 

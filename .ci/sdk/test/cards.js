@@ -62,6 +62,16 @@ function assertDeclined(response, result) {
   assert.equal(response.authorizationCode, "");
 }
 
+// creditTrack is a credit card read from value with GP's test PIN block: GP's credit
+// tests send the PIN block its debit tests send, and the chip read declines as credit.
+function creditTrack(value, entryMethod = EntryMethod.Swipe) {
+  const card = new CreditTrackData();
+  card.setTrackData(value);
+  card.pinBlock = pinBlock;
+  card.entryMethod = entryMethod;
+  return card;
+}
+
 // debitTrack is a debit card read from value, with GP's test PIN block.
 function debitTrack(value, entryMethod = EntryMethod.Swipe) {
   const card = new DebitTrackData();
@@ -75,6 +85,7 @@ module.exports = {
   assertApproved,
   assertDeclined,
   assertResult,
+  creditTrack,
   debitTrack,
   expiredTrack,
   manualCard,

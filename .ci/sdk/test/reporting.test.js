@@ -12,7 +12,7 @@ const {
   TransactionSortProperty,
   TransactionStatus,
 } = require("globalpayments-api");
-const { configure } = require("./sandbox");
+const { configure, rejectsWithGpError } = require("./sandbox");
 const { assertApproved, manualCard, track } = require("./cards");
 
 before(() => configure());
@@ -72,4 +72,31 @@ test("pages: the page size holds, every result matches the filter", async () => 
   }
   const [newer, older] = page.result;
   assert.ok(newer.transactionDate >= older.transactionDate, "newest first");
+});
+
+test("by cardholder name", async () => {
+  const sale = await manualCard().charge(3.21).withCurrency("USD").execute();
+  const page = await ReportingService.findTransactionsPaged(1, 10)
+    .where(SearchCriteria.Name, "James Mason")
+    .andWith(SearchCriteria.Amount, 3.21)
+    .execute();
+  assert.ok(page.result.some((t) => t.transactionId === sale.transactionId), "the named sale is listed");
+  for (const t of page.result) {
+    assert.equal(t.cardHolderName, "James Mason");
+  }
+});
+
+test("a brand GP does not know, an account the app does not hold: refused", async () => {
+  await rejectsWithGpError(
+    ReportingService.findTransactionsPaged(1, 10).where(SearchCriteria.CardBrand, "MIT").execute(),
+    "INVALID_REQUEST_DATA",
+    "40097",
+    "Invalid Value provided in the input field - brand",
+  );
+  await rejectsWithGpError(
+    ReportingService.findTransactionsPaged(1, 10).where(SearchCriteria.AccountName, "VWTest").execute(),
+    "ACTION_NOT_AUTHORIZED",
+    "40003",
+    "Token does not match account_id or account_name in the request",
+  );
 });

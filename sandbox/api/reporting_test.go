@@ -1,0 +1,119 @@
+package api_test
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"testing"
+)
+
+// GET /transactions/{id} of a transaction the app cannot see answers GP's reporting
+// tuple, naming the path under /ucp whichever base the client uses (Java, .NET and
+// Node GpApiReportingTransactionsTest::ReportTransactionDetail_WrongId).
+func TestTransactionDetailNotFound(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	const id = "0f4b6a9c-5c1d-4d3c-8e21-6b2e9a7f3d12" // the tests ask for a random UUID
+	for _, tc := range []struct{ path, named string }{
+		{"/transactions/" + id, "/ucp/transactions/" + id},
+		{"/ucp/transactions/" + id, "/ucp/transactions/" + id},
+		{"/transactions/" + otherMerchant, "/ucp/transactions/" + otherMerchant},
+		{"/merchants/" + merchantOne + "/transactions/" + id, "/ucp/merchants/" + merchantOne + "/transactions/" + id},
+	} {
+		r := env.do("GET", tc.path, apiHeader(tok), "")
+		parts := tc.path[len(tc.path)-len(id):]
+		if tc.path == "/transactions/"+otherMerchant {
+			parts = otherMerchant
+		}
+		want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Transactions " + parts + " not found at this " + tc.named}
+		if got := r.gpError(t); got != want {
+			t.Errorf("GET %s:\n got %+v\nwant %+v", tc.path, got, want)
+		}
+	}
+}
+
+// The reporting filters as the SDKs' report builders send them, and GP's answers to
+// values it refuses (Java GpApiReportingTransactionsTest::
+// ReportFindTransactionsPaged_By_InvalidCardBrand, _WithInvalid_AccountName,
+// _By_Name, _By_RandomName, _By_Token_First6_And_Token_Last4*).
+func TestListTransactionsReportingFilters(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	keyed := env.mustCharge(tok, saleBody("100", "AUTO", manualCard))["id"].(string)
+	swiped := env.mustCharge(tok, saleBody("200", "AUTO", trackCard()))["id"].(string)
+	// The Node SDK's keyed sales carry the cardholder's name in payment_method.name.
+	body := saleBody("300", "AUTO", manualCard)
+	body = body[:len(body)-len(`"card":`+manualCard+`}}`)] + `"name":"James Mason","card":` + manualCard + `}}`
+	james := env.mustCharge(tok, body)["id"].(string)
+
+	list := func(query url.Values) []string {
+		t.Helper()
+		r := env.do("GET", "/transactions?"+query.Encode(), apiHeader(tok), "")
+		if r.status != 200 {
+			t.Fatalf("GET /transactions?%s: %d %s", query.Encode(), r.status, r.body)
+		}
+		var ids []string
+		for _, v := range r.json(t)["transactions"].([]any) {
+			m := v.(map[string]any)
+			ids = append(ids, m["id"].(string))
+			if m["id"] == james && field(m, "payment_method", "name") != "James Mason" {
+				t.Errorf("payment_method.name of the named sale: %v", m["payment_method"])
+			}
+		}
+		return ids
+	}
+	q := func(kv ...string) url.Values {
+		v := url.Values{"page": {"1"}, "page_size": {"10"}, "order_by": {"TIME_CREATED"}, "order": {"DESC"}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return v
+	}
+	if got := list(q("name", "James Mason")); fmt.Sprint(got) != fmt.Sprint([]string{james}) {
+		t.Errorf("by name: %v, want %v", got, []string{james})
+	}
+	if got := list(q("name", "a7f3d12b6e9a")); len(got) != 0 {
+		t.Errorf("by a random name: %v", got)
+	}
+	sales := []string{james, swiped, keyed}
+	slices.Sort(sales)
+	got := list(q("account_name", "transaction_processing", "brand", "VISA", "from_time_created", "2021-03-22"))
+	if slices.Sort(got); !slices.Equal(got, sales) {
+		t.Errorf("the app's own account and a brand: %v, want the 3 sales %v", got, sales)
+	}
+	if got := list(q("payment_method", "CARD", "amount", "300")); fmt.Sprint(got) != fmt.Sprint([]string{james}) {
+		t.Errorf("payment_method CARD: %v", got)
+	}
+	for _, query := range []url.Values{
+		q("token_first6", "516730", "token_last4", "5507"),
+		q("token_first6", "516730", "token_last4", "5507", "payment_method", "DIGITAL WALLET"),
+		q("payment_method", "APM"),
+	} {
+		if got := list(query); len(got) != 0 {
+			t.Errorf("%s: %v, want none (the sandbox takes no wallet or APM payments)", query.Encode(), got)
+		}
+	}
+
+	cases := []struct {
+		name  string
+		query url.Values
+		want  gpError
+	}{
+		{"unknown brand", q("from_time_created", "2021-03-01", "brand", "MIT"),
+			gpError{400, "INVALID_REQUEST_DATA", "40097", "Invalid Value provided in the input field - brand"}},
+		{"another app's account", q("from_time_created", "2021-03-01", "account_name", "VWTest"),
+			gpError{400, "ACTION_NOT_AUTHORIZED", "40003", "Token does not match account_id or account_name in the request"}},
+		{"token filters with payment_method CARD", q("token_first6", "516730", "token_last4", "5507", "payment_method", "CARD"),
+			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: payment_method"}},
+		{"unknown payment_method", q("payment_method", "CASH"),
+			gpError{400, "INVALID_REQUEST_DATA", "40213", "payment_method contains unexpected data"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := env.do("GET", "/transactions?"+tc.query.Encode(), apiHeader(tok), "")
+			if got := r.gpError(t); got != tc.want {
+				t.Errorf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
