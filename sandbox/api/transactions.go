@@ -1,7 +1,6 @@
 package api
 
 import (
-
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
