@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net"
@@ -71,7 +73,7 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	}
 	req.Scope = "app:" + req.AppID
 	if session != "" {
-		req.Scope = "session:" + session
+		req.Scope = sessionScope(session)
 	}
 	d, err := s.engine.Decide(req)
 	var unknown *scenario.UnknownError
@@ -83,6 +85,17 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 		info.fault = d.Outcome.Fault
 	}
 	return d, err
+}
+
+// sessionScope is the sequence scope of an X-Sandbox-Session, a key of the store: the
+// session as sent, or, when it carries card data, "session:sha256:" and its hash, so
+// that no card number is stored in clear and two sessions never share a scope.
+func sessionScope(session string) string {
+	if sandbox.MaskCardData(session) == session {
+		return "session:" + session
+	}
+	sum := sha256.Sum256([]byte(session))
+	return "session:sha256:" + hex.EncodeToString(sum[:])
 }
 
 // script answers a call as the matched rule says. The action executes unless the

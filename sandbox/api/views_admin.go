@@ -64,7 +64,7 @@ type adminOrder struct {
 
 func adminOrderView(o sandbox.Order) adminOrder {
 	return adminOrder{
-		orderView: newOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
+		orderView: newOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: sandbox.MaskCardData(o.Request.StatusURL), // called as given, shown masked
 		Request: o.Request, History: o.History,
 	}
 }
