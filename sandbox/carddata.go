@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -56,6 +58,18 @@ func MaskCardData(text string) string {
 		return text // the usual case: digits, none of them a card number
 	}
 	return string(maskCardNumbers([]byte(text)))
+}
+
+// KeyWithoutCardData returns a key a client chose (an idempotency key, a session) as
+// the store may keep it: as sent when it holds no card data, else "sha256:" and its
+// SHA-256 in hex. Masking would not do: two keys differing only in the masked digits
+// must stay two keys.
+func KeyWithoutCardData(key string) string {
+	if cardDataFree(key) {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // cardDataFree reports whether MaskCardData leaves s as it is. It allocates nothing,

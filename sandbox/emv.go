@@ -17,10 +17,15 @@ var emvCardTags = map[string]bool{"5A": true, "57": true, "56": true, "9F6B": tr
 // keeps its first six and last four digits); every other value is kept, but for card
 // numbers written in it (see MaskCardData). Data that does not parse as TLV is
 // redacted whole, and so is a constructed value that does not: a card number may
-// hide anywhere in it.
+// hide anywhere in it. Masking masked data changes nothing.
 func MaskEMVData(tlv string) string {
 	raw, err := hex.DecodeString(tlv)
 	if err != nil {
+		if strings.Trim(tlv, "0123456789ABCDEFabcdef*") == "" {
+			// Masked already (a record is masked again whenever it is written): no
+			// longer TLV, but any card number left in it is masked as free text.
+			return MaskCardData(tlv)
+		}
 		return Redacted
 	}
 	var out strings.Builder

@@ -1,6 +1,9 @@
 package sandbox
 
-import "reflect"
+import (
+	"reflect"
+	"time"
+)
 
 // Records are masked as a whole, not field by field: maskRecord walks every string of
 // a record, so that a field added later is masked without anyone remembering to. A
@@ -107,8 +110,13 @@ func maskedTransactions(ts []Transaction) []Transaction {
 
 // maskingStore is the Service's store: every transaction, order, notification and
 // adjustment an update writes has its card data masked on the way in (see
-// maskRecord), whichever use case built it.
+// maskRecord), whichever use case built it, and idempotency keys go by
+// KeyWithoutCardData.
 type maskingStore struct{ Store }
+
+func (m maskingStore) View(fn func(Tx) error) error {
+	return m.Store.View(func(tx Tx) error { return fn(maskingTx{tx}) })
+}
 
 func (m maskingStore) Update(fn func(Tx) error) error {
 	return m.Store.Update(func(tx Tx) error { return fn(maskingTx{tx}) })
@@ -134,4 +142,15 @@ func (x maskingTx) PutNotification(n Notification) error {
 func (x maskingTx) AddAdjustment(transactionID string, a Adjustment, keep int) error {
 	maskRecord(&a)
 	return x.Tx.AddAdjustment(transactionID, a, keep)
+}
+
+// An idempotency key is a client's free text: one carrying card data is kept, and
+// looked up, as its hash.
+func (x maskingTx) Idempotency(appID, key string) (IdempotencyRecord, error) {
+	return x.Tx.Idempotency(appID, KeyWithoutCardData(key))
+}
+
+func (x maskingTx) PutIdempotency(r IdempotencyRecord, keep time.Duration) error {
+	r.Key = KeyWithoutCardData(r.Key)
+	return x.Tx.PutIdempotency(r, keep)
 }

@@ -3,8 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net"
@@ -88,15 +86,8 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 }
 
 // sessionScope is the sequence scope of an X-Sandbox-Session, a key of the store: the
-// session as sent, or, when it carries card data, "session:sha256:" and its hash, so
-// that no card number is stored in clear and two sessions never share a scope.
-func sessionScope(session string) string {
-	if sandbox.MaskCardData(session) == session {
-		return "session:" + session
-	}
-	sum := sha256.Sum256([]byte(session))
-	return "session:sha256:" + hex.EncodeToString(sum[:])
-}
+// session as sent, or its hash when it carries card data (see KeyWithoutCardData).
+func sessionScope(session string) string { return "session:" + sandbox.KeyWithoutCardData(session) }
 
 // script answers a call as the matched rule says. The action executes unless the
 // rule scripts an error or a fault instead of it (apply executes it anyway); then the
