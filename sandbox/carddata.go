@@ -384,6 +384,13 @@ func MaskCardDataJSON(raw []byte) []byte {
 	}
 	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16)}
 	m.run()
+	if !cardDataFree(m.out) && !json.Valid(raw) {
+		// A card number spread over tokens ("4263 9700 ..." in a body that is not
+		// JSON: valid JSON separates its tokens with more than spaces). The check
+		// keeps a valid body's values as each was masked: the digits of an EMV tag
+		// beside a masked PAN would otherwise be read as one more number.
+		return maskCardNumbers(m.out)
+	}
 	return m.out
 }
 

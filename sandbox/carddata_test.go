@@ -263,3 +263,101 @@ func randomDigitText(r *rand.Rand, minLen, spread, oneIn int, alphabet string) [
 	}
 	return b
 }
+
+// FuzzMaskCardData writes a Luhn-valid card number of 12 to 19 digits in any of the
+// forms a person or a program might (any decimal digits, separators of any kind and
+// number between any digits, inside longer digit runs, between arbitrary text) and
+// checks that neither the free-text nor the body masking lets it through: with the
+// separators taken out and every digit read as ASCII, the number is nowhere in what
+// they return. Run it for longer with
+//
+//	go test -run '^$' -fuzz FuzzMaskCardData -fuzztime 5m ./sandbox/
+func FuzzMaskCardData(f *testing.F) {
+	f.Add("ref ", " ok", uint64(4263970000005262), uint8(16), uint8(0), " ")
+	f.Add("", "", uint64(3530111333300000), uint8(16), uint8(1), "\u00a0")
+	f.Add("00", "1229", uint64(5425233430109903), uint8(19), uint8(2), "-")
+	f.Add("5A08", "5F24", uint64(4222222222222), uint8(13), uint8(3), "._/")
+	f.Add(`{"reference":"`, `"}`, uint64(371449635398431), uint8(15), uint8(0), "\u200b\u3000")
+	f.Fuzz(func(t *testing.T, prefix, suffix string, seed uint64, length, script uint8, seps string) {
+		pan := luhnNumber(seed, 12+int(length)%8)
+		text := prefix + writeCardNumber(pan, seed, script, seps) + suffix
+		for name, masked := range map[string]string{
+			"MaskCardData":     MaskCardData(text),
+			"MaskCardDataJSON": string(MaskCardDataJSON([]byte(text))),
+		} {
+			if strings.Contains(withoutSeparators(masked), pan) {
+				t.Fatalf("%s(%q) = %q: %s in clear", name, text, masked, pan)
+			}
+		}
+	})
+}
+
+// luhnNumber makes a card number of n digits from seed: not starting with 0, its last
+// digit the Luhn check digit.
+func luhnNumber(seed uint64, n int) string {
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	d := make([]byte, n)
+	d[0] = '1' + byte(r.IntN(9))
+	for i := 1; i < n-1; i++ {
+		d[i] = '0' + byte(r.IntN(10))
+	}
+	for c := byte('0'); c <= '9'; c++ {
+		if d[n-1] = c; luhnOK(string(d)) {
+			break
+		}
+	}
+	return string(d)
+}
+
+func luhnOK(s string) bool {
+	sum := 0
+	for i := range len(s) {
+		v := int(s[len(s)-1-i] - '0')
+		if i%2 == 1 {
+			if v *= 2; v > 9 {
+				v -= 9
+			}
+		}
+		sum += v
+	}
+	return sum%10 == 0
+}
+
+// writeCardNumber writes pan in one of the digit scripts, with separators drawn from
+// seps (those that are no separator replaced by a space) between groups whose sizes
+// come from seed.
+func writeCardNumber(pan string, seed uint64, script uint8, seps string) string {
+	zeros := []rune{'0', '０', '٠', '०', '𝟎'}
+	zero := zeros[int(script)%len(zeros)]
+	var sepRunes []rune
+	for _, r := range seps {
+		if !isCardSeparator(r) {
+			r = ' '
+		}
+		sepRunes = append(sepRunes, r)
+	}
+	r := rand.New(rand.NewPCG(seed, uint64(script)))
+	var b strings.Builder
+	for i, c := range pan {
+		if i > 0 && len(sepRunes) > 0 && r.IntN(3) == 0 {
+			for range 1 + r.IntN(3) {
+				b.WriteRune(sepRunes[r.IntN(len(sepRunes))])
+			}
+		}
+		b.WriteRune(zero + (c - '0'))
+	}
+	return b.String()
+}
+
+// withoutSeparators reads s with every digit as ASCII and every separator dropped.
+func withoutSeparators(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if v, ok := digitValue(r); ok {
+			b.WriteByte('0' + byte(v))
+		} else if !isCardSeparator(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
