@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math/bits"
 	"regexp"
 	"strings"
 	"unicode"
@@ -130,14 +131,14 @@ type cardScan struct {
 	n    int                      // digits in the sequence so far
 }
 
-// add appends a digit to the sequence and calls found for every card number ending
-// with it, longest first, its digits from the oldest as at(0)...at(length-1). found
-// returns false to stop.
-func (c *cardScan) add(d cardDigit, found func(c *cardScan, length int) bool) bool {
+// add appends a digit to the sequence and returns the lengths of the card numbers
+// ending with it, as a set of bits (bit n: a card number of n digits), which back
+// reads.
+func (c *cardScan) add(d cardDigit) (lengths uint32) {
 	c.last[c.n%maxCardDigits] = d
 	c.n++
 	if c.n < minCardDigits {
-		return true
+		return 0
 	}
 	sum := 0
 	// Walk back from the newest digit, doubling every second one (Luhn), and judge each
@@ -152,32 +153,25 @@ func (c *cardScan) add(d cardDigit, found func(c *cardScan, length int) bool) bo
 		sum += v
 		length := k + 1
 		if length >= minCardDigits && sum%10 == 0 && c.back(k).value != 0 {
-			if !found(c, length) {
-				return false
-			}
+			lengths |= 1 << length
 		}
 	}
-	return true
+	return lengths
 }
 
 // back returns the digit k places before the newest.
 func (c *cardScan) back(k int) cardDigit { return c.last[(c.n-1-k)%maxCardDigits] }
 
-// scanCardNumbers calls found for every card number of s (see MaskCardData) and
-// stops when found returns false.
-func scanCardNumbers[T string | []byte](s T, found func(c *cardScan, length int) bool) {
-	var c cardScan
-	for i := 0; i < len(s); {
-		r, size := runeAt(s, i)
-		if v, ok := digitValue(r); ok {
-			if !c.add(cardDigit{start: i, end: i + size, value: v}, found) {
-				return
-			}
-		} else if !isCardSeparator(r) {
-			c.n = 0
-		}
-		i += size
+// next reads the rune at s[i] into the scan and returns the lengths of the card
+// numbers it ends (see add) and where the next rune starts.
+func (c *cardScan) next(r rune, i, size int) uint32 {
+	if v, ok := digitValue(r); ok {
+		return c.add(cardDigit{start: i, end: i + size, value: v})
 	}
+	if !isCardSeparator(r) {
+		c.n = 0
+	}
+	return 0
 }
 
 // runeAt decodes the rune at s[i] without converting s.
@@ -227,24 +221,32 @@ func isCardSeparator(r rune) bool {
 // hasCardNumber reports whether maskCardNumbers would mask anything in s, without a
 // copy.
 func hasCardNumber[T string | []byte](s T) bool {
-	has := false
-	scanCardNumbers(s, func(*cardScan, int) bool {
-		has = true
-		return false
-	})
-	return has
+	var c cardScan
+	for i := 0; i < len(s); {
+		r, size := runeAt(s, i)
+		if c.next(r, i, size) != 0 {
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // maskCardNumbers returns b with every digit of a card number but its first six and
 // last four replaced by maskChar (one byte, whatever the digit's width).
 func maskCardNumbers(b []byte) []byte {
 	var hidden []int // start offsets of the digits to hide
-	scanCardNumbers(b, func(c *cardScan, length int) bool {
-		for k := 4; k < length-6; k++ {
-			hidden = append(hidden, c.back(k).start)
+	var c cardScan
+	for i := 0; i < len(b); {
+		r, size := runeAt(b, i)
+		for lengths := c.next(r, i, size); lengths != 0; lengths &= lengths - 1 {
+			length := bits.TrailingZeros32(lengths)
+			for k := 4; k < length-6; k++ { // all but the first six and the last four
+				hidden = append(hidden, c.back(k).start)
+			}
 		}
-		return true
-	})
+		i += size
+	}
 	if len(hidden) == 0 {
 		return b
 	}
