@@ -44,15 +44,3 @@ type MovableClock interface {
 	Freeze(bool)
 	Changed() <-chan struct{}
 }
-
-// withCardDataMasked masks card data in the transaction's free-text fields.
-func (t Transaction) withCardDataMasked() Transaction {
-	t.Reference = MaskCardData(t.Reference)
-	pm := &t.PaymentMethod
-	pm.Result, pm.Message = MaskCardData(pm.Result), MaskCardData(pm.Message)
-	pm.Card.Authcode, pm.Card.BrandReference = MaskCardData(pm.Card.Authcode), MaskCardData(pm.Card.BrandReference)
-	if t.EMVTag != "" {
-		t.EMVTag = MaskEMVData(t.EMVTag)
-	}
-	return t
-}

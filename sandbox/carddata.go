@@ -2,9 +2,13 @@ package sandbox
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"math/bits"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -28,26 +32,45 @@ const maskChar = '*'
 
 // trackData matches magnetic-stripe data: track 1 (%B<pan>^<name>^<yymm>...?) and
 // track 2 (;<pan>=<yymm>...?, or the EMV form <pan>D<yymm>...), sentinels optional.
-var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,30}\^[0-9]{4}[^?\n"]{0,79}\??` +
+// The name is not held to track 1's 26 characters: a longer one must not leave the
+// expiry, service code and discretionary data after it in clear.
+var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,200}\^[0-9]{4}[^?\n"]{0,79}\??` +
 	`|;?[0-9]{12,19}[=Dd][0-9]{4}[0-9A-Fa-f]{0,40}\??`)
 
 // MaskCardData returns text with its card data masked: track data is replaced by
-// [REDACTED], and a card number keeps at most its first six and last four digits.
-// A card number is 12 to 19 digits, in one run or in groups separated by spaces or
-// dashes, that pass the Luhn check (so that dates, phone numbers and identifiers stay
-// readable, as are the all-digit parts of identifiers).
+// [REDACTED], and every card number keeps at most its first six and last four digits.
+// A card number is 12 to 19 digits passing the Luhn check and not starting with 0,
+// however it is written: in one run, in groups of any size separated by runs of
+// spaces (any Unicode space), dots, dashes, underscores or slashes, in any Unicode
+// decimal digits (fullwidth ones included), or inside a longer run of digits (a card
+// number followed by its expiry, or hex of an EMV 5A tag: the BCD of a card number is
+// its digits). Every such sequence is masked, overlapping ones included, so that a
+// date before a card number, say, cannot hide it; dates, phone numbers and the
+// sandbox's ids have no such sequence and stay readable.
 func MaskCardData(text string) string {
 	cardLike, trackLike := scanDigitRuns(text)
 	if !cardLike {
-		return text // fast path: no card number has fewer than four digits in a row
+		return text // fast path: too few digits for a card number
 	}
 	if trackLike {
 		text = trackData.ReplaceAllString(text, Redacted)
 	}
 	if !hasCardNumber(text) {
-		return text // the usual case: digit runs, none of them a card number
+		return text // the usual case: digits, none of them a card number
 	}
 	return string(maskCardNumbers([]byte(text)))
+}
+
+// KeyWithoutCardData returns a key a client chose (an idempotency key, a session) as
+// the store may keep it: as sent when it holds no card data, else "sha256:" and its
+// SHA-256 in hex. Masking would not do: two keys differing only in the masked digits
+// must stay two keys.
+func KeyWithoutCardData(key string) string {
+	if cardDataFree(key) {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // cardDataFree reports whether MaskCardData leaves s as it is. It allocates nothing,
@@ -57,21 +80,26 @@ func cardDataFree[T string | []byte](s T) bool {
 	return !cardLike || !trackLike && !hasCardNumber(s)
 }
 
-// scanDigitRuns reads s once and reports whether it holds four digits in a row
-// (cardLike: no card number has fewer) and what every match of trackData has: a run
-// of twelve digits or more followed by '^' (track 1) or by '=', 'D' or 'd' (track 2).
-// Running the expression only when trackLike keeps it off the sandbox's own ids, whose
-// long digit runs (TRN_CapturedSale000000000000000001) would otherwise send every
-// request path through it: it was a twentieth of the CPU of an adjustment.
+// scanDigitRuns reads s once and reports whether it may hold a card number (cardLike:
+// twelve ASCII digits or more, or any non-ASCII byte, which may be a Unicode digit or
+// space) and what every match of trackData has: a run of twelve digits or more
+// followed by '^' (track 1) or by '=', 'D' or 'd' (track 2). Running the expression
+// only when trackLike keeps it off the sandbox's own ids, whose long digit runs
+// (TRN_CapturedSale000000000000000001) would otherwise send every request path
+// through it: it was a twentieth of the CPU of an adjustment.
 func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
-	run := 0
+	run, digits := 0, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if isDigit(c) {
-			if run++; run >= 4 {
+			run++
+			if digits++; digits >= 12 {
 				cardLike = true
 			}
 			continue
+		}
+		if c >= utf8.RuneSelf {
+			cardLike = true
 		}
 		if run >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
 			return true, true
@@ -81,133 +109,162 @@ func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
 	return cardLike, false
 }
 
-// digitGroup is a run of digits in a text: b[start:end].
-type digitGroup struct{ start, end int }
+// Card numbers are 12 to 19 digits long.
+const (
+	minCardDigits = 12
+	maxCardDigits = 19
+)
 
-// maskCardNumbers masks, in place, every card number of b (see MaskCardData).
-func maskCardNumbers(b []byte) []byte {
-	for i := 0; i < len(b); {
-		if !isDigit(b[i]) {
-			i++
-			continue
-		}
-		groups := digitGroups(nil, b, i)
-		maskGroups(b, groups)
-		i = groups[len(groups)-1].end
-	}
-	return b
+// cardDigit is a digit of a text: its value and the bytes s[start:end] of its rune.
+type cardDigit struct {
+	start, end int
+	value      int
 }
 
-// hasCardNumber reports whether maskCardNumbers would mask anything in s. It reads
-// the same groups and judges them by the same rule (cardNumbers), without a copy.
-func hasCardNumber[T string | []byte](s T) bool {
-	var scratch [8]digitGroup
-	for i := 0; i < len(s); {
-		if !isDigit(s[i]) {
-			i++
-			continue
+// cardScan reads the digits of a text one sequence at a time: digits joined by
+// nothing or by separators (see isCardSeparator) form a sequence, anything else ends
+// it. It keeps the last maxCardDigits digits of the sequence, which is all a card
+// number ending at the newest digit can span: the work is linear and needs no memory
+// of its own.
+type cardScan struct {
+	last [maxCardDigits]cardDigit // ring: the newest digit at last[(n-1)%maxCardDigits]
+	n    int                      // digits in the sequence so far
+}
+
+// add appends a digit to the sequence and returns the lengths of the card numbers
+// ending with it, as a set of bits (bit n: a card number of n digits), which back
+// reads.
+func (c *cardScan) add(d cardDigit) (lengths uint32) {
+	c.last[c.n%maxCardDigits] = d
+	c.n++
+	if c.n < minCardDigits {
+		return 0
+	}
+	sum := 0
+	// Walk back from the newest digit, doubling every second one (Luhn), and judge each
+	// sequence once it is long enough.
+	for k := 0; k < maxCardDigits && k < c.n; k++ {
+		v := c.back(k).value
+		if k%2 == 1 {
+			if v *= 2; v > 9 {
+				v -= 9
+			}
 		}
-		groups := digitGroups(scratch[:0], s, i)
-		if cardNumbers(s, groups, nil) {
+		sum += v
+		length := k + 1
+		if length >= minCardDigits && sum%10 == 0 && c.back(k).value != 0 {
+			lengths |= 1 << length
+		}
+	}
+	return lengths
+}
+
+// back returns the digit k places before the newest.
+func (c *cardScan) back(k int) cardDigit { return c.last[(c.n-1-k)%maxCardDigits] }
+
+// next reads the rune at s[i] into the scan and returns the lengths of the card
+// numbers it ends (see add) and where the next rune starts.
+func (c *cardScan) next(r rune, i, size int) uint32 {
+	if v, ok := digitValue(r); ok {
+		return c.add(cardDigit{start: i, end: i + size, value: v})
+	}
+	if !isCardSeparator(r) {
+		c.n = 0
+	}
+	return 0
+}
+
+// runeAt decodes the rune at s[i] without converting s.
+func runeAt[T string | []byte](s T, i int) (rune, int) {
+	if s[i] < utf8.RuneSelf {
+		return rune(s[i]), 1
+	}
+	var buf [utf8.UTFMax]byte
+	n := copy(buf[:], s[i:min(i+utf8.UTFMax, len(s))])
+	return utf8.DecodeRune(buf[:n])
+}
+
+// digitValue is the value of a decimal digit in any script: Unicode lays each set of
+// decimal digits out as ten consecutive code points from its zero.
+func digitValue(r rune) (int, bool) {
+	if r >= '0' && r <= '9' {
+		return int(r - '0'), true
+	}
+	if r < utf8.RuneSelf || !unicode.IsDigit(r) {
+		return 0, false
+	}
+	for _, rg := range unicode.Digit.R16 {
+		if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
+			return int(r-rune(rg.Lo)) % 10, true
+		}
+	}
+	for _, rg := range unicode.Digit.R32 {
+		if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
+			return int(r-rune(rg.Lo)) % 10, true
+		}
+	}
+	return 0, false
+}
+
+// isCardSeparator reports the runes that may stand between the digits of a card
+// number: spaces of any kind (no-break and fullwidth ones, line breaks), dashes of any
+// kind, dots, underscores, slashes, and invisible format characters (a zero-width
+// space, a soft hyphen).
+func isCardSeparator(r rune) bool {
+	switch r {
+	case ' ', '-', '.', '_', '/', '\t', '\n', '\r', '\v', '\f':
+		return true
+	}
+	return r >= utf8.RuneSelf && (unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Pd, unicode.Cf))
+}
+
+// hasCardNumber reports whether maskCardNumbers would mask anything in s, without a
+// copy.
+func hasCardNumber[T string | []byte](s T) bool {
+	var c cardScan
+	for i := 0; i < len(s); {
+		r, size := runeAt(s, i)
+		if c.next(r, i, size) != 0 {
 			return true
 		}
-		i = groups[len(groups)-1].end
+		i += size
 	}
 	return false
 }
 
-// digitGroups appends to groups the digit groups starting at b[i], as long as they
-// are joined by one to three spaces or dashes.
-func digitGroups[T string | []byte](groups []digitGroup, b T, i int) []digitGroup {
-	for {
-		g := digitGroup{start: i}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-		g.end = i
-		groups = append(groups, g)
-		j := i
-		for j < len(b) && j-i < 3 && (b[j] == ' ' || b[j] == '-') {
-			j++
-		}
-		if j == i || j >= len(b) || !isDigit(b[j]) {
-			return groups
-		}
-		i = j
-	}
-}
-
-// maskGroups masks every card number among groups (see cardNumbers).
-func maskGroups(b []byte, groups []digitGroup) {
-	hide := make([]bool, countDigits(groups))
-	cardNumbers(b, groups, hide)
-	k := 0
-	for _, g := range groups {
-		for p := g.start; p < g.end; p++ {
-			if hide[k] {
-				b[p] = maskChar
-			}
-			k++
-		}
-	}
-}
-
-// cardNumbers finds every sequence of groups that could be a card number: 12 to 19
-// digits passing the Luhn check, in one group or in groups of three digits or more
-// (cards are written 4-4-4-4, 4-6-5, 4-6-4), and marks in hide (one entry per digit)
-// the digits to mask: all but the first six and the last four. Every such sequence
-// is marked, not only the first: a date before a card number may pass the check by
-// chance, and must not hide the card number after it. A sequence holds at most 19
-// groups: the work is linear. With hide nil it only reports whether there is one.
-func cardNumbers[T string | []byte](b T, groups []digitGroup, hide []bool) (found bool) {
-	first := 0 // index in hide of the first digit of groups[i]
-	for i := range groups {
-		digits := 0
-		for j := i; j < len(groups); j++ {
-			n := groups[j].end - groups[j].start
-			if digits += n; digits > 19 || j > i && (n < 3 || groups[i].end-groups[i].start < 3) {
-				break
-			}
-			if digits >= 12 && luhnValid(b, groups[i:j+1]) {
-				if hide == nil {
-					return true
-				}
-				found = true
-				for k := first + 6; k < first+digits-4; k++ {
-					hide[k] = true
-				}
+// maskCardNumbers returns b with every digit of a card number but its first six and
+// last four replaced by maskChar (one byte, whatever the digit's width).
+func maskCardNumbers(b []byte) []byte {
+	var hidden []int // start offsets of the digits to hide
+	var c cardScan
+	for i := 0; i < len(b); {
+		r, size := runeAt(b, i)
+		for lengths := c.next(r, i, size); lengths != 0; lengths &= lengths - 1 {
+			length := bits.TrailingZeros32(lengths)
+			for k := 4; k < length-6; k++ { // all but the first six and the last four
+				hidden = append(hidden, c.back(k).start)
 			}
 		}
-		first += groups[i].end - groups[i].start
+		i += size
 	}
-	return found
-}
-
-func countDigits(groups []digitGroup) int {
-	n := 0
-	for _, g := range groups {
-		n += g.end - g.start
+	if len(hidden) == 0 {
+		return b
 	}
-	return n
-}
-
-// luhnValid reports whether the digits of groups, read as one number, pass the Luhn
-// check. It walks them from the last, in place.
-func luhnValid[T string | []byte](b T, groups []digitGroup) bool {
-	sum, i := 0, 0 // i: the digit's position counted from the last
-	for g := len(groups) - 1; g >= 0; g-- {
-		for p := groups[g].end - 1; p >= groups[g].start; p-- {
-			d := int(b[p] - '0')
-			if i%2 == 1 {
-				if d *= 2; d > 9 {
-					d -= 9
-				}
-			}
-			sum += d
-			i++
+	hide := make(map[int]bool, len(hidden))
+	for _, p := range hidden {
+		hide[p] = true
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		_, size := runeAt(b, i)
+		if hide[i] {
+			out = append(out, maskChar)
+		} else {
+			out = append(out, b[i:i+size]...)
 		}
+		i += size
 	}
-	return sum%10 == 0
+	return out
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -230,7 +287,13 @@ var secretKeys = map[string]bool{
 	"track": true, "track1": true, "track2": true, "track3": true, "trackdata": true,
 	"track1data": true, "track2data": true, "track3data": true, "magstripe": true,
 	"magneticstripe": true, "stripedata": true, "secret": true, "password": true,
+	"cardcode": true, "cvd": true, "token": true, "accesstoken": true, "refreshtoken": true,
+	"appkey": true, "apikey": true, "privatekey": true, "sharedsecret": true,
 }
+
+// secretInParent are member names whose value is a secret inside the named parent:
+// the key of encryption data (its ksn, the key's serial number, says nothing).
+var secretInParent = map[string]string{"key": "encryption"}
 
 var cardNumberKeys = map[string]bool{"pan": true, "cardnumber": true, "primaryaccountnumber": true}
 
@@ -247,6 +310,8 @@ func classifyKey(name, parent []byte) keyClass {
 	case secretKeys[k], strings.Contains(k, "cvv"), strings.Contains(k, "cvc"),
 		strings.Contains(k, "securitycode"), strings.Contains(k, "pinblock"):
 		return keySecret
+	case secretInParent[k] != "" && normalizedIs(parent, secretInParent[k]):
+		return keySecret
 	case cardNumberKeys[k], k == "number" && isCardKey(parent):
 		return keyCardNumber
 	case emvKeys[k], k == "tag" && isCardKey(parent):
@@ -256,9 +321,12 @@ func classifyKey(name, parent []byte) keyClass {
 }
 
 // isCardKey reports whether a member name normalizes to "card".
-func isCardKey(name []byte) bool {
+func isCardKey(name []byte) bool { return normalizedIs(name, "card") }
+
+// normalizedIs reports whether a member name normalizes to want.
+func normalizedIs(name []byte, want string) bool {
 	var scratch [32]byte
-	return string(appendNormalizedKey(scratch[:0], name)) == "card"
+	return string(appendNormalizedKey(scratch[:0], name)) == want
 }
 
 // appendNormalizedKey appends normalizeKey(name) to dst. An ASCII name is lowered
@@ -318,6 +386,13 @@ func MaskCardDataJSON(raw []byte) []byte {
 	}
 	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16)}
 	m.run()
+	if !cardDataFree(m.out) && !json.Valid(raw) {
+		// A card number spread over tokens ("4263 9700 ..." in a body that is not
+		// JSON: valid JSON separates its tokens with more than spaces). The check
+		// keeps a valid body's values as each was masked: the digits of an EMV tag
+		// beside a masked PAN would otherwise be read as one more number.
+		return maskCardNumbers(m.out)
+	}
 	return m.out
 }
 

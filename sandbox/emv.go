@@ -7,30 +7,64 @@ import (
 
 // emvCardTags are the EMV tags whose value is card data: 5A (PAN), 57 (track 2
 // equivalent), 56 (track 1), 9F6B (track 2 of a contactless magstripe), 9F1F and 9F20
-// (track discretionary data), 99 (transaction PIN data).
+// (track discretionary data), 99 (transaction PIN data). 5F20, the cardholder name,
+// is kept: a name is not card data to the sandbox, in EMV data as in any name field.
 var emvCardTags = map[string]bool{"5A": true, "57": true, "56": true, "9F6B": true, "9F1F": true, "9F20": true, "99": true}
 
-// MaskEMVData masks the card data of EMV TLV data written in hex: the value of each
-// card-data tag is replaced by '*' characters (the PAN of tag 5A keeps its first six
-// and last four digits), every other tag is kept as sent (amounts and counters are
-// digit runs that are no card number). Data that does not parse as TLV is redacted
-// whole: a card number may hide anywhere in it.
+// MaskEMVData masks the card data of EMV TLV data written in hex, at any depth: the
+// items of a constructed tag (a template such as 70 or 77) are masked as the top level
+// is. The value of each card-data tag is replaced by '*' characters (the PAN of tag 5A
+// keeps its first six and last four digits); every other value is kept, but for card
+// numbers written in it (see MaskCardData). Data that does not parse as TLV is
+// redacted whole, and so is a constructed value that does not: a card number may
+// hide anywhere in it. Masking masked data changes nothing.
 func MaskEMVData(tlv string) string {
 	raw, err := hex.DecodeString(tlv)
 	if err != nil {
+		if strings.Trim(tlv, "0123456789ABCDEFabcdef*") == "" {
+			// Masked already (a record is masked again whenever it is written): no
+			// longer TLV, but any card number left in it is masked as free text.
+			return MaskCardData(tlv)
+		}
 		return Redacted
 	}
 	var out strings.Builder
+	if !maskTLVItems(&out, raw, 0) {
+		return Redacted
+	}
+	return out.String()
+}
+
+// maxEMVDepth bounds the nesting a constructed value is read to; deeper, it is
+// masked whole.
+const maxEMVDepth = 8
+
+// maskTLVItems writes the TLV items of raw, masked, as upper-case hex; false when raw
+// is not a sequence of TLV items.
+func maskTLVItems(out *strings.Builder, raw []byte, depth int) bool {
 	for i := 0; i < len(raw); {
 		tag, length, value, next, ok := nextTLV(raw, i)
 		if !ok {
-			return Redacted
+			return false
 		}
 		out.WriteString(strings.ToUpper(hex.EncodeToString(raw[i:value])))
-		out.WriteString(maskTLVValue(tag, strings.ToUpper(hex.EncodeToString(raw[value:value+length]))))
+		v := raw[value : value+length]
+		switch constructed := raw[i]&0x20 != 0; {
+		case constructed && depth < maxEMVDepth:
+			var inner strings.Builder
+			if maskTLVItems(&inner, v, depth+1) {
+				out.WriteString(inner.String())
+			} else {
+				out.WriteString(strings.Repeat("*", 2*len(v)))
+			}
+		case constructed:
+			out.WriteString(strings.Repeat("*", 2*len(v)))
+		default:
+			out.WriteString(maskTLVValue(tag, strings.ToUpper(hex.EncodeToString(v))))
+		}
 		i = next
 	}
-	return out.String()
+	return true
 }
 
 func maskTLVValue(tag, value string) string {
@@ -40,7 +74,7 @@ func maskTLVValue(tag, value string) string {
 	case emvCardTags[tag]:
 		return strings.Repeat("*", len(value))
 	}
-	return value
+	return MaskCardData(value)
 }
 
 // nextTLV reads the TLV item at raw[i]: its tag in hex, the length of its value, where

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"time"
 )
@@ -111,14 +113,22 @@ type PricingProfile struct {
 	Products map[string]string `json:"products"` // product id -> unit amount in minor units
 }
 
-// Token is an issued access token.
+// Token is an issued access token. The store keeps its Hash, never its Value: the
+// value is a credential, and is given to the client once, in the token's answer.
 type Token struct {
-	Value       string    `json:"value"`
+	Value       string    `json:"-"`
+	Hash        string    `json:"hash"` // TokenHash(Value): the key the store finds it by
 	AppID       string    `json:"app_id"`
 	Permissions []string  `json:"permissions"`
 	Restricted  bool      `json:"restricted,omitempty"`
 	Created     time.Time `json:"created"`
 	Expires     time.Time `json:"expires"`
+}
+
+// TokenHash is what the store keeps of a token's value: its SHA-256 in hex.
+func TokenHash(value string) string {
+	sum := sha256.Sum256([]byte(value))
+	return hex.EncodeToString(sum[:])
 }
 
 // Has reports whether the token carries the permission.
@@ -149,8 +159,8 @@ type Transaction struct {
 	Order               *OrderAmounts `json:"order,omitempty"`
 	BatchID             string        `json:"batch_id"`
 	BatchClosed         bool          `json:"batch_closed"`
-	EMVTag              string        `json:"emv_tag,omitempty"`          // stored, never echoed
-	AdjustmentCount     int           `json:"adjustment_count,omitempty"` // adjustments ever made: numbers the history
+	EMVTag              string        `json:"emv_tag,omitempty" mask:"emv"` // stored, never echoed
+	AdjustmentCount     int           `json:"adjustment_count,omitempty"`   // adjustments ever made: numbers the history
 	Action              Action        `json:"action"`
 	Scenarios           []string      `json:"scenarios,omitempty"`
 

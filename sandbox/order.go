@@ -14,7 +14,7 @@ type OrderRequest struct {
 	Status         string         `json:"status,omitempty"`
 	Addresses      []OrderAddress `json:"addresses,omitempty"`
 	PaymentMethod  *OrderPayment  `json:"payment_method,omitempty"`
-	StatusURL      string         `json:"status_url,omitempty"`
+	StatusURL      string         `json:"status_url,omitempty" mask:"keep"` // where to call: never masked
 	BatchCloseTime string         `json:"batch_close_time,omitempty"`
 }
 

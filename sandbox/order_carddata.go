@@ -1,46 +1,156 @@
 package sandbox
 
-// WithCardDataMasked returns the request with card data masked in every free-text
-// field (see MaskCardData): a card number a client typed into a name or an address
-// line is not stored in clear. The payment card's own number arrives masked already.
-func (r OrderRequest) WithCardDataMasked() OrderRequest {
-	m := MaskCardData
-	r.PricingProfile, r.StatusURL, r.BatchCloseTime = m(r.PricingProfile), m(r.StatusURL), m(r.BatchCloseTime)
-	r.Products = append([]OrderProduct(nil), r.Products...)
-	for i, p := range r.Products {
-		p.ID, p.Name, p.ManufacturerModel, p.AccountNameFormat = m(p.ID), m(p.Name), m(p.ManufacturerModel), m(p.AccountNameFormat)
-		r.Products[i] = p
-	}
-	r.Addresses = append([]OrderAddress(nil), r.Addresses...)
-	for i, a := range r.Addresses {
-		a.Functions = append([]string(nil), a.Functions...)
-		for k, f := range a.Functions {
-			a.Functions[k] = m(f)
+import (
+	"reflect"
+	"time"
+)
+
+// Records are masked as a whole, not field by field: maskRecord walks every string of
+// a record, so that a field added later is masked without anyone remembering to. A
+// field tagged `mask:"emv"` holds EMV TLV data (see MaskEMVData); one tagged
+// `mask:"keep"` is kept as sent: a notification URL is where the partner asked to be
+// called, and is masked where it is shown instead.
+
+// maskRecord masks, in place, card data in every string of the record ptr points to
+// (see MaskCardData). Slices are copied before they are changed: a record may share
+// them with the request it was built from.
+func maskRecord(ptr any) { maskValue(reflect.ValueOf(ptr).Elem()) }
+
+func maskValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		if s := v.String(); !cardDataFree(s) {
+			v.SetString(MaskCardData(s))
 		}
-		a.Name, a.Email, a.Line1, a.Line2, a.Line3 = m(a.Name), m(a.Email), m(a.Line1), m(a.Line2), m(a.Line3)
-		a.City, a.State, a.PostalCode, a.Country = m(a.City), m(a.State), m(a.PostalCode), m(a.Country)
-		a.PhoneCountry, a.PhoneNumber = m(a.PhoneCountry), m(a.PhoneNumber)
-		r.Addresses[i] = a
+	case reflect.Struct:
+		maskFields(v)
+	case reflect.Pointer:
+		if !v.IsNil() {
+			c := reflect.New(v.Type().Elem())
+			c.Elem().Set(v.Elem())
+			maskValue(c.Elem())
+			v.Set(c)
+		}
+	case reflect.Slice:
+		if v.Len() > 0 && v.Type().Elem().Kind() != reflect.Uint8 {
+			c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			reflect.Copy(c, v)
+			for i := range c.Len() {
+				maskValue(c.Index(i))
+			}
+			v.Set(c)
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			maskValue(v.Index(i))
+		}
+	case reflect.Map:
+		if v.Len() > 0 {
+			c := reflect.MakeMapWithSize(v.Type(), v.Len())
+			for it := v.MapRange(); it.Next(); {
+				e := reflect.New(v.Type().Elem()).Elem()
+				e.Set(it.Value())
+				maskValue(e)
+				c.SetMapIndex(it.Key(), e)
+			}
+			v.Set(c)
+		}
 	}
+}
+
+func maskFields(v reflect.Value) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		switch f.Tag.Get("mask") {
+		case "keep":
+			continue
+		case "emv":
+			if s := v.Field(i).String(); s != "" {
+				v.Field(i).SetString(MaskEMVData(s))
+			}
+			continue
+		}
+		maskValue(v.Field(i))
+	}
+}
+
+// WithCardDataMasked returns the request with card data masked in every field but
+// the notification URL (see maskRecord): a card number a client typed into a name or
+// an address line is not stored in clear. The payment card's number keeps its first
+// six and last four digits.
+func (r OrderRequest) WithCardDataMasked() OrderRequest {
 	if r.PaymentMethod != nil {
 		p := *r.PaymentMethod
-		p.Name, p.MaskedNumber, p.AVSPostalCode = m(p.Name), MaskCardNumber(p.MaskedNumber), m(p.AVSPostalCode)
+		p.MaskedNumber = MaskCardNumber(p.MaskedNumber)
 		r.PaymentMethod = &p
 	}
+	maskRecord(&r)
 	return r
 }
 
-// withCardDataMasked returns lodging data with card data masked in its free-text
-// references; nil stays nil.
+// withCardDataMasked returns lodging data with card data masked; nil stays nil.
 func (l *Lodging) withCardDataMasked() *Lodging {
 	if l == nil {
 		return nil
 	}
 	m := *l
-	m.BookingReference = MaskCardData(m.BookingReference)
-	m.ChargeItems = append([]LodgingItem(nil), m.ChargeItems...)
-	for i := range m.ChargeItems {
-		m.ChargeItems[i].Reference = MaskCardData(m.ChargeItems[i].Reference)
-	}
+	maskRecord(&m)
 	return &m
+}
+
+// maskedTransactions returns a copy of ts with each transaction's card data masked.
+func maskedTransactions(ts []Transaction) []Transaction {
+	maskRecord(&ts)
+	return ts
+}
+
+// maskingStore is the Service's store: every transaction, order, notification and
+// adjustment an update writes has its card data masked on the way in (see
+// maskRecord), whichever use case built it, and idempotency keys go by
+// KeyWithoutCardData.
+type maskingStore struct{ Store }
+
+func (m maskingStore) View(fn func(Tx) error) error {
+	return m.Store.View(func(tx Tx) error { return fn(maskingTx{tx}) })
+}
+
+func (m maskingStore) Update(fn func(Tx) error) error {
+	return m.Store.Update(func(tx Tx) error { return fn(maskingTx{tx}) })
+}
+
+type maskingTx struct{ Tx }
+
+func (x maskingTx) PutTransaction(t Transaction) error {
+	maskRecord(&t)
+	return x.Tx.PutTransaction(t)
+}
+
+func (x maskingTx) PutOrder(o Order) error {
+	maskRecord(&o)
+	return x.Tx.PutOrder(o)
+}
+
+func (x maskingTx) PutNotification(n Notification) error {
+	maskRecord(&n)
+	return x.Tx.PutNotification(n)
+}
+
+func (x maskingTx) AddAdjustment(transactionID string, a Adjustment, keep int) error {
+	maskRecord(&a)
+	return x.Tx.AddAdjustment(transactionID, a, keep)
+}
+
+// An idempotency key is a client's free text: one carrying card data is kept, and
+// looked up, as its hash.
+func (x maskingTx) Idempotency(appID, key string) (IdempotencyRecord, error) {
+	return x.Tx.Idempotency(appID, KeyWithoutCardData(key))
+}
+
+func (x maskingTx) PutIdempotency(r IdempotencyRecord, keep time.Duration) error {
+	r.Key = KeyWithoutCardData(r.Key)
+	return x.Tx.PutIdempotency(r, keep)
 }

@@ -59,10 +59,12 @@ type Tx interface {
 	// Tokens and idempotency records are kept for the given wall-clock duration and
 	// then forgotten by the store itself, so the database does not grow with them.
 	// Whether one is still valid is decided by the Service against the sandbox clock.
-	Token(value string) (Token, error)
+	// A token is found by its Hash (TokenHash of its value): the store never holds a
+	// token's value.
+	Token(hash string) (Token, error)
 	PutToken(t Token, keep time.Duration) error
 	// DeleteToken forgets a token for good; a missing token is no error.
-	DeleteToken(value string) error
+	DeleteToken(hash string) error
 	Idempotency(appID, key string) (IdempotencyRecord, error)
 	PutIdempotency(r IdempotencyRecord, keep time.Duration) error
 

@@ -104,8 +104,9 @@ func (s *Service) IssueToken(req TokenRequest) (IssuedToken, error) {
 	}
 	now := s.clock.Now()
 	seconds := tokenSeconds(req)
+	value := s.ids.Alphanumeric(28)
 	t := Token{
-		Value: s.ids.Alphanumeric(28), AppID: app.ID, Permissions: perms,
+		Value: value, Hash: TokenHash(value), AppID: app.ID, Permissions: perms,
 		Restricted: req.RestrictedToken == "YES",
 		Created:    now, Expires: now.Add(time.Duration(seconds) * time.Second),
 	}

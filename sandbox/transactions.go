@@ -170,7 +170,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		ID: "TRN_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name, TimeCreated: now,
 		Type: TypeSale, Status: statusOf(action, o), Channel: req.Channel, CaptureMode: req.CaptureMode,
 		Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,
-		Reference: MaskCardData(req.Reference), AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID,
+		Reference: req.Reference, AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID,
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
 		Encryption: req.Encryption,
 	}
@@ -187,6 +187,9 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	t.AuthorizationAmount = t.Amount
 	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.Action = s.newAction(c, actionType(action), now)
+	// The answer shows what is stored: the authcode, the reference and every other
+	// field the request chose, with their card data masked.
+	maskRecord(&t)
 	if !o.approved {
 		t.Action.ResultCode = StatusDeclined
 		if action == actionVerify {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -169,4 +170,40 @@ func mustNotificationStates(t *testing.T, base, orderID string) []string {
 		states = append(states, n.State)
 	}
 	return states
+}
+
+// A status_url is where the partner asked to be called: a card-number-like id in it
+// (Luhn-valid) is not masked on the way, but the admin view shows it masked.
+func TestNotificationReachesTheExactURL(t *testing.T) {
+	const path = "/hook/4263970000005262?order=5425-2334-3010-9903"
+	got := make(chan string, 8)
+	listener := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.URL.RequestURI()
+	}))
+	defer listener.Close()
+	base, stop := mustRun(t, "--db", ":memory:")
+	defer stop()
+	tok := mustIssueToken(t, base)
+	status, order, err := postJSON(http.DefaultClient, base+"/merchants/MER_00000000000000000000000000000001/orders", tok, "",
+		`{"notifications":{"status_url":"`+listener.URL+path+`"}}`)
+	if err != nil || status != 200 {
+		t.Fatalf("order: %d %v %v", status, order, err)
+	}
+	select {
+	case uri := <-got:
+		if uri != path {
+			t.Errorf("notification sent to %s, want %s", uri, path)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification within 5 s")
+	}
+	resp, err := http.Get(base + "/_sandbox/notifications?order_id=" + order["id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(b), "/hook/426397******5262?order=5425-23**-****-9903") {
+		t.Errorf("admin view of the notification: %s", b)
+	}
 }

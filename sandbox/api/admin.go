@@ -277,7 +277,7 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 			return nil, err
 		}
 		v := notificationView{
-			OrderID: n.OrderID, Seq: n.Seq, Action: n.Order.Action.Type, OrderStatus: n.Order.Status, URL: n.URL,
+			OrderID: n.OrderID, Seq: n.Seq, Action: n.Order.Action.Type, OrderStatus: n.Order.Status, URL: sandbox.MaskCardData(n.URL),
 			Signature: sandbox.Sign(body, n.AppKey),
 			State:     n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: formatOptional(n.NextAttempt),
 			Attempts: []attemptView{}, Body: body,

@@ -243,7 +243,9 @@ func noteResource(r *http.Request, id string) {
 	}
 }
 
-// journaledHeaderValues captures the journaled request headers, redacting credentials.
+// journaledHeaderValues captures the journaled request headers, redacting credentials
+// and masking card data in the others (before the cap, which could cut a card number
+// short of what the masking recognises).
 func journaledHeaderValues(h http.Header) requestHeaderValues {
 	var out requestHeaderValues
 	for i, jh := range requestHeaderKeys {
@@ -253,7 +255,10 @@ func journaledHeaderValues(h http.Header) requestHeaderValues {
 			continue
 		case jh.redacted:
 			v = "[REDACTED]"
-		case len(v) > journalHeaderCap:
+		default:
+			v = sandbox.MaskCardData(v)
+		}
+		if len(v) > journalHeaderCap {
 			v = v[:journalHeaderCap]
 		}
 		out[i] = v

@@ -11,6 +11,10 @@ import (
 // logRequest logs the request's line, one per request with what the middleware
 // learnt about it, and journals the request.
 func (s *Server) logRequest(r *http.Request, info *requestInfo) {
+	// The fields a request chose, for both sinks: a version or a session header may
+	// carry card data like any other value.
+	info.appID, info.version, info.session = sandbox.MaskCardData(info.appID), sandbox.MaskCardData(info.version), sandbox.MaskCardData(info.session)
+	info.miss = sandbox.MaskCardData(info.miss)
 	s.log.LogAttrs(r.Context(), requestLevel(info), "request", requestAttrs(info, time.Since(info.start))...)
 	if info.journaled {
 		s.journal.add(info)

@@ -63,9 +63,12 @@ type adminOrder struct {
 }
 
 func adminOrderView(o sandbox.Order) adminOrder {
+	// The status_url is stored as sent, to be called as given; it is shown masked.
+	req := o.Request
+	req.StatusURL = sandbox.MaskCardData(req.StatusURL)
 	return adminOrder{
-		orderView: newOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
-		Request: o.Request, History: o.History,
+		orderView: newOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: req.StatusURL,
+		Request: req, History: o.History,
 	}
 }
 

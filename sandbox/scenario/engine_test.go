@@ -126,20 +126,20 @@ func TestMatching(t *testing.T) {
 		change func(r *scenario.Request)
 		miss   string
 	}{
-		{"other transaction", func(r *scenario.Request) { r.TransactionID = "TRN_2" }, "picky#0: transaction_id is TRN_2, want TRN_1"},
+		{"other transaction", func(r *scenario.Request) { r.TransactionID = "TRN_2" }, "picky#0: transaction_id does not match"},
 		{"header value differs", func(r *scenario.Request) {
 			r.Header = http.Header{"X-Gp-Version": {"2021-03-22"}}
-		}, `picky#0: header X-GP-Version is "2021-03-22", want "2020-12-22"`},
-		{"header absent", func(r *scenario.Request) { r.Header = http.Header{} }, `picky#0: header X-GP-Version is absent, want "2020-12-22"`},
+		}, `picky#0: header X-GP-Version does not match`},
+		{"header absent", func(r *scenario.Request) { r.Header = http.Header{} }, `picky#0: header X-GP-Version is absent`},
 		{"body value differs", func(r *scenario.Request) {
 			r.Body = map[string]any{"gratuity_amount": "998", "payment_method": map[string]any{"card": map[string]any{"tag": "9F"}}}
-		}, `picky#0: body.gratuity_amount is "998", want "999"`},
+		}, `picky#0: body.gratuity_amount does not match`},
 		{"nested body member absent", func(r *scenario.Request) {
 			r.Body = map[string]any{"gratuity_amount": "999", "payment_method": map[string]any{"card": map[string]any{}}}
-		}, `picky#0: body.payment_method.card.tag is absent, want "9F"`},
+		}, `picky#0: body.payment_method.card.tag is absent`},
 		{"number is not a string", func(r *scenario.Request) {
 			r.Body = map[string]any{"gratuity_amount": json.Number("999"), "payment_method": map[string]any{"card": map[string]any{"tag": "9F"}}}
-		}, `picky#0: body.gratuity_amount is 999, want "999"`},
+		}, `picky#0: body.gratuity_amount does not match`},
 	} {
 		req := base
 		tc.change(&req)
@@ -225,7 +225,7 @@ func TestDecideNotification(t *testing.T) {
 		t.Errorf("notification faults %v", faults)
 	}
 	n.MerchantID = "MER_2"
-	if d, _ := e.DecideNotification(n); d.Matched() || !strings.Contains(d.Miss, "merchant_id is MER_2, want MER_1") {
+	if d, _ := e.DecideNotification(n); d.Matched() || !strings.Contains(d.Miss, "merchant_id does not match") {
 		t.Errorf("other merchant: %+v", d)
 	}
 	// A notification rule never matches an API request.

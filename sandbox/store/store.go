@@ -13,7 +13,7 @@
 //	txn:<id>                        sandbox.Transaction
 //	adj:<txn id>:<seq>              sandbox.Adjustment, seq zero-padded to 10 digits
 //	order:<id>                      sandbox.Order
-//	token:<value>                   sandbox.Token, with a buntdb TTL
+//	token:<hash>                    sandbox.Token (SHA-256 of its value), with a buntdb TTL
 //	idem:<app id>:<key>             sandbox.IdempotencyRecord, with a buntdb TTL
 //	batch:<id>                      sandbox.Batch
 //	bmember:<batch id>:<txn id>     a JSON string: the id of a transaction in the batch

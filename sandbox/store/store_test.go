@@ -101,7 +101,7 @@ func records() []record {
 		Action:  sandbox.Action{ID: "ACT_2", Type: "ORDER_CREATE", ResultCode: "SUCCESS"},
 		History: []sandbox.Action{{ID: "ACT_2", Type: "ORDER_CREATE"}},
 	}
-	token := sandbox.Token{Value: "tok1", AppID: "app1", Permissions: []string{sandbox.PermOrder},
+	token := sandbox.Token{Hash: "tok1", AppID: "app1", Permissions: []string{sandbox.PermOrder},
 		Restricted: true, Created: base, Expires: ms(1_000)}
 	idem := sandbox.IdempotencyRecord{AppID: "app1", Key: "k1", ResourceID: "TRN_1", Kind: "transaction",
 		Time: ms(7), Request: "POST /ucp/transactions/TRN_1/adjustment abc", Response: []byte(`{"id":"TRN_1"}`)}
@@ -261,7 +261,7 @@ func TestKeepDurationForgets(t *testing.T) {
 	forEachStore(t, func(t *testing.T, s *Store) {
 		mustPutAll(t, s)
 		mustUpdate(t, s, func(tx sandbox.Tx) error {
-			if err := tx.PutToken(sandbox.Token{Value: "short"}, 30*time.Millisecond); err != nil {
+			if err := tx.PutToken(sandbox.Token{Hash: "short"}, 30*time.Millisecond); err != nil {
 				return err
 			}
 			return tx.PutIdempotency(sandbox.IdempotencyRecord{AppID: "a", Key: "short"}, 30*time.Millisecond)

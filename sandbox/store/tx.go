@@ -123,13 +123,13 @@ func (x tx) PendingNotifications() ([]sandbox.Notification, error) {
 	return out, err
 }
 
-func (x tx) Token(value string) (sandbox.Token, error) {
-	return get[sandbox.Token](x.t, "token:"+value)
+func (x tx) Token(hash string) (sandbox.Token, error) {
+	return get[sandbox.Token](x.t, "token:"+hash)
 }
 func (x tx) PutToken(t sandbox.Token, keep time.Duration) error {
-	return putFor(x.t, "token:"+t.Value, t, keep)
+	return putFor(x.t, "token:"+t.Hash, t, keep)
 }
-func (x tx) DeleteToken(value string) error { return del(x.t, "token:"+value) }
+func (x tx) DeleteToken(hash string) error { return del(x.t, "token:"+hash) }
 
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
 	return get[sandbox.IdempotencyRecord](x.t, "idem:"+appID+":"+key)

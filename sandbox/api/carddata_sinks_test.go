@@ -1,0 +1,225 @@
+package api_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+)
+
+// sinkEnv is a sandbox with a database file and a captured log, for tests that look
+// for card data in every place it could be kept or shown.
+type sinkEnv struct {
+	*sandboxEnv
+	dbPath string
+	mu     sync.Mutex
+	logs   bytes.Buffer
+}
+
+func mustSinkSandbox(t *testing.T, o envOptions) *sinkEnv {
+	t.Helper()
+	s := &sinkEnv{dbPath: filepath.Join(t.TempDir(), "sandbox.db")}
+	o.dbPath, o.log = s.dbPath, lockedWriter{&s.mu, &s.logs}
+	s.sandboxEnv = mustSandboxWith(t, o)
+	return s
+}
+
+// mustHoldNone fails when any clear string is found in the database file, the log,
+// the journal, or the answers of the admin paths (the inspector reads those).
+func (s *sinkEnv) mustHoldNone(t *testing.T, adminPaths []string, clear ...string) {
+	t.Helper()
+	places := map[string][]byte{"journal": s.do("GET", "/_sandbox/requests?limit=1000", nil, "").body}
+	for _, p := range adminPaths {
+		places["admin "+p] = s.do("GET", p, nil, "").body
+	}
+	db, err := os.ReadFile(s.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	places["database file"] = db
+	s.mu.Lock()
+	// A log line's time and duration are numbers no request chose.
+	places["log"] = regexp.MustCompile(`"(time|duration)":("[^"]*"|[0-9]+)`).ReplaceAll(s.logs.Bytes(), []byte(`"$1":0`))
+	s.mu.Unlock()
+	for place, content := range places {
+		for _, c := range clear {
+			if bytes.Contains(content, []byte(c)) {
+				t.Errorf("%q in clear in the %s", c, place)
+			}
+		}
+	}
+}
+
+const (
+	panVisa   = "4263970000005262"
+	panMiddle = "970000005" // the digits masking hides
+)
+
+func cardSaleBody(card string, extra string) string {
+	return `{"account_name":"transaction_processing","channel":"CP","type":"SALE","amount":"100","currency":"USD","country":"US"` +
+		extra + `,"payment_method":{"entry_mode":"MANUAL","card":` + card + `}}`
+}
+
+// Finding 1: a scenario's closest miss names the field and the rule, never the
+// request's value: neither its CVV nor its bearer token.
+func TestScenarioMissKeepsNoRequestValue(t *testing.T) {
+	picky := scenario.Scenario{Name: "picky", Rules: []scenario.Rule{{
+		When: scenario.When{
+			Operations: []string{string(sandbox.OpTransaction)},
+			Headers:    map[string]string{"Authorization": "Bearer someone-else"},
+			Body:       map[string]any{"payment_method": map[string]any{"card": map[string]any{"cvv": "999"}}},
+		},
+		Then: &scenario.Outcome{},
+	}}}
+	env := mustSinkSandbox(t, envOptions{scenarios: []scenario.Scenario{picky}})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	r := env.do("POST", "/transactions", apiHeader(tok, "X-Sandbox-Scenario", "picky"),
+		cardSaleBody(`{"number":"4012002000060016","expiry_month":"12","expiry_year":"30","cvv":"826"}`, ""))
+	if r.status != 200 {
+		t.Fatalf("sale: %d %s", r.status, r.body)
+	}
+	entries := env.mustJournal("?operation=transaction")
+	if len(entries) == 0 {
+		t.Fatal("no journal entry")
+	}
+	if want := "picky#0: header Authorization does not match; body.payment_method.card.cvv does not match"; entries[0].Miss != want {
+		t.Errorf("miss %q, want %q", entries[0].Miss, want)
+	}
+	env.mustHoldNone(t, nil, `\"826\"`, `"826"`, tok)
+}
+
+// Finding 2: a PAN or track 2 equivalent inside an EMV template is masked in the
+// store, the admin view and the journal.
+func TestEMVCardDataInTemplatesMasked(t *testing.T) {
+	env := mustSinkSandbox(t, envOptions{})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	tag := "7010" + "5A08" + panVisa + "5F2403251231" + "770C" + "570A" + panVisa + "D251"
+	r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"payment_method":{"card":{"tag":"`+tag+`"}}}`)
+	if r.status != 200 {
+		t.Fatalf("adjustment: %d %s", r.status, r.body)
+	}
+	if got := env.mustTransaction(capturedOne).EMVTag; !strings.Contains(got, "5A08426397******5262") {
+		t.Errorf("stored tag %q: the adjustment did not reach the store", got)
+	}
+	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + capturedOne}, panVisa, panMiddle)
+}
+
+// Finding 3: an offline authcode is free text: a card number in it is masked in
+// the store, the answers, the transaction list and its authcode search.
+func TestAuthcodeCardNumberMasked(t *testing.T) {
+	env := mustSinkSandbox(t, envOptions{})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	r := env.do("POST", "/transactions", apiHeader(tok),
+		cardSaleBody(`{"number":"4012002000060016","expiry_month":"12","expiry_year":"30","authcode":"`+panVisa+`"}`, ""))
+	if r.status != 200 || !bytes.Contains(r.body, []byte(`"authcode":"426397******5262"`)) {
+		t.Fatalf("sale: %d %s", r.status, r.body)
+	}
+	id := r.json(t)["id"].(string)
+	for _, path := range []string{"/transactions?authcode=" + panVisa, "/transactions/" + id} {
+		if r := env.do("GET", path, apiHeader(tok), ""); r.status != 200 || bytes.Contains(r.body, []byte(panVisa)) {
+			t.Errorf("GET %s: %d %s", path, r.status, r.body)
+		}
+	}
+	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + id}, panVisa, panMiddle)
+}
+
+// Finding 4: headers are journaled and logged through the masking, and a session
+// carrying a card number is no key of the store in clear, even with a sequence.
+func TestHeaderCardDataMasked(t *testing.T) {
+	steps := scenario.Scenario{Name: "steps", Rules: []scenario.Rule{{
+		When:     scenario.When{Operations: []string{string(sandbox.OpAdjustment)}},
+		Sequence: []scenario.Step{{Then: scenario.Outcome{}, Times: 1}, {Then: scenario.Outcome{}}},
+	}}}
+	env := mustSinkSandbox(t, envOptions{scenarios: []scenario.Scenario{steps}, global: []string{"steps"}})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	headers := apiHeader(tok, "X-GP-Idempotency", "key "+panVisa, "X-Sandbox-Session", "4263 9700 0000 5262",
+		"User-Agent", "agent/"+panVisa, "Accept-Encoding", panVisa, "X-Sandbox-Scenario", "steps")
+	for range 2 {
+		if r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", headers, `{"amount":"1"}`); r.status != 200 && r.status != 409 {
+			t.Fatalf("adjustment: %d %s", r.status, r.body)
+		}
+	}
+	headers["X-GP-Version"], headers["Content-Type"] = panVisa, "application/json; "+panVisa
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", headers, `{"amount":"1"}`)
+	if r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", headers, `{"amount":"1"}`); r.status < 400 {
+		t.Errorf("a card number as version: %d", r.status)
+	}
+	entries := env.mustJournal("")
+	if len(entries) == 0 || entries[0].Session != "4263 97** **** 5262" {
+		t.Errorf("journaled session: %+v", entries)
+	}
+	env.mustHoldNone(t, nil, panVisa, panMiddle, "9700 0000")
+}
+
+// Finding 5: card numbers written in every way a person or a program might, in a
+// reference, are masked in the store, the admin view and the journal.
+func TestFreeTextCardNumbersMasked(t *testing.T) {
+	env := mustSinkSandbox(t, envOptions{})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	card := `{"number":"4012002000060016","expiry_month":"12","expiry_year":"30"}`
+	forms := []string{
+		"4263    9700    0000    5262", "4 2 6 3 9 7 0 0 0 0 0 0 5 2 6 2", "4263.9700.0000.5262",
+		"4263_9700_0000_5262", "4263/9700/0000/5262", "4263\u00a09700\u00a00000\u00a05262",
+		"４２６３９７００００００５２６２", panVisa + "1229", "00" + panVisa + "99", "5A08" + panVisa,
+	}
+	var ids []string
+	for _, f := range forms {
+		r := env.do("POST", "/transactions", apiHeader(tok), cardSaleBody(card, `,"reference":"`+f+`"`))
+		if r.status != 200 {
+			t.Fatalf("sale with reference %q: %d %s", f, r.status, r.body)
+		}
+		ids = append(ids, "/_sandbox/transactions/"+r.json(t)["id"].(string))
+	}
+	track := "%B" + panVisa + "^" + strings.Repeat("LONGNAME", 5) + "^2512101000000000000?"
+	if r := env.do("POST", "/transactions", apiHeader(tok), cardSaleBody(`{"track":"`+track+`"}`, "")); r.status >= 500 {
+		t.Fatalf("swipe: %d %s", r.status, r.body)
+	}
+	clear := append([]string{panMiddle, "2512101000000000000", "970000 005", "0 0 0 0 0", "9700.0000", "9700_0000",
+		"9700/0000", "9700\u00a00000", "９７００００"}, forms...)
+	env.mustHoldNone(t, ids, clear...)
+}
+
+// Finding 6: fixture transactions are masked when loaded, and an admin seed is masked
+// in every member, its id included.
+func TestFixtureAndSeedCardDataMasked(t *testing.T) {
+	env := mustSinkSandbox(t, envOptions{fixtures: func(f *sandbox.Fixtures) {
+		f.Transactions[0].Reference = panVisa
+		f.Transactions[0].PaymentMethod.Card.Authcode = "5425 2334 3010 9903"
+	}})
+	fixtureID := env.mustTransaction(capturedOne).ID
+	seed := `{"id":"TRN_Seeded","merchant_id":"` + merchantOne + `","type":"SALE","status":"CAPTURED","amount":"100",` +
+		`"currency":"USD","country":"US","reference":"r","payment_method":{"result":"00","message":"ok",` +
+		`"card":{"authcode":"1","brand_reference":"b"},"bnpl":{"provider":"` + panVisa + `"}},` +
+		`"order":{"taxes":[{"type":"` + panVisa + `","amount":"1"}]},"action":{"id":"ACT_1","time_created":"2021-03-22T10:00:00.000Z","result_code":"SUCCESS",` +
+		`"type":"` + panVisa + `","app_name":"` + panVisa + `"}}`
+	if r := env.do("PUT", "/_sandbox/transactions/TRN_Seeded", jsonHeader(), seed); r.status != 200 {
+		t.Fatalf("seed: %d %s", r.status, r.body)
+	}
+	// An id is a key, not masked but refused.
+	byID := strings.Replace(seed, "TRN_Seeded", "TRN_"+panVisa, 1)
+	if r := env.do("PUT", "/_sandbox/transactions/TRN_"+panVisa, jsonHeader(), byID); r.status != 400 {
+		t.Errorf("seed with a card number as id: %d %s", r.status, r.body)
+	}
+	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + fixtureID, "/_sandbox/transactions/TRN_Seeded"},
+		panVisa, panMiddle, "5425 2334 3010 9903", "2334 3010")
+}
+
+// Finding 7: other names of a CVV and an encryption key are journaled redacted, and
+// access tokens are not kept in the database in clear.
+func TestSecretNamesRedactedAndTokensHashed(t *testing.T) {
+	env := mustSinkSandbox(t, envOptions{})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	body := `{"payment_method":{"card":{"cardCode":"7319","card_code":"4826","tag":"9F0206000000001000"},` +
+		`"encryption":{"version":"01","key":"S3CRETKEY","ksn":"FFFF01"}}}`
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), body)
+	if r := env.do("GET", "/transactions/"+capturedOne, apiHeader(tok), ""); r.status != 200 {
+		t.Fatalf("the token does not authenticate: %d %s", r.status, r.body)
+	}
+	env.mustHoldNone(t, nil, "7319", "4826", "S3CRETKEY", tok)
+}
