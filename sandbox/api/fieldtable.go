@@ -94,12 +94,14 @@ func decodeObject(raw []byte) (object, error) {
 	return nil, sandbox.BodyUnexpected()
 }
 
-// bodyHash identifies a checked body for idempotency replay: a hash of its canonical
-// form (members sorted, no insignificant whitespace, numbers as written), so that the
-// pretty-printed and the compact copy of one JSON object are the same request.
-func bodyHash(obj object) string {
-	canonical, _ := json.Marshal(obj) // strings, json.Numbers, bools, nil, maps, slices: cannot fail
-	sum := sha256.Sum256(canonical)
+// requestHash identifies a request for idempotency replay: a hash of its method, its
+// path and its checked body in canonical form (members sorted, no insignificant
+// whitespace, numbers as written), so that the pretty-printed and the compact copy
+// of one JSON object are the same request. Only the hash is kept: a path may hold
+// what a client wrongly put there, a card number included.
+func requestHash(method, path string, body object) string {
+	canonical, _ := json.Marshal(body) // strings, json.Numbers, bools, nil, maps, slices: cannot fail
+	sum := sha256.Sum256(append([]byte(method+" "+path+" "), canonical...))
 	return hex.EncodeToString(sum[:])
 }
 

@@ -98,7 +98,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	if o.Idempotency == scenario.IdempotencyReplay && c.idem.Key != "" {
 		// Only replay tells a true repeat from another request under the same key,
 		// so only replay pays for hashing the body.
-		c.idem.Replay, c.idem.Request = true, r.Method+" "+r.URL.Path+" "+bodyHash(c.body)
+		c.idem.Replay, c.idem.Request = true, requestHash(r.Method, r.URL.Path, c.body)
 	}
 	if o.Issuer != nil {
 		// Handlers that ask an issuer pass it on in their domain request.
