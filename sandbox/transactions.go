@@ -18,12 +18,19 @@ const (
 	OpIncremental       Operation = "incremental"
 	OpVerification      Operation = "verification"
 	OpBatchClose        Operation = "batch_close"
+	OpBatchDetail       Operation = "batch_detail" // GET /batches/{id}
+
+	OpPaymentMethodCreate Operation = "payment_method_create" // POST /payment-methods
+	OpPaymentMethodDetail Operation = "payment_method_detail" // GET /payment-methods/{id}
+	OpPaymentMethodEdit   Operation = "payment_method_edit"   // PATCH /payment-methods/{id}
+	OpPaymentMethodDelete Operation = "payment_method_delete" // DELETE /payment-methods/{id}
 )
 
 // CardPresentOperations lists the operations an app's live configuration can allow.
 var CardPresentOperations = []Operation{
 	OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
-	OpReauthorization, OpIncremental, OpVerification, OpBatchClose,
+	OpReauthorization, OpIncremental, OpVerification, OpBatchClose, OpBatchDetail,
+	OpPaymentMethodCreate, OpPaymentMethodDetail, OpPaymentMethodEdit, OpPaymentMethodDelete,
 }
 
 // operationPermissions is the token permission each card-present operation needs.
@@ -40,6 +47,12 @@ var operationPermissions = map[Operation]string{
 	OpIncremental:       PermAuthorize,
 	OpVerification:      PermAuthorize,
 	OpBatchClose:        PermCapture,
+	OpBatchDetail:       PermGetSingle,
+
+	OpPaymentMethodCreate: PermTokenize,
+	OpPaymentMethodDetail: PermTokenGet,
+	OpPaymentMethodEdit:   PermTokenEdit,
+	OpPaymentMethodDelete: PermTokenDelete,
 }
 
 // authorizeCardPresent checks a card-present operation: the token must carry its
@@ -50,7 +63,7 @@ func authorizeCardPresent(c Caller, op Operation) error {
 		return nil
 	}
 	allowed := c.App.Live.Operations == nil || slices.Contains(c.App.Live.Operations, string(op))
-	if c.Token.Has(perm) && allowed {
+	if (c.Token.Has(perm) || perm == PermTokenize && c.Token.Has(PermTokenizeSingle)) && allowed {
 		return nil
 	}
 	return PermissionDenied()
@@ -58,21 +71,22 @@ func authorizeCardPresent(c Caller, op Operation) error {
 
 // TransactionRequest is a validated POST /transactions (or /verifications) body.
 type TransactionRequest struct {
-	MerchantID     string // the partner path's merchant; else the app's own
-	AccountID      string
-	AccountName    string
-	Channel        string
-	Type           string // SALE or REFUND
-	CaptureMode    string // AUTO, LATER or MULTIPLE
-	Amount         string
-	Currency       string
-	Country        string
-	Reference      string
-	GratuityAmount string
-	Card           CardInput
-	IssuerResult   string // a scenario's scripted issuer result ("00" approves); "" for the card's own
-	Version        string
-	Idempotency    Idempotency
+	MerchantID      string // the partner path's merchant; else the app's own
+	AccountID       string
+	AccountName     string
+	Channel         string
+	Type            string // SALE or REFUND
+	CaptureMode     string // AUTO, LATER or MULTIPLE
+	Amount          string
+	Currency        string
+	Country         string
+	Reference       string
+	GratuityAmount  string
+	Card            CardInput
+	PaymentMethodID string // a token to charge instead of Card's card (its CVV and entry mode still count)
+	IssuerResult    string // a scenario's scripted issuer result ("00" approves); "" for the card's own
+	Version         string
+	Idempotency     Idempotency
 }
 
 // CreateTransaction takes a payment: a sale (capture_mode AUTO, CAPTURED), an
@@ -127,6 +141,11 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	if err != nil {
 		return Transaction{}, err
 	}
+	if req.PaymentMethodID != "" {
+		if req.Card, _, err = tokenCard(tx, c, req.MerchantID, req.PaymentMethodID, req.Card); err != nil {
+			return Transaction{}, err
+		}
+	}
 	card, o, err := decideCard(action, req.Card, req.Amount, req.IssuerResult, now)
 	if err != nil {
 		return Transaction{}, err
@@ -149,6 +168,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	}
 	t.AuthorizationAmount = t.Amount
 	t.PaymentMethod = s.paymentResult(req.Card, t.Card, o, now)
+	t.PaymentMethod.ID = req.PaymentMethodID
 	t.Action = s.newAction(c, actionType(action), now)
 	if !o.approved {
 		t.Action.ResultCode = StatusDeclined

@@ -24,6 +24,7 @@ var cardFields = []field{
 	enum("funding", "CREDIT", "DEBIT"),
 	text("brand_reference", 100),
 	text("authcode", 20),
+	text("brand", 20), // PHP sends the brand of a keyed card; the number decides it
 }
 
 // paymentMethodFields is payment_method of a card request.
@@ -33,7 +34,8 @@ var paymentMethodFields = field{name: "payment_method", kind: kObject, required:
 	text("narrative", 100),
 	enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
 	enum("storage_mode", "ALWAYS", "ON_SUCCESS"),
-	{name: "card", kind: kObject, required: true, fields: cardFields},
+	text("id", 50), // a token to charge (PMT_...), instead of or beside the card
+	{name: "card", kind: kObject, fields: cardFields},
 }}
 
 // storedCredentialFields is what the SDKs send for stored credentials; accepted and
@@ -76,6 +78,9 @@ var createTransaction = operation{
 		paymentMethodFields,
 	}, storedCredentialFields...),
 	handler: handle(func(s *Server, c *call, req transactionBody) (any, error) {
+		if err := req.PaymentMethod.check(); err != nil {
+			return nil, err
+		}
 		t, err := s.svc.CreateTransaction(c.caller, req.domain(c))
 		if err != nil {
 			return nil, err
@@ -99,6 +104,9 @@ var verification = operation{
 		paymentMethodFields,
 	}, storedCredentialFields...),
 	handler: handle(func(s *Server, c *call, req cardRequestBody) (any, error) {
+		if err := req.PaymentMethod.check(); err != nil {
+			return nil, err
+		}
 		t, err := s.svc.Verify(c.caller, transactionBody{cardRequestBody: req}.domain(c))
 		if err != nil {
 			return nil, err
@@ -125,27 +133,44 @@ type cardRequestBody struct {
 }
 
 type paymentMethodBody struct {
-	EntryMode       string `json:"entry_mode"`
-	Name            string `json:"name"`
-	Narrative       string `json:"narrative"`
-	FingerprintMode string `json:"fingerprint_mode"`
-	StorageMode     string `json:"storage_mode"`
-	Card            struct {
-		Number         string `json:"number"`
-		ExpiryMonth    string `json:"expiry_month"`
-		ExpiryYear     string `json:"expiry_year"`
-		CVV            string `json:"cvv"`
-		CVVIndicator   string `json:"cvv_indicator"`
-		AVSAddress     string `json:"avs_address"`
-		AVSPostalCode  string `json:"avs_postal_code"`
-		Track          string `json:"track"`
-		Tag            string `json:"tag"`
-		ChipCondition  string `json:"chip_condition"`
-		PINBlock       string `json:"pin_block"`
-		Funding        string `json:"funding"`
-		BrandReference string `json:"brand_reference"`
-		Authcode       string `json:"authcode"`
-	} `json:"card"`
+	EntryMode       string    `json:"entry_mode"`
+	Name            string    `json:"name"`
+	Narrative       string    `json:"narrative"`
+	FingerprintMode string    `json:"fingerprint_mode"`
+	StorageMode     string    `json:"storage_mode"`
+	ID              string    `json:"id"`
+	Card            *cardBody `json:"card"`
+}
+
+// cardBody is payment_method.card; absent when a token is charged without a CVV.
+type cardBody struct {
+	Number         string `json:"number"`
+	ExpiryMonth    string `json:"expiry_month"`
+	ExpiryYear     string `json:"expiry_year"`
+	CVV            string `json:"cvv"`
+	CVVIndicator   string `json:"cvv_indicator"`
+	AVSAddress     string `json:"avs_address"`
+	AVSPostalCode  string `json:"avs_postal_code"`
+	Track          string `json:"track"`
+	Tag            string `json:"tag"`
+	ChipCondition  string `json:"chip_condition"`
+	PINBlock       string `json:"pin_block"`
+	Funding        string `json:"funding"`
+	BrandReference string `json:"brand_reference"`
+	Authcode       string `json:"authcode"`
+	Brand          string `json:"brand"`
+}
+
+// check asks for the card or the token a payment method needs: the card, as GP asks
+// for it, when neither is sent; a token id of the wrong shape is 40213 naming it [GP].
+func (p paymentMethodBody) check() error {
+	switch {
+	case p.ID == "" && p.Card == nil:
+		return sandbox.MissingFields("payment_method.card")
+	case p.ID != "" && !sandbox.ValidPaymentMethodID(p.ID):
+		return sandbox.MalformedPaymentMethodID(p.ID)
+	}
+	return nil
 }
 
 // transactionBody is a checked POST /transactions body.
@@ -171,13 +196,16 @@ type transactionBody struct {
 // domain converts a checked body into the domain's request. Card data travels only
 // inside it and is never stored as sent (see sandbox.CardInput).
 func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
-	card := b.PaymentMethod.Card
+	var card cardBody
+	if b.PaymentMethod.Card != nil {
+		card = *b.PaymentMethod.Card
+	}
 	req := sandbox.TransactionRequest{
 		MerchantID: c.vars["merchant_id"], AccountID: b.AccountID, AccountName: b.AccountName,
 		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode,
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
 		Reference: b.Reference, GratuityAmount: b.GratuityAmount,
-		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer,
+		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer, PaymentMethodID: b.PaymentMethod.ID,
 		Card: sandbox.CardInput{
 			EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name,
 			Number: card.Number, ExpiryMonth: card.ExpiryMonth, ExpiryYear: card.ExpiryYear, CVV: card.CVV,
