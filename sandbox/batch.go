@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -18,22 +20,84 @@ const (
 // Batch is the settlement batch of one merchant account: captured transactions join
 // the open one; closing it settles them, and the next capture opens a new one.
 type Batch struct {
-	ID           string    `json:"id"`
-	MerchantID   string    `json:"merchant_id"`
-	MerchantName string    `json:"merchant_name"`
-	AccountID    string    `json:"account_id"`
-	AccountName  string    `json:"account_name"`
-	AppID        string    `json:"app_id"`
-	Status       string    `json:"status"`
-	Currency     string    `json:"currency"`
-	Country      string    `json:"country"`
-	TimeCreated  time.Time `json:"time_created"`
-	TimeClosed   time.Time `json:"time_closed,omitzero"`
-	ClosedBy     string    `json:"closed_by,omitempty"` // "request" or "batch_close_time"
-	Count        int       `json:"transaction_count"`
-	Amount       string    `json:"amount"`
-	Action       Action    `json:"action"`
-	Members      []string  `json:"-"` // filled by BatchState for the admin API
+	ID           string        `json:"id"`
+	MerchantID   string        `json:"merchant_id"`
+	MerchantName string        `json:"merchant_name"`
+	AccountID    string        `json:"account_id"`
+	AccountName  string        `json:"account_name"`
+	AppID        string        `json:"app_id"`
+	Status       string        `json:"status"`
+	Currency     string        `json:"currency"`
+	Country      string        `json:"country"`
+	TimeCreated  time.Time     `json:"time_created"`
+	TimeClosed   time.Time     `json:"time_closed,omitzero"`
+	ClosedBy     string        `json:"closed_by,omitempty"` // "request" or "batch_close_time"
+	Count        int           `json:"transaction_count"`
+	Amount       string        `json:"amount"`
+	Action       Action        `json:"action"`
+	OpenActionID string        `json:"open_action_id,omitempty"`
+	BatchTotals                // the summary of a closed batch, kept for later reads
+	Brands       []BrandTotals `json:"brands,omitempty"`
+	Members      []string      `json:"-"` // filled by BatchState for the admin API
+}
+
+// Totals is a count of transactions and their amount in minor units.
+type Totals struct {
+	Count  int    `json:"count"`
+	Amount string `json:"amount"`
+}
+
+// BatchTotals is what a batch close sums up: its sales (their gratuity included)
+// and refunds, and the tips among the sales. Funding follows them: sales credit the
+// merchant, refunds debit it [SB].
+type BatchTotals struct {
+	Sales          Totals `json:"sales"`
+	Refunds        Totals `json:"refunds"`
+	GratuityAmount string `json:"gratuity_amount"`
+}
+
+// BrandTotals is a batch's totals for one card brand.
+type BrandTotals struct {
+	Brand string `json:"brand"`
+	BatchTotals
+}
+
+// Net is what the totals settle: sales less refunds.
+func (t BatchTotals) Net() string {
+	n := amountInt(t.Sales.Amount)
+	return n.Sub(n, amountInt(t.Refunds.Amount)).String()
+}
+
+// Transactions is how many transactions the totals hold.
+func (t BatchTotals) Transactions() int { return t.Sales.Count + t.Refunds.Count }
+
+// zeroTotals are the totals of no transaction, every amount "0".
+func zeroTotals() BatchTotals {
+	return BatchTotals{Sales: Totals{Amount: "0"}, Refunds: Totals{Amount: "0"}, GratuityAmount: "0"}
+}
+
+// add counts a captured transaction in the totals.
+func (t *BatchTotals) add(tr Transaction) {
+	amount := amountInt(tr.Amount)
+	if tr.Type == TypeRefund {
+		t.Refunds.Count++
+		t.Refunds.Amount = amount.Add(amount, amountInt(t.Refunds.Amount)).String()
+		return
+	}
+	tip := amountInt(tr.GratuityAmount)
+	t.GratuityAmount = new(big.Int).Add(tip, amountInt(t.GratuityAmount)).String()
+	amount.Add(amount, tip)
+	t.Sales.Count++
+	t.Sales.Amount = amount.Add(amount, amountInt(t.Sales.Amount)).String()
+}
+
+// amountInt reads an amount in minor units; anything else reads as zero.
+func amountInt(s string) *big.Int {
+	n, ok := new(big.Int).SetString(NormalizeAmount(s), 10)
+	if !ok {
+		return new(big.Int)
+	}
+	return n
 }
 
 // batchIDPattern is a batch id as GP writes them: BAT_ and digits [GP].
@@ -92,7 +156,7 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 	b := Batch{
 		ID: fmt.Sprintf("BAT_%d", 1000000+seq), MerchantID: t.MerchantID, MerchantName: t.MerchantName,
 		AccountID: t.AccountID, AccountName: t.AccountName, AppID: t.AppID, Status: BatchStatusOpen,
-		Currency: t.Currency, Country: t.Country, TimeCreated: now, Amount: "0",
+		Currency: t.Currency, Country: t.Country, TimeCreated: now, Amount: "0", OpenActionID: t.Action.ID,
 	}
 	if err := tx.PutMeta(batchSeqMeta, strconv.Itoa(seq)); err != nil {
 		return Batch{}, err
@@ -144,78 +208,100 @@ func (s *Service) closeIfDue(tx Tx, b *Batch, now time.Time) (bool, error) {
 	return true, s.settle(tx, b, at, "batch_close_time")
 }
 
-// settle closes a batch: its captured transactions are counted and totalled, each is
-// marked as in a closed batch, and its merchant account has no open batch until the
-// next capture.
+// settle closes a batch: its captured transactions are counted and totalled, in all
+// and by brand, each is marked as in a closed batch, and its merchant account has no
+// open batch until the next capture.
 func (s *Service) settle(tx Tx, b *Batch, at time.Time, by string) error {
-	members, err := tx.BatchMembers(b.ID)
+	members, err := tally(tx, b)
 	if err != nil {
 		return err
 	}
-	total, count := new(big.Int), 0
-	for _, id := range members {
-		t, err := tx.Transaction(id)
-		if errors.Is(err, ErrNotFound) {
-			continue
-		} else if err != nil {
-			return err
-		}
-		if t.Status == StatusCaptured && t.BatchID == b.ID {
-			count++
-			total.Add(total, signedAmount(t))
-		}
+	for _, t := range members {
 		t.BatchClosed = true
 		if err := tx.PutTransaction(t); err != nil {
 			return err
 		}
 	}
 	b.Status, b.TimeClosed, b.ClosedBy = BatchStatusClosed, at, by
-	b.Count, b.Amount = count, total.String()
 	if err := tx.PutMeta(openBatchMeta(b.MerchantID, b.AccountID), ""); err != nil {
 		return err
 	}
 	return tx.PutBatch(*b)
 }
 
-// signedAmount is what a captured transaction adds to its batch: a sale its amount
-// and gratuity, a refund minus its amount.
-func signedAmount(t Transaction) *big.Int {
-	n, _ := new(big.Int).SetString(NormalizeAmount(t.Amount), 10)
-	if n == nil {
-		n = new(big.Int)
+// tally sums up a batch's captured transactions, in all and by brand, into its
+// totals, and returns every transaction that joined it.
+func tally(tx Tx, b *Batch) ([]Transaction, error) {
+	ids, err := tx.BatchMembers(b.ID)
+	if err != nil {
+		return nil, err
 	}
-	if g, ok := new(big.Int).SetString(NormalizeAmount(t.GratuityAmount), 10); ok && t.Type != TypeRefund {
-		n.Add(n, g)
+	totals, members := zeroTotals(), make([]Transaction, 0, len(ids))
+	var brands []BrandTotals
+	for _, id := range ids {
+		t, err := tx.Transaction(id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		if t.Status == StatusCaptured && t.BatchID == b.ID {
+			totals.add(t)
+			brands = addByBrand(brands, t)
+		}
+		members = append(members, t)
 	}
-	if t.Type == TypeRefund {
-		n.Neg(n)
-	}
-	return n
+	slices.SortFunc(brands, func(a, b BrandTotals) int { return strings.Compare(a.Brand, b.Brand) })
+	b.BatchTotals, b.Brands = totals, brands
+	b.Count, b.Amount = totals.Transactions(), totals.Net()
+	return members, nil
 }
 
-// CloseBatchRequest is POST /batches/{batch_id}.
+// addByBrand counts t in its brand's totals.
+func addByBrand(brands []BrandTotals, t Transaction) []BrandTotals {
+	brand := t.Card.Brand
+	if brand == "" {
+		brand = t.PaymentMethod.Card.Brand
+	}
+	for i := range brands {
+		if brands[i].Brand == brand {
+			brands[i].add(t)
+			return brands
+		}
+	}
+	bt := BrandTotals{Brand: brand, BatchTotals: zeroTotals()}
+	bt.add(t)
+	return append(brands, bt)
+}
+
+// CloseBatchRequest is POST /batches/{batch_id}, or POST /batches when BatchID is
+// empty: then the account (by id or name, else the app's first transaction-processing
+// account) names the batch, its open one, and channel, currency and country, when
+// given, must be that batch's.
 type CloseBatchRequest struct {
 	BatchID     string
 	MerchantID  string // set on the partner path
+	AccountID   string
+	AccountName string
+	Channel     string
+	Currency    string
+	Country     string
 	Idempotency Idempotency
 }
 
 // CloseBatch closes an open batch on request and answers its summary.
 func (s *Service) CloseBatch(c Caller, req CloseBatchRequest) (Batch, error) {
 	v, _, err := execute(s, c, req.Idempotency, "batch", func(tx Tx, now time.Time) (string, Batch, error) {
-		b, err := tx.Batch(req.BatchID)
-		if err != nil || !c.App.ActsFor(b.MerchantID) || (req.MerchantID != "" && req.MerchantID != b.MerchantID) {
-			if err != nil && !errors.Is(err, ErrNotFound) {
-				return "", Batch{}, err
-			}
-			return "", Batch{}, NotFoundBatch(req.BatchID)
+		b, err := s.batchToClose(tx, c, req)
+		if err != nil {
+			return "", Batch{}, err
 		}
 		closed, err := s.closeIfDue(tx, &b, now)
 		if err != nil {
 			return "", Batch{}, err
 		}
 		if closed {
-			return "", Batch{}, EmptyBatch() // already closed: nothing left to settle [SB]
+			return "", Batch{}, BatchAlreadyClosed()
 		}
 		b.Action = s.newAction(c, "CLOSE", now)
 		if err := s.settle(tx, &b, now, "request"); err != nil {
@@ -227,6 +313,70 @@ func (s *Service) CloseBatch(c Caller, req CloseBatchRequest) (Batch, error) {
 		return b.ID, b, nil
 	})
 	return v, err
+}
+
+// batchToClose finds the batch a close names: by id, or the account's open batch.
+func (s *Service) batchToClose(tx Tx, c Caller, req CloseBatchRequest) (Batch, error) {
+	if req.BatchID != "" {
+		return s.visibleBatch(tx, c, req.MerchantID, req.BatchID)
+	}
+	m, acct, err := s.transactionAccount(tx, c, TransactionRequest{
+		MerchantID: req.MerchantID, AccountID: req.AccountID, AccountName: req.AccountName,
+	})
+	if err != nil {
+		return Batch{}, err
+	}
+	id, err := tx.Meta(openBatchMeta(m.ID, acct.ID))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Batch{}, err
+	}
+	var b Batch
+	if id != "" {
+		if b, err = tx.Batch(id); err != nil {
+			return Batch{}, err
+		}
+	}
+	country, channel := orDefault(req.Country, b.Country, "US"), orDefault(req.Channel, ChannelCP)
+	if id == "" && req.Currency == "" && req.Channel == "" && req.Country == "" {
+		return Batch{}, BatchIDMissing() // nothing open and nothing to name a configuration by [SB]
+	}
+	if id == "" || req.Currency != "" && req.Currency != b.Currency || req.Country != "" && req.Country != b.Country ||
+		channel != ChannelCP {
+		return Batch{}, NoBatchConfiguration(country, channel, orDefault(req.Currency, b.Currency, "USD"))
+	}
+	return b, nil
+}
+
+// visibleBatch reads a batch the caller may see: one of a merchant its app acts for,
+// and the partner path's merchant when the path names one. Any other is unknown.
+func (s *Service) visibleBatch(tx Tx, c Caller, merchantID, id string) (Batch, error) {
+	b, err := tx.Batch(id)
+	if err != nil {
+		return Batch{}, notFoundAs(err, NotFoundBatch(id))
+	}
+	if !c.App.ActsFor(b.MerchantID) || merchantID != "" && merchantID != b.MerchantID {
+		return Batch{}, NotFoundBatch(id)
+	}
+	return b, nil
+}
+
+// GetBatch reads a batch: the summary of a closed one as its close answered it, or an
+// open one as it stands (closed first if its merchant's close time has passed).
+func (s *Service) GetBatch(c Caller, merchantID, id string) (Batch, error) {
+	var b Batch
+	err := s.store.Update(func(tx Tx) error {
+		var err error
+		if b, err = s.visibleBatch(tx, c, merchantID, id); err != nil {
+			return err
+		}
+		closed, err := s.closeIfDue(tx, &b, s.clock.Now())
+		if err != nil || closed {
+			return err
+		}
+		_, err = tally(tx, &b) // an open batch as it stands, not written
+		return err
+	})
+	return b, err
 }
 
 // BatchState returns a batch and its members for the admin API, closed first if its

@@ -43,6 +43,8 @@ const (
 	CodeSystemErrorDownstream = "SYSTEM_ERROR_DOWNSTREAM"
 	CodeSystemError           = "SYSTEM_ERROR"
 	CodeInvalidBatchAction    = "INVALID_BATCH_ACTION"
+	CodeActionFailed          = "ACTION_FAILED"
+	CodeConfigurationMissing  = "CONFIGURATION_DOES_NOT_EXIST"
 )
 
 // InvalidToken: the bearer token is missing, unknown or malformed.
@@ -357,4 +359,28 @@ func InvalidPaymentMethodID(id string) *Error {
 // NotFoundPaymentMethod: a well-formed payment method id the app holds no token for.
 func NotFoundPaymentMethod(id string) *Error {
 	return newError(CodeResourceNotFound, "40116", "payment_method "+id+" not found at this location.")
+}
+
+// BatchAlreadyClosed: closing a batch that is closed already (GP's trailing space
+// included).
+func BatchAlreadyClosed() *Error {
+	return newError(CodeActionFailed, "500010", "Action failed unexpectedly. Please try again ")
+}
+
+// NoBatchConfiguration: a batch close without id whose country, channel and currency
+// name no open batch of the account.
+func NoBatchConfiguration(country, channel, currency string) *Error {
+	return newError(CodeConfigurationMissing, "40041",
+		"Merchant configuration does not exist for the following combination: country - "+country+
+			", channel - "+channel+", currency - "+currency)
+}
+
+// TokenUsageOnlyMulti: an edit that asks a token to become single-use.
+func TokenUsageOnlyMulti() *Error {
+	return newError(CodeInvalidRequestData, "50020", "TokenType can only be MULTI")
+}
+
+// TokenEditMissingFields: an edit without usage mode and expiry.
+func TokenEditMissingFields() *Error {
+	return newError(CodeInvalidRequestData, "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide")
 }

@@ -18,6 +18,13 @@ const (
 	PermReverse   = "TRN_POST_Reverse"   // reversal [GP]
 	PermGetSingle = "TRN_GET_Single"     // GET /transactions/{id} [GP]
 	PermGetList   = "TRN_GET_List"       // GET /transactions [GP]
+
+	// The tokenization account's permissions [GP]; which operation each guards is ours [SB].
+	PermTokenize       = "PMT_POST_Create"        // POST /payment-methods
+	PermTokenizeSingle = "PMT_POST_Create_Single" // POST /payment-methods too (a browser's restricted token)
+	PermTokenGet       = "PMT_GET_Single"         // GET /payment-methods/{id}
+	PermTokenEdit      = "PMT_PATCH_Edit"         // PATCH /payment-methods/{id}
+	PermTokenDelete    = "PMT_DELETE_Single"      // DELETE /payment-methods/{id}
 )
 
 // Transaction statuses the sandbox distinguishes.
@@ -182,6 +189,7 @@ type Transaction struct {
 
 // PaymentResult is the payment_method block of a Transaction response.
 type PaymentResult struct {
+	ID        string      `json:"id,omitempty"` // the token charged, if any
 	Result    string      `json:"result"`
 	Message   string      `json:"message"`
 	EntryMode string      `json:"entry_mode,omitempty"`

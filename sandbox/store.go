@@ -40,6 +40,12 @@ type Tx interface {
 	Order(id string) (Order, error)
 	PutOrder(Order) error
 
+	// PaymentMethod reads a card token; PutPaymentMethod writes it and
+	// DeletePaymentMethod forgets it (a missing one is no error).
+	PaymentMethod(id string) (PaymentMethod, error)
+	PutPaymentMethod(PaymentMethod) error
+	DeletePaymentMethod(id string) error
+
 	// Batch reads a settlement batch; PutBatch writes it. BatchMembers lists the ids
 	// of the transactions that joined a batch, by id.
 	Batch(id string) (Batch, error)

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"math/big"
-	"regexp"
 	"slices"
 	"time"
 )
@@ -20,12 +19,19 @@ const (
 	OpIncremental       Operation = "incremental"
 	OpVerification      Operation = "verification"
 	OpBatchClose        Operation = "batch_close"
+	OpBatchDetail       Operation = "batch_detail" // GET /batches/{id}
+
+	OpPaymentMethodCreate Operation = "payment_method_create" // POST /payment-methods
+	OpPaymentMethodDetail Operation = "payment_method_detail" // GET /payment-methods/{id}
+	OpPaymentMethodEdit   Operation = "payment_method_edit"   // PATCH /payment-methods/{id}
+	OpPaymentMethodDelete Operation = "payment_method_delete" // DELETE /payment-methods/{id}
 )
 
 // CardPresentOperations lists the operations an app's live configuration can allow.
 var CardPresentOperations = []Operation{
 	OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
-	OpReauthorization, OpIncremental, OpVerification, OpBatchClose,
+	OpReauthorization, OpIncremental, OpVerification, OpBatchClose, OpBatchDetail,
+	OpPaymentMethodCreate, OpPaymentMethodDetail, OpPaymentMethodEdit, OpPaymentMethodDelete,
 }
 
 // operationPermissions is the token permission each card-present operation needs.
@@ -42,6 +48,12 @@ var operationPermissions = map[Operation]string{
 	OpIncremental:       PermAuthorize,
 	OpVerification:      PermAuthorize,
 	OpBatchClose:        PermCapture,
+	OpBatchDetail:       PermGetSingle,
+
+	OpPaymentMethodCreate: PermTokenize,
+	OpPaymentMethodDetail: PermTokenGet,
+	OpPaymentMethodEdit:   PermTokenEdit,
+	OpPaymentMethodDelete: PermTokenDelete,
 }
 
 // authorizeCardPresent checks a card-present operation: the token must carry its
@@ -52,7 +64,7 @@ func authorizeCardPresent(c Caller, op Operation) error {
 		return nil
 	}
 	allowed := c.App.Live.Operations == nil || slices.Contains(c.App.Live.Operations, string(op))
-	if c.Token.Has(perm) && allowed {
+	if (c.Token.Has(perm) || perm == PermTokenize && c.Token.Has(PermTokenizeSingle)) && allowed {
 		return nil
 	}
 	return PermissionDenied()
@@ -74,7 +86,7 @@ type TransactionRequest struct {
 	// SurchargeAmount may be at most 5% of Amount [GP].
 	SurchargeAmount string
 	Card            CardInput
-	TokenID         string      // payment_method.id: pay with a stored payment method (storedCard)
+	TokenID         string      // payment_method.id: pay with a stored payment method (tokenCard)
 	Encryption      *Encryption // an encrypted track's scheme, recorded on the transaction
 	IssuerResult    string      // a scenario's scripted issuer result ("00" approves); "" for the card's own
 	Version         string
@@ -133,20 +145,6 @@ type Encryption struct {
 	Type    string `json:"type,omitempty"`
 }
 
-// paymentMethodIDPattern is a payment method id as GP issues them: PMT_ and letters,
-// digits or hyphens [SB: GP's tests show only that other forms are 40213].
-var paymentMethodIDPattern = regexp.MustCompile(`^PMT_[A-Za-z0-9-]{1,96}$`)
-
-// ValidPaymentMethodID reports whether id has the form of a payment method id.
-func ValidPaymentMethodID(id string) bool { return paymentMethodIDPattern.MatchString(id) }
-
-// storedCard is the card of the stored payment method id, with the request's own
-// entry mode, name and CVV. The sandbox keeps no payment methods yet, so every id
-// is GP's 40116; POST /payment-methods fills this in.
-func (s *Service) storedCard(tx Tx, c Caller, id string, in CardInput) (CardInput, error) {
-	return in, NotFoundPaymentMethod(id)
-}
-
 // newTransaction builds a transaction from a request: its merchant and account, the
 // issuer's answer, the card as the sandbox keeps it.
 func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action cardAction, now time.Time) (Transaction, error) {
@@ -158,7 +156,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		return Transaction{}, err
 	}
 	if req.TokenID != "" {
-		if req.Card, err = s.storedCard(tx, c, req.TokenID, req.Card); err != nil {
+		if req.Card, _, err = tokenCard(tx, c, req.MerchantID, req.TokenID, req.Card); err != nil {
 			return Transaction{}, err
 		}
 	}
@@ -186,6 +184,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	}
 	t.AuthorizationAmount = t.Amount
 	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
+	t.PaymentMethod.ID = req.TokenID
 	t.Action = s.newAction(c, actionType(action), now)
 	// The answer shows what is stored: the authcode, the reference and every other
 	// field the request chose, with their card data masked.

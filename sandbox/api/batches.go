@@ -9,7 +9,7 @@ var closeBatch = operation{
 	authenticated: true,
 	pathIDs:       []string{"merchant_id", "batch_id"},
 	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ struct{}) (any, error) {
+	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
 		id := c.vars["batch_id"]
 		if !sandbox.ValidBatchID(id) {
 			return nil, sandbox.InvalidField("batch_id")
@@ -24,12 +24,69 @@ var closeBatch = operation{
 	}),
 }
 
-// closeBatchWithoutID is POST /batches/ (an SDK given no batch id): GP's 40223.
+// closeOpenBatch is POST /batches and its partner form: the Java and .NET SDKs close
+// the account's open batch this way when they are given no batch id [GP].
+var closeOpenBatch = operation{
+	op:            sandbox.OpBatchClose,
+	authenticated: true,
+	pathIDs:       []string{"merchant_id"},
+	bodyOptional:  true,
+	body: []field{
+		text("account_name", 100),
+		text("account_id", 50),
+		enum("channel", sandbox.ChannelCP, sandbox.ChannelCNP),
+		{name: "currency", kind: kString, min: 3, max: 3},
+		{name: "country", kind: kString, min: 2, max: 2},
+		{name: "payment_methods", kind: kArray, elem: kString, max: 10}, // e.g. CARD: not judged [SB]
+	},
+	handler: handle(func(s *Server, c *call, req closeOpenBatchBody) (any, error) {
+		b, err := s.svc.CloseBatch(c.caller, sandbox.CloseBatchRequest{
+			MerchantID: c.vars["merchant_id"], AccountID: req.AccountID, AccountName: req.AccountName,
+			Channel: req.Channel, Currency: req.Currency, Country: req.Country, Idempotency: c.idem,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return newBatchView(b), nil
+	}),
+}
+
+// closeOpenBatchBody is a checked POST /batches body.
+type closeOpenBatchBody struct {
+	AccountName    string   `json:"account_name"`
+	AccountID      string   `json:"account_id"`
+	Channel        string   `json:"channel"`
+	Currency       string   `json:"currency"`
+	Country        string   `json:"country"`
+	PaymentMethods []string `json:"payment_methods"`
+}
+
+// closeBatchWithoutID is POST /batches/ (an SDK given no batch id, before the SDKs
+// learnt POST /batches): GP's 40223.
 var closeBatchWithoutID = operation{
 	op:            sandbox.OpBatchClose,
 	authenticated: true,
 	bodyOptional:  true,
 	handler: handle(func(*Server, *call, struct{}) (any, error) {
 		return nil, sandbox.BatchIDMissing()
+	}),
+}
+
+// getBatch is GET /batches/{batch_id}: a batch's summary, as its close answered it.
+var getBatch = operation{
+	op:            sandbox.OpBatchDetail,
+	authenticated: true,
+	pathIDs:       []string{"merchant_id", "batch_id"},
+	bodyOptional:  true,
+	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
+		id := c.vars["batch_id"]
+		if !sandbox.ValidBatchID(id) {
+			return nil, sandbox.InvalidField("batch_id")
+		}
+		b, err := s.svc.GetBatch(c.caller, c.vars["merchant_id"], id)
+		if err != nil {
+			return nil, err
+		}
+		return newBatchView(b), nil
 	}),
 }

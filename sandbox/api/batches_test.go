@@ -1,6 +1,9 @@
 package api_test
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,7 +39,7 @@ func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
 		t.Errorf("a sale after the close joined %v", next["batch_id"])
 	}
 	r = env.do("POST", "/batches/"+batch, apiHeader(tok), "")
-	if got := r.gpError(t); got != (gpError{400, "INVALID_BATCH_ACTION", "40017", "9,No transaction associated with batch"}) {
+	if got := r.gpError(t); got != (gpError{502, "ACTION_FAILED", "500010", "Action failed unexpectedly. Please try again "}) {
 		t.Errorf("closing twice: %+v", got)
 	}
 	admin := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)
@@ -143,7 +146,112 @@ func TestFixtureBatchCloses(t *testing.T) {
 	if got := r.gpError(t); got.Description != "Cannot PROCESS Adjustment over a transaction that is in a closed batch." {
 		t.Errorf("tip after the close: %+v", got)
 	}
-	if got := env.do("POST", "/batches/BAT_1136474", apiHeader(tok), "").gpError(t); got.Detail != "40017" {
+	if got := env.do("POST", "/batches/BAT_1136474", apiHeader(tok), "").gpError(t); got.Detail != "500010" {
 		t.Errorf("the fixtures' closed batch: %+v", got)
+	}
+}
+
+// The close answers the summary the Java, .NET and PHP SDKs read, totals by brand
+// included, and keeps it for GET /batches/{id} and the admin view.
+func TestBatchSummaryMembers(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	batch := sale["batch_id"].(string)
+	mc := `{"number":"5425230000004415","expiry_month":"12","expiry_year":"30"}`
+	env.mustCharge(tok, saleBody("2000", "AUTO", mc))
+	env.mustPost(tok, "/transactions/"+sale["id"].(string)+"/adjustment", `{"gratuity_amount":"150"}`)
+	env.mustPost(tok, "/transactions/"+sale["id"].(string)+"/refund", `{"amount":"400"}`)
+
+	closed := env.mustPost(tok, "/batches/"+batch, "")
+	want := map[string]any{
+		"status": "CLOSED", "transaction_count": 3.0, "count": 3.0, "amount": "2750", "gratuity_amount": "150",
+		"sales.count": 2.0, "sales.amount": "3150", "refunds.count": 1.0, "refunds.amount": "400",
+		"funding_credit.amount": "3150", "funding_debit.amount": "400", "device_reference": "",
+		"host_breakdown.amount": "2750", "host_breakdown.count": 3.0, "action.type": "CLOSE",
+		"brand_breakdown.1.brand": "VISA", "brand_breakdown.1.amount": "750", "brand_breakdown.1.count": 2.0,
+		"brand_breakdown.1.gratuity_amount": "150", "brand_breakdown.0.brand": "MASTERCARD", "brand_breakdown.0.sales.amount": "2000",
+	}
+	for path, w := range want {
+		if got := member(closed, path); got != w {
+			t.Errorf("%s = %v, want %v", path, got, w)
+		}
+	}
+	if closed["open_action_id"] != field(sale, "action", "id") || closed["close_action_id"] != field(closed, "action", "id") || closed["time_closed"] == nil {
+		t.Errorf("action ids and close time: %v", closed)
+	}
+	read := env.do("GET", "/batches/"+batch, apiHeader(tok), "").json(t)
+	if fmt.Sprint(read) != fmt.Sprint(closed) {
+		t.Errorf("GET after the close:\n got %v\nwant %v", read, closed)
+	}
+	admin := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)
+	if member(admin, "summary.brand_breakdown.0.brand") != "MASTERCARD" {
+		t.Errorf("admin view: %v", admin)
+	}
+	// An open batch reads with its totals so far, and no close.
+	next := env.mustCharge(tok, saleBody("500", "AUTO", manualCard))["batch_id"].(string)
+	open := env.do("GET", "/batches/"+next, apiHeader(tok), "").json(t)
+	if open["status"] != "OPEN" || open["amount"] != "500" || open["action"] != nil || len(open["brand_breakdown"].([]any)) != 1 {
+		t.Errorf("open batch: %v", open)
+	}
+}
+
+// member reads a dotted path of a JSON answer; a number segment indexes an array.
+func member(m map[string]any, path string) any {
+	var v any = m
+	for _, p := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[p]
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// POST /batches closes the account's open batch, as Java and .NET do without an id.
+func TestBatchCloseWithoutID(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	nothing := gpError{400, "MANDATORY_DATA_MISSING", "40223", "Request expects the batch_id"}
+	if got := env.do("POST", "/batches", apiHeader(tok), `{"account_name":"transaction_processing"}`).gpError(t); got != nothing {
+		t.Errorf("nothing open: %+v", got)
+	}
+	batch := env.mustCharge(tok, saleBody("1300", "AUTO", manualCard))["batch_id"].(string)
+	cases := []struct {
+		name, path, body string
+		want             gpError
+	}{
+		{"another currency", "/batches", `{"account_name":"transaction_processing","currency":"PLN","country":"US","payment_methods":["CARD"]}`,
+			gpError{400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CP, currency - PLN"}},
+		{"card not present", "/batches", `{"channel":"CNP","currency":"USD"}`,
+			gpError{400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CNP, currency - USD"}},
+		{"an account the app lacks", "/batches", `{"account_name":"test_account_X"}`,
+			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: test_account_X , " + merchantOne}},
+		{"merchant Two has nothing open", "/merchants/" + merchantTwo + "/batches", `{"currency":"USD"}`,
+			gpError{400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CP, currency - USD"}},
+		{"unknown member", "/batches", `{"batch_id":"` + batch + `"}`,
+			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: batch_id"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := env.do("POST", tc.path, apiHeader(tok), tc.body).gpError(t); got != tc.want {
+				t.Errorf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+	closed := env.mustPost(tok, "/merchants/"+merchantOne+"/batches", `{"account_name":"transaction_processing","channel":"CP","currency":"USD","country":"US","payment_methods":["CARD"]}`)
+	if closed["id"] != batch || closed["status"] != "CLOSED" || closed["transaction_count"] != 1.0 {
+		t.Errorf("closed without id: %v", closed)
+	}
+	if got := env.do("POST", "/batches", apiHeader(tok), "").gpError(t); got != nothing {
+		t.Errorf("after the close: %+v", got)
 	}
 }

@@ -44,7 +44,13 @@ func (s *Server) routes(pprof bool) *mux.Router {
 		r.Handle(prefix+"/transactions/{id}/reauthorization", s.endpoint(reauthorizationOp)).Methods(http.MethodPost)
 		r.Handle(prefix+"/transactions/{id}/incremental", s.endpoint(incrementalOp)).Methods(http.MethodPost)
 		r.Handle(prefix+"/batches/{batch_id}", s.endpoint(closeBatch)).Methods(http.MethodPost)
+		r.Handle(prefix+"/batches/{batch_id}", s.endpoint(getBatch)).Methods(http.MethodGet)
+		r.Handle(prefix+"/batches", s.endpoint(closeOpenBatch)).Methods(http.MethodPost)
 		r.Handle(prefix+"/batches/", s.endpoint(closeBatchWithoutID)).Methods(http.MethodPost)
+		r.Handle(prefix+"/payment-methods", s.endpoint(createPaymentMethod)).Methods(http.MethodPost)
+		r.Handle(prefix+"/payment-methods/{id}", s.endpoint(getPaymentMethod)).Methods(http.MethodGet)
+		r.Handle(prefix+"/payment-methods/{id}", s.endpoint(editPaymentMethod)).Methods(http.MethodPatch)
+		r.Handle(prefix+"/payment-methods/{id}", s.endpoint(deletePaymentMethod)).Methods(http.MethodDelete)
 	}
 
 	// The sandbox's own endpoints live under /_sandbox/, apart from the GP API.

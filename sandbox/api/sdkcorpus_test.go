@@ -21,22 +21,11 @@ import (
 // send for each operation and what GP answers. TestSDKCorpus sends every entry to a
 // fresh sandbox over HTTP and holds the answer to the entry's expect.
 
-// pendingOperations are corpus entries (by file name, for every SDK) whose operation
-// is being built on another branch: their expect is the real API's, and until the
-// operation is served they are reported, not failed. An entry listed here that passes
-// fails the test, so the set shrinks as the operations land.
-var pendingOperations = map[string]string{
-	"tokenize":                              "POST /payment-methods",
-	"tokenize-single-use":                   "POST /payment-methods",
-	"token-get":                             "GET /payment-methods/{id}",
-	"token-update":                          "PATCH /payment-methods/{id}",
-	"token-update-single":                   "PATCH /payment-methods/{id}",
-	"token-update-unknown":                  "PATCH /payment-methods/{id}",
-	"token-delete":                          "DELETE /payment-methods/{id}",
-	"sale-token":                            "a charge by payment_method.id needs a token from POST /payment-methods",
-	"batch-close-without-id":                "POST /batches without an id",
-	"batch-close-without-id-scoped":         "POST /merchants/{id}/batches without an id",
-	"batch-close-without-id-wrong-currency": "POST /merchants/{id}/batches without an id",
+// batchOrTokenEntry reports whether an entry is one of the batch and token entries,
+// which need state of their own (a token, a batch in a given state) and run in
+// TestSDKCorpusBatchesAndTokens.
+func batchOrTokenEntry(op string) bool {
+	return strings.HasPrefix(op, "batch-") || strings.HasPrefix(op, "token") || op == "sale-token"
 }
 
 // pendingOutcomes are corpus entries (sdk/name, or name for every SDK) whose expect
@@ -49,10 +38,7 @@ var pendingOutcomes = map[string]string{
 	"dotnet/sale-track-expired-chip-pin-debit": "sends no funding with track data, so the sandbox gives the credit outcome (assumption A49)",
 	"php/sale-track-expired-chip-pin-debit":    "sends no funding with track data, so the sandbox gives the credit outcome (assumption A49)",
 	"sale-track-encrypted":                     "an encrypted track (TransactionRequest.Encryption set) is ciphertext, not a track to parse",
-	"batch-close-declined-only":                "a declined sale (38865000000705) joins a batch that then has nothing to close",
 	"dotnet/reversal-partial":                  "a partial reversal of a card-present sale answers CAPTURED with the rest",
-	// batch.go: closing a closed batch.
-	"batch-close-closed": "closing a closed batch is GP's 502 500010",
 	// reporting.
 	"transaction-get": "masked_number_first6last4 on the transaction detail",
 }
@@ -128,12 +114,13 @@ func TestSDKCorpus(t *testing.T) {
 	sort.Strings(names)
 	for _, name := range names {
 		e := entries[name]
+		op := strings.TrimPrefix(name, e.SDK+"/")
+		if batchOrTokenEntry(op) {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
-			problem := runCorpusEntry(t, e, strings.TrimPrefix(name, e.SDK+"/"))
-			why, pending := pendingOperations[strings.TrimPrefix(name, e.SDK+"/")]
-			if !pending {
-				why, pending = pendingOutcome(name, e.SDK)
-			}
+			problem := runCorpusEntry(t, e, op)
+			why, pending := pendingOutcome(name, e.SDK)
 			switch {
 			case pending && problem == "":
 				t.Errorf("passes now: remove it from the pending set (%s)", why)

@@ -20,6 +20,8 @@ var statusByCode = map[string]int{
 	sandbox.CodeInvalidBatchAction:    http.StatusBadRequest,
 	sandbox.CodeSystemErrorDownstream: http.StatusBadGateway,
 	sandbox.CodeSystemError:           http.StatusInternalServerError,
+	sandbox.CodeActionFailed:          http.StatusBadGateway,
+	sandbox.CodeConfigurationMissing:  http.StatusBadRequest,
 }
 
 // statusByDetail is the HTTP status of the detailed codes GP answers otherwise than

@@ -124,6 +124,7 @@ type resourceView struct {
 // paymentMethodView is payment_method of the full resource, also what the admin API
 // shows of any transaction. A decline has an empty authcode [GP].
 type paymentMethodView struct {
+	ID        string           `json:"id,omitempty"` // the token charged, if any [GP]
 	Result    string           `json:"result"`
 	Message   string           `json:"message"`
 	EntryMode string           `json:"entry_mode,omitempty"`
@@ -157,7 +158,7 @@ func newResourceView(t sandbox.Transaction) resourceView {
 }
 
 func newPaymentMethodView(p sandbox.PaymentResult) paymentMethodView {
-	v := paymentMethodView{Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: resourceCardView(p.Card)}
+	v := paymentMethodView{ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: resourceCardView(p.Card)}
 	if p.BNPL != nil {
 		v.BNPL = &bnplView{Provider: p.BNPL.Provider}
 	}
@@ -300,28 +301,99 @@ func newQuoteView(q sandbox.Quote) orderView {
 // the API shows it, with the action of the change [SB].
 func notificationBody(o sandbox.Order) ([]byte, error) { return json.Marshal(newOrderView(o)) }
 
-// batchView is the batch summary the SDKs read on a close [GP] fields, [SB] layout.
+// batchView is the batch summary the Java, .NET and PHP SDKs read on a close [GP]
+// members, [SB] layout. A brand's totals and the host's repeat the shape of the whole.
 type batchView struct {
 	ID               string `json:"id"`
 	BatchID          string `json:"batch_id"`
 	TimeCreated      string `json:"time_created"`
+	TimeLastUpdated  string `json:"time_last_updated"`
+	TimeClosed       string `json:"time_closed,omitempty"`
 	Status           string `json:"status"`
-	TransactionCount int    `json:"transaction_count"`
+	TransactionCount int    `json:"transaction_count"` // a JSON integer [GP]
 	moneyView
 	merchantAccountView
-	Action actionView `json:"action"`
+	DeviceReference string      `json:"device_reference"` // "": the sandbox has no terminals [SB]
+	OpenActionID    string      `json:"open_action_id,omitempty"`
+	CloseActionID   string      `json:"close_action_id,omitempty"`
+	BrandBreakdown  []brandView `json:"brand_breakdown"` // never null: PHP loops over it unguarded [GP]
+	HostBreakdown   hostView    `json:"host_breakdown"`  // an object, not an array [GP]
+	batchTotalsView             // sales, refunds, funding, count, gratuity
+	Action          *actionView `json:"action,omitempty"` // the close; an open batch has none
+}
+
+// totalsView is a count and an amount in minor units.
+type totalsView struct {
+	Count  int    `json:"count"`
+	Amount string `json:"amount"`
+}
+
+// batchTotalsView is what a batch, a brand of it and its host sum up: sales (their
+// gratuity included) credit the merchant, refunds debit it [SB].
+type batchTotalsView struct {
+	Count          int        `json:"count"`
+	GratuityAmount string     `json:"gratuity_amount"`
+	Sales          totalsView `json:"sales"`
+	Refunds        totalsView `json:"refunds"`
+	FundingCredit  totalsView `json:"funding_credit"`
+	FundingDebit   totalsView `json:"funding_debit"`
+}
+
+type brandView struct {
+	Brand  string `json:"brand"`
+	Amount string `json:"amount"`
+	batchTotalsView
+}
+
+type hostView struct {
+	MerchantName string `json:"merchant_name"`
+	Reference    string `json:"reference"`
+	Amount       string `json:"amount"`
+	batchTotalsView
+}
+
+func newBatchTotalsView(t sandbox.BatchTotals) batchTotalsView {
+	sales := totalsView{Count: t.Sales.Count, Amount: zeroIfEmpty(t.Sales.Amount)}
+	refunds := totalsView{Count: t.Refunds.Count, Amount: zeroIfEmpty(t.Refunds.Amount)}
+	return batchTotalsView{
+		Count: t.Transactions(), GratuityAmount: zeroIfEmpty(t.GratuityAmount),
+		Sales: sales, Refunds: refunds, FundingCredit: sales, FundingDebit: refunds,
+	}
+}
+
+func zeroIfEmpty(amount string) string {
+	if amount == "" {
+		return "0"
+	}
+	return amount
 }
 
 func newBatchView(b sandbox.Batch) batchView {
-	return batchView{
-		ID: b.ID, BatchID: b.ID, TimeCreated: sandbox.FormatTime(b.TimeCreated), Status: b.Status,
-		TransactionCount: b.Count,
-		moneyView:        moneyView{Amount: b.Amount, Currency: b.Currency, Country: b.Country},
+	v := batchView{
+		ID: b.ID, BatchID: b.ID, TimeCreated: sandbox.FormatTime(b.TimeCreated),
+		TimeLastUpdated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptional(b.TimeClosed),
+		Status: b.Status, TransactionCount: b.Count,
+		moneyView: moneyView{Amount: zeroIfEmpty(b.Amount), Currency: b.Currency, Country: b.Country},
 		merchantAccountView: merchantAccountView{
 			MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID, AccountName: b.AccountName,
 		},
-		Action: newActionView(b.Action),
+		OpenActionID: b.OpenActionID, BrandBreakdown: make([]brandView, 0, len(b.Brands)),
+		batchTotalsView: newBatchTotalsView(b.BatchTotals),
 	}
+	if b.Action.ID != "" {
+		a := newActionView(b.Action)
+		v.Action = &a
+	}
+	if v.TimeClosed != "" {
+		v.TimeLastUpdated, v.CloseActionID = v.TimeClosed, b.Action.ID
+	}
+	v.HostBreakdown = hostView{MerchantName: b.MerchantName, Reference: b.ID, Amount: v.Amount, batchTotalsView: v.batchTotalsView}
+	for _, brand := range b.Brands {
+		v.BrandBreakdown = append(v.BrandBreakdown, brandView{
+			Brand: brand.Brand, Amount: brand.Net(), batchTotalsView: newBatchTotalsView(brand.BatchTotals),
+		})
+	}
+	return v
 }
 
 func (v resourceView) resourceID() string            { return v.ID }
@@ -407,3 +479,44 @@ func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
 		},
 	}
 }
+
+// paymentMethodResourceView is a card token, the answer of every /payment-methods
+// operation [GP]. The create, edit and delete answers are read for card.masked_number_last4,
+// a stored method's detail for card.number_last4: both are sent.
+type paymentMethodResourceView struct {
+	ID              string `json:"id"`
+	TimeCreated     string `json:"time_created"`
+	TimeLastUpdated string `json:"time_last_updated"`
+	Status          string `json:"status"`
+	UsageMode       string `json:"usage_mode"` // SINGLE or MULTIPLE: Java refuses any other value [GP]
+	Reference       string `json:"reference,omitempty"`
+	Name            string `json:"name,omitempty"`
+	merchantAccountView
+	Card   tokenCardView `json:"card"`
+	Action actionView    `json:"action"`
+}
+
+type tokenCardView struct {
+	Brand             string `json:"brand,omitempty"`
+	NumberLast4       string `json:"number_last4,omitempty"`
+	MaskedNumberLast4 string `json:"masked_number_last4,omitempty"`
+	ExpiryMonth       string `json:"expiry_month"` // numeric strings: Java and .NET parse them [GP]
+	ExpiryYear        string `json:"expiry_year"`
+}
+
+func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
+	return paymentMethodResourceView{
+		ID: pm.ID, TimeCreated: sandbox.FormatTime(pm.TimeCreated), TimeLastUpdated: sandbox.FormatTime(pm.TimeLastUpdated),
+		Status: pm.Status, UsageMode: pm.UsageMode, Reference: pm.Reference, Name: pm.Name,
+		merchantAccountView: merchantAccountView{
+			MerchantID: pm.MerchantID, MerchantName: pm.MerchantName, AccountID: pm.AccountID, AccountName: pm.AccountName,
+		},
+		Card: tokenCardView{
+			Brand: pm.Card.Brand, NumberLast4: pm.Card.Last4, MaskedNumberLast4: pm.Card.MaskedLast4(),
+			ExpiryMonth: pm.ExpiryMonth, ExpiryYear: pm.ExpiryYear,
+		},
+		Action: newActionView(pm.Action),
+	}
+}
+
+func (v paymentMethodResourceView) resourceID() string { return v.ID }

@@ -128,22 +128,23 @@ func adminBatchView(b sandbox.Batch) adminBatch {
 		ID: b.ID, Status: b.Status, MerchantID: b.MerchantID, AccountID: b.AccountID,
 		TimeCreated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptional(b.TimeClosed),
 		ClosedBy: b.ClosedBy, TransactionCount: b.Count, Amount: b.Amount, Currency: b.Currency,
-		Transactions: b.Members,
+		Transactions: b.Members, Summary: newBatchView(b),
 	}
 }
 
 type adminBatch struct {
-	ID               string   `json:"id"`
-	Status           string   `json:"status"`
-	MerchantID       string   `json:"merchant_id"`
-	AccountID        string   `json:"account_id"`
-	TimeCreated      string   `json:"time_created"`
-	TimeClosed       string   `json:"time_closed,omitempty"`
-	ClosedBy         string   `json:"closed_by,omitempty"`
-	TransactionCount int      `json:"transaction_count"`
-	Amount           string   `json:"amount"`
-	Currency         string   `json:"currency"`
-	Transactions     []string `json:"transactions"`
+	ID               string    `json:"id"`
+	Status           string    `json:"status"`
+	MerchantID       string    `json:"merchant_id"`
+	AccountID        string    `json:"account_id"`
+	TimeCreated      string    `json:"time_created"`
+	TimeClosed       string    `json:"time_closed,omitempty"`
+	ClosedBy         string    `json:"closed_by,omitempty"`
+	TransactionCount int       `json:"transaction_count"`
+	Amount           string    `json:"amount"`
+	Currency         string    `json:"currency"`
+	Transactions     []string  `json:"transactions"`
+	Summary          batchView `json:"summary"` // what GET /batches/{id} answers
 }
 
 // scenarioStateView is GET /_sandbox/scenario-state: where scenarios are active

@@ -248,3 +248,9 @@ func scan[T any](t *buntdb.Tx, prefix string) ([]T, error) {
 	}
 	return out, err
 }
+
+func (x tx) PaymentMethod(id string) (sandbox.PaymentMethod, error) {
+	return get[sandbox.PaymentMethod](x.t, "pmt:"+id)
+}
+func (x tx) PutPaymentMethod(p sandbox.PaymentMethod) error { return put(x.t, "pmt:"+p.ID, p) }
+func (x tx) DeletePaymentMethod(id string) error            { return del(x.t, "pmt:"+id) }

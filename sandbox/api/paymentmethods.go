@@ -1,0 +1,170 @@
+package api
+
+import (
+	"strconv"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// tokenCardFields is card of POST /payment-methods: a keyed card, or a card-present
+// read's track. Node copies the expiry as given, so a month may come as a number.
+var tokenCardFields = []field{
+	digits("number", 19),
+	{name: "expiry_month", kind: kCount, min: 1, max: 12},
+	{name: "expiry_year", kind: kCount, max: 9999},
+	text("cvv", 10), // its length is judged with the card's brand: 40085
+	text("track", 300),
+}
+
+// createPaymentMethod is POST /payment-methods and its partner form: tokenize a card
+// into the app's tokenization account [GP].
+var createPaymentMethod = operation{
+	op:            sandbox.OpPaymentMethodCreate,
+	authenticated: true,
+	pathIDs:       []string{"merchant_id"},
+	body: []field{
+		text("account_name", 100),
+		text("account_id", 50),
+		{name: "name", kind: kString, max: 100}, // .NET sends "" [GP]
+		text("reference", 100),
+		enum("usage_mode", sandbox.UsageSingle, sandbox.UsageMultiple),
+		enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
+		{name: "payer", kind: kObject, fields: []field{{name: "id", kind: kString, max: 50}}},
+		{name: "card", kind: kObject, required: true, fields: tokenCardFields},
+	},
+	handler: handle(func(s *Server, c *call, req tokenizeBody) (any, error) {
+		pm, err := s.svc.Tokenize(c.caller, sandbox.TokenizeRequest{
+			MerchantID: c.vars["merchant_id"], AccountID: req.AccountID, AccountName: req.AccountName,
+			Reference: req.Reference, Name: req.Name, UsageMode: req.UsageMode, Idempotency: c.idem,
+			Card: sandbox.CardInput{
+				Number: req.Card.Number, ExpiryMonth: req.Card.ExpiryMonth.digits(),
+				ExpiryYear: req.Card.ExpiryYear.digits(), CVV: req.Card.CVV, Track: req.Card.Track,
+			},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return newStoredMethodView(pm), nil
+	}),
+}
+
+// tokenizeBody is a checked POST /payment-methods body.
+type tokenizeBody struct {
+	AccountName     string `json:"account_name"`
+	AccountID       string `json:"account_id"`
+	Name            string `json:"name"`
+	Reference       string `json:"reference"`
+	UsageMode       string `json:"usage_mode"`
+	FingerprintMode string `json:"fingerprint_mode"`
+	Payer           struct {
+		ID string `json:"id"`
+	} `json:"payer"`
+	Card struct {
+		Number      string `json:"number"`
+		ExpiryMonth count  `json:"expiry_month"`
+		ExpiryYear  count  `json:"expiry_year"`
+		CVV         string `json:"cvv"`
+		Track       string `json:"track"`
+	} `json:"card"`
+}
+
+// digits is a month or year as the SDKs write it, "" when absent (0).
+func (n count) digits() string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(int(n))
+}
+
+// paymentMethodID is the {id} of a token path: a well-formed PMT_ id, else GP's 40213
+// naming the value.
+func paymentMethodID(c *call) (string, error) {
+	id := c.vars["id"]
+	if !sandbox.ValidPaymentMethodID(id) {
+		return "", sandbox.InvalidPaymentMethodID(id)
+	}
+	return id, nil
+}
+
+// getPaymentMethod is GET /payment-methods/{id}: the stored payment method [GP].
+var getPaymentMethod = operation{
+	op:            sandbox.OpPaymentMethodDetail,
+	authenticated: true,
+	pathIDs:       []string{"merchant_id", "id"},
+	bodyOptional:  true,
+	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
+		id, err := paymentMethodID(c)
+		if err != nil {
+			return nil, err
+		}
+		pm, err := s.svc.GetPaymentMethod(c.caller, c.vars["merchant_id"], id)
+		if err != nil {
+			return nil, err
+		}
+		return newStoredMethodView(pm), nil
+	}),
+}
+
+// editPaymentMethod is PATCH /payment-methods/{id}: a new expiry, holder name or
+// card. Node sends "" for a month or year it was not given.
+var editPaymentMethod = operation{
+	op:            sandbox.OpPaymentMethodEdit,
+	authenticated: true,
+	pathIDs:       []string{"merchant_id", "id"},
+	bodyOptional:  true,
+	body: []field{
+		enum("usage_mode", sandbox.UsageSingle, sandbox.UsageMultiple),
+		{name: "name", kind: kString, max: 100},
+		{name: "card", kind: kObject, fields: []field{
+			{name: "number", kind: kDigits, max: 19},
+			{name: "expiry_month", kind: kDigits, max: 2},
+			{name: "expiry_year", kind: kDigits, max: 4},
+		}},
+	},
+	handler: handle(func(s *Server, c *call, req editPaymentMethodBody) (any, error) {
+		id, err := paymentMethodID(c)
+		if err != nil {
+			return nil, err
+		}
+		pm, err := s.svc.EditPaymentMethod(c.caller, sandbox.EditPaymentMethodRequest{
+			MerchantID: c.vars["merchant_id"], ID: id, UsageMode: req.UsageMode, Name: req.Name,
+			ExpiryMonth: req.Card.ExpiryMonth, ExpiryYear: req.Card.ExpiryYear, Number: req.Card.Number,
+			Idempotency: c.idem,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return newStoredMethodView(pm), nil
+	}),
+}
+
+// editPaymentMethodBody is a checked PATCH /payment-methods/{id} body.
+type editPaymentMethodBody struct {
+	UsageMode string `json:"usage_mode"`
+	Name      string `json:"name"`
+	Card      struct {
+		Number      string `json:"number"`
+		ExpiryMonth string `json:"expiry_month"`
+		ExpiryYear  string `json:"expiry_year"`
+	} `json:"card"`
+}
+
+// deletePaymentMethod is DELETE /payment-methods/{id}: answered with the token, its
+// status DELETED, and the action (the Java, PHP and Node SDKs read it) [GP].
+var deletePaymentMethod = operation{
+	op:            sandbox.OpPaymentMethodDelete,
+	authenticated: true,
+	pathIDs:       []string{"merchant_id", "id"},
+	bodyOptional:  true,
+	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
+		id, err := paymentMethodID(c)
+		if err != nil {
+			return nil, err
+		}
+		pm, err := s.svc.DeletePaymentMethod(c.caller, c.vars["merchant_id"], id, c.idem)
+		if err != nil {
+			return nil, err
+		}
+		return newStoredMethodView(pm), nil
+	}),
+}

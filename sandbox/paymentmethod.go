@@ -1,0 +1,257 @@
+package sandbox
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Payment method (token) statuses and usage modes [GP].
+const (
+	TokenActive  = "ACTIVE"
+	TokenDeleted = "DELETED"
+
+	UsageSingle   = "SINGLE"
+	UsageMultiple = "MULTIPLE"
+)
+
+// PaymentMethod is a stored card token, a PMT_ id. Of the card it keeps what a
+// transaction keeps (brand, first six and last four digits) and the expiry, which a
+// charge needs and which is no card data; never the number, CVV or track.
+type PaymentMethod struct {
+	ID              string     `json:"id"`
+	MerchantID      string     `json:"merchant_id"`
+	MerchantName    string     `json:"merchant_name"`
+	AccountID       string     `json:"account_id"`
+	AccountName     string     `json:"account_name"`
+	AppID           string     `json:"app_id"`
+	Status          string     `json:"status"`
+	UsageMode       string     `json:"usage_mode"`
+	Reference       string     `json:"reference,omitempty"`
+	Name            string     `json:"name,omitempty"`
+	Card            StoredCard `json:"card"`
+	ExpiryMonth     string     `json:"expiry_month"`
+	ExpiryYear      string     `json:"expiry_year"`
+	TimeCreated     time.Time  `json:"time_created"`
+	TimeLastUpdated time.Time  `json:"time_last_updated"`
+	Action          Action     `json:"action"`
+}
+
+// paymentMethodIDPattern is a well-formed token id: PMT_ and the letters, digits and
+// dashes of a UUID [GP]. Anything else is refused before it is looked up.
+var paymentMethodIDPattern = regexp.MustCompile(`^PMT_[0-9A-Za-z-]{1,46}$`)
+
+// ValidPaymentMethodID reports whether id has the shape of a token id.
+func ValidPaymentMethodID(id string) bool { return paymentMethodIDPattern.MatchString(id) }
+
+// newPaymentMethodID is PMT_ and a lower-case UUID-shaped id, as GP writes them [GP].
+func (s *Service) newPaymentMethodID() string {
+	const hexDigits = "0123456789abcdef"
+	raw := []byte(s.ids.Alphanumeric(32))
+	for i, c := range raw {
+		raw[i] = hexDigits[int(c)%16]
+	}
+	h := string(raw)
+	return "PMT_" + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// TokenizeRequest is a validated POST /payment-methods body.
+type TokenizeRequest struct {
+	MerchantID  string // the partner path's merchant; else the app's own
+	AccountID   string
+	AccountName string
+	Reference   string
+	Name        string
+	UsageMode   string // SINGLE or MULTIPLE; "" is MULTIPLE [SB]
+	Card        CardInput
+	Idempotency Idempotency
+}
+
+// Tokenize stores a card as a token of the app's tokenization account. The card is
+// checked as a charge would check it (number, expiry, CVV length); it is not sent to
+// an issuer [SB].
+func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error) {
+	v, _, err := execute(s, c, req.Idempotency, "payment_method", func(tx Tx, now time.Time) (string, PaymentMethod, error) {
+		m, acct, err := s.tokenizationAccount(tx, c, req)
+		if err != nil {
+			return "", PaymentMethod{}, err
+		}
+		if req.Card.Number == "" && req.Card.Track == "" {
+			return "", PaymentMethod{}, MissingFields(": number") // GP's spacing [GP]
+		}
+		d, err := checkCard(actionSale, req.Card, now) // a card is tokenized as a sale would read it
+		if err != nil {
+			return "", PaymentMethod{}, err
+		}
+		pm := PaymentMethod{
+			ID: s.newPaymentMethodID(), MerchantID: m.ID, MerchantName: m.Name, AccountID: acct.ID,
+			AccountName: acct.Name, AppID: c.App.ID, Status: TokenActive, UsageMode: orDefault(req.UsageMode, UsageMultiple),
+			Reference: MaskCardData(req.Reference), Name: MaskCardData(req.Name), Card: d.stored(""),
+			ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
+			Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),
+		}
+		return pm.ID, pm, tx.PutPaymentMethod(pm)
+	})
+	return v, err
+}
+
+// twoDigits writes a month or a year as the SDKs send it: two digits.
+func twoDigits(s string) string {
+	if len(s) == 1 {
+		return "0" + s
+	}
+	if len(s) == 4 {
+		return s[2:]
+	}
+	return s
+}
+
+// tokenizationAccount finds the merchant a token is for and the app's tokenization
+// account it goes to: the one the request names (by id or name), else the first
+// account that may create tokens. One the app does not hold is GP's 40041.
+func (s *Service) tokenizationAccount(tx Tx, c Caller, req TokenizeRequest) (Merchant, Account, error) {
+	merchantID := orDefault(req.MerchantID, c.App.MerchantID)
+	for _, a := range c.App.Accounts {
+		if !hasPermission(a, PermTokenize) && !hasPermission(a, PermTokenizeSingle) {
+			continue
+		}
+		if (req.AccountID == "" || a.ID == req.AccountID) && (req.AccountName == "" || a.Name == req.AccountName) && c.App.ActsFor(merchantID) {
+			m, err := tx.Merchant(merchantID)
+			if err == nil {
+				return m, a, nil
+			}
+			return Merchant{}, Account{}, notFoundAs(err, MerchantNotConfigured(a.ID, merchantID))
+		}
+	}
+	return Merchant{}, Account{}, MerchantNotConfigured(orDefault(req.AccountID, req.AccountName, accountFor(c.App, PermTokenize)), merchantID)
+}
+
+// visiblePaymentMethod reads a token the caller may use: one of a merchant its app
+// acts for, and the partner path's merchant when the path names one. Any other, a
+// deleted one included, is unknown (40116).
+func visiblePaymentMethod(tx Tx, c Caller, merchantID, id string) (PaymentMethod, error) {
+	pm, err := tx.PaymentMethod(id)
+	if err != nil {
+		return PaymentMethod{}, notFoundAs(err, NotFoundPaymentMethod(id))
+	}
+	if !c.App.ActsFor(pm.MerchantID) || merchantID != "" && merchantID != pm.MerchantID {
+		return PaymentMethod{}, NotFoundPaymentMethod(id)
+	}
+	return pm, nil
+}
+
+// GetPaymentMethod reads a token.
+func (s *Service) GetPaymentMethod(c Caller, merchantID, id string) (PaymentMethod, error) {
+	var pm PaymentMethod
+	err := s.store.View(func(tx Tx) error {
+		var err error
+		pm, err = visiblePaymentMethod(tx, c, merchantID, id)
+		return err
+	})
+	return pm, err
+}
+
+// EditPaymentMethodRequest is a validated PATCH /payment-methods/{id} body.
+type EditPaymentMethodRequest struct {
+	MerchantID  string
+	ID          string
+	UsageMode   string
+	Name        string
+	ExpiryMonth string
+	ExpiryYear  string
+	Number      string // a new card number: only its brand and digits shown are kept
+	Idempotency Idempotency
+}
+
+// EditPaymentMethod changes a token's expiry, holder name or card. A token can only
+// stay multi-use (50020), and an edit must say something (50021) [GP].
+func (s *Service) EditPaymentMethod(c Caller, req EditPaymentMethodRequest) (PaymentMethod, error) {
+	v, _, err := execute(s, c, req.Idempotency, "payment_method", func(tx Tx, now time.Time) (string, PaymentMethod, error) {
+		pm, err := visiblePaymentMethod(tx, c, req.MerchantID, req.ID)
+		if err != nil {
+			return "", PaymentMethod{}, err
+		}
+		switch {
+		case req.UsageMode == UsageSingle:
+			return "", PaymentMethod{}, TokenUsageOnlyMulti()
+		case req.UsageMode == "" && (req.ExpiryMonth == "" || req.ExpiryYear == ""):
+			return "", PaymentMethod{}, TokenEditMissingFields()
+		}
+		if req.Number != "" {
+			pm.Card = readCard(CardInput{Number: req.Number}).stored("")
+		}
+		if req.ExpiryMonth != "" && req.ExpiryYear != "" {
+			pm.ExpiryMonth, pm.ExpiryYear = twoDigits(req.ExpiryMonth), twoDigits(req.ExpiryYear)
+			if (cardData{expiryMM: pm.ExpiryMonth, expiryYY: pm.ExpiryYear}).expired(now) {
+				return "", PaymentMethod{}, InvalidCardData("Expiry date invalid")
+			}
+		}
+		if req.Name != "" {
+			pm.Name = MaskCardData(req.Name)
+		}
+		pm.UsageMode = orDefault(req.UsageMode, pm.UsageMode)
+		pm.TimeLastUpdated, pm.Action = now, s.newAction(c, "PAYMENT_METHOD_EDIT", now)
+		return pm.ID, pm, tx.PutPaymentMethod(pm)
+	})
+	return v, err
+}
+
+// DeletePaymentMethod forgets a token: later uses are 40116. The answer is the token
+// as it was, DELETED.
+func (s *Service) DeletePaymentMethod(c Caller, merchantID, id string, idem Idempotency) (PaymentMethod, error) {
+	v, _, err := execute(s, c, idem, "payment_method", func(tx Tx, now time.Time) (string, PaymentMethod, error) {
+		pm, err := visiblePaymentMethod(tx, c, merchantID, id)
+		if err != nil {
+			return "", PaymentMethod{}, err
+		}
+		pm.Status, pm.TimeLastUpdated, pm.Action = TokenDeleted, now, s.newAction(c, "PAYMENT_METHOD_DELETE", now)
+		return pm.ID, pm, tx.DeletePaymentMethod(id)
+	})
+	return v, err
+}
+
+// tokenCard turns a charge by token into the card input a charge by card is: the
+// token's card and expiry, with what the request adds (entry mode, CVV, name). The
+// number is GP's test card with the token's first six and last four digits, so that a
+// test card keeps its outcome when tokenized; any other card's middle digits are
+// zeros, which no outcome depends on. It lives only as long as the request. A
+// single-use token is consumed.
+func tokenCard(tx Tx, c Caller, merchantID, id string, in CardInput) (CardInput, PaymentMethod, error) {
+	pm, err := visiblePaymentMethod(tx, c, merchantID, id)
+	if err != nil {
+		return in, pm, err
+	}
+	if pm.UsageMode == UsageSingle {
+		if err := tx.DeletePaymentMethod(id); err != nil {
+			return in, pm, err
+		}
+	}
+	in.Number = testCardLike(pm.Card.First6, pm.Card.Last4)
+	in.ExpiryMonth, in.ExpiryYear, in.Track = pm.ExpiryMonth, pm.ExpiryYear, ""
+	if in.Name == "" {
+		in.Name = pm.Name
+	}
+	return in, pm, nil
+}
+
+// testCards are the numbers whose outcome GP's sandbox decides (see testCardOutcome).
+func testCards() []string {
+	cards := []string{CVVMismatchCard, ExpiredTrackCard, ProcessingErrorCard}
+	for n := range declinedCards {
+		cards = append(cards, n)
+	}
+	slices.Sort(cards)
+	return cards
+}
+
+// testCardLike is the test card with these first six and last four digits, or a
+// 16-digit number of them with zeros between.
+func testCardLike(first6, last4 string) string {
+	for _, n := range testCards() {
+		if strings.HasPrefix(n, first6) && strings.HasSuffix(n, last4) {
+			return n
+		}
+	}
+	return first6 + "000000" + last4
+}
