@@ -269,6 +269,7 @@ type Fixtures struct {
 	Merchants       []Merchant
 	PricingProfiles []PricingProfile
 	Transactions    []Transaction
+	Devices         []Device
 }
 
 const fixturesLoadedMeta = "fixtures_loaded"
@@ -378,5 +379,8 @@ func putFixtures(tx Tx, f Fixtures) error {
 			return err
 		}
 	}
-	return putFixtureBatches(tx, f)
+	if err := putFixtureBatches(tx, f); err != nil {
+		return err
+	}
+	return putFixtureDevices(tx, f.Devices)
 }

@@ -40,6 +40,14 @@ type Tx interface {
 	Order(id string) (Order, error)
 	PutOrder(Order) error
 
+	// Device reads a terminal, Devices lists them by id; DeviceRequest reads a MiC
+	// request (a command sent to a terminal).
+	Device(id string) (Device, error)
+	PutDevice(Device) error
+	Devices() ([]Device, error)
+	DeviceRequest(id string) (DeviceRequest, error)
+	PutDeviceRequest(DeviceRequest) error
+
 	// Batch reads a settlement batch; PutBatch writes it. BatchMembers lists the ids
 	// of the transactions that joined a batch, by id.
 	Batch(id string) (Batch, error)

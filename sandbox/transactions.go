@@ -23,7 +23,7 @@ const (
 // CardPresentOperations lists the operations an app's live configuration can allow.
 var CardPresentOperations = []Operation{
 	OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
-	OpReauthorization, OpIncremental, OpVerification, OpBatchClose,
+	OpReauthorization, OpIncremental, OpVerification, OpBatchClose, OpDevice,
 }
 
 // operationPermissions is the token permission each card-present operation needs.
@@ -40,6 +40,7 @@ var operationPermissions = map[Operation]string{
 	OpIncremental:       PermAuthorize,
 	OpVerification:      PermAuthorize,
 	OpBatchClose:        PermCapture,
+	OpDevice:            PermAuthorize, // a terminal command may take a payment [SB]
 }
 
 // authorizeCardPresent checks a card-present operation: the token must carry its

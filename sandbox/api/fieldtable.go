@@ -44,6 +44,7 @@ const (
 	kObject
 	kObjects // an object, or an array of such objects (the document's products)
 	kArray
+	kScalar // a string or a JSON number: UPA ids and amounts come either way
 )
 
 // Shorthands for the fields the tables declare most.
@@ -200,6 +201,10 @@ func checkValue(f field, v any, path string) error {
 			return sandbox.InvalidField(path)
 		}
 		return nil
+	case kScalar:
+		if n, ok := v.(json.Number); ok {
+			v = n.String()
+		}
 	}
 	s, ok := v.(string)
 	if !ok || !textOK(s) || !lengthOK(s, f.min, f.max) {

@@ -45,6 +45,7 @@ func (s *Server) routes(pprof bool) *mux.Router {
 		r.Handle(prefix+"/transactions/{id}/incremental", s.endpoint(incrementalOp)).Methods(http.MethodPost)
 		r.Handle(prefix+"/batches/{batch_id}", s.endpoint(closeBatch)).Methods(http.MethodPost)
 		r.Handle(prefix+"/batches/", s.endpoint(closeBatchWithoutID)).Methods(http.MethodPost)
+		r.Handle(prefix+"/devices", s.endpoint(deviceOp)).Methods(http.MethodPost)
 	}
 
 	// The sandbox's own endpoints live under /_sandbox/, apart from the GP API.

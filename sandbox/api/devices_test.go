@@ -1,0 +1,194 @@
+package api_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// micBody is a MiC request as the Java and .NET SDKs send it, around one UPA command.
+func micBody(command, data string) string {
+	inner := `"command":"` + command + `","requestId":"10001","EcrId":"13"`
+	if data != "" {
+		inner += `,"data":` + data
+	}
+	return `{"account_name":"transaction_processing","channel":"CP","country":"US","currency":"USD","reference":"10001",` +
+		`"request":{"message":"MSG","data":{` + inner + `}},"notifications":{}}`
+}
+
+// mic sends a command and returns the device request, failing unless it is 200.
+func (env *sandboxEnv) mic(tok, command, data string) map[string]any {
+	env.t.Helper()
+	r := env.do("POST", "/devices", apiHeader(tok), micBody(command, data))
+	if r.status != 200 {
+		env.t.Fatalf("%s: %d %s", command, r.status, r.body)
+	}
+	return r.json(env.t)
+}
+
+// dig walks a decoded JSON object by dotted path.
+func dig(m map[string]any, path string) any {
+	var v any = m
+	for _, k := range strings.Split(path, ".") {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = o[k]
+	}
+	return v
+}
+
+func TestDeviceSaleWithTip(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	d := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"1.00"}}`)
+	want := map[string]any{
+		"status": "COMPLETE", "action.result_code": "SUCCESS", "response.response": "Sale",
+		"response.requestId": "10001", "response.EcrId": "13", "response.cmdResult.result": "Success",
+		"response.data.host.totalAmount": "11.00", "response.data.host.tipAmount": "1.00",
+		"response.data.host.baseAmount": "10.00", "response.data.host.gatewayResponseCode": "00",
+		"response.data.host.tranNo": "0001", "response.data.payment.cardType": "VISA",
+		"response.data.payment.maskedPan": "401200******0016", "response.data.payment.cardAcquisition": "Insert",
+		"account_id": "TRA_00000000000000000000000000000001",
+	}
+	for path, v := range want {
+		if got := dig(d, path); got != v {
+			t.Errorf("%s = %v, want %v", path, got, v)
+		}
+	}
+	if _, ok := d["data"]; ok {
+		t.Error("a device request must not have a top-level data member")
+	}
+	if id, _ := d["id"].(string); !strings.HasPrefix(id, "DRQ_") {
+		t.Errorf("id = %q, want DRQ_...", id)
+	}
+	trn := dig(d, "response.data.host.referenceNumber").(string)
+	r := env.do("GET", "/transactions/"+trn, apiHeader(tok), "")
+	txn := r.json(t)
+	for path, v := range map[string]any{
+		"status": "CAPTURED", "amount": "1000", "payment_method.entry_mode": "CHIP",
+		"payment_method.card.brand": "VISA", "payment_method.card.masked_number_last4": "XXXXXXXXXXXX0016",
+		"payment_method.result": "00",
+	} {
+		if got := dig(txn, path); got != v {
+			t.Errorf("transaction %s = %v, want %v (%s)", path, got, v, r.body)
+		}
+	}
+	if got := dig(txn, "payment_method.card.authcode"); got != dig(d, "response.data.host.approvalCode") {
+		t.Errorf("authcode %v, terminal approval code %v", got, dig(d, "response.data.host.approvalCode"))
+	}
+}
+
+// The SDKs' spellings: Node 3.10.10's ecrId, amount and numeric requestId; PHP's
+// zero-padded amounts; the .NET path with a merchant.
+func TestDeviceSpellings(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
+		`"data":{"params":{"clerkId":"1234"},"transaction":{"amount":"15.00","taxAmount":1.5}}}},"notifications":{}}`
+	r := env.do("POST", "/devices", apiHeader(tok), node)
+	if r.status != 200 {
+		t.Fatalf("node: %d %s", r.status, r.body)
+	}
+	d := r.json(t)
+	if dig(d, "response.requestId") != "11377" || dig(d, "response.EcrId") != "12" || dig(d, "response.data.host.baseAmount") != "15.00" || d["currency"] != "USD" {
+		t.Errorf("node spelling answered %s", r.body)
+	}
+	php := strings.Replace(micBody("Sale", `{"transaction":{"baseAmount":"0010.00","tipAmount":"001.05"}}`), `"EcrId":"13"`, `"EcrId":"1"`, 1)
+	r = env.do("POST", "/merchants/"+merchantTwo+"/devices", apiHeader(tok), php)
+	d = r.json(t)
+	if r.status != 200 || dig(d, "response.data.host.totalAmount") != "11.05" || d["merchant_id"] != merchantTwo {
+		t.Errorf("php spelling on the merchant path: %d %s", r.status, r.body)
+	}
+}
+
+func TestDeviceChainedCommands(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	txn := func(id string) map[string]any {
+		t.Helper()
+		return env.do("GET", "/transactions/"+id, apiHeader(tok), "").json(t)
+	}
+	// PreAuth, then AuthCompletion by the device request id (the Node SDK's way).
+	auth := env.mic(tok, "PreAuth", `{"transaction":{"amount":"20.00"}}`)
+	authTrn := dig(auth, "response.data.host.referenceNumber").(string)
+	if s := txn(authTrn)["status"]; s != "PREAUTHORIZED" {
+		t.Fatalf("preauth status %v", s)
+	}
+	capture := env.mic(tok, "AuthCompletion", fmt.Sprintf(`{"transaction":{"amount":"22.00","referenceNumber":%q}}`, auth["id"]))
+	if dig(capture, "response.cmdResult.result") != "Success" {
+		t.Fatalf("capture: %v", capture)
+	}
+	if got := txn(authTrn); got["status"] != "CAPTURED" || got["amount"] != "2200" {
+		t.Errorf("captured: %v %v", got["status"], got["amount"])
+	}
+	// A sale refunded by its tranNo (Java's withTerminalRefNumber) ...
+	sale := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"5.00"}}`)
+	saleTrn := dig(sale, "response.data.host.referenceNumber").(string)
+	refund := env.mic(tok, "Refund", fmt.Sprintf(`{"transaction":{"totalAmount":"5.00","tranNo":%q}}`, dig(sale, "response.data.host.tranNo")))
+	refundTrn := dig(refund, "response.data.host.referenceNumber").(string)
+	if r := txn(refundTrn); r["type"] != "REFUND" || r["amount"] != "500" {
+		t.Errorf("linked refund: %v", r)
+	}
+	// ... another voided by host.referenceNumber, its tip adjusted before.
+	sale2 := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"7.00"}}`)
+	trn2 := dig(sale2, "response.data.host.referenceNumber").(string)
+	tip := env.mic(tok, "TipAdjust", fmt.Sprintf(`{"transaction":{"tipAmount":"1.50","referenceNumber":%q}}`, trn2))
+	admin := env.do("GET", "/_sandbox/transactions/"+trn2, map[string]string{}, "")
+	if dig(tip, "response.data.host.tipAmount") != "1.50" || !strings.Contains(string(admin.body), `"gratuity_amount":"150"`) {
+		t.Errorf("tip adjust: %v", tip)
+	}
+	env.mic(tok, "Void", fmt.Sprintf(`{"transaction":{"referenceNumber":%q}}`, trn2))
+	if s := txn(trn2)["status"]; s != "REVERSED" {
+		t.Errorf("voided sale status %v", s)
+	}
+	// A void of something the terminal never did: the terminal's Failed answer.
+	bad := env.mic(tok, "Void", `{"transaction":{"referenceNumber":"9999"}}`)
+	if bad["status"] != "DECLINED" || dig(bad, "action.result_code") != "ERROR" || dig(bad, "response.cmdResult.result") != "Failed" {
+		t.Errorf("void of nothing: %v", bad)
+	}
+	if s := txn(saleTrn)["status"]; s != "CAPTURED" {
+		t.Errorf("refunded sale status %v", s)
+	}
+}
+
+func TestDeviceOtherCommands(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	verify := env.mic(tok, "CardVerify", `{"params":{"tokenRequest":"0"},"transaction":{}}`)
+	trn := dig(verify, "response.data.host.referenceNumber").(string)
+	if s := env.do("GET", "/transactions/"+trn, apiHeader(tok), "").json(t)["status"]; s != "VERIFIED" {
+		t.Errorf("verify status %v", s)
+	}
+	standalone := env.mic(tok, "Refund", `{"transaction":{"totalAmount":"3.00"}}`)
+	if dig(standalone, "response.data.payment.transactionType") != "Refund" {
+		t.Errorf("standalone refund: %v", standalone)
+	}
+	for _, cmd := range []string{"Ping", "LineItemDisplay", "CancelTransaction"} {
+		d := env.mic(tok, cmd, "")
+		if d["status"] != "COMPLETE" || dig(d, "response.cmdResult.result") != "Success" || dig(d, "response.response") != cmd {
+			t.Errorf("%s: %v", cmd, d)
+		}
+	}
+	env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	report := env.mic(tok, "GetBatchReport", "")
+	// The sale and the standalone refund: 10.00 - 3.00.
+	if dig(report, "response.data.batchRecord.batchStatus") != "OPEN" || dig(report, "response.data.batchRecord.totalCnt") != 2.0 ||
+		dig(report, "response.data.batchRecord.totalAmount") != "7.00" {
+		t.Errorf("batch report: %v", report)
+	}
+	eod := env.mic(tok, "EODProcessing", "")
+	batch := dig(eod, "response.data.host.batchId")
+	if batch == nil || dig(eod, "response.data.batchRecord.batchStatus") != "CLOSED" || dig(eod, "response.data.batchRecord.totalAmount") != "7.00" {
+		t.Errorf("end of day: %v", eod)
+	}
+	r := env.do("GET", "/_sandbox/batches/BAT_"+batch.(string), map[string]string{}, "")
+	if !strings.Contains(string(r.body), `"CLOSED"`) {
+		t.Errorf("batch after end of day: %d %s", r.status, r.body)
+	}
+	unsupported := env.mic(tok, "Reboot", "")
+	if dig(unsupported, "response.cmdResult.errorCode") != "ERR017" {
+		t.Errorf("unsupported command: %v", unsupported)
+	}
+}
