@@ -123,6 +123,9 @@ func (s *Service) SendDeviceCommand(c Caller, req DeviceCommandRequest) (DeviceR
 }
 
 func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, now time.Time) (DeviceRequest, error) {
+	if err := checkCommand(req.Command); err != nil {
+		return DeviceRequest{}, err
+	}
 	m, acct, err := s.transactionAccount(tx, c, TransactionRequest{
 		MerchantID: req.MerchantID, AccountID: req.AccountID, AccountName: req.AccountName,
 	})
@@ -351,4 +354,18 @@ func takesCard(u UPACommand) bool {
 		return u.ReferenceNumber == "" && u.TranNo == "" // a linked refund needs no card
 	}
 	return slices.Contains([]string{"Sale", "PreAuth", "CardVerify"}, u.Command)
+}
+
+// checkCommand refuses a command without what it needs, before any terminal sees it.
+func checkCommand(u UPACommand) error {
+	const at = "request.data.data.transaction."
+	switch {
+	case (u.Command == "Sale" || u.Command == "PreAuth" || (u.Command == "Refund" && u.TranNo == "" && u.ReferenceNumber == "")) && u.amount() == "":
+		return MissingFields(at + "baseAmount")
+	case (u.Command == "AuthCompletion" || u.Command == "Void" || u.Command == "TipAdjust") && u.TranNo == "" && u.ReferenceNumber == "":
+		return MissingFields("[" + at + "referenceNumber or " + at + "tranNo]")
+	case u.Command == "TipAdjust" && u.TipAmount == "":
+		return MissingFields(at + "tipAmount")
+	}
+	return nil
 }

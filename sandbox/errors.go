@@ -340,10 +340,10 @@ func DeviceNotActive(id string) *Error {
 
 // DeviceBusy: the terminal is still busy with an earlier command [SB].
 func DeviceBusy(id, with string) *Error {
-	return newError(CodeInvalidAction, "40291", "Device "+id+" is busy with "+with)
+	return newError(CodeInvalidAction, "40290", "Device "+id+" is busy with "+with)
 }
 
 // DeviceRequestDone: a card presented for a command the terminal already finished [SB].
 func DeviceRequestDone(id, status string) *Error {
-	return newError(CodeInvalidAction, "40292", "Device request "+id+" is "+status+", not INITIATED")
+	return newError(CodeInvalidAction, "40290", "Device request "+id+" is "+status+", not INITIATED")
 }

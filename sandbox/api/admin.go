@@ -355,3 +355,85 @@ func (s *Server) clockView() clockView {
 	}
 	return v
 }
+
+// GET /_sandbox/devices: every terminal and its state.
+func (s *Server) adminListDevices(r *http.Request) (any, error) {
+	devices, err := s.svc.Devices()
+	if err != nil {
+		return nil, err
+	}
+	views := make([]adminDeviceView, len(devices))
+	for i, d := range devices {
+		views[i] = adminDeviceView(d)
+	}
+	return map[string]any{"devices": views}, nil
+}
+
+var deviceChangeBody = []field{
+	enum("mode", sandbox.DeviceModeComplete, sandbox.DeviceModeInitiated),
+	enum("status", sandbox.DeviceActive, sandbox.DeviceInactive),
+	text("card", 19),
+}
+
+// deviceChangeRequest is the body of POST /_sandbox/devices/{id}.
+type deviceChangeRequest struct {
+	Mode   string `json:"mode"`
+	Status string `json:"status"`
+	Card   string `json:"card"`
+}
+
+// POST /_sandbox/devices/{id} {"mode":"INITIATED"}: a terminal's answer mode, status
+// or default card.
+func (s *Server) adminChangeDevice(r *http.Request) (any, error) {
+	req, err := adminRequest[deviceChangeRequest](s, r, deviceChangeBody)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.svc.ChangeDevice(pathVar(r, "id"), sandbox.DeviceChange(req))
+	if err != nil {
+		return nil, err
+	}
+	return adminDeviceView(d), nil
+}
+
+var presentBody = []field{
+	text("card", 19),
+	enum("entry_mode", "CHIP", "SWIPE", "CONTACTLESS_CHIP", "MANUAL"),
+	digits("tip", 50),
+	enum("outcome", sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeHostDecline),
+}
+
+// presentRequest is the body of POST /_sandbox/device-requests/{id}/present.
+type presentRequest struct {
+	Card      string `json:"card"`
+	EntryMode string `json:"entry_mode"`
+	Tip       string `json:"tip"`
+	Outcome   string `json:"outcome"`
+}
+
+// POST /_sandbox/device-requests/{id}/present: a person presents a card on the
+// terminal of an INITIATED command (or cancels it); answers the completed request.
+func (s *Server) adminPresentCard(r *http.Request) (any, error) {
+	req, err := adminRequest[presentRequest](s, r, presentBody)
+	if err != nil {
+		return nil, err
+	}
+	if req.Card != "" && !sandbox.KnownTerminalCard(req.Card) {
+		return nil, sandbox.InvalidField("card")
+	}
+	d, err := s.svc.CompleteDeviceRequest(pathVar(r, "id"), sandbox.Presentation(req))
+	if err != nil {
+		return nil, err
+	}
+	return newDeviceRequestView(d), nil
+}
+
+// GET /_sandbox/device-requests/{id}: a command sent to a terminal, as POST /devices
+// answers it now.
+func (s *Server) adminGetDeviceRequest(r *http.Request) (any, error) {
+	d, err := s.svc.DeviceRequestState(pathVar(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return newDeviceRequestView(d), nil
+}

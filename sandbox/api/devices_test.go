@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 // micBody is a MiC request as the Java and .NET SDKs send it, around one UPA command.
@@ -191,4 +193,97 @@ func TestDeviceOtherCommands(t *testing.T) {
 	if dig(unsupported, "response.cmdResult.errorCode") != "ERR017" {
 		t.Errorf("unsupported command: %v", unsupported)
 	}
+}
+
+func TestDeviceErrors(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	restricted := env.mustToken(restrictedApp, restrictedKey, "")
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	tests := []struct {
+		name string
+		tok  string
+		body string
+		want gpError
+	}{
+		{"no request", tok, `{"channel":"CP"}`, gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request"}},
+		{"no command", tok, strings.Replace(sale, `"command":"Sale",`, "", 1),
+			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.command"}},
+		{"no requestId", tok, strings.Replace(sale, `"requestId":"10001",`, "", 1),
+			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.requestId"}},
+		{"not a UPA command", tok, micBody("Teleport", ""),
+			gpError{400, "INVALID_REQUEST_DATA", "40213", "request.data.command contains unexpected data"}},
+		{"amount not an amount", tok, micBody("Sale", `{"transaction":{"baseAmount":"10.001"}}`),
+			gpError{400, "INVALID_REQUEST_DATA", "40213", "request.data.data.transaction.baseAmount contains unexpected data"}},
+		{"sale without amount", tok, micBody("Sale", `{"transaction":{}}`),
+			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.data.transaction.baseAmount"}},
+		{"unknown UPA member", tok, micBody("Sale", `{"transaction":{"baseAmount":"1.00","pan":"4111"}}`),
+			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: request.data.data.transaction.pan"}},
+		{"live configuration without devices", restricted, sale,
+			gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}},
+	}
+	for _, tc := range tests {
+		r := env.do("POST", "/devices", apiHeader(tc.tok), tc.body)
+		if got := r.gpError(t); got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	if n := len(env.mustDevices()); n != 4 {
+		t.Fatalf("devices: %d", n)
+	}
+
+	// An inactive terminal, then none at all.
+	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"status":"INACTIVE"}`)
+	if got := env.do("POST", "/devices", apiHeader(tok), sale).gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is not active"}) {
+		t.Errorf("inactive: %+v", got)
+	}
+	env.mustReseed(func(f *sandbox.Fixtures) { f.Devices = nil })
+	tok = env.mustToken(partnerApp, partnerKey, "")
+	want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Device for account TRA_00000000000000000000000000000001 of merchant MER_00000000000000000000000000000001 not found at this location."}
+	if got := env.do("POST", "/devices", apiHeader(tok), sale).gpError(t); got != want {
+		t.Errorf("no device: %+v", got)
+	}
+}
+
+// INITIATED mode: the answer comes before the card; the terminal is busy until a
+// card is presented; an idempotency key is consumed like elsewhere.
+func TestDeviceInitiatedMode(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	r := env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	if r.status != 200 || !strings.Contains(string(r.body), `"mode":"INITIATED"`) {
+		t.Fatalf("set mode: %d %s", r.status, r.body)
+	}
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"2.00"}}`)
+	first := env.do("POST", "/devices", apiHeader(tok, "X-GP-Idempotency", "mic-1"), sale)
+	d := first.json(t)
+	if first.status != 200 || d["status"] != "INITIATED" || dig(d, "action.result_code") != "SUCCESS" || d["response"] != nil {
+		t.Fatalf("initiated: %d %s", first.status, first.body)
+	}
+	again := env.do("POST", "/devices", apiHeader(tok, "X-GP-Idempotency", "mic-1"), sale)
+	if got := again.gpError(t); got.Code != "DUPLICATE_ACTION" || !strings.Contains(got.Description, d["id"].(string)) {
+		t.Errorf("repeat key: %+v", got)
+	}
+	busy := env.do("POST", "/devices", apiHeader(tok), micBody("Ping", ""))
+	if got := busy.gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is busy with " + d["id"].(string)}) {
+		t.Errorf("busy: %+v", got)
+	}
+	done := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{"card":"mastercard_manual","tip":"300"}`)
+	c := done.json(t)
+	if c["status"] != "COMPLETE" || dig(c, "response.data.payment.cardType") != "MASTERCARD" || dig(c, "response.data.host.totalAmount") != "13.00" {
+		t.Errorf("presented: %s", done.body)
+	}
+	if got := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{}`).gpError(t); got.Detail != "40290" {
+		t.Errorf("second presentation: %+v", got)
+	}
+	if r := env.do("POST", "/devices", apiHeader(tok), micBody("Ping", "")); r.status != 200 {
+		t.Errorf("idle again: %d %s", r.status, r.body)
+	}
+}
+
+func (env *sandboxEnv) mustDevices() []any {
+	env.t.Helper()
+	r := env.do("GET", "/_sandbox/devices", map[string]string{}, "")
+	devices, _ := r.json(env.t)["devices"].([]any)
+	return devices
 }
