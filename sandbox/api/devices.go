@@ -40,6 +40,7 @@ var upaTransactionFields = []field{
 	upa("tranTime"),
 	upa("folioNumber"),
 	upa("extraChargeTotal"),
+	upa("cardAcquisition"), // Node 3.10.10 sends it with every card command
 }
 
 // upaParamFields is request.data.data.params (and the Java SDK's request.data.params).
@@ -167,6 +168,7 @@ type upaTransactionBody struct {
 	TranTime            scalar `json:"tranTime"`
 	FolioNumber         scalar `json:"folioNumber"`
 	ExtraChargeTotal    scalar `json:"extraChargeTotal"`
+	CardAcquisition     scalar `json:"cardAcquisition"`
 }
 
 type upaParamsBody struct {

@@ -88,7 +88,7 @@ func TestDeviceSpellings(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
-		`"data":{"params":{"clerkId":"1234"},"transaction":{"amount":"15.00","taxAmount":1.5}}}},"notifications":{}}`
+		`"data":{"params":{"clerkId":"1234"},"transaction":{"amount":"15.00","taxAmount":1.5,"cardAcquisition":"C"}}}},"notifications":{}}`
 	r := env.do("POST", "/devices", apiHeader(tok), node)
 	if r.status != 200 {
 		t.Fatalf("node: %d %s", r.status, r.body)
