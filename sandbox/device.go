@@ -115,11 +115,32 @@ type DeviceCommandRequest struct {
 // one store transaction: the device request, the terminal's state and whatever
 // transaction the command made or changed commit together.
 func (s *Service) SendDeviceCommand(c Caller, req DeviceCommandRequest) (DeviceRequest, error) {
-	v, _, err := execute(s, c, req.Idempotency, "device_request", func(tx Tx, now time.Time) (string, DeviceRequest, error) {
+	notified := false
+	v, replayed, err := execute(s, c, req.Idempotency, "device_request", func(tx Tx, now time.Time) (string, DeviceRequest, error) {
 		d, err := s.sendDeviceCommand(tx, c, req, now)
+		if err == nil {
+			notified, err = enqueueDeviceNotification(tx, d, c.App.Key, now)
+		}
 		return d.ID, d, err
 	})
+	switch {
+	case err != nil || replayed:
+	case v.Status == DeviceRequestInitiated:
+		s.terminalWaiting()
+	case notified:
+		s.notifyWritten()
+	}
 	return v, err
+}
+
+// OnTerminalWaiting registers fn to be called after a command starts waiting for a
+// card, so that the terminal delay wakes at once. Call it before serving.
+func (s *Service) OnTerminalWaiting(fn func()) { s.waiting = fn }
+
+func (s *Service) terminalWaiting() {
+	if s.waiting != nil {
+		s.waiting()
+	}
 }
 
 func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, now time.Time) (DeviceRequest, error) {
@@ -197,6 +218,7 @@ func accountDevice(tx Tx, merchantID, accountID string) (Device, error) {
 // zero Presentation presents the terminal's default card.
 func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceRequest, error) {
 	var d DeviceRequest
+	notified := false
 	err := s.store.Update(func(tx Tx) error {
 		var err error
 		if d, err = tx.DeviceRequest(id); err != nil {
@@ -217,14 +239,21 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 			d.Presentation = p
 		}
 		dev.Pending = ""
-		if err := s.runTerminal(tx, Caller{App: app}, &dev, &d, s.clock.Now()); err != nil {
+		now := s.clock.Now()
+		if err := s.runTerminal(tx, Caller{App: app}, &dev, &d, now); err != nil {
 			return err
 		}
 		if err := tx.PutDevice(dev); err != nil {
 			return err
 		}
+		if notified, err = enqueueDeviceNotification(tx, d, app.Key, now); err != nil {
+			return err
+		}
 		return tx.PutDeviceRequest(d)
 	})
+	if err == nil && notified {
+		s.notifyWritten()
+	}
 	return d, err
 }
 

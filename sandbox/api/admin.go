@@ -257,11 +257,17 @@ func formatOptional(t time.Time) string {
 	return sandbox.FormatTime(t)
 }
 
-// NotificationBody renders an order as its status notification sends it (the order
-// view, see notificationBody): the notification worker's Renderer, and what the admin
-// API shows of a notification. json.Marshal of a view is deterministic, as a retry
-// of a signed body needs.
-func NotificationBody(o sandbox.Order) ([]byte, error) { return notificationBody(o) }
+// NotificationBody renders a notification's body: the order as its status
+// notification sends it (see notificationBody), or the device request as POST
+// /devices answers it once complete. It is the notification worker's Renderer, and
+// what the admin API shows of a notification. json.Marshal of a view is
+// deterministic, as a retry of a signed body needs.
+func NotificationBody(n sandbox.Notification) ([]byte, error) {
+	if n.DeviceRequest != nil {
+		return json.Marshal(newDeviceRequestView(*n.DeviceRequest))
+	}
+	return notificationBody(n.Order)
+}
 
 // GET /_sandbox/notifications?order_id=
 func (s *Server) adminNotifications(r *http.Request) (any, error) {
@@ -272,12 +278,16 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 	out := make([]notificationView, 0, len(list))
 	for _, n := range list {
 		// Rendered as the worker renders it, so body and signature are what is sent.
-		body, err := NotificationBody(n.Order)
+		body, err := NotificationBody(n)
 		if err != nil {
 			return nil, err
 		}
+		action, status := n.Order.Action.Type, n.Order.Status
+		if d := n.DeviceRequest; d != nil {
+			action, status = d.Action.Type, d.Status
+		}
 		v := notificationView{
-			OrderID: n.OrderID, Seq: n.Seq, Action: n.Order.Action.Type, OrderStatus: n.Order.Status, URL: n.URL,
+			OrderID: n.OrderID, Seq: n.Seq, Action: action, OrderStatus: status, URL: n.URL,
 			Signature: sandbox.Sign(body, n.AppKey),
 			State:     n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: formatOptional(n.NextAttempt),
 			Attempts: []attemptView{}, Body: body,

@@ -2,10 +2,15 @@ package api_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
 // micBody is a MiC request as the Java and .NET SDKs send it, around one UPA command.
@@ -286,4 +291,97 @@ func (env *sandboxEnv) mustDevices() []any {
 	r := env.do("GET", "/_sandbox/devices", map[string]string{}, "")
 	devices, _ := r.json(env.t)["devices"].([]any)
 	return devices
+}
+
+// hook is a status_url listener: each notification's body and signature.
+type hook struct {
+	URL   string
+	posts chan [2]string
+}
+
+func mustHook(t *testing.T) hook {
+	t.Helper()
+	h := hook{posts: make(chan [2]string, 8)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		h.posts <- [2]string{string(b), r.Header.Get("X-GP-Signature")}
+	}))
+	t.Cleanup(srv.Close)
+	h.URL = srv.URL + "/hook"
+	return h
+}
+
+// next waits for the next notification, failing after a few seconds of wall time.
+func (h hook) next(t *testing.T) (body, signature string) {
+	t.Helper()
+	select {
+	case p := <-h.posts:
+		return p[0], p[1]
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification arrived")
+		return "", ""
+	}
+}
+
+func micBodyNotified(command, data, statusURL string) string {
+	return strings.Replace(micBody(command, data), `"notifications":{}`, `"notifications":{"status_url":"`+statusURL+`"}`, 1)
+}
+
+// A command that completes notifies its status_url with the device request as POST
+// /devices answered it, signed like order notifications.
+func TestDeviceNotification(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	h := mustHook(t)
+	r := env.do("POST", "/devices", apiHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
+	if r.status != 200 {
+		t.Fatalf("sale: %d %s", r.status, r.body)
+	}
+	body, signature := h.next(t)
+	if body != string(r.body) {
+		t.Errorf("notification body\n%s\nwant the answer\n%s", body, r.body)
+	}
+	if want := sandbox.Sign([]byte(body), partnerKey); signature != want {
+		t.Errorf("X-GP-Signature %q, want %q", signature, want)
+	}
+	id := r.json(t)["id"].(string)
+	list := env.do("GET", "/_sandbox/notifications?order_id="+id, map[string]string{}, "").json(t)
+	n, _ := list["notifications"].([]any)
+	if len(n) != 1 || dig(n[0].(map[string]any), "order_status") != "COMPLETE" || dig(n[0].(map[string]any), "action") != "PROCESS_DEVICE_COMMAND" {
+		t.Errorf("admin notifications: %v", list)
+	}
+}
+
+// In INITIATED mode a waiting command completes by itself with the terminal's default
+// card once the terminal delay has passed on the sandbox clock, and notifies.
+func TestDeviceTerminalDelay(t *testing.T) {
+	env := mustSandbox(t, func(c *app.Config) { c.TerminalDelay = 2 * time.Second })
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	h := mustHook(t)
+	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	r := env.do("POST", "/devices", apiHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
+	if d := r.json(t); r.status != 200 || d["status"] != "INITIATED" {
+		t.Fatalf("sale: %d %s", r.status, r.body)
+	}
+	id := r.json(t)["id"].(string)
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	if got := env.do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "").json(t); got["status"] != "INITIATED" {
+		t.Errorf("after 1s of a 2s delay: %v", got["status"])
+	}
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	body, signature := h.next(t)
+	state := env.do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "")
+	if body != string(state.body) {
+		t.Errorf("notification body\n%s\nwant the device request\n%s", body, state.body)
+	}
+	if want := sandbox.Sign([]byte(body), partnerKey); signature != want {
+		t.Errorf("X-GP-Signature %q, want %q", signature, want)
+	}
+	d := state.json(t)
+	if d["status"] != "COMPLETE" || dig(d, "response.data.payment.cardAcquisition") != "Insert" || dig(d, "response.data.host.baseAmount") != "10.00" {
+		t.Errorf("completed by itself: %s", state.body)
+	}
+	if got := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{}`).gpError(t); got.Detail != "40290" {
+		t.Errorf("presenting after the delay: %+v", got)
+	}
 }
