@@ -254,7 +254,7 @@ func (b deviceBody) domain(c *call) (sandbox.DeviceCommandRequest, error) {
 	return sandbox.DeviceCommandRequest{
 		MerchantID: orDefaultString(c.vars["merchant_id"], b.MerchantID), AccountID: b.AccountID, AccountName: b.AccountName,
 		Channel: b.Channel, Country: b.Country, Currency: b.Currency, Reference: string(b.Reference),
-		StatusURL: b.Notifications.StatusURL, Command: u, Idempotency: c.idem,
+		StatusURL: b.Notifications.StatusURL, Command: u, Presentation: c.terminal, Idempotency: c.idem,
 	}, nil
 }
 

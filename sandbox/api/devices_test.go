@@ -385,3 +385,57 @@ func TestDeviceTerminalDelay(t *testing.T) {
 		t.Errorf("presenting after the delay: %+v", got)
 	}
 }
+
+// A scenario's terminal outcome chooses what happens at the terminal: the card and
+// tip, a customer who cancels, a busy terminal, a host decline; a sequence step per
+// command, matched on the UPA command by body.
+func TestDeviceScenarioTerminal(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	const scenarios = `version: 1
+name: terminal-script
+rules:
+  - when: {operation: device, body: {request: {data: {command: Sale}}}}
+    sequence:
+      - then: {terminal: {card: mastercard_manual, tip: "300"}}
+      - then: {terminal: {outcome: customer_cancels}}
+      - then: {terminal: {outcome: terminal_busy}}
+      - then: {terminal: {outcome: host_decline}}
+      - then: {terminal: {card: visa_swipe, entry_mode: CONTACTLESS_CHIP}}
+`
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, scenarios); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	header := apiHeader(tok, "X-Sandbox-Scenario", "terminal-script")
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	send := func() map[string]any {
+		r := env.do("POST", "/devices", header, sale)
+		if r.status != 200 {
+			t.Fatalf("sale: %d %s", r.status, r.body)
+		}
+		return r.json(t)
+	}
+	if d := send(); dig(d, "response.data.payment.cardType") != "MASTERCARD" || dig(d, "response.data.host.totalAmount") != "13.00" {
+		t.Errorf("card and tip: %v", d["response"])
+	}
+	if d := send(); d["status"] != "DECLINED" || dig(d, "response.cmdResult.errorCode") != "ERR018" {
+		t.Errorf("customer cancels: %v", d)
+	}
+	if got := env.do("POST", "/devices", header, sale).gpError(t); got.Detail != "40290" || !strings.Contains(got.Description, "is busy") {
+		t.Errorf("terminal busy: %+v", got)
+	}
+	if d := send(); d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "05" {
+		t.Errorf("host decline: %v", d)
+	}
+	if d := send(); dig(d, "response.data.payment.cardAcquisition") != "Contactless" {
+		t.Errorf("entry mode: %v", d["response"])
+	}
+	// Other commands are not matched: a Ping passes.
+	if r := env.do("POST", "/devices", header, micBody("Ping", "")); r.status != 200 || !strings.Contains(string(r.body), `"result":"Success"`) {
+		t.Errorf("ping: %d %s", r.status, r.body)
+	}
+	bad := strings.Replace(scenarios, "operation: device", "operation: transaction", 1)
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, bad); r.status != 400 || !strings.Contains(string(r.body), "terminal applies only to the device operation") {
+		t.Errorf("terminal on another operation: %d %s", r.status, r.body)
+	}
+}
