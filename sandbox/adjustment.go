@@ -32,35 +32,42 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Transaction, error) {
 		return Transaction{}, err
 	}
 	t, _, err := execute(s, c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, Transaction, error) {
-		t, err := tx.Transaction(req.TransactionID)
-		if err != nil {
-			return "", t, notFoundAs(err, NotFoundTransaction(req.TransactionID))
-		}
-		// Another merchant's transaction is indistinguishable from a missing one.
-		if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
-			return "", t, NotFoundTransaction(req.TransactionID)
-		}
-		if req.Amount == "" && req.GratuityAmount == "" && req.Tag == "" {
-			return "", t, MissingFields("[amount or tag or gratuityAmount]")
-		}
-		if err := s.refreshBatch(tx, &t, now); err != nil {
-			return "", t, err
-		}
-		if err := allows(OpAdjustment, t); err != nil {
-			return "", t, err
-		}
-		t.Action = s.newAction(c, "AUTHORIZE", now)
-		t.AdjustmentCount++
-		record := Adjustment{
-			Seq: t.AdjustmentCount, ActionID: t.Action.ID, Time: t.Action.TimeCreated, AppID: c.App.ID,
-			Version: req.Version, Changes: applyAdjustment(&t, req),
-		}
-		if err := tx.AddAdjustment(t.ID, record, AdjustmentHistoryLimit); err != nil {
-			return "", t, err
-		}
-		return t.ID, t, tx.PutTransaction(t)
+		t, err := s.adjustTransaction(tx, c, req, now)
+		return t.ID, t, err
 	})
 	return t, err
+}
+
+// adjustTransaction adjusts inside a store transaction: the one code path of an
+// adjustment, whether an API request or a terminal's tip adjust asked for it.
+func (s *Service) adjustTransaction(tx Tx, c Caller, req AdjustRequest, now time.Time) (Transaction, error) {
+	t, err := tx.Transaction(req.TransactionID)
+	if err != nil {
+		return t, notFoundAs(err, NotFoundTransaction(req.TransactionID))
+	}
+	// Another merchant's transaction is indistinguishable from a missing one.
+	if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
+		return t, NotFoundTransaction(req.TransactionID)
+	}
+	if req.Amount == "" && req.GratuityAmount == "" && req.Tag == "" {
+		return t, MissingFields("[amount or tag or gratuityAmount]")
+	}
+	if err := s.refreshBatch(tx, &t, now); err != nil {
+		return t, err
+	}
+	if err := allows(OpAdjustment, t); err != nil {
+		return t, err
+	}
+	t.Action = s.newAction(c, "AUTHORIZE", now)
+	t.AdjustmentCount++
+	record := Adjustment{
+		Seq: t.AdjustmentCount, ActionID: t.Action.ID, Time: t.Action.TimeCreated, AppID: c.App.ID,
+		Version: req.Version, Changes: applyAdjustment(&t, req),
+	}
+	if err := tx.AddAdjustment(t.ID, record, AdjustmentHistoryLimit); err != nil {
+		return t, err
+	}
+	return t, tx.PutTransaction(t)
 }
 
 // applyAdjustment writes the requested fields onto t and returns what changed.

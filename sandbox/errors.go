@@ -384,3 +384,33 @@ func TokenUsageOnlyMulti() *Error {
 func TokenEditMissingFields() *Error {
 	return newError(CodeInvalidRequestData, "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide")
 }
+
+// NoDevice: no terminal is bound to the account a MiC request goes through [SB].
+func NoDevice(accountID, merchantID string) *Error {
+	return newError(CodeResourceNotFound, "40118", "Device for account "+accountID+" of merchant "+merchantID+" not found at this location.")
+}
+
+// NotFoundDevice: the admin API names a terminal the sandbox does not have [SB].
+func NotFoundDevice(id string) *Error {
+	return newError(CodeResourceNotFound, "40118", "Device "+id+" not found at this location.")
+}
+
+// NotFoundDeviceRequest: an unknown device request [SB].
+func NotFoundDeviceRequest(id string) *Error {
+	return newError(CodeResourceNotFound, "40118", "Device request "+id+" not found at this location.")
+}
+
+// DeviceNotActive: the account's terminal is not active [SB].
+func DeviceNotActive(id string) *Error {
+	return newError(CodeInvalidAction, "40290", "Device "+id+" is not active")
+}
+
+// DeviceBusy: the terminal is still busy with an earlier command [SB].
+func DeviceBusy(id, with string) *Error {
+	return newError(CodeInvalidAction, "40290", "Device "+id+" is busy with "+with)
+}
+
+// DeviceRequestDone: a card presented for a command the terminal already finished [SB].
+func DeviceRequestDone(id, status string) *Error {
+	return newError(CodeInvalidAction, "40290", "Device request "+id+" is "+status+", not INITIATED")
+}

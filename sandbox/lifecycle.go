@@ -104,35 +104,42 @@ type LodgingItem struct {
 // result (the changed transaction, or a new one for refunds and reauthorizations).
 func (s *Service) ChangeTransaction(c Caller, req LifecycleRequest) (Transaction, error) {
 	v, _, err := execute(s, c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, Transaction, error) {
-		t, err := tx.Transaction(req.TransactionID)
-		if err != nil {
-			return "", Transaction{}, notFoundAs(err, NotFoundTransaction(req.TransactionID))
-		}
-		if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
-			return "", Transaction{}, NotFoundTransaction(req.TransactionID)
-		}
-		if req.Operation == OpIncremental && req.Amount == "" {
-			return "", Transaction{}, MissingFields("[amount]")
-		}
-		if err := s.refreshBatch(tx, &t, now); err != nil {
-			return "", Transaction{}, err
-		}
-		if err := allows(req.Operation, t); err != nil {
-			return "", Transaction{}, err
-		}
-		out, err := s.apply(tx, c, req, t, now)
-		if err != nil {
-			return "", Transaction{}, err
-		}
-		for _, w := range out {
-			if err := tx.PutTransaction(w); err != nil {
-				return "", Transaction{}, err
-			}
-		}
-		answer := out[len(out)-1]
-		return answer.ID, answer, nil
+		t, err := s.changeTransaction(tx, c, req, now)
+		return t.ID, t, err
 	})
 	return v, err
+}
+
+// changeTransaction runs a lifecycle operation inside a store transaction and returns
+// the transaction to answer with: the one code path of a capture, refund or reversal,
+// whether an API request or a terminal asked for it.
+func (s *Service) changeTransaction(tx Tx, c Caller, req LifecycleRequest, now time.Time) (Transaction, error) {
+	t, err := tx.Transaction(req.TransactionID)
+	if err != nil {
+		return Transaction{}, notFoundAs(err, NotFoundTransaction(req.TransactionID))
+	}
+	if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
+		return Transaction{}, NotFoundTransaction(req.TransactionID)
+	}
+	if req.Operation == OpIncremental && req.Amount == "" {
+		return Transaction{}, MissingFields("[amount]")
+	}
+	if err := s.refreshBatch(tx, &t, now); err != nil {
+		return Transaction{}, err
+	}
+	if err := allows(req.Operation, t); err != nil {
+		return Transaction{}, err
+	}
+	out, err := s.apply(tx, c, req, t, now)
+	if err != nil {
+		return Transaction{}, err
+	}
+	for _, w := range out {
+		if err := tx.PutTransaction(w); err != nil {
+			return Transaction{}, err
+		}
+	}
+	return out[len(out)-1], nil
 }
 
 // apply performs an allowed operation and returns the transactions to write, the one

@@ -23,6 +23,9 @@ const (
 // (rendered where it is sent, as the API shows the order) and its signature are the
 // same bytes at every attempt, whatever the order or the app became since. Entries of
 // one order are numbered in the order of the changes and delivered in that order.
+//
+// A device request that completes is notified the same way: DeviceRequest holds it
+// as it completed, OrderID its id, Seq 1.
 type Notification struct {
 	OrderID     string            `json:"order_id"`
 	Seq         int               `json:"seq"`                 // 1 for the creation, then one per change
@@ -34,6 +37,16 @@ type Notification struct {
 	Attempts    []DeliveryAttempt `json:"attempts"`
 	NextAttempt time.Time         `json:"next_attempt"` // zero once the state is final
 	Decided     bool              `json:"decided,omitempty"`
+
+	DeviceRequest *DeviceRequest `json:"device_request,omitempty"` // set for a device request's notification
+}
+
+// Subject is the app and merchant a notification concerns, for scenario rules.
+func (n Notification) Subject() (appID, merchantID string) {
+	if d := n.DeviceRequest; d != nil {
+		return d.AppID, d.MerchantID
+	}
+	return n.Order.AppID, n.Order.MerchantID
 }
 
 // DeliveryAttempt is one POST of a notification and how it ended.
@@ -67,6 +80,18 @@ func (s *Service) enqueueNotification(tx Tx, o Order, appKey string, now time.Ti
 	// entry would copy them, and no notification shows them.
 	n.Order.Request, n.Order.History = OrderRequest{}, nil
 	return true, tx.PutNotification(n)
+}
+
+// enqueueDeviceNotification writes the outbox entry of a device request that has
+// completed, when it has a status_url. It runs inside the Update that completes it.
+func enqueueDeviceNotification(tx Tx, d DeviceRequest, appKey string, now time.Time) (bool, error) {
+	if d.StatusURL == "" || d.Status == DeviceRequestInitiated {
+		return false, nil
+	}
+	return true, tx.PutNotification(Notification{
+		OrderID: d.ID, Seq: 1, DeviceRequest: &d, AppKey: appKey, URL: d.StatusURL,
+		Created: now, State: NotificationPending, Attempts: []DeliveryAttempt{}, NextAttempt: now,
+	})
 }
 
 // OnNotification registers fn to be called after a transaction that wrote an outbox

@@ -31,6 +31,7 @@ type Service struct {
 	callers  *bounded.Map[Caller] // who a token belongs to; see Authenticate
 	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
 	notified func()               // called after an outbox entry commits
+	waiting  func()               // called after a terminal starts waiting for a card
 }
 
 // callerCacheSize bounds the cache of authenticated callers.
@@ -269,6 +270,7 @@ type Fixtures struct {
 	Merchants       []Merchant
 	PricingProfiles []PricingProfile
 	Transactions    []Transaction
+	Devices         []Device
 }
 
 const fixturesLoadedMeta = "fixtures_loaded"
@@ -381,5 +383,8 @@ func putFixtures(tx Tx, f Fixtures) error {
 			return err
 		}
 	}
-	return putFixtureBatches(tx, f)
+	if err := putFixtureBatches(tx, f); err != nil {
+		return err
+	}
+	return putFixtureDevices(tx, f.Devices)
 }

@@ -45,6 +45,13 @@ type Tx interface {
 	PaymentMethod(id string) (PaymentMethod, error)
 	PutPaymentMethod(PaymentMethod) error
 	DeletePaymentMethod(id string) error
+	// Device reads a terminal, Devices lists them by id; DeviceRequest reads a MiC
+	// request (a command sent to a terminal).
+	Device(id string) (Device, error)
+	PutDevice(Device) error
+	Devices() ([]Device, error)
+	DeviceRequest(id string) (DeviceRequest, error)
+	PutDeviceRequest(DeviceRequest) error
 
 	// Batch reads a settlement batch; PutBatch writes it. BatchMembers lists the ids
 	// of the transactions that joined a batch, by id.

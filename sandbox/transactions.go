@@ -30,7 +30,7 @@ const (
 // CardPresentOperations lists the operations an app's live configuration can allow.
 var CardPresentOperations = []Operation{
 	OpTransaction, OpTransactionDetail, OpTransactionList, OpCapture, OpRefund, OpReversal,
-	OpReauthorization, OpIncremental, OpVerification, OpBatchClose, OpBatchDetail,
+	OpReauthorization, OpIncremental, OpVerification, OpBatchClose, OpBatchDetail, OpDevice,
 	OpPaymentMethodCreate, OpPaymentMethodDetail, OpPaymentMethodEdit, OpPaymentMethodDelete,
 }
 
@@ -54,6 +54,7 @@ var operationPermissions = map[Operation]string{
 	OpPaymentMethodDetail: PermTokenGet,
 	OpPaymentMethodEdit:   PermTokenEdit,
 	OpPaymentMethodDelete: PermTokenDelete,
+	OpDevice:              PermAuthorize, // a terminal command may take a payment [SB]
 }
 
 // authorizeCardPresent checks a card-present operation: the token must carry its
@@ -106,34 +107,32 @@ func (s *Service) CreateTransaction(c Caller, req TransactionRequest) (Transacti
 		action = actionAuthorize
 	}
 	v, _, err := execute(s, c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, Transaction, error) {
-		t, err := s.newTransaction(tx, c, req, action, now)
-		if err != nil {
-			return "", Transaction{}, err
-		}
-		if t.Status == StatusCaptured {
-			if err := s.joinBatch(tx, &t, now); err != nil {
-				return "", Transaction{}, err
-			}
-		}
-		if err := tx.PutTransaction(t); err != nil {
-			return "", Transaction{}, err
-		}
-		return t.ID, t, nil
+		t, err := s.takePayment(tx, c, req, action, now)
+		return t.ID, t, err
 	})
 	return v, err
+}
+
+// takePayment makes and stores a transaction inside a store transaction: the one
+// code path of a payment, whether an API request or a terminal asked for it.
+func (s *Service) takePayment(tx Tx, c Caller, req TransactionRequest, action cardAction, now time.Time) (Transaction, error) {
+	t, err := s.newTransaction(tx, c, req, action, now)
+	if err != nil {
+		return Transaction{}, err
+	}
+	if t.Status == StatusCaptured {
+		if err := s.joinBatch(tx, &t, now); err != nil {
+			return Transaction{}, err
+		}
+	}
+	return t, tx.PutTransaction(t)
 }
 
 // Verify checks a card without moving funds: VERIFIED, or DECLINED.
 func (s *Service) Verify(c Caller, req TransactionRequest) (Transaction, error) {
 	v, _, err := execute(s, c, req.Idempotency, "transaction", func(tx Tx, now time.Time) (string, Transaction, error) {
-		t, err := s.newTransaction(tx, c, req, actionVerify, now)
-		if err != nil {
-			return "", Transaction{}, err
-		}
-		if err := tx.PutTransaction(t); err != nil {
-			return "", Transaction{}, err
-		}
-		return t.ID, t, nil
+		t, err := s.takePayment(tx, c, req, actionVerify, now)
+		return t.ID, t, err
 	})
 	return v, err
 }

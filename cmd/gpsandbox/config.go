@@ -26,7 +26,8 @@ type config struct {
 	adminOpen      bool // serve the admin API without a token on a non-loopback address
 	journalSize    int
 	notifyAttempts int
-	clock          time.Time // zero: the wall clock
+	terminalDelay  time.Duration // 0: INITIATED commands wait for a presented card
+	clock          time.Time     // zero: the wall clock
 	seed           uint64
 	seeded         bool
 
@@ -112,8 +113,8 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 // serveText holds the flags that are read as text and converted after parsing, so
 // that an environment value is checked exactly like a flag.
 type serveText struct {
-	maxBody, journalSize, attempts, clock, seed string
-	timeouts                                    []timeoutFlag
+	maxBody, journalSize, attempts, terminalDelay, clock, seed string
+	timeouts                                                   []timeoutFlag
 }
 
 // timeoutFlag is one of the connection timeouts.
@@ -150,6 +151,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&t.maxBody, "max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
 	fs.StringVar(&t.journalSize, "journal-size", env("GPSANDBOX_JOURNAL_SIZE", "10000"), "requests kept in the journal (GPSANDBOX_JOURNAL_SIZE)")
 	fs.StringVar(&t.attempts, "notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
+	fs.StringVar(&t.terminalDelay, "terminal-delay", env("GPSANDBOX_TERMINAL_DELAY", "2s"), "sandbox time after which a command on an INITIATED terminal completes with its default card; 0 waits for a presented card (GPSANDBOX_TERMINAL_DELAY)")
 	fs.StringVar(&t.clock, "clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
 	fs.StringVar(&t.seed, "seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids and tokens (GPSANDBOX_SEED)")
 	for i := range t.timeouts {
@@ -231,6 +233,9 @@ func (t *serveText) convert(c *config) error {
 	}
 	if c.notifyAttempts, err = parseCount(t.attempts, 100); err != nil {
 		return usageError(fmt.Sprintf("--notify-attempts %q: want 1..100", t.attempts))
+	}
+	if c.terminalDelay, err = time.ParseDuration(t.terminalDelay); err != nil || c.terminalDelay < 0 || c.terminalDelay > 24*time.Hour {
+		return usageError(fmt.Sprintf("--terminal-delay %q: want a duration from 0 to 24h such as 2s", t.terminalDelay))
 	}
 	for _, to := range t.timeouts {
 		d, err := time.ParseDuration(to.text)

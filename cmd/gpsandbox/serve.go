@@ -106,6 +106,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		AdminToken:      cfg.adminToken,
 		JournalSize:     cfg.journalSize,
 		NotifyAttempts:  cfg.notifyAttempts,
+		TerminalDelay:   cfg.terminalDelay,
 		Pprof:           cfg.pprof,
 		HTTP: app.HTTPConfig{
 			TLS:               tlsCfg,

@@ -49,6 +49,26 @@ func TestCardPresentWalkthrough(t *testing.T) {
 	})
 }
 
+// TestTerminalWalkthrough runs the front page's Meet in the Cloud walkthrough: a sale
+// on the simulated terminal, a refund linked to it, the end of day.
+func TestTerminalWalkthrough(t *testing.T) {
+	mustRunWalkthrough(t, "../../README.md", "## A terminal without hardware", func(round string, lines []string) {
+		mustContainEach(t, round, lines, []string{
+			`"response":{"response":"Sale"`,
+			`"response":{"response":"Refund"`,
+			`"response":{"response":"EODProcessing"`,
+		})
+		if !strings.Contains(lines[0], `"totalAmount":"12.00"`) || !strings.Contains(lines[2], `"batchStatus":"CLOSED"`) {
+			t.Errorf("%s: the sale answered %s\nthe end of day %s", round, lines[0], lines[2])
+		}
+		for i, line := range lines {
+			if !strings.Contains(line, `"status":"COMPLETE"`) || !strings.Contains(line, `"cmdResult":{"result":"Success"}`) {
+				t.Errorf("%s: step %d answered %s", round, i+1, line)
+			}
+		}
+	})
+}
+
 // mustRunWalkthrough runs the first sh block under heading in doc three times against
 // the binary, with its BASE line pointed at the binary, and hands check each run's
 // output lines.

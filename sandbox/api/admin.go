@@ -257,11 +257,17 @@ func formatOptional(t time.Time) string {
 	return sandbox.FormatTime(t)
 }
 
-// NotificationBody renders an order as its status notification sends it (the order
-// view, see notificationBody): the notification worker's Renderer, and what the admin
-// API shows of a notification. json.Marshal of a view is deterministic, as a retry
-// of a signed body needs.
-func NotificationBody(o sandbox.Order) ([]byte, error) { return notificationBody(o) }
+// NotificationBody renders a notification's body: the order as its status
+// notification sends it (see notificationBody), or the device request as POST
+// /devices answers it once complete. It is the notification worker's Renderer, and
+// what the admin API shows of a notification. json.Marshal of a view is
+// deterministic, as a retry of a signed body needs.
+func NotificationBody(n sandbox.Notification) ([]byte, error) {
+	if n.DeviceRequest != nil {
+		return json.Marshal(newDeviceRequestView(*n.DeviceRequest))
+	}
+	return notificationBody(n.Order)
+}
 
 // GET /_sandbox/notifications?order_id=
 func (s *Server) adminNotifications(r *http.Request) (any, error) {
@@ -272,12 +278,16 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 	out := make([]notificationView, 0, len(list))
 	for _, n := range list {
 		// Rendered as the worker renders it, so body and signature are what is sent.
-		body, err := NotificationBody(n.Order)
+		body, err := NotificationBody(n)
 		if err != nil {
 			return nil, err
 		}
+		action, status := n.Order.Action.Type, n.Order.Status
+		if d := n.DeviceRequest; d != nil {
+			action, status = d.Action.Type, d.Status
+		}
 		v := notificationView{
-			OrderID: n.OrderID, Seq: n.Seq, Action: n.Order.Action.Type, OrderStatus: n.Order.Status, URL: sandbox.MaskCardData(n.URL),
+			OrderID: n.OrderID, Seq: n.Seq, Action: action, OrderStatus: status, URL: sandbox.MaskCardData(n.URL),
 			Signature: sandbox.Sign(body, n.AppKey),
 			State:     n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: formatOptional(n.NextAttempt),
 			Attempts: []attemptView{}, Body: body,
@@ -354,4 +364,86 @@ func (s *Server) clockView() clockView {
 		v.Frozen = c.Frozen()
 	}
 	return v
+}
+
+// GET /_sandbox/devices: every terminal and its state.
+func (s *Server) adminListDevices(r *http.Request) (any, error) {
+	devices, err := s.svc.Devices()
+	if err != nil {
+		return nil, err
+	}
+	views := make([]adminDeviceView, len(devices))
+	for i, d := range devices {
+		views[i] = adminDeviceView(d)
+	}
+	return map[string]any{"devices": views}, nil
+}
+
+var deviceChangeBody = []field{
+	enum("mode", sandbox.DeviceModeComplete, sandbox.DeviceModeInitiated),
+	enum("status", sandbox.DeviceActive, sandbox.DeviceInactive),
+	text("card", 19),
+}
+
+// deviceChangeRequest is the body of POST /_sandbox/devices/{id}.
+type deviceChangeRequest struct {
+	Mode   string `json:"mode"`
+	Status string `json:"status"`
+	Card   string `json:"card"`
+}
+
+// POST /_sandbox/devices/{id} {"mode":"INITIATED"}: a terminal's answer mode, status
+// or default card.
+func (s *Server) adminChangeDevice(r *http.Request) (any, error) {
+	req, err := adminRequest[deviceChangeRequest](s, r, deviceChangeBody)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.svc.ChangeDevice(pathVar(r, "id"), sandbox.DeviceChange(req))
+	if err != nil {
+		return nil, err
+	}
+	return adminDeviceView(d), nil
+}
+
+var presentBody = []field{
+	text("card", 19),
+	enum("entry_mode", "CHIP", "SWIPE", "CONTACTLESS_CHIP", "MANUAL"),
+	digits("tip", 50),
+	enum("outcome", sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeHostDecline),
+}
+
+// presentRequest is the body of POST /_sandbox/device-requests/{id}/present.
+type presentRequest struct {
+	Card      string `json:"card"`
+	EntryMode string `json:"entry_mode"`
+	Tip       string `json:"tip"`
+	Outcome   string `json:"outcome"`
+}
+
+// POST /_sandbox/device-requests/{id}/present: a person presents a card on the
+// terminal of an INITIATED command (or cancels it); answers the completed request.
+func (s *Server) adminPresentCard(r *http.Request) (any, error) {
+	req, err := adminRequest[presentRequest](s, r, presentBody)
+	if err != nil {
+		return nil, err
+	}
+	if req.Card != "" && !sandbox.KnownTerminalCard(req.Card) {
+		return nil, sandbox.InvalidField("card")
+	}
+	d, err := s.svc.CompleteDeviceRequest(pathVar(r, "id"), sandbox.Presentation(req))
+	if err != nil {
+		return nil, err
+	}
+	return newDeviceRequestView(d), nil
+}
+
+// GET /_sandbox/device-requests/{id}: a command sent to a terminal, as POST /devices
+// answers it now.
+func (s *Server) adminGetDeviceRequest(r *http.Request) (any, error) {
+	d, err := s.svc.DeviceRequestState(pathVar(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return newDeviceRequestView(d), nil
 }

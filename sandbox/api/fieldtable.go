@@ -47,6 +47,7 @@ const (
 	kOneOrMore  // a string, or an array of such strings (elem, enum): lodging item types
 	kIDOrObject // an object, or a plain string standing for its id: .NET's currency_conversion
 	kAny        // any JSON value, accepted and not used: a member an SDK sends that means nothing here
+	kScalar     // a string or a JSON number: UPA ids and amounts come either way
 )
 
 // Shorthands for the fields the tables declare most.
@@ -223,6 +224,10 @@ func checkValue(f field, v any, path string) error {
 			return sandbox.InvalidField(path)
 		}
 		return nil
+	case kScalar:
+		if n, ok := v.(json.Number); ok {
+			v = n.String()
+		}
 	}
 	s, ok := v.(string)
 	if !ok || !textOK(s) || !lengthOK(s, f.min, f.max) {

@@ -53,14 +53,15 @@ type operation struct {
 
 // call is a request that passed every check, ready to execute.
 type call struct {
-	r       *http.Request
-	caller  sandbox.Caller
-	vars    map[string]string
-	body    object // the checked body, as scenario conditions see it
-	req     any    // the checked body decoded into the operation's typed request
-	version string
-	idem    sandbox.Idempotency
-	issuer  string // the issuer result a scenario scripts; "" for the card's own
+	r        *http.Request
+	caller   sandbox.Caller
+	vars     map[string]string
+	body     object // the checked body, as scenario conditions see it
+	req      any    // the checked body decoded into the operation's typed request
+	version  string
+	idem     sandbox.Idempotency
+	issuer   string               // the issuer result a scenario scripts; "" for the card's own
+	terminal sandbox.Presentation // what a scenario scripts at the terminal; zero for its own
 }
 
 func (s *Server) endpoint(op operation) http.Handler {

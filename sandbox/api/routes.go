@@ -51,6 +51,7 @@ func (s *Server) routes(pprof bool) *mux.Router {
 		r.Handle(prefix+"/payment-methods/{id}", s.endpoint(getPaymentMethod)).Methods(http.MethodGet)
 		r.Handle(prefix+"/payment-methods/{id}", s.endpoint(editPaymentMethod)).Methods(http.MethodPatch)
 		r.Handle(prefix+"/payment-methods/{id}", s.endpoint(deletePaymentMethod)).Methods(http.MethodDelete)
+		r.Handle(prefix+"/devices", s.endpoint(deviceOp)).Methods(http.MethodPost)
 	}
 
 	// The sandbox's own endpoints live under /_sandbox/, apart from the GP API.
@@ -63,6 +64,10 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/transactions", s.admin(s.adminPostTransaction)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/orders/{id}", s.admin(s.adminGetOrder)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/orders/{id}/status", s.admin(s.adminOrderStatus)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/devices", s.admin(s.adminListDevices)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/devices/{id}", s.admin(s.adminChangeDevice)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/device-requests/{id}", s.admin(s.adminGetDeviceRequest)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/device-requests/{id}/present", s.admin(s.adminPresentCard)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/requests", s.admin(s.adminRequests)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/requests", s.admin(s.adminClearRequests)).Methods(http.MethodDelete)
 	r.Handle("/_sandbox/requests/count", s.admin(s.adminCountRequests)).Methods(http.MethodGet)

@@ -66,6 +66,20 @@ func (n *count) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// scalar is a string or a JSON number (kScalar), kept as written: the SDKs send a
+// UPA requestId, EcrId or amount either way.
+type scalar string
+
+func (v *scalar) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, (*string)(v))
+	}
+	if string(b) != "null" {
+		*v = scalar(b)
+	}
+	return nil
+}
+
 // oneOrMany is an object or an array of such objects (kObjects): the service document
 // sends products as one object, SDKs and partners as an array.
 type oneOrMany[T any] []T
@@ -179,6 +193,10 @@ func checkMember(f field, t reflect.Type) []string {
 		}
 	case kCount:
 		if t != reflect.TypeFor[count]() {
+			return bad
+		}
+	case kScalar:
+		if t != reflect.TypeFor[scalar]() {
 			return bad
 		}
 	case kBool:

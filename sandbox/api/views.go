@@ -520,3 +520,144 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 }
 
 func (v paymentMethodResourceView) resourceID() string { return v.ID }
+
+// deviceRequestView is the device request resource: the answer of POST /devices. It
+// never has a top-level data member (the Java and .NET SDKs would take it for a LAN
+// reply), and has a response only once the terminal answered (COMPLETE or DECLINED).
+type deviceRequestView struct {
+	ID           string           `json:"id"`
+	TimeCreated  string           `json:"time_created"`
+	Status       string           `json:"status"`
+	Channel      string           `json:"channel"`
+	Currency     string           `json:"currency"`
+	Country      string           `json:"country"`
+	MerchantID   string           `json:"merchant_id"`
+	MerchantName string           `json:"merchant_name"`
+	AccountID    string           `json:"account_id"`
+	AccountName  string           `json:"account_name"`
+	Reference    string           `json:"reference,omitempty"`
+	Action       actionView       `json:"action"`
+	Response     *upaResponseView `json:"response,omitempty"`
+}
+
+func (v deviceRequestView) resourceID() string { return v.ID }
+
+// upaResponseView is the terminal's UPA reply without its {"message":"MSG"} frame.
+type upaResponseView struct {
+	Response  string           `json:"response"`
+	RequestID string           `json:"requestId"`
+	EcrID     string           `json:"EcrId,omitempty"`
+	CmdResult upaCmdResultView `json:"cmdResult"`
+	Data      *upaDataView     `json:"data,omitempty"`
+}
+
+type upaCmdResultView struct {
+	Result       string `json:"result"`
+	ErrorCode    string `json:"errorCode,omitempty"`
+	ErrorMessage string `json:"errorMessage,omitempty"`
+}
+
+type upaDataView struct {
+	MerchantName string              `json:"merchantName,omitempty"`
+	Host         *upaHostView        `json:"host,omitempty"`
+	Payment      *upaPaymentView     `json:"payment,omitempty"`
+	Transaction  *upaAmountsView     `json:"transaction,omitempty"`
+	BatchRecord  *upaBatchRecordView `json:"batchRecord,omitempty"`
+}
+
+// upaHostView: every integer the Java and .NET SDKs parse (gatewayResponseCode,
+// batchId, batchSeqNbr) is an integer string; amounts are "11.00".
+type upaHostView struct {
+	ResponseID             string `json:"responseId,omitempty"`
+	TranNo                 string `json:"tranNo,omitempty"`
+	RespDateTime           string `json:"respDateTime,omitempty"`
+	GatewayResponseCode    string `json:"gatewayResponseCode,omitempty"`
+	GatewayResponseMessage string `json:"gatewayResponseMessage,omitempty"`
+	ResponseCode           string `json:"responseCode,omitempty"`
+	ResponseText           string `json:"responseText,omitempty"`
+	ApprovalCode           string `json:"approvalCode,omitempty"`
+	ReferenceNumber        string `json:"referenceNumber,omitempty"`
+	BaseAmount             string `json:"baseAmount,omitempty"`
+	TipAmount              string `json:"tipAmount,omitempty"`
+	TotalAmount            string `json:"totalAmount,omitempty"`
+	AuthorizedAmount       string `json:"authorizedAmount,omitempty"`
+	BatchID                string `json:"batchId,omitempty"`
+	BatchSeqNbr            string `json:"batchSeqNbr,omitempty"`
+}
+
+type upaPaymentView struct {
+	CardType        string `json:"cardType,omitempty"`
+	CardGroup       string `json:"cardGroup"`
+	MaskedPan       string `json:"maskedPan,omitempty"`
+	CardAcquisition string `json:"cardAcquisition"`
+	TransactionType string `json:"transactionType"`
+	StoreAndForward string `json:"storeAndForward"`
+}
+
+type upaAmountsView struct {
+	BaseAmount  string `json:"baseAmount"`
+	TipAmount   string `json:"tipAmount"`
+	TotalAmount string `json:"totalAmount"`
+}
+
+type upaBatchRecordView struct {
+	BatchID          string `json:"batchId"`
+	BatchSeqNbr      string `json:"batchSeqNbr"`
+	BatchStatus      string `json:"batchStatus"`
+	OpenUTCDateTime  string `json:"openUtcDateTime,omitempty"`
+	CloseUTCDateTime string `json:"closeUtcDateTime,omitempty"`
+	TotalAmount      string `json:"totalAmount"`
+	TotalCnt         int    `json:"totalCnt"`
+}
+
+func newDeviceRequestView(d sandbox.DeviceRequest) deviceRequestView {
+	v := deviceRequestView{
+		ID: d.ID, TimeCreated: sandbox.FormatTime(d.TimeCreated), Status: d.Status, Channel: d.Channel,
+		Currency: d.Currency, Country: d.Country, MerchantID: d.MerchantID, MerchantName: d.MerchantName,
+		AccountID: d.AccountID, AccountName: d.AccountName, Reference: d.Reference, Action: newActionView(d.Action),
+	}
+	if r := d.Response; r != nil {
+		v.Response = &upaResponseView{
+			Response: d.Command.Command, RequestID: d.Command.RequestID, EcrID: d.Command.EcrID,
+			CmdResult: upaCmdResultView{Result: r.Result, ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage},
+			Data:      newUPADataView(d.MerchantName, *r),
+		}
+	}
+	return v
+}
+
+func newUPADataView(merchantName string, r sandbox.UPAResponse) *upaDataView {
+	if r.Host == nil && r.Payment == nil && r.Batch == nil {
+		return nil
+	}
+	v := &upaDataView{MerchantName: merchantName}
+	if h := r.Host; h != nil {
+		v.Host = &upaHostView{
+			TranNo: h.TranNo, RespDateTime: h.RespDateTime, ResponseCode: h.ResponseCode, ResponseText: h.ResponseText,
+			ApprovalCode: h.ApprovalCode, ReferenceNumber: h.ReferenceNumber, BatchID: h.BatchID,
+		}
+		if r.Result == "Success" {
+			v.Host.GatewayResponseCode, v.Host.GatewayResponseMessage = "00", "Success"
+			v.Host.BaseAmount, v.Host.TipAmount = sandbox.MajorUnits(h.BaseAmount), sandbox.MajorUnits(h.TipAmount)
+			v.Host.TotalAmount, v.Host.AuthorizedAmount = sandbox.MajorUnits(h.TotalAmount), sandbox.MajorUnits(h.AuthorizedAmount)
+			v.Transaction = &upaAmountsView{BaseAmount: v.Host.BaseAmount, TipAmount: v.Host.TipAmount, TotalAmount: v.Host.TotalAmount}
+		}
+	}
+	if p := r.Payment; p != nil {
+		v.Payment = &upaPaymentView{
+			CardType: p.CardType, CardGroup: "Credit", MaskedPan: p.MaskedPan, CardAcquisition: p.CardAcquisition,
+			TransactionType: p.TransactionType, StoreAndForward: "0",
+		}
+	}
+	if b := r.Batch; b != nil {
+		v.Host = &upaHostView{
+			BatchID: b.BatchID, BatchSeqNbr: b.BatchID, GatewayResponseCode: "00", GatewayResponseMessage: "Success",
+			RespDateTime: orDefaultString(b.Closed, b.Opened),
+		}
+		v.BatchRecord = &upaBatchRecordView{
+			BatchID: b.BatchID, BatchSeqNbr: b.BatchID, BatchStatus: b.Status, OpenUTCDateTime: b.Opened,
+			CloseUTCDateTime: b.Closed, TotalAmount: sandbox.MajorUnits(b.TotalAmount), TotalCnt: b.Count,
+		}
+	}
+	return v
+}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -160,4 +161,20 @@ type sessionView struct {
 	Scenarios []string `json:"scenarios"` // X-Sandbox-Scenario values, newest first, each once
 	Requests  int      `json:"requests"`
 	LastSeen  string   `json:"last_seen"`
+}
+
+// adminDeviceView is a terminal as the sandbox keeps it.
+type adminDeviceView struct {
+	ID          string    `json:"id"`
+	MerchantID  string    `json:"merchant_id"`
+	AccountID   string    `json:"account_id"`
+	Model       string    `json:"model,omitempty"`
+	Status      string    `json:"status"`
+	Mode        string    `json:"mode"`
+	Card        string    `json:"card,omitempty"`
+	Pending     string    `json:"pending,omitempty"`
+	TranNo      int       `json:"tran_no"`
+	LastBatchID string    `json:"last_batch_id,omitempty"`
+	OrderID     string    `json:"order_id,omitempty"`
+	TimeCreated time.Time `json:"time_created"`
 }

@@ -69,6 +69,10 @@ type Config struct {
 	// NotifyAttempts is how often a notification is tried (notify.DefaultAttempts
 	// when zero).
 	NotifyAttempts int
+	// TerminalDelay is how long, in sandbox time, a command waits on an INITIATED
+	// terminal before it completes by itself with the terminal's default card; zero
+	// leaves it waiting for a card presented through the admin API.
+	TerminalDelay time.Duration
 	// Pprof serves the runtime profiles under /_sandbox/debug/pprof/.
 	Pprof bool
 
@@ -137,6 +141,7 @@ func Open(cfg Config) (*App, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	a.stop = stop
 	a.startNotifications(ctx)
+	a.startTerminalDelay(ctx)
 	a.startWatchingScenarios(ctx)
 	return a, nil
 }

@@ -9,9 +9,9 @@ import (
 )
 
 // notificationScenarios lets scenario rules with `operation: notification` drop,
-// duplicate or delay status notifications. The order's app and merchant (as the entry
-// keeps the order) are what a rule can match on; their fixture bindings apply, else
-// the global scenarios. Sequence steps are counted per app.
+// duplicate or delay status notifications. The app and merchant of the order or device
+// request (as the entry keeps it) are what a rule can match on; their fixture bindings
+// apply, else the global scenarios. Sequence steps are counted per app.
 //
 // With no rule for notifications loaded nothing can match, so the bindings are not
 // read.
@@ -20,14 +20,14 @@ func notificationScenarios(engine *scenario.Engine, svc *sandbox.Service, logger
 		if !engine.DecidesNotifications() {
 			return notify.Decision{}
 		}
-		o := n.Order
-		sub, err := svc.Subjects(o.AppID, o.MerchantID, "")
+		appID, merchantID := n.Subject()
+		sub, err := svc.Subjects(appID, merchantID, "")
 		if err != nil {
 			logger.Error("notification scenario: bindings", "order_id", n.OrderID, "error", err)
 			return notify.Decision{}
 		}
 		d, err := engine.DecideNotification(scenario.Request{
-			MerchantID: o.MerchantID, AppID: o.AppID, Scope: "app:" + o.AppID, Bound: sub.Scenarios,
+			MerchantID: merchantID, AppID: appID, Scope: "app:" + appID, Bound: sub.Scenarios,
 		})
 		if err != nil || !d.Matched() {
 			return notify.Decision{}

@@ -72,10 +72,10 @@ type Decision struct {
 // the hook for scenario rules with `operation: notification`; nil delivers everything.
 type Decider func(sandbox.Notification) Decision
 
-// A Renderer renders an order as its notification body: the Order as the API shows
-// it, a wire shape the api package owns (api.NotificationBody). It must be
+// A Renderer renders a notification's body: the Order (or the device request) as the
+// API shows it, a wire shape the api package owns (api.NotificationBody). It must be
 // deterministic, since a retry sends the bytes the first attempt signed.
-type Renderer func(sandbox.Order) ([]byte, error)
+type Renderer func(sandbox.Notification) ([]byte, error)
 
 // Config wires a Worker.
 type Config struct {
@@ -296,7 +296,7 @@ func (w *Worker) record(n sandbox.Notification, fn func(*sandbox.Notification, t
 // post sends the notification once and reports how it went.
 func (w *Worker) post(ctx context.Context, n sandbox.Notification) sandbox.DeliveryAttempt {
 	a := sandbox.DeliveryAttempt{Time: w.clock.Now()}
-	body, err := w.render(n.Order)
+	body, err := w.render(n)
 	if err != nil {
 		a.Error = "render the body: " + err.Error()
 		return a

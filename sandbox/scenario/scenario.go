@@ -88,6 +88,17 @@ type Outcome struct {
 	Apply       bool   // execute the action even though the client sees Error or Fault
 	Idempotency string // "replay" switches the request's key to replay mode
 	Issuer      *Issuer
+	Terminal    *Terminal
+}
+
+// Terminal scripts what happens at the simulated terminal of a device command: the
+// card presented, how, a tip added on screen, or an outcome without a card read
+// (sandbox.Presentation). Empty members keep the terminal's own.
+type Terminal struct {
+	Card      string
+	EntryMode string
+	Tip       string // minor units
+	Outcome   string
 }
 
 // Issuer scripts the issuer's answer to an operation that asks one (see AsksIssuer):
@@ -132,7 +143,7 @@ const IdempotencyReplay = "replay"
 
 // Pass reports whether the outcome leaves the answer as it would be anyway.
 func (o Outcome) Pass() bool {
-	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil
+	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil
 }
 
 // String renders an outcome briefly, for logs and listings.
@@ -143,6 +154,9 @@ func (o Outcome) String() string {
 	}
 	if o.Issuer != nil {
 		parts = append(parts, "issuer "+o.Issuer.Result)
+	}
+	if t := o.Terminal; t != nil {
+		parts = append(parts, "terminal "+strings.TrimSpace(strings.Join([]string{t.Card, t.EntryMode, t.Tip, t.Outcome}, " ")))
 	}
 	if o.Body != nil {
 		parts = append(parts, "body")
@@ -198,6 +212,9 @@ func (s *Scenario) Check() error {
 		if err := r.checkIssuer(); err != nil {
 			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
 		}
+		if err := r.checkTerminal(); err != nil {
+			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
+		}
 	}
 	return nil
 }
@@ -233,9 +250,53 @@ func OperationNames() []string {
 	return append(names, OpNotification, OpAny)
 }
 
-// checkIssuer refuses a scripted issuer result that is not one, that a scripted error
-// or fault would hide, or that is scripted for an operation that asks no issuer.
-func (r Rule) checkIssuer() error {
+// checkTerminal refuses a scripted terminal that the terminal could not do, that a
+// scripted error or fault would hide, or that is scripted for another operation.
+func (r Rule) checkTerminal() error {
+	for _, o := range r.outcomes() {
+		if o.Terminal == nil {
+			continue
+		}
+		if problem := TerminalProblem(*o.Terminal); problem != "" {
+			return errors.New("terminal: " + problem)
+		}
+		if o.Error != nil || o.Fault != "" {
+			return errors.New("terminal cannot be combined with error or fault")
+		}
+		for _, op := range r.When.Operations {
+			if op != string(sandbox.OpDevice) {
+				return fmt.Errorf("terminal: operation %s is no device command", op)
+			}
+		}
+	}
+	return nil
+}
+
+// TerminalProblem says what is wrong with a scripted terminal, or "".
+func TerminalProblem(t Terminal) string {
+	switch {
+	case t == Terminal{}:
+		return "needs card, entry_mode, tip or outcome"
+	case t.Card != "" && !sandbox.KnownTerminalCard(t.Card):
+		return fmt.Sprintf("card %q: want a terminal test card (%s) or a card number", t.Card, strings.Join(sandbox.TerminalCardNames(), ", "))
+	case t.EntryMode != "" && !slices.Contains(TerminalEntryModes, t.EntryMode):
+		return fmt.Sprintf("entry_mode %q: want one of %s", t.EntryMode, strings.Join(TerminalEntryModes, ", "))
+	case t.Tip != "" && (!sandbox.AllDigits(t.Tip) || len(t.Tip) > 12):
+		return fmt.Sprintf("tip %q: want an amount in minor units such as \"200\"", t.Tip)
+	case t.Outcome != "" && !slices.Contains(TerminalOutcomes, t.Outcome):
+		return fmt.Sprintf("outcome %q: want one of %s", t.Outcome, strings.Join(TerminalOutcomes, ", "))
+	}
+	return ""
+}
+
+// TerminalEntryModes and TerminalOutcomes are what a scripted terminal may say.
+var (
+	TerminalEntryModes = []string{"CHIP", "SWIPE", "CONTACTLESS_CHIP", "MANUAL"}
+	TerminalOutcomes   = []string{sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeTerminalBusy, sandbox.OutcomeHostDecline}
+)
+
+// outcomes lists every outcome of a rule: its then, or its sequence's steps.
+func (r Rule) outcomes() []Outcome {
 	outcomes := []Outcome{}
 	if r.Then != nil {
 		outcomes = append(outcomes, *r.Then)
@@ -243,7 +304,13 @@ func (r Rule) checkIssuer() error {
 	for _, s := range r.Sequence {
 		outcomes = append(outcomes, s.Then)
 	}
-	for _, o := range outcomes {
+	return outcomes
+}
+
+// checkIssuer refuses a scripted issuer result that is not one, that a scripted error
+// or fault would hide, or that is scripted for an operation that asks no issuer.
+func (r Rule) checkIssuer() error {
+	for _, o := range r.outcomes() {
 		if o.Issuer == nil {
 			continue
 		}

@@ -13,6 +13,8 @@
 //	txn:<id>                        sandbox.Transaction
 //	adj:<txn id>:<seq>              sandbox.Adjustment, seq zero-padded to 10 digits
 //	order:<id>                      sandbox.Order
+//	device:<id>                     sandbox.Device, a card-present terminal
+//	devreq:<id>                     sandbox.DeviceRequest, a command sent to a terminal
 //	token:<hash>                    sandbox.Token (SHA-256 of its value), with a buntdb TTL
 //	idem:<app id>:<key>             sandbox.IdempotencyRecord, with a buntdb TTL
 //	batch:<id>                      sandbox.Batch

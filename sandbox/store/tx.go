@@ -66,6 +66,15 @@ func (x tx) DeleteAdjustments(transactionID string) error {
 func (x tx) Order(id string) (sandbox.Order, error) { return get[sandbox.Order](x.t, "order:"+id) }
 func (x tx) PutOrder(o sandbox.Order) error         { return put(x.t, "order:"+o.ID, o) }
 
+func (x tx) Device(id string) (sandbox.Device, error) { return get[sandbox.Device](x.t, "device:"+id) }
+func (x tx) PutDevice(d sandbox.Device) error         { return put(x.t, "device:"+d.ID, d) }
+func (x tx) Devices() ([]sandbox.Device, error)       { return scan[sandbox.Device](x.t, "device:") }
+
+func (x tx) DeviceRequest(id string) (sandbox.DeviceRequest, error) {
+	return get[sandbox.DeviceRequest](x.t, "devreq:"+id)
+}
+func (x tx) PutDeviceRequest(d sandbox.DeviceRequest) error { return put(x.t, "devreq:"+d.ID, d) }
+
 func (x tx) Batch(id string) (sandbox.Batch, error) { return get[sandbox.Batch](x.t, "batch:"+id) }
 func (x tx) PutBatch(b sandbox.Batch) error         { return put(x.t, "batch:"+b.ID, b) }
 

@@ -198,6 +198,12 @@ func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
 		l.bind(d, "transaction", string(t.ID), t.Scenarios)
 		l.fixtures.Transactions = append(l.fixtures.Transactions, t.toDomain())
 	}
+	for i := range doc.Devices {
+		dv := &doc.Devices[i]
+		l.define(d, "device", "id", string(dv.ID), &dv.ID)
+		l.refer(d, "merchant", string(dv.MerchantID), &dv.MerchantID)
+		l.fixtures.Devices = append(l.fixtures.Devices, dv.toDomain())
+	}
 }
 
 // site returns where the value ptr points to was written.

@@ -23,6 +23,35 @@ type fixturesDoc struct {
 	Merchants       []merchantDoc       `yaml:"merchants"`
 	PricingProfiles []pricingProfileDoc `yaml:"pricing_profiles"`
 	Transactions    []transactionDoc    `yaml:"transactions"`
+	Devices         []deviceDoc         `yaml:"devices"`
+}
+
+// deviceDoc is a card-present terminal, bound to a merchant's transaction-processing
+// account: MiC requests through that account reach it.
+type deviceDoc struct {
+	ID         ident      `yaml:"id,required"`
+	MerchantID ident      `yaml:"merchant_id,required"`
+	AccountID  ident      `yaml:"account_id,required"`
+	Model      string     `yaml:"model"`
+	Status     deviceWord `yaml:"status"`
+	Mode       deviceWord `yaml:"mode"`
+}
+
+// deviceWord is a device status (ACTIVE, INACTIVE) or answer mode (COMPLETE, INITIATED).
+type deviceWord string
+
+func (s deviceWord) check() string {
+	if s == "" {
+		return ""
+	}
+	return oneOf(string(s), sandbox.DeviceActive, sandbox.DeviceInactive, sandbox.DeviceModeComplete, sandbox.DeviceModeInitiated)
+}
+
+func (d deviceDoc) toDomain() sandbox.Device {
+	return sandbox.Device{
+		ID: string(d.ID), MerchantID: string(d.MerchantID), AccountID: string(d.AccountID), Model: d.Model,
+		Status: string(d.Status), Mode: string(d.Mode),
+	}
 }
 
 type appDoc struct {

@@ -186,6 +186,20 @@ type outcomeDoc struct {
 	Apply       bool           `yaml:"apply"`
 	Idempotency string         `yaml:"idempotency"`
 	Issuer      *issuerDoc     `yaml:"issuer"`
+	Terminal    *terminalDoc   `yaml:"terminal"`
+}
+
+// terminalDoc scripts the simulated terminal of a device command:
+// "terminal: {card: mastercard_manual, tip: "200"}" or "terminal: {outcome: customer_cancels}".
+type terminalDoc struct {
+	Card      string `yaml:"card"`
+	EntryMode string `yaml:"entry_mode"`
+	Tip       string `yaml:"tip"`
+	Outcome   string `yaml:"outcome"`
+}
+
+func (t terminalDoc) value() scenario.Terminal {
+	return scenario.Terminal{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, Outcome: t.Outcome}
 }
 
 // issuerDoc scripts the issuer's answer: "issuer: {result: "51"}".
@@ -365,13 +379,13 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 		d.addf(l.node, l.path, format, args...)
 	}
 	if o.Pass {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil {
 			problem(&o.Pass, "pass cannot be combined with other outcome fields")
 		}
 		return
 	}
 	if notification {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil {
 			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
 		}
 		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
@@ -412,6 +426,27 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 	}
 	if o.Issuer != nil {
 		checkIssuer(problem, o, ops)
+	}
+	if o.Terminal != nil {
+		checkTerminal(problem, o, ops)
+	}
+}
+
+// checkTerminal reports a scripted terminal that could not be: one the terminal
+// cannot do, hidden by a scripted error or fault, or for an operation that is no
+// device command.
+func checkTerminal(problem func(ptr any, format string, args ...any), o *outcomeDoc, ops operations) {
+	if p := scenario.TerminalProblem(o.Terminal.value()); p != "" {
+		problem(&o.Terminal, "terminal: %s", p)
+	}
+	if o.Error != nil || o.Fault != "" {
+		problem(&o.Terminal, "terminal scripts what the terminal does: it cannot be combined with error or fault")
+	}
+	for _, op := range ops {
+		if op != string(sandbox.OpDevice) {
+			problem(&o.Terminal, "terminal applies only to the device operation (POST /devices), not %s", op)
+			return
+		}
 	}
 }
 
@@ -470,6 +505,10 @@ func (o *outcomeDoc) toOutcome() scenario.Outcome {
 	}
 	if o.Issuer != nil {
 		out.Issuer = &scenario.Issuer{Result: string(o.Issuer.Result)}
+	}
+	if o.Terminal != nil {
+		t := o.Terminal.value()
+		out.Terminal = &t
 	}
 	if e := o.Error; e != nil {
 		out.Error = &scenario.Error{Code: e.Code, Detail: string(e.Detail), Description: e.Description}

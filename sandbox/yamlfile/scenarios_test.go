@@ -106,7 +106,7 @@ func TestLoadScenariosProblems(t *testing.T) {
 		{"unknown key", head + "  - when: {operation: order}\n    then: {stauts: 400}\n",
 			[]string{`s.yaml:5:12: rules[0].then: unknown key "stauts"`}},
 		{"unknown operation", head + "  - when: {operation: chargeback}\n    then: pass\n",
-			[]string{`s.yaml:4:23: rules[0].when.operation: unknown operation "chargeback" (want accesstoken, adjustment, order, transaction, transaction_detail, transaction_list, capture, refund, reversal, reauthorization, incremental, verification, batch_close, batch_detail, payment_method_create, payment_method_detail, payment_method_edit, payment_method_delete, notification, any)`}},
+			[]string{`s.yaml:4:23: rules[0].when.operation: unknown operation "chargeback" (want accesstoken, adjustment, order, transaction, transaction_detail, transaction_list, capture, refund, reversal, reauthorization, incremental, verification, batch_close, batch_detail, device, payment_method_create, payment_method_detail, payment_method_edit, payment_method_delete, notification, any)`}},
 		{"status without error", head + "  - when: {operation: order}\n    then: {status: 400}\n",
 			[]string{`s.yaml:5:20: rules[0].then.status: status needs an error: a scripted status is always a GP error`}},
 		{"error without status", head + "  - when: {operation: order}\n    then: {error: {code: SYSTEM_ERROR, detail: \"50000\"}}\n",

@@ -1,0 +1,441 @@
+package api_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+)
+
+// micBody is a MiC request as the Java and .NET SDKs send it, around one UPA command.
+func micBody(command, data string) string {
+	inner := `"command":"` + command + `","requestId":"10001","EcrId":"13"`
+	if data != "" {
+		inner += `,"data":` + data
+	}
+	return `{"account_name":"transaction_processing","channel":"CP","country":"US","currency":"USD","reference":"10001",` +
+		`"request":{"message":"MSG","data":{` + inner + `}},"notifications":{}}`
+}
+
+// mic sends a command and returns the device request, failing unless it is 200.
+func (env *sandboxEnv) mic(tok, command, data string) map[string]any {
+	env.t.Helper()
+	r := env.do("POST", "/devices", apiHeader(tok), micBody(command, data))
+	if r.status != 200 {
+		env.t.Fatalf("%s: %d %s", command, r.status, r.body)
+	}
+	return r.json(env.t)
+}
+
+// dig walks a decoded JSON object by dotted path.
+func dig(m map[string]any, path string) any {
+	var v any = m
+	for _, k := range strings.Split(path, ".") {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = o[k]
+	}
+	return v
+}
+
+func TestDeviceSaleWithTip(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	d := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"1.00"}}`)
+	want := map[string]any{
+		"status": "COMPLETE", "action.result_code": "SUCCESS", "response.response": "Sale",
+		"response.requestId": "10001", "response.EcrId": "13", "response.cmdResult.result": "Success",
+		"response.data.host.totalAmount": "11.00", "response.data.host.tipAmount": "1.00",
+		"response.data.host.baseAmount": "10.00", "response.data.host.gatewayResponseCode": "00",
+		"response.data.host.tranNo": "0001", "response.data.payment.cardType": "VISA",
+		"response.data.payment.maskedPan": "401200******0016", "response.data.payment.cardAcquisition": "Insert",
+		"account_id": "TRA_00000000000000000000000000000001",
+	}
+	for path, v := range want {
+		if got := dig(d, path); got != v {
+			t.Errorf("%s = %v, want %v", path, got, v)
+		}
+	}
+	if _, ok := d["data"]; ok {
+		t.Error("a device request must not have a top-level data member")
+	}
+	if id, _ := d["id"].(string); !strings.HasPrefix(id, "DRQ_") {
+		t.Errorf("id = %q, want DRQ_...", id)
+	}
+	trn := dig(d, "response.data.host.referenceNumber").(string)
+	r := env.do("GET", "/transactions/"+trn, apiHeader(tok), "")
+	txn := r.json(t)
+	for path, v := range map[string]any{
+		"status": "CAPTURED", "amount": "1000", "payment_method.entry_mode": "CHIP",
+		"payment_method.card.brand": "VISA", "payment_method.card.masked_number_last4": "XXXXXXXXXXXX0016",
+		"payment_method.result": "00",
+	} {
+		if got := dig(txn, path); got != v {
+			t.Errorf("transaction %s = %v, want %v (%s)", path, got, v, r.body)
+		}
+	}
+	if got := dig(txn, "payment_method.card.authcode"); got != dig(d, "response.data.host.approvalCode") {
+		t.Errorf("authcode %v, terminal approval code %v", got, dig(d, "response.data.host.approvalCode"))
+	}
+}
+
+// The SDKs' spellings: Node 3.10.10's ecrId, amount and numeric requestId; PHP's
+// zero-padded amounts; the .NET path with a merchant.
+func TestDeviceSpellings(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
+		`"data":{"params":{"clerkId":"1234"},"transaction":{"amount":"15.00","taxAmount":1.5,"cardAcquisition":"C"}}}},"notifications":{}}`
+	r := env.do("POST", "/devices", apiHeader(tok), node)
+	if r.status != 200 {
+		t.Fatalf("node: %d %s", r.status, r.body)
+	}
+	d := r.json(t)
+	if dig(d, "response.requestId") != "11377" || dig(d, "response.EcrId") != "12" || dig(d, "response.data.host.baseAmount") != "15.00" || d["currency"] != "USD" {
+		t.Errorf("node spelling answered %s", r.body)
+	}
+	php := strings.Replace(micBody("Sale", `{"transaction":{"baseAmount":"0010.00","tipAmount":"001.05"}}`), `"EcrId":"13"`, `"EcrId":"1"`, 1)
+	r = env.do("POST", "/merchants/"+merchantTwo+"/devices", apiHeader(tok), php)
+	d = r.json(t)
+	if r.status != 200 || dig(d, "response.data.host.totalAmount") != "11.05" || d["merchant_id"] != merchantTwo {
+		t.Errorf("php spelling on the merchant path: %d %s", r.status, r.body)
+	}
+}
+
+func TestDeviceChainedCommands(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	txn := func(id string) map[string]any {
+		t.Helper()
+		return env.do("GET", "/transactions/"+id, apiHeader(tok), "").json(t)
+	}
+	// PreAuth, then AuthCompletion by the device request id (the Node SDK's way).
+	auth := env.mic(tok, "PreAuth", `{"transaction":{"amount":"20.00"}}`)
+	authTrn := dig(auth, "response.data.host.referenceNumber").(string)
+	if s := txn(authTrn)["status"]; s != "PREAUTHORIZED" {
+		t.Fatalf("preauth status %v", s)
+	}
+	capture := env.mic(tok, "AuthCompletion", fmt.Sprintf(`{"transaction":{"amount":"22.00","referenceNumber":%q}}`, auth["id"]))
+	if dig(capture, "response.cmdResult.result") != "Success" {
+		t.Fatalf("capture: %v", capture)
+	}
+	if got := txn(authTrn); got["status"] != "CAPTURED" || got["amount"] != "2200" {
+		t.Errorf("captured: %v %v", got["status"], got["amount"])
+	}
+	// A sale refunded by its tranNo (Java's withTerminalRefNumber) ...
+	sale := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"5.00"}}`)
+	saleTrn := dig(sale, "response.data.host.referenceNumber").(string)
+	refund := env.mic(tok, "Refund", fmt.Sprintf(`{"transaction":{"totalAmount":"5.00","tranNo":%q}}`, dig(sale, "response.data.host.tranNo")))
+	refundTrn := dig(refund, "response.data.host.referenceNumber").(string)
+	if r := txn(refundTrn); r["type"] != "REFUND" || r["amount"] != "500" {
+		t.Errorf("linked refund: %v", r)
+	}
+	// ... another voided by host.referenceNumber, its tip adjusted before.
+	sale2 := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"7.00"}}`)
+	trn2 := dig(sale2, "response.data.host.referenceNumber").(string)
+	tip := env.mic(tok, "TipAdjust", fmt.Sprintf(`{"transaction":{"tipAmount":"1.50","referenceNumber":%q}}`, trn2))
+	admin := env.do("GET", "/_sandbox/transactions/"+trn2, map[string]string{}, "")
+	if dig(tip, "response.data.host.tipAmount") != "1.50" || !strings.Contains(string(admin.body), `"gratuity_amount":"150"`) {
+		t.Errorf("tip adjust: %v", tip)
+	}
+	env.mic(tok, "Void", fmt.Sprintf(`{"transaction":{"referenceNumber":%q}}`, trn2))
+	if s := txn(trn2)["status"]; s != "REVERSED" {
+		t.Errorf("voided sale status %v", s)
+	}
+	// A void of something the terminal never did: the terminal's Failed answer.
+	bad := env.mic(tok, "Void", `{"transaction":{"referenceNumber":"9999"}}`)
+	if bad["status"] != "DECLINED" || dig(bad, "action.result_code") != "ERROR" || dig(bad, "response.cmdResult.result") != "Failed" {
+		t.Errorf("void of nothing: %v", bad)
+	}
+	if s := txn(saleTrn)["status"]; s != "CAPTURED" {
+		t.Errorf("refunded sale status %v", s)
+	}
+}
+
+func TestDeviceOtherCommands(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	verify := env.mic(tok, "CardVerify", `{"params":{"tokenRequest":"0"},"transaction":{}}`)
+	trn := dig(verify, "response.data.host.referenceNumber").(string)
+	if s := env.do("GET", "/transactions/"+trn, apiHeader(tok), "").json(t)["status"]; s != "VERIFIED" {
+		t.Errorf("verify status %v", s)
+	}
+	standalone := env.mic(tok, "Refund", `{"transaction":{"totalAmount":"3.00"}}`)
+	if dig(standalone, "response.data.payment.transactionType") != "Refund" {
+		t.Errorf("standalone refund: %v", standalone)
+	}
+	for _, cmd := range []string{"Ping", "LineItemDisplay", "CancelTransaction"} {
+		d := env.mic(tok, cmd, "")
+		if d["status"] != "COMPLETE" || dig(d, "response.cmdResult.result") != "Success" || dig(d, "response.response") != cmd {
+			t.Errorf("%s: %v", cmd, d)
+		}
+	}
+	env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	report := env.mic(tok, "GetBatchReport", "")
+	// The sale and the standalone refund: 10.00 - 3.00.
+	if dig(report, "response.data.batchRecord.batchStatus") != "OPEN" || dig(report, "response.data.batchRecord.totalCnt") != 2.0 ||
+		dig(report, "response.data.batchRecord.totalAmount") != "7.00" {
+		t.Errorf("batch report: %v", report)
+	}
+	eod := env.mic(tok, "EODProcessing", "")
+	batch := dig(eod, "response.data.host.batchId")
+	if batch == nil || dig(eod, "response.data.batchRecord.batchStatus") != "CLOSED" || dig(eod, "response.data.batchRecord.totalAmount") != "7.00" {
+		t.Errorf("end of day: %v", eod)
+	}
+	r := env.do("GET", "/_sandbox/batches/BAT_"+batch.(string), map[string]string{}, "")
+	if !strings.Contains(string(r.body), `"CLOSED"`) {
+		t.Errorf("batch after end of day: %d %s", r.status, r.body)
+	}
+	unsupported := env.mic(tok, "Reboot", "")
+	if dig(unsupported, "response.cmdResult.errorCode") != "ERR017" {
+		t.Errorf("unsupported command: %v", unsupported)
+	}
+}
+
+func TestDeviceErrors(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	restricted := env.mustToken(restrictedApp, restrictedKey, "")
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	tests := []struct {
+		name string
+		tok  string
+		body string
+		want gpError
+	}{
+		{"no request", tok, `{"channel":"CP"}`, gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request"}},
+		{"no command", tok, strings.Replace(sale, `"command":"Sale",`, "", 1),
+			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.command"}},
+		{"no requestId", tok, strings.Replace(sale, `"requestId":"10001",`, "", 1),
+			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.requestId"}},
+		{"not a UPA command", tok, micBody("Teleport", ""),
+			gpError{400, "INVALID_REQUEST_DATA", "40213", "request.data.command contains unexpected data"}},
+		{"amount not an amount", tok, micBody("Sale", `{"transaction":{"baseAmount":"10.001"}}`),
+			gpError{400, "INVALID_REQUEST_DATA", "40213", "request.data.data.transaction.baseAmount contains unexpected data"}},
+		{"sale without amount", tok, micBody("Sale", `{"transaction":{}}`),
+			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.data.transaction.baseAmount"}},
+		{"unknown UPA member", tok, micBody("Sale", `{"transaction":{"baseAmount":"1.00","pan":"4111"}}`),
+			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: request.data.data.transaction.pan"}},
+		{"live configuration without devices", restricted, sale,
+			gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}},
+	}
+	for _, tc := range tests {
+		r := env.do("POST", "/devices", apiHeader(tc.tok), tc.body)
+		if got := r.gpError(t); got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	if n := len(env.mustDevices()); n != 4 {
+		t.Fatalf("devices: %d", n)
+	}
+
+	// An inactive terminal, then none at all.
+	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"status":"INACTIVE"}`)
+	if got := env.do("POST", "/devices", apiHeader(tok), sale).gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is not active"}) {
+		t.Errorf("inactive: %+v", got)
+	}
+	env.mustReseed(func(f *sandbox.Fixtures) { f.Devices = nil })
+	tok = env.mustToken(partnerApp, partnerKey, "")
+	want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Device for account TRA_00000000000000000000000000000001 of merchant MER_00000000000000000000000000000001 not found at this location."}
+	if got := env.do("POST", "/devices", apiHeader(tok), sale).gpError(t); got != want {
+		t.Errorf("no device: %+v", got)
+	}
+}
+
+// INITIATED mode: the answer comes before the card; the terminal is busy until a
+// card is presented; an idempotency key is consumed like elsewhere.
+func TestDeviceInitiatedMode(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	r := env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	if r.status != 200 || !strings.Contains(string(r.body), `"mode":"INITIATED"`) {
+		t.Fatalf("set mode: %d %s", r.status, r.body)
+	}
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"2.00"}}`)
+	first := env.do("POST", "/devices", apiHeader(tok, "X-GP-Idempotency", "mic-1"), sale)
+	d := first.json(t)
+	if first.status != 200 || d["status"] != "INITIATED" || dig(d, "action.result_code") != "SUCCESS" || d["response"] != nil {
+		t.Fatalf("initiated: %d %s", first.status, first.body)
+	}
+	again := env.do("POST", "/devices", apiHeader(tok, "X-GP-Idempotency", "mic-1"), sale)
+	if got := again.gpError(t); got.Code != "DUPLICATE_ACTION" || !strings.Contains(got.Description, d["id"].(string)) {
+		t.Errorf("repeat key: %+v", got)
+	}
+	busy := env.do("POST", "/devices", apiHeader(tok), micBody("Ping", ""))
+	if got := busy.gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is busy with " + d["id"].(string)}) {
+		t.Errorf("busy: %+v", got)
+	}
+	done := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{"card":"mastercard_manual","tip":"300"}`)
+	c := done.json(t)
+	if c["status"] != "COMPLETE" || dig(c, "response.data.payment.cardType") != "MASTERCARD" || dig(c, "response.data.host.totalAmount") != "13.00" {
+		t.Errorf("presented: %s", done.body)
+	}
+	if got := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{}`).gpError(t); got.Detail != "40290" {
+		t.Errorf("second presentation: %+v", got)
+	}
+	if r := env.do("POST", "/devices", apiHeader(tok), micBody("Ping", "")); r.status != 200 {
+		t.Errorf("idle again: %d %s", r.status, r.body)
+	}
+}
+
+func (env *sandboxEnv) mustDevices() []any {
+	env.t.Helper()
+	r := env.do("GET", "/_sandbox/devices", map[string]string{}, "")
+	devices, _ := r.json(env.t)["devices"].([]any)
+	return devices
+}
+
+// hook is a status_url listener: each notification's body and signature.
+type hook struct {
+	URL   string
+	posts chan [2]string
+}
+
+func mustHook(t *testing.T) hook {
+	t.Helper()
+	h := hook{posts: make(chan [2]string, 8)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		h.posts <- [2]string{string(b), r.Header.Get("X-GP-Signature")}
+	}))
+	t.Cleanup(srv.Close)
+	h.URL = srv.URL + "/hook"
+	return h
+}
+
+// next waits for the next notification, failing after a few seconds of wall time.
+func (h hook) next(t *testing.T) (body, signature string) {
+	t.Helper()
+	select {
+	case p := <-h.posts:
+		return p[0], p[1]
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification arrived")
+		return "", ""
+	}
+}
+
+func micBodyNotified(command, data, statusURL string) string {
+	return strings.Replace(micBody(command, data), `"notifications":{}`, `"notifications":{"status_url":"`+statusURL+`"}`, 1)
+}
+
+// A command that completes notifies its status_url with the device request as POST
+// /devices answered it, signed like order notifications.
+func TestDeviceNotification(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	h := mustHook(t)
+	r := env.do("POST", "/devices", apiHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
+	if r.status != 200 {
+		t.Fatalf("sale: %d %s", r.status, r.body)
+	}
+	body, signature := h.next(t)
+	if body != string(r.body) {
+		t.Errorf("notification body\n%s\nwant the answer\n%s", body, r.body)
+	}
+	if want := sandbox.Sign([]byte(body), partnerKey); signature != want {
+		t.Errorf("X-GP-Signature %q, want %q", signature, want)
+	}
+	id := r.json(t)["id"].(string)
+	list := env.do("GET", "/_sandbox/notifications?order_id="+id, map[string]string{}, "").json(t)
+	n, _ := list["notifications"].([]any)
+	if len(n) != 1 || dig(n[0].(map[string]any), "order_status") != "COMPLETE" || dig(n[0].(map[string]any), "action") != "PROCESS_DEVICE_COMMAND" {
+		t.Errorf("admin notifications: %v", list)
+	}
+}
+
+// In INITIATED mode a waiting command completes by itself with the terminal's default
+// card once the terminal delay has passed on the sandbox clock, and notifies.
+func TestDeviceTerminalDelay(t *testing.T) {
+	env := mustSandbox(t, func(c *app.Config) { c.TerminalDelay = 2 * time.Second })
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	h := mustHook(t)
+	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	r := env.do("POST", "/devices", apiHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
+	if d := r.json(t); r.status != 200 || d["status"] != "INITIATED" {
+		t.Fatalf("sale: %d %s", r.status, r.body)
+	}
+	id := r.json(t)["id"].(string)
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	if got := env.do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "").json(t); got["status"] != "INITIATED" {
+		t.Errorf("after 1s of a 2s delay: %v", got["status"])
+	}
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	body, signature := h.next(t)
+	state := env.do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "")
+	if body != string(state.body) {
+		t.Errorf("notification body\n%s\nwant the device request\n%s", body, state.body)
+	}
+	if want := sandbox.Sign([]byte(body), partnerKey); signature != want {
+		t.Errorf("X-GP-Signature %q, want %q", signature, want)
+	}
+	d := state.json(t)
+	if d["status"] != "COMPLETE" || dig(d, "response.data.payment.cardAcquisition") != "Insert" || dig(d, "response.data.host.baseAmount") != "10.00" {
+		t.Errorf("completed by itself: %s", state.body)
+	}
+	if got := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{}`).gpError(t); got.Detail != "40290" {
+		t.Errorf("presenting after the delay: %+v", got)
+	}
+}
+
+// A scenario's terminal outcome chooses what happens at the terminal: the card and
+// tip, a customer who cancels, a busy terminal, a host decline; a sequence step per
+// command, matched on the UPA command by body.
+func TestDeviceScenarioTerminal(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	const scenarios = `version: 1
+name: terminal-script
+rules:
+  - when: {operation: device, body: {request: {data: {command: Sale}}}}
+    sequence:
+      - then: {terminal: {card: mastercard_manual, tip: "300"}}
+      - then: {terminal: {outcome: customer_cancels}}
+      - then: {terminal: {outcome: terminal_busy}}
+      - then: {terminal: {outcome: host_decline}}
+      - then: {terminal: {card: visa_swipe, entry_mode: CONTACTLESS_CHIP}}
+`
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, scenarios); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	header := apiHeader(tok, "X-Sandbox-Scenario", "terminal-script")
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	send := func() map[string]any {
+		r := env.do("POST", "/devices", header, sale)
+		if r.status != 200 {
+			t.Fatalf("sale: %d %s", r.status, r.body)
+		}
+		return r.json(t)
+	}
+	if d := send(); dig(d, "response.data.payment.cardType") != "MASTERCARD" || dig(d, "response.data.host.totalAmount") != "13.00" {
+		t.Errorf("card and tip: %v", d["response"])
+	}
+	if d := send(); d["status"] != "DECLINED" || dig(d, "response.cmdResult.errorCode") != "ERR018" {
+		t.Errorf("customer cancels: %v", d)
+	}
+	if got := env.do("POST", "/devices", header, sale).gpError(t); got.Detail != "40290" || !strings.Contains(got.Description, "is busy") {
+		t.Errorf("terminal busy: %+v", got)
+	}
+	if d := send(); d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "05" {
+		t.Errorf("host decline: %v", d)
+	}
+	if d := send(); dig(d, "response.data.payment.cardAcquisition") != "Contactless" {
+		t.Errorf("entry mode: %v", d["response"])
+	}
+	// Other commands are not matched: a Ping passes.
+	if r := env.do("POST", "/devices", header, micBody("Ping", "")); r.status != 200 || !strings.Contains(string(r.body), `"result":"Success"`) {
+		t.Errorf("ping: %d %s", r.status, r.body)
+	}
+	bad := strings.Replace(scenarios, "operation: device", "operation: transaction", 1)
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, bad); r.status != 400 || !strings.Contains(string(r.body), "terminal applies only to the device operation") {
+		t.Errorf("terminal on another operation: %d %s", r.status, r.body)
+	}
+}
