@@ -108,8 +108,8 @@ func maskedTransactions(ts []Transaction) []Transaction {
 	return ts
 }
 
-// maskingStore is the Service's store: every transaction, order, notification and
-// adjustment an update writes has its card data masked on the way in (see
+// maskingStore is the Service's store: every transaction, order, notification,
+// adjustment, card token, terminal and device request an update writes has its card data masked on the way in (see
 // maskRecord), whichever use case built it, and idempotency keys go by
 // KeyWithoutCardData.
 type maskingStore struct{ Store }
@@ -137,6 +137,23 @@ func (x maskingTx) PutOrder(o Order) error {
 func (x maskingTx) PutNotification(n Notification) error {
 	maskRecord(&n)
 	return x.Tx.PutNotification(n)
+}
+
+func (x maskingTx) PutPaymentMethod(pm PaymentMethod) error {
+	maskRecord(&pm)
+	return x.Tx.PutPaymentMethod(pm)
+}
+
+func (x maskingTx) PutDevice(d Device) error {
+	maskRecord(&d)
+	return x.Tx.PutDevice(d)
+}
+
+// PutDeviceRequest masks a request once its command has run: a card number presented
+// through the admin API is read by the terminal before the request is written.
+func (x maskingTx) PutDeviceRequest(d DeviceRequest) error {
+	maskRecord(&d)
+	return x.Tx.PutDeviceRequest(d)
 }
 
 func (x maskingTx) AddAdjustment(transactionID string, a Adjustment, keep int) error {

@@ -46,14 +46,22 @@ var paymentMethodIDPattern = regexp.MustCompile(`^PMT_[0-9A-Za-z-]{1,46}$`)
 func ValidPaymentMethodID(id string) bool { return paymentMethodIDPattern.MatchString(id) }
 
 // newPaymentMethodID is PMT_ and a lower-case UUID-shaped id, as GP writes them [GP].
+// Its hex groups can hold a run of digits the card-data masking would take for a card
+// number, which would garble the id in the journal and in every record it is named in:
+// such an id is drawn again.
 func (s *Service) newPaymentMethodID() string {
 	const hexDigits = "0123456789abcdef"
-	raw := []byte(s.ids.Alphanumeric(32))
-	for i, c := range raw {
-		raw[i] = hexDigits[int(c)%16]
+	for {
+		raw := []byte(s.ids.Alphanumeric(32))
+		for i, c := range raw {
+			raw[i] = hexDigits[int(c)%16]
+		}
+		h := string(raw)
+		id := "PMT_" + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+		if cardDataFree(id) {
+			return id
+		}
 	}
-	h := string(raw)
-	return "PMT_" + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // TokenizeRequest is a validated POST /payment-methods body.

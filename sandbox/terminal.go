@@ -56,11 +56,19 @@ func TerminalCardNames() []string {
 	return []string{"visa_chip", "visa_contactless", "visa_swipe", "visa_chip_pin_decline", "expired_swipe", "mastercard_manual", "amex_manual"}
 }
 
-// KnownTerminalCard reports whether name is a terminal test card or a card number
-// the terminal can key in.
+// KnownTerminalCard reports whether name is a terminal test card. A terminal's default
+// card and a scenario's choice are kept until a command runs, so they name a test
+// card; a card number is never kept.
 func KnownTerminalCard(name string) bool {
 	_, ok := terminalCards[name]
-	return ok || (AllDigits(name) && len(name) >= 12 && len(name) <= 19)
+	return ok
+}
+
+// PresentableCard reports whether card can be presented to a waiting command now: a
+// terminal test card, or a card number the terminal keys in (read at once, then kept
+// masked).
+func PresentableCard(card string) bool {
+	return KnownTerminalCard(card) || (AllDigits(card) && len(card) >= 12 && len(card) <= 19)
 }
 
 // presentedCard is the card input of a presentation: a named card, or a number keyed

@@ -428,7 +428,7 @@ func (s *Server) adminPresentCard(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if req.Card != "" && !sandbox.KnownTerminalCard(req.Card) {
+	if req.Card != "" && !sandbox.PresentableCard(req.Card) {
 		return nil, sandbox.InvalidField("card")
 	}
 	d, err := s.svc.CompleteDeviceRequest(pathVar(r, "id"), sandbox.Presentation(req))

@@ -439,3 +439,25 @@ rules:
 		t.Errorf("terminal on another operation: %d %s", r.status, r.body)
 	}
 }
+
+// A card number keyed in at a waiting terminal is read once and kept only masked: not
+// in the database file, the journal, the log or the admin views of terminals and
+// device requests. A terminal's default card and a scenario's choice, which are kept
+// until a command runs, take only test card names.
+func TestDeviceKeyedCardIsNotKept(t *testing.T) {
+	env := mustSinkSandbox(t, envOptions{})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	const dev = "/_sandbox/devices/DEV_00000000000000000000000000000001"
+	if r := env.do("POST", dev, jsonHeader(), `{"mode":"INITIATED"}`); r.status != 200 {
+		t.Fatalf("set mode: %d %s", r.status, r.body)
+	}
+	if got := env.do("POST", dev, jsonHeader(), `{"card":"`+panVisa+`"}`).gpError(t); got.Detail != "40213" {
+		t.Errorf("a card number as the default card: %+v, want 40213", got)
+	}
+	d := env.do("POST", "/devices", apiHeader(tok), micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).json(t)
+	done := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{"card":"`+panVisa+`"}`)
+	if c := done.json(t); c["status"] != "COMPLETE" || dig(c, "response.data.payment.cardType") != "VISA" {
+		t.Fatalf("presented: %s", done.body)
+	}
+	env.mustHoldNone(t, []string{"/_sandbox/devices", "/_sandbox/device-requests/" + d["id"].(string)}, panVisa)
+}

@@ -278,7 +278,7 @@ func TerminalProblem(t Terminal) string {
 	case t == Terminal{}:
 		return "needs card, entry_mode, tip or outcome"
 	case t.Card != "" && !sandbox.KnownTerminalCard(t.Card):
-		return fmt.Sprintf("card %q: want a terminal test card (%s) or a card number", t.Card, strings.Join(sandbox.TerminalCardNames(), ", "))
+		return fmt.Sprintf("card %q: want a terminal test card (%s)", t.Card, strings.Join(sandbox.TerminalCardNames(), ", "))
 	case t.EntryMode != "" && !slices.Contains(TerminalEntryModes, t.EntryMode):
 		return fmt.Sprintf("entry_mode %q: want one of %s", t.EntryMode, strings.Join(TerminalEntryModes, ", "))
 	case t.Tip != "" && (!sandbox.AllDigits(t.Tip) || len(t.Tip) > 12):
