@@ -36,7 +36,6 @@ func (x tx) PutPricingProfile(p sandbox.PricingProfile) error {
 func (x tx) Transaction(id string) (sandbox.Transaction, error) {
 	return get[sandbox.Transaction](x.t, "txn:"+id)
 }
-func (x tx) PutTransaction(t sandbox.Transaction) error { return put(x.t, "txn:"+t.ID, t) }
 
 // adjKey names one history entry; the padded seq makes key order the order of age.
 func adjKey(transactionID string, seq int) string {
