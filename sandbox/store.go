@@ -75,10 +75,11 @@ type Tx interface {
 
 	// ScenarioStep returns how many requests of a scope (a session or an app) a
 	// scenario's sequence rule has answered so far: 0 when none. PutScenarioStep
-	// stores the new count; reading and writing in one Update makes concurrent
-	// requests of one scope each consume exactly one step.
+	// stores the new count, kept for the given wall-clock duration from then;
+	// reading and writing in one Update makes concurrent requests of one scope each
+	// consume exactly one step.
 	ScenarioStep(scope, scenario string, rule int) (int, error)
-	PutScenarioStep(scope, scenario string, rule int, n int) error
+	PutScenarioStep(scope, scenario string, rule int, n int, keep time.Duration) error
 
 	// Listings in id order. The pages return at most limit records (all of them when
 	// limit < 0) whose id sorts after after ("" for the first page).

@@ -49,6 +49,9 @@ type Config struct {
 	Scenarios Files
 	// GlobalScenarios are active for every request, in this order.
 	GlobalScenarios []string
+	// StepLifetime is how long a sequence counter is kept after its scope's last
+	// step (scenario.DefaultStepLifetime when zero).
+	StepLifetime time.Duration
 
 	// Clock, when not zero, starts the sandbox clock frozen at that instant; the zero
 	// time runs the clock from the wall clock.

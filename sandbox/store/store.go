@@ -21,12 +21,13 @@
 //	outbox:<order id>:<seq>         "" while that notification is pending
 //	meta:<key>                      a JSON string
 //	count:txn:<merchant id>         a JSON number: the merchant's transactions (walk.go)
-//	step:<scenario>:<rule>:<scope>  a JSON number: sequence steps a scope consumed
+//	step:<scenario>:<rule>:<scope>  a JSON number: sequence steps a scope consumed, with a buntdb TTL
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the
 // API's transaction lists, which walk buntdb indexes over txn:* (walk.go), rebuilt in
 // memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
-// file, so they vanish by themselves once nobody can use them.
+// file, so they vanish by themselves once nobody can use them; so do sequence counters
+// once their scope has stopped stepping.
 //
 // # Durability
 //

@@ -147,8 +147,8 @@ func (x tx) ScenarioStep(scope, scenario string, rule int) (int, error) {
 	}
 	return n, err
 }
-func (x tx) PutScenarioStep(scope, scenario string, rule int, n int) error {
-	return put(x.t, stepKey(scope, scenario, rule), n)
+func (x tx) PutScenarioStep(scope, scenario string, rule int, n int, keep time.Duration) error {
+	return putFor(x.t, stepKey(scope, scenario, rule), n, keep)
 }
 
 // stepKey names a sequence counter. The scope comes last because it is the client's
