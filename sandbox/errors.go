@@ -204,6 +204,13 @@ func MethodNotAllowed(method, path string) *Error {
 	return newError(CodeInvalidAction, "40290", "Method "+method+" not allowed for "+path)
 }
 
+// TooManyStreams: a live journal stream past the number that may be open at once
+// (the api answers it 429) [SB].
+func TooManyStreams(limit int) *Error {
+	return newError(CodeInvalidAction, "40290",
+		fmt.Sprintf("Too many live journal streams: at most %d may be open at once", limit))
+}
+
 // DownstreamFailure: the failure GP reports when a system behind it fails.
 func DownstreamFailure() *Error {
 	return newError(CodeSystemErrorDownstream, "50046",

@@ -90,10 +90,11 @@ type Tx interface {
 
 	// ScenarioStep returns how many requests of a scope (a session or an app) a
 	// scenario's sequence rule has answered so far: 0 when none. PutScenarioStep
-	// stores the new count; reading and writing in one Update makes concurrent
-	// requests of one scope each consume exactly one step.
+	// stores the new count, kept for the given wall-clock duration from then;
+	// reading and writing in one Update makes concurrent requests of one scope each
+	// consume exactly one step.
 	ScenarioStep(scope, scenario string, rule int) (int, error)
-	PutScenarioStep(scope, scenario string, rule int, n int) error
+	PutScenarioStep(scope, scenario string, rule int, n int, keep time.Duration) error
 
 	// Listings in id order. The pages return at most limit records (all of them when
 	// limit < 0) whose id sorts after after ("" for the first page).
@@ -103,7 +104,22 @@ type Tx interface {
 	Apps() ([]App, error)
 	Merchants() ([]Merchant, error)
 	ScenarioSteps() ([]ScenarioStep, error)
+
+	// WalkTransactions calls fn with the transactions in the order orderBy names (one
+	// of TransactionOrderings; ties in id order), descending when desc, starting after
+	// the cursor a previous walk returned (the zero cursor: from the first), at most
+	// limit of them, until fn returns false. It returns the cursor of the last one it
+	// gave fn, and whether the walk reached the end. A list reads in chunks, one
+	// short View each, rather than holding the store while it reads everything.
+	WalkTransactions(orderBy string, desc bool, after TransactionCursor, limit int,
+		fn func(Transaction) bool) (TransactionCursor, bool, error)
+	// CountTransactions counts a merchant's transactions without reading them.
+	CountTransactions(merchantID string) (int, error)
 }
+
+// TransactionCursor is where a walk over the transactions stopped: the store's
+// marks, handed back to it as they are.
+type TransactionCursor struct{ Key, Record string }
 
 // ScenarioStep is one sequence counter: how many requests of a scope a scenario's
 // sequence rule has answered.

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -69,15 +68,24 @@ type TransactionPage struct {
 // Transaction list orderings [GP].
 var TransactionOrderings = []string{"TIME_CREATED", "ID", "STATUS", "TYPE", "DEPOSIT_ID"}
 
+// listChunk is how many transactions a list reads in one View: about a millisecond
+// of decoding, so that a list never holds an adjustment back longer than that.
+const listChunk = 256
+
 // ListTransactions answers one page of the transactions the caller's app may see,
-// filtered and ordered. An app sees its merchants' transactions only.
+// filtered and ordered. An app sees its merchants' transactions only. The page is
+// read in the list's order from the store's index, a chunk per View, and the walk
+// stops once the page is full and its total known: without filters the total is the
+// merchants' counts, which the store keeps without reading a transaction; with
+// filters the walk reads on to the end, still a chunk at a time.
 func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPage, error) {
-	page := TransactionPage{Query: q}
+	page := TransactionPage{Query: q, Transactions: []Transaction{}}
+	merchantID := orDefault(q.MerchantID, c.App.MerchantID)
+	var counted bool
 	err := s.store.View(func(tx Tx) error {
 		if q.AccountName != "" && !slices.ContainsFunc(c.App.Accounts, func(a Account) bool { return a.Name == q.AccountName }) {
 			return AccountNotMatched()
 		}
-		merchantID := orDefault(q.MerchantID, c.App.MerchantID)
 		m, err := tx.Merchant(merchantID)
 		if err != nil || !c.App.ActsFor(merchantID) {
 			return notFoundAs(err, MerchantNotConfigured(accountFor(c.App, PermGetList), merchantID))
@@ -89,23 +97,66 @@ func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPag
 				break
 			}
 		}
-		all, err := tx.TransactionPage("", -1)
-		if err != nil {
-			return err
-		}
-		var hits []Transaction
-		for _, t := range all {
-			if c.App.ActsFor(t.MerchantID) && (q.MerchantID == "" || t.MerchantID == q.MerchantID) && q.matches(t) {
-				hits = append(hits, t)
-			}
-		}
-		sortTransactions(hits, q.OrderBy, q.Order)
-		page.Total = len(hits)
-		start := min((q.Page-1)*q.PageSize, len(hits))
-		page.Transactions = hits[start:min(start+q.PageSize, len(hits))]
-		return nil
+		page.Total, counted, err = countUnfiltered(tx, c.App, q)
+		return err
 	})
-	return page, err
+	if err != nil {
+		return page, err
+	}
+	skip := (q.Page - 1) * q.PageSize
+	matched := 0
+	visit := func(t Transaction) bool {
+		if !c.App.ActsFor(t.MerchantID) || (q.MerchantID != "" && t.MerchantID != q.MerchantID) || !q.matches(t) {
+			return true
+		}
+		matched++
+		if matched > skip && len(page.Transactions) < q.PageSize {
+			page.Transactions = append(page.Transactions, t)
+		}
+		return !counted || len(page.Transactions) < q.PageSize
+	}
+	var cursor TransactionCursor
+	for end := false; !end; {
+		err := s.store.View(func(tx Tx) error {
+			var err error
+			cursor, end, err = tx.WalkTransactions(q.OrderBy, q.Order == "DESC", cursor, listChunk, visit)
+			return err
+		})
+		if err != nil {
+			return page, err
+		}
+		if counted && len(page.Transactions) == q.PageSize {
+			break
+		}
+	}
+	if !counted {
+		page.Total = matched
+	}
+	return page, nil
+}
+
+// countUnfiltered counts the transactions a query without filters lists, from the
+// store's counts; it reports false, counting nothing, when the query has filters.
+func countUnfiltered(tx Tx, app App, q TransactionQuery) (int, bool, error) {
+	paging := TransactionQuery{
+		MerchantID: q.MerchantID, Page: q.Page, PageSize: q.PageSize, OrderBy: q.OrderBy, Order: q.Order,
+	}
+	if q != paging {
+		return 0, false, nil
+	}
+	merchants := app.Merchants
+	if q.MerchantID != "" {
+		merchants = []string{q.MerchantID}
+	}
+	total := 0
+	for _, m := range slices.Compact(slices.Sorted(slices.Values(merchants))) {
+		n, err := tx.CountTransactions(m)
+		if err != nil {
+			return 0, false, err
+		}
+		total += n
+	}
+	return total, true, nil
 }
 
 func (q TransactionQuery) matches(t Transaction) bool {
@@ -119,31 +170,4 @@ func (q TransactionQuery) matches(t Transaction) bool {
 		q.TokenFirst6 == "" && q.TokenLast4 == "" && eq(q.PaymentMethod, "CARD") &&
 		(q.From.IsZero() || !t.TimeCreated.Before(q.From)) &&
 		(q.To.IsZero() || t.TimeCreated.Before(q.To.AddDate(0, 0, 1)))
-}
-
-// sortTransactions orders a list; ties keep the order of ids, so pages are stable.
-func sortTransactions(list []Transaction, orderBy, order string) {
-	key := func(t Transaction) string {
-		switch orderBy {
-		case "ID":
-			return t.ID
-		case "STATUS":
-			return t.Status
-		case "TYPE":
-			return t.Type
-		case "DEPOSIT_ID":
-			return "" // no deposits in the sandbox
-		}
-		return FormatTime(t.TimeCreated)
-	}
-	slices.SortStableFunc(list, func(a, b Transaction) int {
-		c := strings.Compare(key(a), key(b))
-		if c == 0 {
-			c = strings.Compare(a.ID, b.ID)
-		}
-		if order == "DESC" {
-			return -c
-		}
-		return c
-	})
 }

@@ -24,7 +24,7 @@ type config struct {
 
 	adminToken     string
 	adminOpen      bool // serve the admin API without a token on a non-loopback address
-	journalSize    int
+	journalMiB     int
 	notifyAttempts int
 	terminalDelay  time.Duration // 0: INITIATED commands wait for a presented card
 	clock          time.Time     // zero: the wall clock
@@ -149,7 +149,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 		{flag: "idle-timeout", env: "GPSANDBOX_IDLE_TIMEOUT", def: "90s", into: &c.idleTimeout},
 	}}
 	fs.StringVar(&t.maxBody, "max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
-	fs.StringVar(&t.journalSize, "journal-size", env("GPSANDBOX_JOURNAL_SIZE", "10000"), "requests kept in the journal (GPSANDBOX_JOURNAL_SIZE)")
+	fs.StringVar(&t.journalSize, "journal-size", env("GPSANDBOX_JOURNAL_SIZE", "64"), "MiB the request journal may hold; the oldest requests are evicted (GPSANDBOX_JOURNAL_SIZE)")
 	fs.StringVar(&t.attempts, "notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
 	fs.StringVar(&t.terminalDelay, "terminal-delay", env("GPSANDBOX_TERMINAL_DELAY", "2s"), "sandbox time after which a command on an INITIATED terminal completes with its default card; 0 waits for a presented card (GPSANDBOX_TERMINAL_DELAY)")
 	fs.StringVar(&t.clock, "clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
@@ -228,8 +228,10 @@ func (t *serveText) convert(c *config) error {
 	if c.maxBody, err = parseSize(t.maxBody); err != nil {
 		return usageError(fmt.Sprintf("--max-body %q: %v", t.maxBody, err))
 	}
-	if c.journalSize, err = parseCount(t.journalSize, 10_000_000); err != nil {
-		return usageError(fmt.Sprintf("--journal-size %q: want 1..10000000", t.journalSize))
+	// MiB, at most 4 GiB: an entry count (the flag's meaning before) of 10000 is
+	// refused rather than read as 10000 MiB.
+	if c.journalMiB, err = parseCount(t.journalSize, 4096); err != nil {
+		return usageError(fmt.Sprintf("--journal-size %q: want 1..4096 (MiB)", t.journalSize))
 	}
 	if c.notifyAttempts, err = parseCount(t.attempts, 100); err != nil {
 		return usageError(fmt.Sprintf("--notify-attempts %q: want 1..100", t.attempts))

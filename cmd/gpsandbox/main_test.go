@@ -46,6 +46,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"--max-body", "-1"},
 		{"--no-such-flag"},
 		{"--journal-size", "0"},
+		{"--journal-size", "10000"}, // an entry count, as the flag once took
 		{"--notify-attempts", "x"},
 		{"--terminal-delay", "-1s"},
 		{"--terminal-delay", "2"},
@@ -69,12 +70,12 @@ func TestEnvironmentFallback(t *testing.T) {
 	env = map[string]string{"GPSANDBOX_ADMIN_TOKEN": "adm", "GPSANDBOX_JOURNAL_SIZE": "5", "GPSANDBOX_NOTIFY_ATTEMPTS": "3",
 		"GPSANDBOX_TERMINAL_DELAY": "0", "GPSANDBOX_CLOCK": "2021-03-22T10:00:00.000Z", "GPSANDBOX_SEED": "7"}
 	cfg, err = parseServeFlags(nil, func(k string) string { return env[k] }, io.Discard)
-	if err != nil || cfg.adminToken != "adm" || cfg.journalSize != 5 || cfg.notifyAttempts != 3 || cfg.terminalDelay != 0 ||
+	if err != nil || cfg.adminToken != "adm" || cfg.journalMiB != 5 || cfg.notifyAttempts != 3 || cfg.terminalDelay != 0 ||
 		!cfg.clock.Equal(time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)) || !cfg.seeded || cfg.seed != 7 {
 		t.Errorf("cfg %+v err %v", cfg, err)
 	}
 	cfg, err = parseServeFlags(nil, func(string) string { return "" }, io.Discard)
-	if err != nil || cfg.journalSize != 10000 || cfg.notifyAttempts != 8 || cfg.terminalDelay != 2*time.Second || !cfg.clock.IsZero() || cfg.seeded {
+	if err != nil || cfg.journalMiB != 64 || cfg.notifyAttempts != 8 || cfg.terminalDelay != 2*time.Second || !cfg.clock.IsZero() || cfg.seeded {
 		t.Errorf("defaults %+v err %v", cfg, err)
 	}
 	cfg, err = parseServeFlags([]string{"--addr", ":1"}, func(k string) string { return env[k] }, io.Discard)

@@ -104,7 +104,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		Logger:          logger,
 		MaxBody:         cfg.maxBody,
 		AdminToken:      cfg.adminToken,
-		JournalSize:     cfg.journalSize,
+		JournalBytes:    cfg.journalMiB << 20,
 		NotifyAttempts:  cfg.notifyAttempts,
 		TerminalDelay:   cfg.terminalDelay,
 		Pprof:           cfg.pprof,

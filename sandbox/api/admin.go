@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -219,23 +220,27 @@ func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
 	return newOrderView(o), nil
 }
 
-// GET /_sandbox/requests?<filters>&limit=: the matching entries, newest first.
+// GET /_sandbox/requests?<filters>&limit=: the matching entries, newest first, and
+// when more match, next: this query for the entries before the last one answered.
 func (s *Server) adminRequests(r *http.Request) (any, error) {
-	size := 1
-	if s.journal != nil {
-		size = s.journal.size
-	}
-	f, limit, err := s.parseJournalQuery(r, size, true)
+	f, limit, err := s.parseJournalQuery(r, true)
 	if err != nil || s.journal == nil {
 		return map[string]any{"requests": []JournalEntry{}}, err
 	}
-	return map[string]any{"requests": s.journal.list(f, limit)}, nil
+	entries, more := s.journal.list(f, limit)
+	answer := map[string]any{"requests": entries}
+	if more {
+		q := r.URL.Query()
+		q.Set("before", strconv.FormatUint(entries[len(entries)-1].Seq, 10))
+		answer["next"] = r.URL.Path + "?" + q.Encode()
+	}
+	return answer, nil
 }
 
 // GET /_sandbox/requests/count?<filters>: how many entries match, e.g. to verify
 // that a client called an operation exactly once.
 func (s *Server) adminCountRequests(r *http.Request) (any, error) {
-	f, _, err := s.parseJournalQuery(r, 1, false)
+	f, _, err := s.parseJournalQuery(r, false)
 	if err != nil || s.journal == nil {
 		return map[string]int{"count": 0}, err
 	}

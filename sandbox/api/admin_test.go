@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
@@ -451,29 +452,77 @@ func TestJournalRecordsMasksAndFilters(t *testing.T) {
 	}
 }
 
+// The journal is bounded in bytes: large requests evict the oldest ones, and what is
+// kept is the newest, in order, within the bound.
 func TestJournalKeepsOnlyTheNewest(t *testing.T) {
-	env := mustSandbox(t, func(c *app.Config) { c.JournalSize = 3 })
+	const bound = 1 << 20
+	env := mustSandbox(t, func(c *app.Config) { c.JournalBytes = bound })
+	body := `{"x":"` + strings.Repeat("a", 15000) + `"}`
 	var ids []string
-	for i := 0; i < 7; i++ {
-		r := env.do("GET", fmt.Sprintf("/nowhere/%d", i), nil, "")
+	for range 200 {
+		r := env.do("POST", "/accesstoken", jsonHeader(), body)
 		ids = append(ids, r.header.Get("X-Request-Id"))
 	}
-	r := env.do("GET", "/_sandbox/requests?limit=100", nil, "")
-	var j struct {
-		Requests []struct {
-			RequestID string `json:"request_id"`
-			Path      string
+	kept := journalPages(t, env, "/_sandbox/requests?limit=1000")
+	if len(kept)*len(body) > bound || len(kept) < 40 {
+		t.Fatalf("%d entries of %d bytes kept, want as many as %d bytes hold", len(kept), len(body), bound)
+	}
+	for i, e := range kept {
+		if want := ids[len(ids)-1-i]; e.RequestID != want {
+			t.Fatalf("entry %d: %s, want %s", i, e.RequestID, want)
 		}
 	}
-	json.Unmarshal(r.body, &j)
-	if len(j.Requests) != 3 {
-		t.Fatalf("%d entries, want 3", len(j.Requests))
+}
+
+// A read answers at most 1000 entries and about 8 MiB, then links to the next page:
+// following the links reads the whole journal once, newest first.
+func TestJournalReadsArePaged(t *testing.T) {
+	env := mustSandbox(t)
+	body := `{"x":"` + strings.Repeat("a", 15000) + `"}`
+	const sent = 700 // about 11 MiB journaled
+	for i := range sent {
+		env.do("POST", fmt.Sprintf("/accesstoken?n=%d", i), jsonHeader(), body)
 	}
-	for i, e := range j.Requests {
-		if want := ids[6-i]; e.RequestID != want || e.Path != fmt.Sprintf("/nowhere/%d", 6-i) {
-			t.Errorf("entry %d: %+v, want %s", i, e, want)
+	r := env.do("GET", "/_sandbox/requests?limit=10000&path=/accesstoken", nil, "")
+	var page journalPage
+	if err := json.Unmarshal(r.body, &page); err != nil || r.status != 200 {
+		t.Fatalf("%d %v", r.status, err)
+	}
+	if len(r.body) > 9<<20 || len(page.Requests) >= sent || page.Next == "" {
+		t.Errorf("first page: %d bytes, %d entries, next %q", len(r.body), len(page.Requests), page.Next)
+	}
+	all := journalPages(t, env, "/_sandbox/requests?limit=10000&path=/accesstoken")
+	for i, e := range all {
+		if want := uint64(sent - i); e.Seq != want {
+			t.Fatalf("entry %d is number %d, want %d", i, e.Seq, want)
 		}
 	}
+	if len(all) != sent {
+		t.Errorf("%d entries read, want %d", len(all), sent)
+	}
+	for i := range 1001 {
+		env.do("GET", fmt.Sprintf("/nowhere/%d", i), nil, "")
+	}
+	r = env.do("GET", "/_sandbox/requests?limit=5000&path=/nowhere/*", nil, "")
+	if err := json.Unmarshal(r.body, &page); err != nil || len(page.Requests) != 1000 || !strings.Contains(page.Next, "before=") {
+		t.Errorf("limit=5000: %d entries, next %q", len(page.Requests), page.Next)
+	}
+}
+
+// journalPages reads the journal from path on, following next links.
+func journalPages(t *testing.T, env *sandboxEnv, path string) []api.JournalEntry {
+	t.Helper()
+	var out []api.JournalEntry
+	for path != "" {
+		r := env.do("GET", path, nil, "")
+		var page journalPage
+		if err := json.Unmarshal(r.body, &page); err != nil || r.status != 200 {
+			t.Fatalf("%s: %d %v", path, r.status, err)
+		}
+		out = append(out, page.Requests...)
+		path = page.Next
+	}
+	return out
 }
 
 func TestJournalTruncatesLargeBodies(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 // journalPage is GET /_sandbox/requests decoded.
 type journalPage struct {
 	Requests []api.JournalEntry
+	Next     string
 }
 
 func (env *sandboxEnv) mustJournal(query string) []api.JournalEntry {
@@ -531,5 +532,48 @@ func TestJournalCutsLongAnswers(t *testing.T) {
 	var cut string
 	if err := json.Unmarshal(e.Response.Body, &cut); err != nil || len(cut) != 16<<10 || !e.Response.BodyTruncated {
 		t.Errorf("answer as journaled: %v, %d bytes, truncated %v", err, len(cut), e.Response.BodyTruncated)
+	}
+}
+
+// At most 32 live streams are open at once: the next is refused 429 naming the limit
+// until one closes. Every stream sends each entry alike.
+func TestRequestStreamsAreBounded(t *testing.T) {
+	env := mustSandbox(t)
+	var open []*stream
+	for range 32 {
+		open = append(open, env.mustOpenStream("", nil))
+	}
+	want := gpError{429, "INVALID_ACTION", "40290", "Too many live journal streams: at most 32 may be open at once"}
+	if got := env.do("GET", "/_sandbox/requests/stream", nil, "").gpError(t); got != want {
+		t.Fatalf("the 33rd stream: %+v, want %+v", got, want)
+	}
+	open[0].cancel()
+	deadline := time.Now().Add(5 * time.Second)
+	var again *stream
+	for again == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, "GET", env.URL+"/_sandbox/requests/stream", nil)
+		resp, err := http.DefaultClient.Do(req)
+		switch {
+		case err != nil:
+			cancel()
+			t.Fatal(err)
+		case resp.StatusCode == 200:
+			again = &stream{t: t, resp: resp, lines: bufio.NewScanner(resp.Body), cancel: cancel}
+			t.Cleanup(func() { cancel(); resp.Body.Close() })
+		case time.Now().After(deadline):
+			t.Fatalf("a stream closed, and the next is still refused: %d", resp.StatusCode)
+		default:
+			resp.Body.Close()
+			cancel()
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	env.do("GET", "/nowhere", nil, "")
+	first, _ := again.next()
+	for _, s := range open[1:4] {
+		if data, _ := s.next(); data != first {
+			t.Errorf("streams differ: %s and %s", data, first)
+		}
 	}
 }

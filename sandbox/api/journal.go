@@ -11,13 +11,25 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// DefaultJournalSize is how many requests the journal keeps when not configured.
-const DefaultJournalSize = 10000
+// DefaultJournalBytes is how much memory the journal's entries may take when not
+// configured: 64 MiB, some thousands of requests with their answers.
+const DefaultJournalBytes = 64 << 20
 
 // journalBodyCap is how much of a request body, and of its answer's, the journal
-// keeps: with the entry count it bounds the journal's memory (10000 entries hold at
-// most ~320 MiB of bodies; answers are rarely past 1 KiB).
+// keeps.
 const journalBodyCap = 16 << 10
+
+// journalEntryOverhead is what an entry weighs besides the text it holds: its
+// fields and the headers of its strings, rounded up.
+const journalEntryOverhead = 1 << 10
+
+// A read of the journal answers at most maxJournalLimit entries (limit=), and stops
+// early once its entries weigh journalPageBytes: past either it answers a next link.
+const (
+	defaultJournalLimit = 100
+	maxJournalLimit     = 1000
+	journalPageBytes    = 8 << 20
+)
 
 // journalHeaderCap bounds each journaled header value.
 const journalHeaderCap = 256
@@ -92,6 +104,22 @@ type JournalEntry struct {
 	at      time.Time           // Time, also for the since and until filters
 	headers requestHeaderValues // Headers
 	answer  journalAnswer       // Response
+	weight  int                 // what the entry takes of the journal's bound (weigh)
+	event   []byte              // the view as JSON, once a live stream sent it (journal.events)
+}
+
+// weigh estimates the memory the stored entry takes: its text and an overhead.
+func (e *JournalEntry) weigh() int {
+	n := journalEntryOverhead + len(e.RequestID) + len(e.Method) + len(e.Path) + len(e.Operation) +
+		len(e.ErrorCode) + len(e.DetailCode) + len(e.Rule) + len(e.Miss) + len(e.Session) + len(e.AppID) +
+		len(e.Version) + len(e.Body) + len(e.ResourceID) + len(e.Idempotency) + len(e.answer.body)
+	for _, v := range e.headers {
+		n += len(v)
+	}
+	for _, v := range e.answer.headers {
+		n += len(v)
+	}
+	return n
 }
 
 // view is the entry as the admin API shows it.
@@ -134,21 +162,23 @@ type JournalResponse struct {
 	BodyTruncated bool              `json:"body_truncated,omitempty"`
 }
 
-// journal is a ring buffer of the last size requests: once full, each new entry
-// replaces the oldest, so its memory never grows past size entries. The buffer grows
-// to size as requests come, rather than being allocated up front.
+// journal keeps the latest requests, oldest first, within a bound in bytes: each new
+// entry evicts the oldest ones until the entries weigh no more than the bound again
+// (the newest is kept whatever it weighs). The kept entries are entries[first:];
+// evicted ones are cleared, and the slice compacted once half of it is evicted.
 type journal struct {
-	mu      sync.Mutex
-	size    int
-	entries []JournalEntry
-	next    int           // where the next entry goes once the buffer is full
-	added   uint64        // entries ever added, clears included: the Seq of the newest
-	wake    chan struct{} // closed (and replaced) by the next add once watched, for the live stream
-	watched bool          // a reader holds wake: the next add must close it
+	mu       sync.Mutex
+	maxBytes int
+	bytes    int // what the kept entries weigh
+	entries  []JournalEntry
+	first    int
+	added    uint64        // entries ever added, clears included: the Seq of the newest
+	wake     chan struct{} // closed (and replaced) by the next add once watched, for the live stream
+	watched  bool          // a reader holds wake: the next add must close it
 }
 
-func newJournal(size int) *journal {
-	return &journal{size: size, wake: make(chan struct{})}
+func newJournal(maxBytes int) *journal {
+	return &journal{maxBytes: maxBytes, wake: make(chan struct{})}
 }
 
 // add records a served request. Secrets are gone before the entry is stored: headers
@@ -165,6 +195,7 @@ func (j *journal) add(info *requestInfo) {
 		DurationMS:  float64(time.Since(info.start).Microseconds()) / 1000,
 		Idempotency: idempotencyOutcome(info), answer: journalResponse(info),
 	}
+	e.weight = e.weigh()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.added++
@@ -175,37 +206,60 @@ func (j *journal) add(info *requestInfo) {
 		close(j.wake)
 		j.wake, j.watched = make(chan struct{}), false
 	}
-	if len(j.entries) < j.size {
-		j.entries = append(j.entries, e)
-		return
+	j.entries = append(j.entries, e)
+	j.bytes += e.weight
+	for j.bytes > j.maxBytes && j.first < len(j.entries)-1 {
+		j.bytes -= j.entries[j.first].weight
+		j.entries[j.first] = JournalEntry{} // its bodies go now, not at the next compaction
+		j.first++
 	}
-	j.entries[j.next] = e
-	j.next = (j.next + 1) % j.size
+	if j.first > len(j.entries)/2 {
+		n := copy(j.entries, j.entries[j.first:])
+		clear(j.entries[n:])
+		j.entries, j.first = j.entries[:n], 0
+	}
 }
 
-// list returns the entries f matches, newest first, at most limit of them (no
-// limit when limit is 0).
-func (j *journal) list(f journalFilter, limit int) []JournalEntry {
-	out := j.newestMatching(f, limit)
+// newest calls fn with the kept entries, newest first, until fn returns false. The
+// caller holds j.mu.
+func (j *journal) newest(fn func(e *JournalEntry) bool) {
+	for i := len(j.entries) - 1; i >= j.first; i-- {
+		if !fn(&j.entries[i]) {
+			return
+		}
+	}
+}
+
+// list returns the entries f matches, newest first: at most limit of them, and no
+// more once they weigh journalPageBytes. It reports whether more entries match.
+func (j *journal) list(f journalFilter, limit int) ([]JournalEntry, bool) {
+	out, more := j.newestMatching(f, limit)
 	toViews(out)
-	return out
+	return out, more
 }
 
-// newestMatching copies the stored entries f matches, newest first, at most limit
-// of them. Only the copying holds the lock every journaled request takes: a stored
-// entry is never changed, only replaced whole, so its copy is viewed after.
-func (j *journal) newestMatching(f journalFilter, limit int) []JournalEntry {
+// newestMatching copies the stored entries f matches, newest first, within limit
+// and journalPageBytes, and reports whether more match. Only the copying holds the
+// lock every journaled request takes: a stored entry is never changed, only
+// replaced whole, so its copy is viewed after.
+func (j *journal) newestMatching(f journalFilter, limit int) ([]JournalEntry, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	out := []JournalEntry{}
-	n := len(j.entries)
-	for i := 1; i <= n && (limit == 0 || len(out) < limit); i++ {
-		e := &j.entries[(j.next-i+n)%n] // j.next is 0 until the buffer is full
-		if f.matches(e) {
-			out = append(out, *e)
+	weight, more := 0, false
+	j.newest(func(e *JournalEntry) bool {
+		if !f.matches(e) {
+			return true
 		}
-	}
-	return out
+		if len(out) == limit || (len(out) > 0 && weight+e.weight > journalPageBytes) {
+			more = true
+			return false
+		}
+		out = append(out, *e)
+		weight += e.weight
+		return true
+	})
+	return out, more
 }
 
 // toViews replaces each stored entry by its view.
@@ -220,11 +274,12 @@ func (j *journal) count(f journalFilter) int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	n := 0
-	for i := range j.entries {
-		if f.matches(&j.entries[i]) {
+	j.newest(func(e *JournalEntry) bool {
+		if f.matches(e) {
 			n++
 		}
-	}
+		return true
+	})
 	return n
 }
 
@@ -232,7 +287,7 @@ func (j *journal) count(f journalFilter) int {
 func (j *journal) clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries, j.next = nil, 0
+	j.entries, j.first, j.bytes = nil, 0, 0
 }
 
 // noteResource records, for the journal, the resource an executed action answered.

@@ -152,10 +152,10 @@ func timeParam(name string, field func(*journalFilter) *time.Time) func(*Server,
 // parseJournalQuery reads the filter of a journal query: every parameter must be
 // known and given once, and its value well-formed, or the query is refused naming it,
 // rather than silently matching everything (or nothing). withLimit admits ?limit=
-// (1..size, default 100).
-func (s *Server) parseJournalQuery(r *http.Request, size int, withLimit bool) (journalFilter, int, error) {
+// (from 1, default 100; more than maxJournalLimit reads maxJournalLimit).
+func (s *Server) parseJournalQuery(r *http.Request, withLimit bool) (journalFilter, int, error) {
 	var f journalFilter
-	limit := min(100, size)
+	limit := defaultJournalLimit
 	query := r.URL.Query()
 	for _, name := range slices.Sorted(maps.Keys(query)) { // the first bad one, always the same
 		values := query[name]
@@ -167,7 +167,7 @@ func (s *Server) parseJournalQuery(r *http.Request, size int, withLimit bool) (j
 			if err != nil || n < 1 {
 				return f, 0, sandbox.InvalidField("limit")
 			}
-			limit = min(n, size)
+			limit = min(n, maxJournalLimit)
 			continue
 		}
 		set, known := journalParams[name]

@@ -14,6 +14,11 @@ import (
 // The live journal: GET /_sandbox/requests/stream sends each new entry as a
 // server-sent event as soon as it is journaled.
 
+// maxJournalStreams is how many live streams may be open at once: every journaled
+// request wakes each of them, so that a thousand open streams made each request cost
+// some seventy times its own work. One more is refused (429) naming the limit.
+const maxJournalStreams = 32
+
 // streamKeepAlive is how often an idle stream sends a comment, so that proxies and
 // the browser keep it open and a dead client is noticed.
 const streamKeepAlive = 15 * time.Second
@@ -27,13 +32,49 @@ func (j *journal) changed() <-chan struct{} {
 }
 
 // since returns the entries added after the one numbered seq that match f, oldest
-// first, and the number of the newest entry. Entries the ring already overwrote are
+// first, and the number of the newest entry. Entries the journal already evicted are
 // gone: a reader that fell that far behind gets what is left.
 func (j *journal) since(seq uint64, f journalFilter) ([]JournalEntry, uint64) {
 	out, added := j.matchingSince(seq, f)
 	slices.Reverse(out)
 	toViews(out)
 	return out, added
+}
+
+// events returns the entries since does, each as the JSON a stream sends. Every
+// stream sends the same JSON for an entry: the first to need it encodes it and keeps
+// it on the stored entry, and the others send that.
+func (j *journal) events(seq uint64, f journalFilter) ([]JournalEntry, uint64, error) {
+	out, added := j.matchingSince(seq, f)
+	slices.Reverse(out)
+	for i := range out {
+		if out[i].event != nil {
+			continue
+		}
+		data, err := json.Marshal(out[i].view())
+		if err != nil {
+			return nil, added, err
+		}
+		out[i].event = data
+		j.keepEvent(out[i].Seq, data)
+	}
+	return out, added, nil
+}
+
+// keepEvent keeps an entry's encoded event on the stored entry, if it is still
+// kept and none is there yet; it weighs on the journal's bound like the rest.
+func (j *journal) keepEvent(seq uint64, data []byte) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.first == len(j.entries) || seq < j.entries[j.first].Seq {
+		return
+	}
+	i := j.first + int(seq-j.entries[j.first].Seq) // seqs are consecutive
+	if i < len(j.entries) && j.entries[i].Seq == seq && j.entries[i].event == nil {
+		j.entries[i].event = data
+		j.entries[i].weight += len(data)
+		j.bytes += len(data)
+	}
 }
 
 // matchingSince copies the stored entries after the one numbered seq that f
@@ -43,16 +84,15 @@ func (j *journal) matchingSince(seq uint64, f journalFilter) ([]JournalEntry, ui
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	var out []JournalEntry
-	n := len(j.entries)
-	for i := 1; i <= n; i++ {
-		e := &j.entries[(j.next-i+n)%n]
+	j.newest(func(e *JournalEntry) bool {
 		if e.Seq <= seq {
-			break
+			return false
 		}
 		if f.matches(e) {
 			out = append(out, *e)
 		}
-	}
+		return true
+	})
 	return out, j.added
 }
 
@@ -62,11 +102,9 @@ func (j *journal) sessions() []sessionView {
 	defer j.mu.Unlock()
 	out := []sessionView{}
 	index := map[string]int{}
-	n := len(j.entries)
-	for i := 1; i <= n; i++ {
-		e := &j.entries[(j.next-i+n)%n]
+	j.newest(func(e *JournalEntry) bool {
 		if e.Session == "" {
-			continue
+			return true
 		}
 		k, seen := index[e.Session]
 		if !seen {
@@ -79,7 +117,8 @@ func (j *journal) sessions() []sessionView {
 		if named := e.headers.get("X-Sandbox-Scenario"); named != "" && !slices.Contains(v.Scenarios, named) {
 			v.Scenarios = append(v.Scenarios, named)
 		}
-	}
+		return true
+	})
 	return out
 }
 
@@ -93,12 +132,18 @@ func (s *Server) adminRequestStream(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, sandbox.InvalidDocument("this sandbox runs without a journal"))
 		return
 	}
+	if s.streams.Add(1) > maxJournalStreams {
+		s.streams.Add(-1)
+		writeError(w, r, withStatus(http.StatusTooManyRequests, sandbox.TooManyStreams(maxJournalStreams)))
+		return
+	}
+	defer s.streams.Add(-1)
 	last, r, err := streamStart(r, s.journal)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	f, _, err := s.parseJournalQuery(r, s.journal.size, false)
+	f, _, err := s.parseJournalQuery(r, false)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -146,17 +191,16 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, f journalFilter,
 	defer keepAlive.Stop()
 	for {
 		wake := s.journal.changed()
-		var entries []JournalEntry
-		entries, last = s.journal.since(last, f)
+		entries, added, err := s.journal.events(last, f)
+		if err != nil {
+			return
+		}
+		last = added
 		// Each write gets its own deadline: the server's write timeout is meant for
 		// answers, not for a stream that stays open.
 		rc.SetWriteDeadline(time.Now().Add(2 * streamKeepAlive))
 		for _, e := range entries {
-			data, err := json.Marshal(e)
-			if err != nil {
-				return
-			}
-			if _, err := fmt.Fprintf(w, "event: request\nid: %d\ndata: %s\n\n", e.Seq, data); err != nil {
+			if _, err := fmt.Fprintf(w, "event: request\nid: %d\ndata: %s\n\n", e.Seq, e.event); err != nil {
 				return
 			}
 		}

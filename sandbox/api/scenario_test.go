@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
@@ -404,4 +405,45 @@ func TestParallelSessions(t *testing.T) {
 
 func mapFS(name, content string) fstest.MapFS {
 	return fstest.MapFS{name: &fstest.MapFile{Data: []byte(content)}}
+}
+
+// A sequence counter is kept for the step lifetime after its scope's last step, the
+// repeating last step included, and then goes by itself: the session starts over.
+func TestSequenceCountersExpire(t *testing.T) {
+	const lifetime = time.Second
+	env := mustSandbox(t, func(c *app.Config) { c.StepLifetime = lifetime })
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	header := apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", "ttl")
+	statuses := func(n int) string {
+		var got []int
+		for range n {
+			got = append(got, env.do("POST", orderPath, header, orderBody).status)
+		}
+		return fmt.Sprint(got)
+	}
+	steps := func() []sandbox.ScenarioStep {
+		var st struct{ Steps []sandbox.ScenarioStep }
+		if r := env.do("GET", "/_sandbox/scenario-state", nil, ""); r.status != 200 || json.Unmarshal(r.body, &st) != nil {
+			t.Fatalf("scenario state: %d %s", r.status, r.body)
+		}
+		return st.Steps
+	}
+	if got := statuses(3); got != "[502 502 200]" {
+		t.Fatalf("statuses %s", got)
+	}
+	time.Sleep(lifetime / 2)
+	if got := statuses(1); got != "[200]" {
+		t.Fatalf("within the lifetime: %s", got)
+	}
+	time.Sleep(lifetime * 3 / 4) // past the first steps' lifetime, not the last one's
+	if got := statuses(1); got != "[200]" || len(steps()) != 1 {
+		t.Fatalf("the last step kept the counter: %s, %+v", got, steps())
+	}
+	time.Sleep(lifetime * 3 / 2)
+	if got := steps(); len(got) != 0 {
+		t.Errorf("counters past their lifetime: %+v", got)
+	}
+	if got := statuses(3); got != "[502 502 200]" {
+		t.Errorf("after the lifetime: %s, want the sequence again", got)
+	}
 }

@@ -42,9 +42,9 @@ type Config struct {
 	// Pprof serves net/http/pprof under /_sandbox/debug/pprof/ (behind the admin
 	// token), to profile a running sandbox.
 	Pprof bool
-	// JournalSize bounds the request journal (DefaultJournalSize when zero, no journal
-	// when negative).
-	JournalSize int
+	// JournalBytes bounds the memory of the request journal's entries
+	// (DefaultJournalBytes when zero, no journal when negative).
+	JournalBytes int
 	// Fixtures reads the fixtures POST /_sandbox/reset loads again; they are read at
 	// each reset rather than held in memory for good. Nil resets to no fixtures.
 	Fixtures func() (sandbox.Fixtures, error)
@@ -83,6 +83,7 @@ type Server struct {
 	operations        map[string]bool // the operations served, by name, for journal filters
 
 	closing      chan struct{} // closed by CloseStreams
+	streams      atomic.Int32  // live journal streams open
 	closeStreams sync.Once
 }
 
@@ -104,11 +105,11 @@ func NewServer(cfg Config) *Server {
 	if s.ready == nil {
 		s.ready = func() bool { return true }
 	}
-	if cfg.JournalSize == 0 {
-		cfg.JournalSize = DefaultJournalSize
+	if cfg.JournalBytes == 0 {
+		cfg.JournalBytes = DefaultJournalBytes
 	}
-	if cfg.JournalSize > 0 {
-		s.journal = newJournal(cfg.JournalSize)
+	if cfg.JournalBytes > 0 {
+		s.journal = newJournal(cfg.JournalBytes)
 	}
 	ids := cfg.IDs
 	if ids == nil {

@@ -49,6 +49,9 @@ type Config struct {
 	Scenarios Files
 	// GlobalScenarios are active for every request, in this order.
 	GlobalScenarios []string
+	// StepLifetime is how long a sequence counter is kept after its scope's last
+	// step (scenario.DefaultStepLifetime when zero).
+	StepLifetime time.Duration
 
 	// Clock, when not zero, starts the sandbox clock frozen at that instant; the zero
 	// time runs the clock from the wall clock.
@@ -64,8 +67,9 @@ type Config struct {
 	MaxBody int64
 	// AdminToken, when set, is required by every /_sandbox/ call except health.
 	AdminToken string
-	// JournalSize bounds the request journal (api.DefaultJournalSize when zero).
-	JournalSize int
+	// JournalBytes bounds the memory of the request journal's entries
+	// (api.DefaultJournalBytes when zero).
+	JournalBytes int
 	// NotifyAttempts is how often a notification is tried (notify.DefaultAttempts
 	// when zero).
 	NotifyAttempts int
@@ -166,7 +170,7 @@ func (a *App) wire() error {
 	}
 	a.handler = api.NewServer(api.Config{
 		Service: a.svc, Logger: a.log, MaxBody: a.cfg.MaxBody,
-		AdminToken: a.cfg.AdminToken, JournalSize: a.cfg.JournalSize, Pprof: a.cfg.Pprof, IDs: newIDs(),
+		AdminToken: a.cfg.AdminToken, JournalBytes: a.cfg.JournalBytes, Pprof: a.cfg.Pprof, IDs: newIDs(),
 		Fixtures: func() (sandbox.Fixtures, error) {
 			fx, _, err := a.readFixtures()
 			return fx, err

@@ -118,6 +118,7 @@ func (a *App) loadScenarios(bindings []yamlfile.ScenarioBinding) (*scenario.Engi
 	if err != nil {
 		return nil, fmt.Errorf("scenarios: %w", err)
 	}
+	engine.SetStepLifetime(a.cfg.StepLifetime)
 	if err := engine.SetGlobal(a.cfg.GlobalScenarios); err != nil {
 		return nil, fmt.Errorf("global scenarios: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -13,9 +14,24 @@ import (
 // requests against them. The set is swapped atomically (hot reload, admin calls):
 // a request is decided against one set from start to end.
 type Engine struct {
-	store sandbox.Store
-	mu    sync.Mutex // serialises writers; readers only load state
-	state atomic.Pointer[state]
+	store        sandbox.Store
+	mu           sync.Mutex // serialises writers; readers only load state
+	state        atomic.Pointer[state]
+	stepLifetime atomic.Int64 // a time.Duration, see SetStepLifetime
+}
+
+// DefaultStepLifetime is how long a sequence counter outlives the last request of
+// its scope: a day, as long as an idempotency key. Sessions are the clients' own
+// names, one per test run often enough, and a counter nobody steps on goes by itself.
+const DefaultStepLifetime = 24 * time.Hour
+
+// SetStepLifetime sets how long a sequence counter is kept after its scope's last
+// step (DefaultStepLifetime until set, or when d is not positive).
+func (e *Engine) SetStepLifetime(d time.Duration) {
+	if d <= 0 {
+		d = DefaultStepLifetime
+	}
+	e.stepLifetime.Store(int64(d))
 }
 
 // state is one immutable snapshot of an Engine.
@@ -37,6 +53,7 @@ func (e *UnknownError) Error() string { return fmt.Sprintf("unknown scenario %q"
 // NewEngine returns an engine over scenarios, keeping sequence counters in store.
 func NewEngine(store sandbox.Store, scenarios []Scenario) (*Engine, error) {
 	e := &Engine{store: store}
+	e.SetStepLifetime(DefaultStepLifetime)
 	e.state.Store(&state{byName: map[string]*Scenario{}})
 	if err := e.Replace(scenarios); err != nil {
 		return nil, err
@@ -267,7 +284,9 @@ func (e *Engine) DecidesNotifications() bool {
 
 // nextStep consumes one call of a sequence in scope and returns the index of the step
 // that answers it. Reading and incrementing the counter in one store transaction makes
-// concurrent requests of one scope each take a different call.
+// concurrent requests of one scope each take a different call. Every call keeps the
+// counter for the step lifetime again, the last step's too, so that only a scope
+// nobody uses any more loses its counter.
 func (e *Engine) nextStep(scope, name string, rule int, seq []Step) (int, error) {
 	if scope == "" {
 		scope = "global"
@@ -282,10 +301,7 @@ func (e *Engine) nextStep(scope, name string, rule int, seq []Step) (int, error)
 		if n, err = tx.ScenarioStep(scope, name, rule); err != nil {
 			return err
 		}
-		if n >= total {
-			return nil // on the last step, which repeats: nothing left to count
-		}
-		return tx.PutScenarioStep(scope, name, rule, n+1)
+		return tx.PutScenarioStep(scope, name, rule, min(n+1, total), time.Duration(e.stepLifetime.Load()))
 	})
 	if err != nil {
 		return 0, fmt.Errorf("scenario %s: sequence step: %w", name, err)

@@ -22,11 +22,14 @@
 //	ntf:<order id>:<seq>            sandbox.Notification, seq zero-padded to 8 digits
 //	outbox:<order id>:<seq>         "" while that notification is pending
 //	meta:<key>                      a JSON string
-//	step:<scenario>:<rule>:<scope>  a JSON number: sequence steps a scope consumed
+//	count:txn:<merchant id>         a JSON number: the merchant's transactions (walk.go)
+//	step:<scenario>:<rule>:<scope>  a JSON number: sequence steps a scope consumed, with a buntdb TTL
 //
-// Every listing is in key order (ids, then zero-padded sequence numbers), so the store
-// needs no buntdb index. Tokens and idempotency keys carry a buntdb TTL, kept in the
-// file, so they vanish by themselves once nobody can use them.
+// Every listing is in key order (ids, then zero-padded sequence numbers), but for the
+// API's transaction lists, which walk buntdb indexes over txn:* (walk.go), rebuilt in
+// memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
+// file, so they vanish by themselves once nobody can use them; so do sequence counters
+// once their scope has stopped stepping.
 //
 // # Durability
 //
@@ -85,6 +88,9 @@ func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
 func OpenWith(path string, opts Options) (*Store, error) {
 	if path == ":memory:" {
 		db, err := buntdb.Open(path)
+		if err == nil {
+			err = createIndexes(db)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +134,15 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 		err = db.SetConfig(cfg)
 	}
 	if err == nil {
-		err = db.Update(func(t *buntdb.Tx) error { return putMark(t) })
+		err = db.Update(func(t *buntdb.Tx) error {
+			if err := putMark(t); err != nil {
+				return err
+			}
+			return countTransactions(t)
+		})
+	}
+	if err == nil {
+		err = createIndexes(db)
 	}
 	if err != nil {
 		_ = db.Close()

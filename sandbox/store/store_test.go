@@ -482,10 +482,10 @@ func TestListings(t *testing.T) {
 func TestScenarioSteps(t *testing.T) {
 	forEachStore(t, func(t *testing.T, s *Store) {
 		mustUpdate(t, s, func(tx sandbox.Tx) error {
-			if err := tx.PutScenarioStep("session:a:b", "decline", 2, 5); err != nil {
+			if err := tx.PutScenarioStep("session:a:b", "decline", 2, 5, time.Hour); err != nil {
 				return err
 			}
-			return tx.PutScenarioStep("app1", "slow", 0, 1)
+			return tx.PutScenarioStep("app1", "slow", 0, 1, time.Hour)
 		})
 		mustView(t, s, func(tx sandbox.Tx) error {
 			if n, err := tx.ScenarioStep("session:a:b", "decline", 2); err != nil || n != 5 {

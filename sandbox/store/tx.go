@@ -36,7 +36,6 @@ func (x tx) PutPricingProfile(p sandbox.PricingProfile) error {
 func (x tx) Transaction(id string) (sandbox.Transaction, error) {
 	return get[sandbox.Transaction](x.t, "txn:"+id)
 }
-func (x tx) PutTransaction(t sandbox.Transaction) error { return put(x.t, "txn:"+t.ID, t) }
 
 // adjKey names one history entry; the padded seq makes key order the order of age.
 func adjKey(transactionID string, seq int) string {
@@ -157,8 +156,8 @@ func (x tx) ScenarioStep(scope, scenario string, rule int) (int, error) {
 	}
 	return n, err
 }
-func (x tx) PutScenarioStep(scope, scenario string, rule int, n int) error {
-	return put(x.t, stepKey(scope, scenario, rule), n)
+func (x tx) PutScenarioStep(scope, scenario string, rule int, n int, keep time.Duration) error {
+	return putFor(x.t, stepKey(scope, scenario, rule), n, keep)
 }
 
 // stepKey names a sequence counter. The scope comes last because it is the client's
