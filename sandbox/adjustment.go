@@ -49,6 +49,17 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Transaction, error) {
 		if err := allows(OpAdjustment, t); err != nil {
 			return "", t, err
 		}
+		var sale []Transaction // a refund's sale, its refunded total moved by the new amount
+		if req.Amount != "" {
+			if sale, err = refundCap(tx, t, NormalizeAmount(req.Amount)); err != nil {
+				return "", t, err
+			}
+		}
+		for _, w := range sale {
+			if err := tx.PutTransaction(w); err != nil {
+				return "", t, err
+			}
+		}
 		t.Action = s.newAction(c, "AUTHORIZE", now)
 		t.AdjustmentCount++
 		record := Adjustment{

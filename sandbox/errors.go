@@ -297,7 +297,22 @@ func PartialReversal() *Error {
 	return newError(CodeInvalidRequestData, "40214", "partial reversal not supported")
 }
 
-// NotReauthorizable: a reauthorization of a transaction that was not reversed.
+// RefundedReversal: a reversal of a transaction that has refunds not reversed: the
+// money would go back twice [SB].
+func RefundedReversal() *Error {
+	return newError(CodeInvalidAction, "40290",
+		"Cannot PROCESS Reversal over a transaction that has been refunded.")
+}
+
+// ReauthorizationOverLimit: a reauthorization above 115% of the reversed amount, the
+// limit a capture has [SB].
+func ReauthorizationOverLimit() *Error {
+	return newError(CodeInvalidRequestData, "50020",
+		"Can't reauthorize for more than 115% of the original amount ")
+}
+
+// NotReauthorizable: a reauthorization of a transaction that was not reversed, or
+// that was reauthorized already.
 func NotReauthorizable() *Error {
 	return newError(CodeInvalidRequestData, "40044",
 		"36, Invalid original transaction for reauthorization-This error is returned from a CreditAuth or CreditSale if the original transaction referenced by GatewayTxnId cannot be found. This is typically because the original does not meet the criteria for the sale or authorization by GatewayTxnID. This error can also be returned if the original transaction is found, but the card number has been written over with nulls after 30 days.")
