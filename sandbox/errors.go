@@ -166,6 +166,13 @@ func CrossOriginAdmin() *Error {
 		"Cross-origin request refused: the admin API changes state only for the sandbox's own pages and non-browser clients")
 }
 
+// ClockOutOfRange: the admin API asked the sandbox clock for a time outside GP's
+// timestamps, years 0001 to 9999 [SB].
+func ClockOutOfRange(member string) *Error {
+	return newError(CodeInvalidRequestData, "40213",
+		member+" contains unexpected data: the sandbox clock stays from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, the times GP's timestamps can show")
+}
+
 // InvalidDocument: an admin body that does not validate; problems says where and why,
 // e.g. "body:3:9: amount: want a quoted string of digits".
 func InvalidDocument(problems string) *Error {

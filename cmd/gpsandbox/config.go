@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -240,8 +241,12 @@ func (t *serveText) convert(c *config) error {
 		*to.into = d
 	}
 	if t.clock != "" {
-		if c.clock, err = time.Parse(time.RFC3339Nano, t.clock); err != nil {
-			return usageError(fmt.Sprintf("--clock %q: want a time such as 2021-03-22T10:00:00.000Z", t.clock))
+		c.clock, err = time.Parse(time.RFC3339Nano, t.clock)
+		if err == nil {
+			err = sandbox.InClockRange("--clock", c.clock)
+		}
+		if err != nil {
+			return usageError(fmt.Sprintf("--clock %q: want a time from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z such as 2021-03-22T10:00:00.000Z", t.clock))
 		}
 	}
 	if t.seed != "" {

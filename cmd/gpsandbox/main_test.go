@@ -48,6 +48,8 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"--journal-size", "0"},
 		{"--notify-attempts", "x"},
 		{"--clock", "tomorrow"},
+		{"--clock", "0000-12-31T23:59:59.999Z"},
+		{"--clock", "9999-12-31T23:59:59.999-01:00"},
 		{"--seed", "-3"},
 		{"frobnicate"},
 	} {

@@ -336,11 +336,22 @@ func (s *Server) adminPostClock(r *http.Request) (any, error) {
 			return nil, sandbox.InvalidField("advance")
 		}
 	}
+	// Both given: check where they lead together before moving, so that a refused
+	// advance leaves the clock where it was, not at the set time.
+	if req.Set != "" && req.Advance != "" {
+		if err := sandbox.InClockRange("advance", at.Add(d)); err != nil {
+			return nil, err
+		}
+	}
 	if req.Set != "" {
-		clock.Set(at)
+		if err := clock.Set(at); err != nil {
+			return nil, err
+		}
 	}
 	if req.Advance != "" {
-		clock.Advance(d)
+		if err := clock.Advance(d); err != nil {
+			return nil, err
+		}
 	}
 	if req.Freeze != nil {
 		clock.Freeze(*req.Freeze)
