@@ -173,6 +173,14 @@ func ClockOutOfRange(member string) *Error {
 		member+" contains unexpected data: the sandbox clock stays from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, the times GP's timestamps can show")
 }
 
+// HostNotAllowed: an open admin API was asked under a host name the sandbox does not
+// serve it under, as a web page does after rebinding its own name to the sandbox's
+// address [SB].
+func HostNotAllowed(host string) *Error {
+	return newError(CodeActionNotAuthorized, "40212",
+		"Host "+host+" refused: without --admin-token the admin API answers only for loopback names, IP addresses and the names in --allowed-hosts (GPSANDBOX_ALLOWED_HOSTS); add it there if the sandbox is reached by that name")
+}
+
 // InvalidDocument: an admin body that does not validate; problems says where and why,
 // e.g. "body:3:9: amount: want a quoted string of digits".
 func InvalidDocument(problems string) *Error {

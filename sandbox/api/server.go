@@ -39,6 +39,9 @@ type Config struct {
 	// AdminToken, when set, is required as "Authorization: Bearer <token>" by every
 	// /_sandbox/ call except health.
 	AdminToken string
+	// AllowedHosts are the host names, beside IP addresses and localhost, an open
+	// admin API (no AdminToken) answers under: the names the sandbox is reached by.
+	AllowedHosts []string
 	// Pprof serves net/http/pprof under /_sandbox/debug/pprof/ (behind the admin
 	// token), to profile a running sandbox.
 	Pprof bool
@@ -75,6 +78,7 @@ type Server struct {
 	idSalt  string
 
 	adminToken        string
+	allowedHosts      map[string]bool // lower case, see hostAllowed
 	crossOrigin       *http.CrossOriginProtection // refuses browsers' cross-origin admin writes
 	journal           *journal
 	fixtures          func() (sandbox.Fixtures, error)
@@ -94,6 +98,10 @@ func NewServer(cfg Config) *Server {
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
 		decodeScenario: cfg.DecodeScenario,
 		operations:     map[string]bool{}, closing: make(chan struct{}),
+	}
+	s.allowedHosts = map[string]bool{}
+	for _, h := range cfg.AllowedHosts {
+		s.allowedHosts[strings.ToLower(h)] = true
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody

@@ -64,6 +64,9 @@ type Config struct {
 	MaxBody int64
 	// AdminToken, when set, is required by every /_sandbox/ call except health.
 	AdminToken string
+	// AllowedHosts are the host names an open admin API answers under, beside IP
+	// addresses and localhost (api.Config.AllowedHosts).
+	AllowedHosts []string
 	// JournalSize bounds the request journal (api.DefaultJournalSize when zero).
 	JournalSize int
 	// NotifyAttempts is how often a notification is tried (notify.DefaultAttempts
@@ -161,7 +164,7 @@ func (a *App) wire() error {
 	}
 	a.handler = api.NewServer(api.Config{
 		Service: a.svc, Logger: a.log, MaxBody: a.cfg.MaxBody,
-		AdminToken: a.cfg.AdminToken, JournalSize: a.cfg.JournalSize, Pprof: a.cfg.Pprof, IDs: newIDs(),
+		AdminToken: a.cfg.AdminToken, AllowedHosts: a.cfg.AllowedHosts, JournalSize: a.cfg.JournalSize, Pprof: a.cfg.Pprof, IDs: newIDs(),
 		Fixtures: func() (sandbox.Fixtures, error) {
 			fx, _, err := a.readFixtures()
 			return fx, err
