@@ -228,6 +228,14 @@ func SystemError() *Error {
 	return newError(CodeSystemError, "50000", "Unable to process your request due to an internal error.")
 }
 
+// DatabaseFileLost: the database file was deleted or replaced while the sandbox ran;
+// what it writes from then on would be lost at the next start, so it writes nothing
+// [SB].
+func DatabaseFileLost(path string) *Error {
+	return newError(CodeSystemError, "50000",
+		"database file "+path+" was deleted or replaced while the sandbox ran; restart it")
+}
+
 // Scripted is an error a scenario scripts instead of the action: any tuple the
 // scenario's author chose (with the status they chose, which the api sends), the
 // description defaulting to the catalogue's text.

@@ -35,6 +35,10 @@ type Config struct {
 	MaxBody int64 // bytes; DefaultMaxBody when zero
 	// Ready reports whether the sandbox is ready to serve (fixtures loaded); nil means ready.
 	Ready func() bool
+	// Check reports a failure that keeps the sandbox from keeping its writes (the
+	// database file deleted or replaced); the health check answers 503 with it. Nil
+	// never fails.
+	Check func() error
 
 	// AdminToken, when set, is required as "Authorization: Bearer <token>" by every
 	// /_sandbox/ call except health.
@@ -72,13 +76,14 @@ type Server struct {
 	log     *slog.Logger
 	maxBody int64
 	ready   func() bool
+	check   func() error
 	engine  *scenario.Engine
 	router  *mux.Router
 	seq     atomic.Uint64
 	idSalt  string
 
 	adminToken        string
-	allowedHosts      map[string]bool // lower case, see hostAllowed
+	allowedHosts      map[string]bool             // lower case, see hostAllowed
 	crossOrigin       *http.CrossOriginProtection // refuses browsers' cross-origin admin writes
 	journal           *journal
 	fixtures          func() (sandbox.Fixtures, error)
@@ -93,7 +98,7 @@ type Server struct {
 // NewServer builds the handler with every route registered.
 func NewServer(cfg Config) *Server {
 	s := &Server{
-		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
+		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready, check: cfg.Check,
 		adminToken: cfg.AdminToken, crossOrigin: http.NewCrossOriginProtection(), fixtures: cfg.Fixtures,
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
 		decodeScenario: cfg.DecodeScenario,
@@ -108,6 +113,9 @@ func NewServer(cfg Config) *Server {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.check == nil {
+		s.check = func() error { return nil }
 	}
 	if s.ready == nil {
 		s.ready = func() bool { return true }

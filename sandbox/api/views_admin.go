@@ -157,3 +157,9 @@ type sessionView struct {
 	Requests  int      `json:"requests"`
 	LastSeen  string   `json:"last_seen"`
 }
+
+// healthView is GET /_sandbox/health of a sandbox that can no longer keep its writes.
+type healthView struct {
+	Status  string `json:"status"` // failing
+	Problem string `json:"problem"`
+}

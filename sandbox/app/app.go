@@ -133,6 +133,9 @@ func Open(cfg Config) (*App, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
 	}
+	a.store.OnLost(func(err error) {
+		a.log.Error("the database file was deleted or replaced while the sandbox ran: every write is refused until a restart", "db", cfg.DB, "error", err)
+	})
 	if err := a.wire(); err != nil {
 		a.store.Close()
 		return nil, err
@@ -164,7 +167,7 @@ func (a *App) wire() error {
 	}
 	a.handler = api.NewServer(api.Config{
 		Service: a.svc, Logger: a.log, MaxBody: a.cfg.MaxBody,
-		AdminToken: a.cfg.AdminToken, AllowedHosts: a.cfg.AllowedHosts, JournalSize: a.cfg.JournalSize, Pprof: a.cfg.Pprof, IDs: newIDs(),
+		Check: a.store.Check, AdminToken: a.cfg.AdminToken, AllowedHosts: a.cfg.AllowedHosts, JournalSize: a.cfg.JournalSize, Pprof: a.cfg.Pprof, IDs: newIDs(),
 		Fixtures: func() (sandbox.Fixtures, error) {
 			fx, _, err := a.readFixtures()
 			return fx, err
