@@ -58,6 +58,18 @@ func (s *Service) adjustTransaction(tx Tx, c Caller, req AdjustRequest, now time
 	if err := allows(OpAdjustment, t); err != nil {
 		return t, err
 	}
+	if req.Amount != "" {
+		// A refund's new amount moves its sale's refunded total, within the cap.
+		sale, err := refundCap(tx, t, NormalizeAmount(req.Amount))
+		if err != nil {
+			return t, err
+		}
+		for _, w := range sale {
+			if err := tx.PutTransaction(w); err != nil {
+				return t, err
+			}
+		}
+	}
 	t.Action = s.newAction(c, "AUTHORIZE", now)
 	t.AdjustmentCount++
 	record := Adjustment{

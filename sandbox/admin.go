@@ -39,8 +39,8 @@ func (s *Service) Reset(f Fixtures) error {
 type MovableClock interface {
 	Clock
 	Frozen() bool
-	Advance(d time.Duration)
-	Set(t time.Time)
+	Advance(d time.Duration) error
+	Set(t time.Time) error
 	Freeze(bool)
 	Changed() <-chan struct{}
 }

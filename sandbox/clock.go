@@ -63,22 +63,41 @@ func (s *SeededIDs) Alphanumeric(n int) string {
 	return string(b)
 }
 
-// VirtualClock is the sandbox clock: wall time shifted by an offset, or frozen at an
-// instant. The admin API advances, sets, freezes and unfreezes it, and everything that
-// reads time (timestamps, token expiry, the idempotency window, notification retries)
-// moves with it. It is safe for concurrent use.
+// The sandbox clock stays within GP's timestamps, YYYY-MM-DDThh:mm:ss.mmmZ: years 0001
+// to 9999. Beyond them a timestamp would need five digits or a sign.
+var (
+	clockMin = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	clockMax = time.Date(9999, 12, 31, 23, 59, 59, int(999*time.Millisecond), time.UTC)
+)
+
+// InClockRange checks that t is a time the sandbox clock may show; the error names the
+// member (set, advance) that asked for it.
+func InClockRange(member string, t time.Time) error {
+	if t.Before(clockMin) || t.After(clockMax) {
+		return ClockOutOfRange(member)
+	}
+	return nil
+}
+
+// VirtualClock is the sandbox clock: it runs from an instant at the wall clock's pace,
+// or is frozen at an instant. The admin API advances, sets, freezes and unfreezes it,
+// and everything that reads time (timestamps, token expiry, the idempotency window,
+// notification retries) moves with it. It keeps instants, not an offset from the wall
+// clock: a time.Duration spans only 292 years, and an offset to the year 9999 would
+// wrap. It is safe for concurrent use.
 type VirtualClock struct {
 	mu      sync.Mutex
 	wall    func() time.Time
-	offset  time.Duration // added to wall time while running
+	at      time.Time // the time while frozen; while running, the time at the wall's since
+	since   time.Time // the wall time at which a running clock showed at
 	frozen  bool
-	at      time.Time // the time while frozen
 	changed chan struct{}
 }
 
 // NewVirtualClock returns a running clock that reads the wall time.
 func NewVirtualClock() *VirtualClock {
-	return &VirtualClock{wall: time.Now, changed: make(chan struct{})}
+	now := time.Now()
+	return &VirtualClock{wall: time.Now, at: now, since: now, changed: make(chan struct{})}
 }
 
 // NewFrozenClock returns a clock stopped at t: it moves only when told.
@@ -88,7 +107,8 @@ func NewFrozenClock(t time.Time) *VirtualClock {
 	return c
 }
 
-// Now returns the sandbox time in UTC, truncated to milliseconds as GP shows it.
+// Now returns the sandbox time in UTC, truncated to milliseconds as GP shows it. A
+// running clock that reaches clockMax stays there.
 func (c *VirtualClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -99,7 +119,11 @@ func (c *VirtualClock) now() time.Time {
 	if c.frozen {
 		return c.at
 	}
-	return c.wall().Add(c.offset).UTC().Truncate(time.Millisecond)
+	t := c.at.Add(c.wall().Sub(c.since)).UTC().Truncate(time.Millisecond)
+	if t.After(clockMax) {
+		return clockMax
+	}
+	return t
 }
 
 // Frozen reports whether the clock is stopped.
@@ -109,29 +133,30 @@ func (c *VirtualClock) Frozen() bool {
 	return c.frozen
 }
 
-// Advance moves the clock forward by d (backward when d is negative).
-func (c *VirtualClock) Advance(d time.Duration) {
+// Advance moves the clock forward by d (backward when d is negative). A move out of
+// the clock's range is refused with ClockOutOfRange and changes nothing.
+func (c *VirtualClock) Advance(d time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.frozen {
-		c.at = c.at.Add(d).Truncate(time.Millisecond)
-	} else {
-		c.offset += d
-	}
-	c.signal()
+	return c.moveTo("advance", c.now().Add(d))
 }
 
-// Set moves the clock to t; a running clock goes on running from there.
-func (c *VirtualClock) Set(t time.Time) {
+// Set moves the clock to t; a running clock goes on running from there. A time out of
+// the clock's range is refused with ClockOutOfRange and changes nothing.
+func (c *VirtualClock) Set(t time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.moveTo("set", t)
+}
+
+func (c *VirtualClock) moveTo(member string, t time.Time) error {
 	t = t.UTC().Truncate(time.Millisecond)
-	if c.frozen {
-		c.at = t
-	} else {
-		c.offset = t.Sub(c.wall())
+	if err := InClockRange(member, t); err != nil {
+		return err
 	}
+	c.at, c.since = t, c.wall()
 	c.signal()
+	return nil
 }
 
 // Freeze stops the clock at the current sandbox time (true) or lets it run on from
@@ -142,11 +167,7 @@ func (c *VirtualClock) Freeze(freeze bool) {
 	if freeze == c.frozen {
 		return
 	}
-	if freeze {
-		c.at = c.now()
-	} else {
-		c.offset = c.at.Sub(c.wall())
-	}
+	c.at, c.since = c.now(), c.wall()
 	c.frozen = freeze
 	c.signal()
 }

@@ -168,6 +168,21 @@ func CrossOriginAdmin() *Error {
 		"Cross-origin request refused: the admin API changes state only for the sandbox's own pages and non-browser clients")
 }
 
+// ClockOutOfRange: the admin API asked the sandbox clock for a time outside GP's
+// timestamps, years 0001 to 9999 [SB].
+func ClockOutOfRange(member string) *Error {
+	return newError(CodeInvalidRequestData, "40213",
+		member+" contains unexpected data: the sandbox clock stays from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, the times GP's timestamps can show")
+}
+
+// HostNotAllowed: an open admin API was asked under a host name the sandbox does not
+// serve it under, as a web page does after rebinding its own name to the sandbox's
+// address [SB].
+func HostNotAllowed(host string) *Error {
+	return newError(CodeActionNotAuthorized, "40212",
+		"Host "+host+" refused: without --admin-token the admin API answers only for loopback names, IP addresses and the names in --allowed-hosts (GPSANDBOX_ALLOWED_HOSTS); add it there if the sandbox is reached by that name")
+}
+
 // InvalidDocument: an admin body that does not validate; problems says where and why,
 // e.g. "body:3:9: amount: want a quoted string of digits".
 func InvalidDocument(problems string) *Error {
@@ -220,6 +235,14 @@ func DownstreamFailure() *Error {
 // SystemError: the sandbox itself failed. The cause is logged, never shown.
 func SystemError() *Error {
 	return newError(CodeSystemError, "50000", "Unable to process your request due to an internal error.")
+}
+
+// DatabaseFileLost: the database file was deleted or replaced while the sandbox ran;
+// what it writes from then on would be lost at the next start, so it writes nothing
+// [SB].
+func DatabaseFileLost(path string) *Error {
+	return newError(CodeSystemError, "50000",
+		"database file "+path+" was deleted or replaced while the sandbox ran; restart it")
 }
 
 // Scripted is an error a scenario scripts instead of the action: any tuple the
@@ -317,7 +340,22 @@ func PartialReversal() *Error {
 	return newError(CodeInvalidRequestData, "40214", "partial reversal not supported")
 }
 
-// NotReauthorizable: a reauthorization of a transaction that was not reversed.
+// RefundedReversal: a reversal of a transaction that has refunds not reversed: the
+// money would go back twice [SB].
+func RefundedReversal() *Error {
+	return newError(CodeInvalidAction, "40290",
+		"Cannot PROCESS Reversal over a transaction that has been refunded.")
+}
+
+// ReauthorizationOverLimit: a reauthorization above 115% of the reversed amount, the
+// limit a capture has [SB].
+func ReauthorizationOverLimit() *Error {
+	return newError(CodeInvalidRequestData, "50020",
+		"Can't reauthorize for more than 115% of the original amount ")
+}
+
+// NotReauthorizable: a reauthorization of a transaction that was not reversed, or
+// that was reauthorized already.
 func NotReauthorizable() *Error {
 	return newError(CodeInvalidRequestData, "40044",
 		"36, Invalid original transaction for reauthorization-This error is returned from a CreditAuth or CreditSale if the original transaction referenced by GatewayTxnId cannot be found. This is typically because the original does not meet the criteria for the sale or authorization by GatewayTxnID. This error can also be returned if the original transaction is found, but the card number has been written over with nulls after 30 days.")

@@ -23,7 +23,11 @@ type transactionRule struct {
 //	CAPTURED --refund--> (new REFUND, CAPTURED)
 //	PREAUTHORIZED --incremental--> PREAUTHORIZED (a higher authorization)
 //
-// DECLINED and VERIFIED transactions accept none of them.
+// DECLINED and VERIFIED transactions accept none of them. What a transaction has been
+// through narrows it further (allows): one with refunds that are not reversed cannot
+// be reversed (the money would go back twice), a reversed one is reauthorized once,
+// and the refunds of a sale stay within 115% of its amount however they change
+// (refundCap): a refund's adjusted amount counts, a reversed refund does not [SB].
 var transactionRules = map[Operation]transactionRule{
 	OpCapture: {from: []string{StatusPreauthorized}, refuse: func() *Error {
 		return NotInStatus("Capture", StatusPreauthorized)
@@ -63,6 +67,10 @@ func allows(op Operation, t Transaction) error {
 		return rule.refuse()
 	case t.BatchClosed && (op == OpReversal || op == OpAdjustment):
 		return BatchClosedFor(op)
+	case op == OpReversal && hasRefunds(t):
+		return RefundedReversal()
+	case op == OpReauthorization && t.ReauthorizedBy != "":
+		return NotReauthorizable() // GP's tuple for an original that no longer qualifies
 	}
 	return nil
 }
@@ -151,7 +159,7 @@ func (s *Service) apply(tx Tx, c Caller, req LifecycleRequest, t Transaction, no
 	case OpRefund:
 		return s.refund(tx, c, req, t, now)
 	case OpReversal:
-		return s.reverse(c, req, t, now)
+		return s.reverse(tx, c, req, t, now)
 	case OpReauthorization:
 		return s.reauthorize(tx, c, req, t, now)
 	default:
@@ -207,21 +215,31 @@ func (s *Service) refund(tx Tx, c Caller, req LifecycleRequest, t Transaction, n
 }
 
 // reverse voids a transaction for its whole amount: GP supports no partial reversal.
-func (s *Service) reverse(c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
+// A reversed refund no longer counts against its sale's refund limit.
+func (s *Service) reverse(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
 	if req.Amount != "" && NormalizeAmount(req.Amount) != NormalizeAmount(t.Amount) {
 		return nil, PartialReversal()
 	}
+	out, err := refundCap(tx, t, "0")
+	if err != nil {
+		return nil, err
+	}
 	t.ReversedStatus, t.Status = t.Status, StatusReversed
 	t.Action = s.newAction(c, "REVERSAL", now)
-	return []Transaction{t}, nil
+	return append(out, t), nil
 }
 
 // reauthorize authorizes a reversed transaction again, as a new transaction with the
 // status the reversal ended (CAPTURED or PREAUTHORIZED) and the amount asked or the
-// original [GP].
+// original [GP], at most 115% of the original, as a capture [SB]. The original
+// remembers it: it is reauthorized once.
 func (s *Service) reauthorize(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
+	amount := amountOr(req.Amount, t.Amount)
+	if overLimit(amount, t.Amount) {
+		return nil, ReauthorizationOverLimit()
+	}
 	status := orDefault(t.ReversedStatus, StatusCaptured)
-	n := s.child(c, t, t.Type, status, amountOr(req.Amount, t.Amount), "REAUTHORIZE", now)
+	n := s.child(c, t, t.Type, status, amount, "REAUTHORIZE", now)
 	n.CaptureMode = t.CaptureMode
 	n.PaymentMethod.Card.Authcode = ReauthorizationAuthcode
 	if status == StatusCaptured {
@@ -229,7 +247,41 @@ func (s *Service) reauthorize(tx Tx, c Caller, req LifecycleRequest, t Transacti
 			return nil, err
 		}
 	}
-	return []Transaction{n}, nil
+	t.ReauthorizedBy = n.ID
+	return []Transaction{t, n}, nil
+}
+
+// hasRefunds reports whether refunds of t that are not reversed remain.
+func hasRefunds(t Transaction) bool {
+	return t.RefundedAmount != "" && !isZero(t.RefundedAmount)
+}
+
+// refundCap checks that t may take amount as its amount under the refund limit: a
+// sale's live refunds stay within 115% of it, and a refund's new amount (zero when it
+// is reversed) keeps its sale's refunds within that limit. For a refund it returns
+// the sale with its refunded total moved, to be written in the same transaction; a
+// standalone refund, or one whose sale is gone, has no limit to keep.
+func refundCap(tx Tx, t Transaction, amount string) ([]Transaction, error) {
+	if t.Type != TypeRefund {
+		if overLimit(t.RefundedAmount, amount) {
+			return nil, RefundOverLimit()
+		}
+		return nil, nil
+	}
+	if t.ParentID == "" {
+		return nil, nil
+	}
+	sale, err := tx.Transaction(t.ParentID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	sale.RefundedAmount = add(sub(sale.RefundedAmount, t.Amount), amount)
+	if overLimit(sale.RefundedAmount, sale.Amount) {
+		return nil, RefundOverLimit()
+	}
+	return []Transaction{sale}, nil
 }
 
 // increment raises the authorized amount of a PREAUTHORIZED transaction; zero is
@@ -249,7 +301,7 @@ func (s *Service) child(c Caller, t Transaction, typ, status, amount, action str
 	n := t
 	n.ID, n.ParentID, n.TimeCreated = "TRN_"+s.ids.Alphanumeric(30), t.ID, now
 	n.Type, n.Status, n.Amount, n.AuthorizationAmount = typ, status, amount, amount
-	n.GratuityAmount, n.RefundedAmount, n.CapturedAmount, n.ReversedStatus = "", "", "", ""
+	n.GratuityAmount, n.RefundedAmount, n.CapturedAmount, n.ReversedStatus, n.ReauthorizedBy = "", "", "", "", ""
 	n.BatchID, n.BatchClosed, n.AdjustmentCount, n.EMVTag, n.Scenarios, n.Lodging = "", false, 0, "", nil, nil
 	n.CaptureMode = CaptureAuto
 	n.AppID = c.App.ID
@@ -300,6 +352,8 @@ func bigAmount(s string) *big.Int {
 }
 
 func add(a, b string) string { return new(big.Int).Add(bigAmount(a), bigAmount(b)).String() }
+
+func sub(a, b string) string { return new(big.Int).Sub(bigAmount(a), bigAmount(b)).String() }
 
 // overLimit reports whether amount exceeds 115% of base: amount*100 > base*115.
 func overLimit(amount, base string) bool {

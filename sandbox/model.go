@@ -182,6 +182,7 @@ type Transaction struct {
 	RefundedAmount string      `json:"refunded_amount,omitempty"` // refunds made against it
 	CapturedAmount string      `json:"captured_amount,omitempty"` // captures of a MULTIPLE authorization
 	ReversedStatus string      `json:"reversed_status,omitempty"` // the status a reversal ended
+	ReauthorizedBy string      `json:"reauthorized_by,omitempty"` // the one reauthorization made of it
 	Card           StoredCard  `json:"card,omitempty"`
 	Encryption     *Encryption `json:"encryption,omitempty"` // an encrypted track's scheme
 	Lodging        *Lodging    `json:"lodging,omitempty"`    // the last incremental authorization's

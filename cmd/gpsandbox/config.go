@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -23,7 +24,8 @@ type config struct {
 	maxBody   int64
 
 	adminToken     string
-	adminOpen      bool // serve the admin API without a token on a non-loopback address
+	adminOpen      bool     // serve the admin API without a token on a non-loopback address
+	allowedHosts   []string // host names an open admin API answers under, beside IPs and localhost
 	journalMiB     int
 	notifyAttempts int
 	terminalDelay  time.Duration // 0: INITIATED commands wait for a presented card
@@ -113,8 +115,8 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 // serveText holds the flags that are read as text and converted after parsing, so
 // that an environment value is checked exactly like a flag.
 type serveText struct {
-	maxBody, journalSize, attempts, terminalDelay, clock, seed string
-	timeouts                                                   []timeoutFlag
+	maxBody, journalSize, attempts, terminalDelay, clock, seed, allowedHosts string
+	timeouts                                                                 []timeoutFlag
 }
 
 // timeoutFlag is one of the connection timeouts.
@@ -153,6 +155,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&t.attempts, "notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
 	fs.StringVar(&t.terminalDelay, "terminal-delay", env("GPSANDBOX_TERMINAL_DELAY", "2s"), "sandbox time after which a command on an INITIATED terminal completes with its default card; 0 waits for a presented card (GPSANDBOX_TERMINAL_DELAY)")
 	fs.StringVar(&t.clock, "clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
+	fs.StringVar(&t.allowedHosts, "allowed-hosts", env("GPSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names the admin API answers under without --admin-token, beside IP addresses, localhost and the host of --addr, e.g. a compose service name (GPSANDBOX_ALLOWED_HOSTS)")
 	fs.StringVar(&t.seed, "seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids and tokens (GPSANDBOX_SEED)")
 	for i := range t.timeouts {
 		to := &t.timeouts[i]
@@ -247,9 +250,23 @@ func (t *serveText) convert(c *config) error {
 		*to.into = d
 	}
 	if t.clock != "" {
-		if c.clock, err = time.Parse(time.RFC3339Nano, t.clock); err != nil {
-			return usageError(fmt.Sprintf("--clock %q: want a time such as 2021-03-22T10:00:00.000Z", t.clock))
+		c.clock, err = time.Parse(time.RFC3339Nano, t.clock)
+		if err == nil {
+			err = sandbox.InClockRange("--clock", c.clock)
 		}
+		if err != nil {
+			return usageError(fmt.Sprintf("--clock %q: want a time from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z such as 2021-03-22T10:00:00.000Z", t.clock))
+		}
+	}
+	for _, h := range strings.Split(t.allowedHosts, ",") {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			continue
+		}
+		if strings.ContainsAny(h, ":/[]@ \t") {
+			return usageError(fmt.Sprintf("--allowed-hosts %q: want host names without port, separated by commas, e.g. gpsandbox,sandbox.test", t.allowedHosts))
+		}
+		c.allowedHosts = append(c.allowedHosts, h)
 	}
 	if t.seed != "" {
 		if c.seed, err = strconv.ParseUint(t.seed, 10, 64); err != nil {

@@ -51,6 +51,8 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"--terminal-delay", "-1s"},
 		{"--terminal-delay", "2"},
 		{"--clock", "tomorrow"},
+		{"--clock", "0000-12-31T23:59:59.999Z"},
+		{"--clock", "9999-12-31T23:59:59.999-01:00"},
 		{"--seed", "-3"},
 		{"frobnicate"},
 	} {

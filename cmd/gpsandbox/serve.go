@@ -104,6 +104,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		Logger:          logger,
 		MaxBody:         cfg.maxBody,
 		AdminToken:      cfg.adminToken,
+		AllowedHosts:    adminHosts(cfg),
 		JournalBytes:    cfg.journalMiB << 20,
 		NotifyAttempts:  cfg.notifyAttempts,
 		TerminalDelay:   cfg.terminalDelay,
@@ -115,6 +116,16 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 			IdleTimeout:       cfg.idleTimeout,
 		},
 	}, nil
+}
+
+// adminHosts are the host names an open admin API answers under: --allowed-hosts and
+// the host of --addr when it is a name (IP addresses and localhost always pass).
+func adminHosts(cfg config) []string {
+	hosts := append([]string(nil), cfg.allowedHosts...)
+	if host, _, err := net.SplitHostPort(cfg.addr); err == nil && host != "" && net.ParseIP(host) == nil {
+		hosts = append(hosts, host)
+	}
+	return hosts
 }
 
 // newLogger writes JSON lines when jsonLines is true, slog's text lines otherwise.

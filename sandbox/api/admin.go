@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -54,6 +55,13 @@ func (s *Server) adminOnly(h http.Handler) http.Handler {
 			writeError(w, r, sandbox.CrossOriginAdmin())
 			return
 		}
+		// A page that rebinds its own name to the sandbox's address is same-origin
+		// for the browser, and may read answers too: an open admin API answers only
+		// under the names it is known by. A token is what a page cannot guess.
+		if s.adminToken == "" && !s.hostAllowed(r.Host) {
+			writeError(w, r, sandbox.HostNotAllowed(r.Host))
+			return
+		}
 		if s.adminToken != "" {
 			got := bearerToken(r)
 			// ConstantTimeCompare returns early on a length difference; comparing
@@ -65,6 +73,23 @@ func (s *Server) adminOnly(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// hostAllowed reports whether an open admin API answers a request for host (the Host
+// header, with or without its port): an IP address (a rebinding page has a name, and
+// its address is the sandbox's), localhost and *.localhost, which browsers resolve to
+// loopback themselves, and the names configured in AllowedHosts. A request without a
+// Host (HTTP/1.0) comes from no browser.
+func (s *Server) hostAllowed(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	switch {
+	case host == "", host == "localhost", strings.HasSuffix(host, ".localhost"), net.ParseIP(host) != nil:
+		return true
+	}
+	return s.allowedHosts[host]
 }
 
 func digest(s string) []byte {
@@ -351,11 +376,22 @@ func (s *Server) adminPostClock(r *http.Request) (any, error) {
 			return nil, sandbox.InvalidField("advance")
 		}
 	}
+	// Both given: check where they lead together before moving, so that a refused
+	// advance leaves the clock where it was, not at the set time.
+	if req.Set != "" && req.Advance != "" {
+		if err := sandbox.InClockRange("advance", at.Add(d)); err != nil {
+			return nil, err
+		}
+	}
 	if req.Set != "" {
-		clock.Set(at)
+		if err := clock.Set(at); err != nil {
+			return nil, err
+		}
 	}
 	if req.Advance != "" {
-		clock.Advance(d)
+		if err := clock.Advance(d); err != nil {
+			return nil, err
+		}
 	}
 	if req.Freeze != nil {
 		clock.Freeze(*req.Freeze)

@@ -583,3 +583,56 @@ func TestAdminRefusesBrowsersCrossOriginWrites(t *testing.T) {
 		}
 	}
 }
+
+// The clock stays within GP's timestamps, years 0001 to 9999, frozen or running: a move
+// past them is refused naming the limit and leaves the clock where it was; it never
+// wraps around (time.Duration spans 292 years).
+func TestAdminClockStaysInGPRange(t *testing.T) {
+	env := mustSandbox(t)
+	const limit = " contains unexpected data: the sandbox clock stays from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, the times GP's timestamps can show"
+	post := func(body string) reply { return env.do("POST", "/_sandbox/clock", jsonHeader(), body) }
+	now := func() string { return env.do("GET", "/_sandbox/clock", nil, "").json(t)["now"].(string) }
+	for _, frozen := range []string{"true", "false"} {
+		t.Run("frozen "+frozen, func(t *testing.T) {
+			post(`{"set":"2021-03-22T10:00:00.000Z","freeze":` + frozen + `}`)
+			r := post(`{"set":"9999-12-31T23:59:59.000Z"}`)
+			if got := r.json(t)["now"].(string); r.status != 200 || !strings.HasPrefix(got, "9999-12-31T23:59:59.") {
+				t.Errorf("set to 9999: %d %s", r.status, r.body)
+			}
+			post(`{"set":"2021-03-22T10:00:00.000Z"}`)
+			// Forward by 228 years at a time: to 8405, then refused, never wrapping back.
+			var last string
+			for i := 0; i < 40; i++ {
+				r := post(`{"advance":"2000000h"}`)
+				if r.status != 200 {
+					if e := r.gpError(t); e != (gpError{400, "INVALID_REQUEST_DATA", "40213", "advance" + limit}) {
+						t.Errorf("advance past 9999: %+v", e)
+					}
+					break
+				}
+				got := r.json(t)["now"].(string)
+				if got <= last || len(got) != len("2021-03-22T10:00:00.000Z") {
+					t.Fatalf("advance %d went from %s to %s", i, last, got)
+				}
+				last = got
+			}
+			if !strings.HasPrefix(now(), last[:4]) {
+				t.Errorf("a refused advance moved the clock from %s to %s", last, now())
+			}
+			for body, member := range map[string]string{
+				`{"set":"9999-12-31T23:59:59.000-01:00"}`:               "set",
+				`{"set":"0000-12-31T23:59:59.000Z"}`:                    "set",
+				`{"set":"9999-12-31T23:00:00.000Z","advance":"1h"}`:     "advance",
+				`{"set":"0001-01-01T00:00:00.000+01:00","freeze":true}`: "set",
+			} {
+				before := now()
+				if e := post(body).gpError(t); e != (gpError{400, "INVALID_REQUEST_DATA", "40213", member + limit}) {
+					t.Errorf("%s: %+v", body, e)
+				}
+				if after := now(); after[:16] != before[:16] {
+					t.Errorf("%s moved the clock from %s to %s", body, before, after)
+				}
+			}
+		})
+	}
+}

@@ -175,9 +175,9 @@ func TestRefundAndReauthorizationAreNewTransactions(t *testing.T) {
 	if refund["id"] == sale || refund["type"] != "REFUND" || refund["parent_resource_id"] != sale {
 		t.Errorf("refund %v", refund)
 	}
-	env.mustPost(tok, "/transactions/"+sale+"/reversal", `{}`)
-	reauth := env.mustPost(tok, "/transactions/"+sale+"/reauthorization", `{"amount":"1500"}`)
-	if reauth["id"] == sale || reauth["status"] != "CAPTURED" || reauth["amount"] != "1500" || reauth["batch_id"] == "" {
+	reversed := env.mustTransactionIn(tok, "REVERSED")
+	reauth := env.mustPost(tok, "/transactions/"+reversed+"/reauthorization", `{"amount":"1150"}`)
+	if reauth["id"] == reversed || reauth["parent_resource_id"] != reversed || reauth["status"] != "CAPTURED" || reauth["amount"] != "1150" || reauth["batch_id"] == "" {
 		t.Errorf("reauthorization %v", reauth)
 	}
 	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")

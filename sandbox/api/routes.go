@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 
@@ -116,6 +117,15 @@ func pathVar(r *http.Request, name string) string { return pathVars(r)[name] }
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	if !s.ready() {
 		writeBody(w, r, http.StatusServiceUnavailable, []byte(`{"status":"starting"}`))
+		return
+	}
+	if err := s.check(); err != nil {
+		problem := err.Error()
+		if gp, ok := sandbox.AsError(err); ok {
+			problem = gp.Description
+		}
+		body, _ := json.Marshal(healthView{Status: "failing", Problem: problem})
+		writeBody(w, r, http.StatusServiceUnavailable, body)
 		return
 	}
 	writeBody(w, r, http.StatusOK, []byte(`{"status":"ok"}`))

@@ -35,10 +35,17 @@ type Config struct {
 	MaxBody int64 // bytes; DefaultMaxBody when zero
 	// Ready reports whether the sandbox is ready to serve (fixtures loaded); nil means ready.
 	Ready func() bool
+	// Check reports a failure that keeps the sandbox from keeping its writes (the
+	// database file deleted or replaced); the health check answers 503 with it. Nil
+	// never fails.
+	Check func() error
 
 	// AdminToken, when set, is required as "Authorization: Bearer <token>" by every
 	// /_sandbox/ call except health.
 	AdminToken string
+	// AllowedHosts are the host names, beside IP addresses and localhost, an open
+	// admin API (no AdminToken) answers under: the names the sandbox is reached by.
+	AllowedHosts []string
 	// Pprof serves net/http/pprof under /_sandbox/debug/pprof/ (behind the admin
 	// token), to profile a running sandbox.
 	Pprof bool
@@ -69,12 +76,14 @@ type Server struct {
 	log     *slog.Logger
 	maxBody int64
 	ready   func() bool
+	check   func() error
 	engine  *scenario.Engine
 	router  *mux.Router
 	seq     atomic.Uint64
 	idSalt  string
 
 	adminToken        string
+	allowedHosts      map[string]bool             // lower case, see hostAllowed
 	crossOrigin       *http.CrossOriginProtection // refuses browsers' cross-origin admin writes
 	journal           *journal
 	fixtures          func() (sandbox.Fixtures, error)
@@ -90,17 +99,24 @@ type Server struct {
 // NewServer builds the handler with every route registered.
 func NewServer(cfg Config) *Server {
 	s := &Server{
-		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready,
+		svc: cfg.Service, log: cfg.Logger, maxBody: cfg.MaxBody, ready: cfg.Ready, check: cfg.Check,
 		adminToken: cfg.AdminToken, crossOrigin: http.NewCrossOriginProtection(), fixtures: cfg.Fixtures,
 		decodeTransaction: cfg.DecodeTransaction, engine: cfg.Scenarios,
 		decodeScenario: cfg.DecodeScenario,
 		operations:     map[string]bool{}, closing: make(chan struct{}),
+	}
+	s.allowedHosts = map[string]bool{}
+	for _, h := range cfg.AllowedHosts {
+		s.allowedHosts[strings.ToLower(h)] = true
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.check == nil {
+		s.check = func() error { return nil }
 	}
 	if s.ready == nil {
 		s.ready = func() bool { return true }

@@ -163,6 +163,12 @@ type sessionView struct {
 	LastSeen  string   `json:"last_seen"`
 }
 
+// healthView is GET /_sandbox/health of a sandbox that can no longer keep its writes.
+type healthView struct {
+	Status  string `json:"status"` // failing
+	Problem string `json:"problem"`
+}
+
 // adminDeviceView is a terminal as the sandbox keeps it.
 type adminDeviceView struct {
 	ID          string    `json:"id"`

@@ -67,6 +67,9 @@ type Config struct {
 	MaxBody int64
 	// AdminToken, when set, is required by every /_sandbox/ call except health.
 	AdminToken string
+	// AllowedHosts are the host names an open admin API answers under, beside IP
+	// addresses and localhost (api.Config.AllowedHosts).
+	AllowedHosts []string
 	// JournalBytes bounds the memory of the request journal's entries
 	// (api.DefaultJournalBytes when zero).
 	JournalBytes int
@@ -138,6 +141,9 @@ func Open(cfg Config) (*App, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
 	}
+	a.store.OnLost(func(err error) {
+		a.log.Error("the database file was deleted or replaced while the sandbox ran: every write is refused until a restart", "db", cfg.DB, "error", err)
+	})
 	if err := a.wire(); err != nil {
 		a.store.Close()
 		return nil, err
@@ -170,7 +176,7 @@ func (a *App) wire() error {
 	}
 	a.handler = api.NewServer(api.Config{
 		Service: a.svc, Logger: a.log, MaxBody: a.cfg.MaxBody,
-		AdminToken: a.cfg.AdminToken, JournalBytes: a.cfg.JournalBytes, Pprof: a.cfg.Pprof, IDs: newIDs(),
+		Check: a.store.Check, AdminToken: a.cfg.AdminToken, AllowedHosts: a.cfg.AllowedHosts, JournalBytes: a.cfg.JournalBytes, Pprof: a.cfg.Pprof, IDs: newIDs(),
 		Fixtures: func() (sandbox.Fixtures, error) {
 			fx, _, err := a.readFixtures()
 			return fx, err

@@ -42,7 +42,8 @@
 //
 // A file is opened by one process at a time (lock.go), and checked before buntdb
 // reads it (check.go): buntdb would take a foreign file, or drop everything after a
-// damaged record.
+// damaged record. While it is open, the path must still name it (watch.go): buntdb
+// would go on writing into a deleted file, or beside the one that replaced it.
 package store
 
 import (
@@ -74,6 +75,7 @@ type Options struct {
 type Store struct {
 	db   *buntdb.DB
 	lock *os.File // nil for ":memory:"
+	file *fileWatch
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -101,11 +103,18 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	db, err := openFile(path, opts)
+	var file *fileWatch
+	if err == nil {
+		file, err = watchFile(path, db)
+		if err != nil {
+			_ = db.Close()
+		}
+	}
 	if err != nil {
 		_ = lock.Close()
 		return nil, err
 	}
-	return &Store{db: db, lock: lock}, nil
+	return &Store{db: db, lock: lock, file: file}, nil
 }
 
 // openFile checks the file at path and opens it in buntdb, configured and marked.
@@ -123,9 +132,8 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	cfg := buntdb.Config{
-		SyncPolicy:           buntdb.EverySecond,
-		AutoShrinkPercentage: 100,
-		AutoShrinkMinSize:    autoShrinkMinSize,
+		SyncPolicy:         buntdb.EverySecond,
+		AutoShrinkDisabled: true, // fileWatch shrinks, knowing the file it renames
 	}
 	if opts.SyncAlways {
 		cfg.SyncPolicy = buntdb.Always
@@ -158,20 +166,45 @@ func (s *Store) View(fn func(sandbox.Tx) error) error {
 
 // Update runs fn in the single read-write transaction, which blocks every other View
 // and Update until it ends, so fn must not wait on anything (nor call View or Update).
-// If fn returns an error nothing it wrote is kept and Update returns that error.
+// If fn returns an error nothing it wrote is kept and Update returns that error. Once
+// the file was deleted or replaced under the sandbox, every Update is refused with a
+// GP SYSTEM_ERROR naming it: its writes would be lost at the next start.
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
 	return s.db.Update(func(t *buntdb.Tx) error { return fn(tx{t}) })
+}
+
+// Check reports whether the store still keeps what it writes: nil, or the GP error
+// that names a database file deleted or replaced while the sandbox ran.
+func (s *Store) Check() error {
+	if s.file == nil {
+		return nil
+	}
+	return s.file.check()
+}
+
+// OnLost calls f once, with the error, when the store finds its file deleted or
+// replaced.
+func (s *Store) OnLost(f func(error)) {
+	if s.file != nil {
+		s.file.onLost.Store(&f)
+	}
 }
 
 // Close syncs and closes the file, then lets another process open it. Transactions
 // must have ended.
 func (s *Store) Close() error {
-	if s.lock != nil {
-		// A clean stop leaves only live records in the file, so the next start reads
-		// none of the dead ones AutoShrink tolerates (up to as many again): at a
-		// million idempotency keys, that halves the restart. A failed rewrite leaves
-		// the file as it was, which buntdb can still read.
-		_ = s.db.Shrink()
+	if s.file != nil {
+		s.file.stop()
+		if s.file.check() == nil {
+			// A clean stop leaves only live records in the file, so the next start
+			// reads none of the dead ones a shrink tolerates (up to as many again). A
+			// failed rewrite leaves the file as it was, which buntdb can still read;
+			// a file that is no longer ours is not rewritten.
+			_ = s.db.Shrink()
+		}
 	}
 	err := s.db.Close()
 	if s.lock != nil && !errors.Is(err, buntdb.ErrDatabaseClosed) {

@@ -1,0 +1,74 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+func putMeta(s *Store, value string) error {
+	return s.Update(func(tx sandbox.Tx) error { return tx.PutMeta("k", value) })
+}
+
+// A file deleted or replaced under the store refuses every later write with a GP
+// SYSTEM_ERROR naming the file, tells OnLost once, and leaves the new file alone.
+func TestLostFileRefusesWrites(t *testing.T) {
+	for name, lose := range map[string]func(path string) error{
+		"deleted":  os.Remove,
+		"replaced": func(path string) error { return os.Rename(path+".other", path) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "db")
+			s := mustOpen(t, path)
+			var told []error
+			s.OnLost(func(err error) { told = append(told, err) })
+			if err := putMeta(s, "before"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path+".other", []byte("someone else's\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := lose(path); err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				err := putMeta(s, "after")
+				gp, ok := sandbox.AsError(err)
+				if !ok || gp.Code != "SYSTEM_ERROR" || gp.Description != "database file "+path+" was deleted or replaced while the sandbox ran; restart it" {
+					t.Errorf("write after the file was %s: %v", name, err)
+				}
+			}
+			if len(told) != 1 || s.Check() == nil {
+				t.Errorf("OnLost told %d times, Check %v", len(told), s.Check())
+			}
+			s.file.shrinkIfDoubled() // never rewrites over a file that is not ours
+			if b, _ := os.ReadFile(path); name == "replaced" && string(b) != "someone else's\n" {
+				t.Errorf("the file that replaced ours changed: %q", b)
+			}
+		})
+	}
+}
+
+// The store's own rewrite changes the file's identity and is not taken for a loss.
+func TestShrinkKeepsTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	value := strings.Repeat("x", 4096)
+	for i := 0; i < 600; i++ { // 2.4 MiB of rewrites of one key
+		if err := putMeta(s, value+string(rune('a'+i%26))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := os.Stat(path)
+	s.file.shrinkIfDoubled()
+	after, _ := os.Stat(path)
+	if os.SameFile(before, after) || after.Size() >= before.Size()/10 {
+		t.Fatalf("not shrunk: %d bytes, then %d", before.Size(), after.Size())
+	}
+	if err := putMeta(s, "after the rewrite"); err != nil {
+		t.Errorf("write after the store's own rewrite: %v", err)
+	}
+}
