@@ -447,3 +447,38 @@ func TestSequenceCountersExpire(t *testing.T) {
 		t.Errorf("after the lifetime: %s, want the sequence again", got)
 	}
 }
+
+// A sequence with scope: transaction counts its steps per transaction: the second
+// adjustment of each transaction fails, not only the second of the session.
+func TestSequenceScopedPerTransaction(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	const doc = `version: 1
+name: second-adjustment-fails
+rules:
+  - when: {operation: adjustment}
+    scope: transaction
+    sequence:
+      - {then: pass}
+      - {then: {status: 400, error: {code: INVALID_REQUEST_DATA, detail: "40213", description: adjusted twice}}}
+`
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, doc); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	h := apiHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "per-txn")
+	var got []int
+	for _, id := range []string{capturedOne, capturedTwo} {
+		for range 2 {
+			r := env.do("POST", "/transactions/"+id+"/adjustment", h, `{"amount":"1"}`)
+			got = append(got, r.status)
+		}
+	}
+	if fmt.Sprint(got) != "[200 400 200 400]" {
+		t.Errorf("statuses = %v, want [200 400 200 400]", got)
+	}
+	// The counters are per transaction within the session: another session starts over.
+	r := env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "other"), `{"amount":"1"}`)
+	if r.status != 200 {
+		t.Errorf("another session: %d %s", r.status, r.body)
+	}
+}
