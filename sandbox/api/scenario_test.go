@@ -298,10 +298,29 @@ func TestScenarioActivation(t *testing.T) {
 	// The header beats the binding.
 	r = env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available"), `{"amount":"1"}`)
 	mustRule(t, r, "adjustment-not-available#0")
-	// An unknown name in the header is the client's mistake, named after the header.
+	// An unknown name in the header is the client's mistake, named after the header,
+	// with the unknown name and the known ones.
 	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available,no-such"), `{"amount":"1"}`)
-	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "X-Sandbox-Scenario contains unexpected data"}) {
+	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; ` +
+		"known: adjustment-not-available, batch-closed, capture-over-limit, declined-adjustment, declined-sale, downstream-error, flaky-then-ok, " +
+		"idempotency-replay, order-merchant-not-configured, slow-network, timeout-after-commit, token-expired"}) {
 		t.Errorf("unknown name: %+v", got)
+	}
+	// A card number sent as a name is not echoed in clear.
+	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "4263970000005262"), `{"amount":"1"}`)
+	if got := r.gpError(t); strings.Contains(got.Description, "4263970000005262") || !strings.Contains(got.Description, "unknown scenario") {
+		t.Errorf("card number as a name: %+v", got)
+	}
+	// Past 20 loaded scenarios the answer says where to list them instead.
+	for i := range 9 {
+		yaml := fmt.Sprintf("version: 1\nname: extra-%d\nrules: [{when: {operation: order}, then: pass}]\n", i)
+		if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, yaml); r.status != 200 {
+			t.Fatalf("install extra-%d: %d %s", i, r.status, r.body)
+		}
+	}
+	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "no-such"), `{"amount":"1"}`)
+	if got := r.gpError(t); got.Description != `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; 21 are loaded, GET /_sandbox/scenarios lists them` {
+		t.Errorf("unknown name among many: %+v", got)
 	}
 	// A session name longer than 100 characters is refused, naming the header.
 	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Session", strings.Repeat("s", 101)), `{"amount":"1"}`)

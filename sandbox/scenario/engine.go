@@ -141,6 +141,9 @@ func (e *Engine) Has(name string) bool {
 	return ok
 }
 
+// Names returns the loaded scenario names in load order.
+func (e *Engine) Names() []string { return slices.Clone(e.state.Load().order) }
+
 // Entry is one line of List: a loaded scenario, or a file that failed to load.
 type Entry struct {
 	Name        string // empty for a file that failed to load and defines nothing loaded
