@@ -84,6 +84,26 @@ func InvalidField(field string) *Error {
 	return newError(CodeInvalidRequestData, "40213", field+" contains unexpected data")
 }
 
+// UnknownScenario: a request names a scenario that is not loaded (header names the
+// header). The description names it, and the loaded names when they are few enough to
+// read, else where to list them. The name is the client's and is shown with any card
+// number masked, clipped to the length a scenario name may have.
+func UnknownScenario(header, name string, known []string) *Error {
+	if len(name) > 100 {
+		name = name[:100] + "..."
+	}
+	desc := fmt.Sprintf("%s contains unexpected data: unknown scenario %q", header, MaskCardData(name))
+	switch {
+	case len(known) == 0:
+		desc += "; no scenario is loaded"
+	case len(known) <= 20:
+		desc += "; known: " + strings.Join(known, ", ")
+	default:
+		desc += fmt.Sprintf("; %d are loaded, GET /_sandbox/scenarios lists them", len(known))
+	}
+	return newError(CodeInvalidRequestData, "40213", desc)
+}
+
 // InvalidURLField: a field of the URL (path id) or a URL-valued field is malformed.
 func InvalidURLField(field string) *Error {
 	return newError(CodeInvalidRequestData, "40090",

@@ -76,7 +76,7 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	d, err := s.engine.Decide(req)
 	var unknown *scenario.UnknownError
 	if errors.As(err, &unknown) {
-		return d, sandbox.InvalidField(headerScenario)
+		return d, sandbox.UnknownScenario(headerScenario, unknown.Name, s.engine.Names())
 	}
 	if info != nil {
 		info.session, info.rule, info.step, info.miss = session, d.Ref(), d.Step, d.Miss

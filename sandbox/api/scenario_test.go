@@ -298,10 +298,29 @@ func TestScenarioActivation(t *testing.T) {
 	// The header beats the binding.
 	r = env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available"), `{"amount":"1"}`)
 	mustRule(t, r, "adjustment-not-available#0")
-	// An unknown name in the header is the client's mistake, named after the header.
+	// An unknown name in the header is the client's mistake, named after the header,
+	// with the unknown name and the known ones.
 	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available,no-such"), `{"amount":"1"}`)
-	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "X-Sandbox-Scenario contains unexpected data"}) {
+	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; ` +
+		"known: adjustment-not-available, batch-closed, capture-over-limit, declined-adjustment, declined-sale, downstream-error, flaky-then-ok, " +
+		"idempotency-replay, order-merchant-not-configured, slow-network, timeout-after-commit, token-expired"}) {
 		t.Errorf("unknown name: %+v", got)
+	}
+	// A card number sent as a name is not echoed in clear.
+	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "4263970000005262"), `{"amount":"1"}`)
+	if got := r.gpError(t); strings.Contains(got.Description, "4263970000005262") || !strings.Contains(got.Description, "unknown scenario") {
+		t.Errorf("card number as a name: %+v", got)
+	}
+	// Past 20 loaded scenarios the answer says where to list them instead.
+	for i := range 9 {
+		yaml := fmt.Sprintf("version: 1\nname: extra-%d\nrules: [{when: {operation: order}, then: pass}]\n", i)
+		if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, yaml); r.status != 200 {
+			t.Fatalf("install extra-%d: %d %s", i, r.status, r.body)
+		}
+	}
+	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "no-such"), `{"amount":"1"}`)
+	if got := r.gpError(t); got.Description != `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; 21 are loaded, GET /_sandbox/scenarios lists them` {
+		t.Errorf("unknown name among many: %+v", got)
 	}
 	// A session name longer than 100 characters is refused, naming the header.
 	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Session", strings.Repeat("s", 101)), `{"amount":"1"}`)
@@ -445,5 +464,40 @@ func TestSequenceCountersExpire(t *testing.T) {
 	}
 	if got := statuses(3); got != "[502 502 200]" {
 		t.Errorf("after the lifetime: %s, want the sequence again", got)
+	}
+}
+
+// A sequence with scope: transaction counts its steps per transaction: the second
+// adjustment of each transaction fails, not only the second of the session.
+func TestSequenceScopedPerTransaction(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	const doc = `version: 1
+name: second-adjustment-fails
+rules:
+  - when: {operation: adjustment}
+    scope: transaction
+    sequence:
+      - {then: pass}
+      - {then: {status: 400, error: {code: INVALID_REQUEST_DATA, detail: "40213", description: adjusted twice}}}
+`
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, doc); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	h := apiHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "per-txn")
+	var got []int
+	for _, id := range []string{capturedOne, capturedTwo} {
+		for range 2 {
+			r := env.do("POST", "/transactions/"+id+"/adjustment", h, `{"amount":"1"}`)
+			got = append(got, r.status)
+		}
+	}
+	if fmt.Sprint(got) != "[200 400 200 400]" {
+		t.Errorf("statuses = %v, want [200 400 200 400]", got)
+	}
+	// The counters are per transaction within the session: another session starts over.
+	r := env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "other"), `{"amount":"1"}`)
+	if r.status != 200 {
+		t.Errorf("another session: %d %s", r.status, r.body)
 	}
 }

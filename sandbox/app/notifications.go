@@ -11,7 +11,8 @@ import (
 // notificationScenarios lets scenario rules with `operation: notification` drop,
 // duplicate or delay status notifications. The app and merchant of the order or device
 // request (as the entry keeps it) are what a rule can match on; their fixture bindings
-// apply, else the global scenarios. Sequence steps are counted per app.
+// apply, else the global scenarios. Sequence steps are counted per app (per order of
+// the app with `scope: order`).
 //
 // With no rule for notifications loaded nothing can match, so the bindings are not
 // read.
@@ -27,7 +28,7 @@ func notificationScenarios(engine *scenario.Engine, svc *sandbox.Service, logger
 			return notify.Decision{}
 		}
 		d, err := engine.DecideNotification(scenario.Request{
-			MerchantID: merchantID, AppID: appID, Scope: "app:" + appID, Bound: sub.Scenarios,
+			MerchantID: merchantID, AppID: appID, OrderID: n.OrderID, Scope: "app:" + appID, Bound: sub.Scenarios,
 		})
 		if err != nil || !d.Matched() {
 			return notify.Decision{}

@@ -141,6 +141,9 @@ func (e *Engine) Has(name string) bool {
 	return ok
 }
 
+// Names returns the loaded scenario names in load order.
+func (e *Engine) Names() []string { return slices.Clone(e.state.Load().order) }
+
 // Entry is one line of List: a loaded scenario, or a file that failed to load.
 type Entry struct {
 	Name        string // empty for a file that failed to load and defines nothing loaded
@@ -248,7 +251,7 @@ func (e *Engine) Decide(req Request) (Decision, error) {
 				d.Outcome = *r.Then
 				return d, nil
 			}
-			step, err := e.nextStep(req.Scope, sc.Name, i, r.Sequence)
+			step, err := e.nextStep(r.stepScope(req), sc.Name, i, r.Sequence)
 			if err != nil {
 				return Decision{}, err
 			}
@@ -282,15 +285,34 @@ func (e *Engine) DecidesNotifications() bool {
 	return false
 }
 
+// stepScope is the scope whose counter a sequence step of r consumes for req: req's
+// own (its session, else its app), narrowed to the transaction or order when r says
+// so. A request without that id counts in req's own scope. The id is the client's
+// path segment: like a session, it is kept hashed when it carries card data.
+func (r Rule) stepScope(req Request) string {
+	scope := req.Scope
+	if scope == "" {
+		scope = "global"
+	}
+	id := ""
+	switch r.Scope {
+	case ScopeTransaction:
+		id = req.TransactionID
+	case ScopeOrder:
+		id = req.OrderID
+	}
+	if id == "" {
+		return scope
+	}
+	return scope + "/" + r.Scope + ":" + sandbox.KeyWithoutCardData(id)
+}
+
 // nextStep consumes one call of a sequence in scope and returns the index of the step
 // that answers it. Reading and incrementing the counter in one store transaction makes
 // concurrent requests of one scope each take a different call. Every call keeps the
 // counter for the step lifetime again, the last step's too, so that only a scope
 // nobody uses any more loses its counter.
 func (e *Engine) nextStep(scope, name string, rule int, seq []Step) (int, error) {
-	if scope == "" {
-		scope = "global"
-	}
 	total := 0
 	for _, s := range seq {
 		total += max(s.Times, 1)

@@ -325,3 +325,31 @@ func TestDecidesNotificationsOnlyWithANotificationRule(t *testing.T) {
 		}
 	}
 }
+
+// A scenario built in Go is refused an unknown scope, or a scope on a rule with then.
+func TestCheckScope(t *testing.T) {
+	ops := scenario.When{Operations: []string{"adjustment"}}
+	seq := []scenario.Step{{Then: scenario.Outcome{}}}
+	for _, tc := range []struct {
+		name string
+		rule scenario.Rule
+		want string
+	}{
+		{"transaction", scenario.Rule{When: ops, Sequence: seq, Scope: scenario.ScopeTransaction}, ""},
+		{"unknown", scenario.Rule{When: ops, Sequence: seq, Scope: "session"},
+			`scenario s rule 0: unknown scope "session" (want transaction or order)`},
+		{"with then", scenario.Rule{When: ops, Then: &scenario.Outcome{}, Scope: scenario.ScopeTransaction},
+			"scenario s rule 0: scope counts the steps of a sequence: a rule with then has none"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := scenario.Scenario{Name: "s", Rules: []scenario.Rule{tc.rule}}
+			got := ""
+			if err := sc.Check(); err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("Check() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

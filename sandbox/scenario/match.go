@@ -14,6 +14,7 @@ import (
 type Request struct {
 	Operation     string
 	TransactionID string
+	OrderID       string // the order a notification is about
 	MerchantID    string // the path's merchant, else the transaction's
 	AppID         string // the token's app; for /accesstoken the body's app_id
 	Header        http.Header

@@ -54,11 +54,23 @@ type Scenario struct {
 }
 
 // Rule is a condition and what to do when it holds: one outcome (Then) or a sequence.
+// Scope, for a sequence only, counts its steps per resource within the request's
+// session or app: ScopeTransaction per path transaction, ScopeOrder per order.
 type Rule struct {
 	When     When
 	Then     *Outcome
 	Sequence []Step
+	Scope    string
 }
+
+// Sequence scopes a rule may name besides the default (the session, else the app).
+const (
+	ScopeTransaction = "transaction"
+	ScopeOrder       = "order"
+)
+
+// SequenceScopes lists the values of a rule's scope, for messages.
+var SequenceScopes = []string{ScopeTransaction, ScopeOrder}
 
 // When is a rule's condition. Empty fields match anything.
 type When struct {
@@ -200,6 +212,12 @@ func (s *Scenario) Check() error {
 	for i, r := range s.Rules {
 		if (r.Then == nil) == (len(r.Sequence) == 0) {
 			return fmt.Errorf("scenario %s rule %d: needs either then or a sequence with steps", s.Name, i)
+		}
+		if r.Scope != "" && !slices.Contains(SequenceScopes, r.Scope) {
+			return fmt.Errorf("scenario %s rule %d: unknown scope %q (want %s)", s.Name, i, r.Scope, strings.Join(SequenceScopes, " or "))
+		}
+		if r.Scope != "" && r.Then != nil {
+			return fmt.Errorf("scenario %s rule %d: scope counts the steps of a sequence: a rule with then has none", s.Name, i)
 		}
 		if len(r.When.Operations) == 0 {
 			return fmt.Errorf("scenario %s rule %d: no operation", s.Name, i)

@@ -3,6 +3,7 @@ package yamlfile
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,6 +161,17 @@ type ruleDoc struct {
 	When     whenDoc     `yaml:"when,required"`
 	Then     *outcomeDoc `yaml:"then"`
 	Sequence []stepDoc   `yaml:"sequence"`
+	Scope    stepScope   `yaml:"scope"`
+}
+
+// stepScope is what a sequence counts its steps per: "scope: transaction".
+type stepScope string
+
+func (s stepScope) check() string {
+	if !slices.Contains(scenario.SequenceScopes, string(s)) {
+		return fmt.Sprintf("unknown scope %q (want %s)", clip(string(s)), strings.Join(scenario.SequenceScopes, " or "))
+	}
+	return ""
 }
 
 type whenDoc struct {
@@ -337,6 +349,7 @@ func checkScenario(d *decoder, doc *scenarioDoc) {
 			l, _ := d.at(&r.Sequence)
 			d.addf(l.node, l.path, "a sequence needs at least one step")
 		}
+		checkScope(d, r, notification)
 		for j := range r.Sequence {
 			s := &r.Sequence[j]
 			if s.Then != nil {
@@ -348,6 +361,25 @@ func checkScenario(d *decoder, doc *scenarioDoc) {
 				d.addf(l.node, l.path, "times must be at least 1")
 			}
 		}
+	}
+}
+
+// checkScope reports a scope that has nothing to count: without a sequence, or per a
+// resource the operation has no id of (a notification has no transaction id, an API
+// request no order id).
+func checkScope(d *decoder, r *ruleDoc, notification bool) {
+	l, ok := d.at(&r.Scope)
+	if !ok || r.Scope == "" {
+		return
+	}
+	_, sequence := d.at(&r.Sequence)
+	switch {
+	case !sequence:
+		d.addf(l.node, l.path, "scope counts the steps of a sequence: a rule with scope needs sequence, not then")
+	case r.Scope == scenario.ScopeTransaction && notification:
+		d.addf(l.node, l.path, "scope transaction: a notification has no transaction id, use scope order")
+	case r.Scope == scenario.ScopeOrder && !notification:
+		d.addf(l.node, l.path, "scope order applies to operation notification (the order a notification is about); a request's path names a transaction: use scope transaction")
 	}
 }
 
@@ -467,7 +499,7 @@ func checkIssuer(problem func(ptr any, format string, args ...any), o *outcomeDo
 func (doc *scenarioDoc) toScenario(file string) scenario.Scenario {
 	sc := scenario.Scenario{Name: doc.Name, Description: doc.Description, File: file}
 	for _, r := range doc.Rules {
-		rule := scenario.Rule{When: r.When.toWhen()}
+		rule := scenario.Rule{When: r.When.toWhen(), Scope: string(r.Scope)}
 		if r.Then != nil {
 			o := r.Then.toOutcome()
 			rule.Then = &o
