@@ -46,7 +46,7 @@ func (s *Service) adjustTransaction(tx Tx, c Caller, req AdjustRequest, now time
 		return t, notFoundAs(err, NotFoundTransaction(req.TransactionID))
 	}
 	// Another merchant's transaction is indistinguishable from a missing one.
-	if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
+	if !c.Sees(t.MerchantID, req.MerchantID) {
 		return t, NotFoundTransaction(req.TransactionID)
 	}
 	if req.Amount == "" && req.GratuityAmount == "" && req.Tag == "" {

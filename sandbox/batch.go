@@ -354,7 +354,7 @@ func (s *Service) visibleBatch(tx Tx, c Caller, merchantID, id string) (Batch, e
 	if err != nil {
 		return Batch{}, notFoundAs(err, NotFoundBatch(id))
 	}
-	if !c.App.ActsFor(b.MerchantID) || merchantID != "" && merchantID != b.MerchantID {
+	if !c.Sees(b.MerchantID, merchantID) {
 		return Batch{}, NotFoundBatch(id)
 	}
 	return b, nil

@@ -126,7 +126,7 @@ func (s *Service) changeTransaction(tx Tx, c Caller, req LifecycleRequest, now t
 	if err != nil {
 		return Transaction{}, notFoundAs(err, NotFoundTransaction(req.TransactionID))
 	}
-	if !c.App.ActsFor(t.MerchantID) || (req.MerchantID != "" && req.MerchantID != t.MerchantID) {
+	if !c.Sees(t.MerchantID, req.MerchantID) {
 		return Transaction{}, NotFoundTransaction(req.TransactionID)
 	}
 	if req.Operation == OpIncremental && req.Amount == "" {

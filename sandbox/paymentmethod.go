@@ -143,7 +143,7 @@ func visiblePaymentMethod(tx Tx, c Caller, merchantID, id string) (PaymentMethod
 	if err != nil {
 		return PaymentMethod{}, notFoundAs(err, NotFoundPaymentMethod(id))
 	}
-	if !c.App.ActsFor(pm.MerchantID) || merchantID != "" && merchantID != pm.MerchantID {
+	if !c.Sees(pm.MerchantID, merchantID) {
 		return PaymentMethod{}, NotFoundPaymentMethod(id)
 	}
 	return pm, nil

@@ -51,6 +51,14 @@ type Caller struct {
 	App   App
 }
 
+// Sees reports whether the caller may see a record of merchant owner when asked through
+// pathMerchant (the partner path's merchant; "" on a plain path): the app acts for the
+// owner, and a partner path names the owner. Any other record is answered as unknown, so
+// another merchant's record is indistinguishable from a missing one.
+func (c Caller) Sees(owner, pathMerchant string) bool {
+	return c.App.ActsFor(owner) && (pathMerchant == "" || pathMerchant == owner)
+}
+
 // Operation names an API action, for authorization, the request journal and scenario
 // rules (a rule's "operation" is one of these names). This is their one definition.
 type Operation string

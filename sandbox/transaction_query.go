@@ -15,7 +15,7 @@ func (s *Service) GetTransaction(c Caller, merchantID, id, path string) (Transac
 		if t, err = tx.Transaction(id); err != nil {
 			return notFoundAs(err, NotFoundTransactionDetail(id, path))
 		}
-		if !c.App.ActsFor(t.MerchantID) || (merchantID != "" && merchantID != t.MerchantID) {
+		if !c.Sees(t.MerchantID, merchantID) {
 			return NotFoundTransactionDetail(id, path)
 		}
 		return nil
@@ -106,7 +106,7 @@ func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPag
 	skip := (q.Page - 1) * q.PageSize
 	matched := 0
 	visit := func(t Transaction) bool {
-		if !c.App.ActsFor(t.MerchantID) || (q.MerchantID != "" && t.MerchantID != q.MerchantID) || !q.matches(t) {
+		if !c.Sees(t.MerchantID, q.MerchantID) || !q.matches(t) {
 			return true
 		}
 		matched++
