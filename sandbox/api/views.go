@@ -124,28 +124,12 @@ type resourceView struct {
 // paymentMethodView is payment_method of the full resource, also what the admin API
 // shows of any transaction. A decline has an empty authcode [GP].
 type paymentMethodView struct {
-	ID        string           `json:"id,omitempty"` // the token charged, if any [GP]
-	Result    string           `json:"result"`
-	Message   string           `json:"message"`
-	EntryMode string           `json:"entry_mode,omitempty"`
-	Card      resourceCardView `json:"card"`
-	BNPL      *bnplView        `json:"bnpl,omitempty"`
-}
-
-// resourceCardView is converted from sandbox.CardResult (see newPaymentMethodView):
-// it keeps the same members in the same order.
-type resourceCardView struct {
-	Brand             string                `json:"brand,omitempty"`
-	MaskedNumberLast4 string                `json:"masked_number_last4,omitempty"`
-	Authcode          string                `json:"authcode"`
-	BrandReference    string                `json:"brand_reference"`
-	BrandTimeCreated  string                `json:"brand_time_created,omitempty"`
-	TagResponse       string                `json:"tag_response,omitempty"`
-	CVVResult         string                `json:"cvv_result,omitempty"`
-	AVSAddressResult  string                `json:"avs_address_result,omitempty"`
-	AVSPostalResult   string                `json:"avs_postal_code_result,omitempty"`
-	Provider          *sandbox.CardProvider `json:"provider,omitempty"`
-	Funding           string                `json:"funding,omitempty"`
+	ID        string             `json:"id,omitempty"` // the token charged, if any [GP]
+	Result    string             `json:"result"`
+	Message   string             `json:"message"`
+	EntryMode string             `json:"entry_mode,omitempty"`
+	Card      sandbox.CardResult `json:"card"` // the domain keeps it in its wire shape
+	BNPL      *bnplView          `json:"bnpl,omitempty"`
 }
 
 func newResourceView(t sandbox.Transaction) resourceView {
@@ -158,7 +142,7 @@ func newResourceView(t sandbox.Transaction) resourceView {
 }
 
 func newPaymentMethodView(p sandbox.PaymentResult) paymentMethodView {
-	v := paymentMethodView{ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: resourceCardView(p.Card)}
+	v := paymentMethodView{ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: p.Card}
 	if p.BNPL != nil {
 		v.BNPL = &bnplView{Provider: p.BNPL.Provider}
 	}
