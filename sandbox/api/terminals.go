@@ -25,15 +25,16 @@ var terminalOperations = []string{opTerminalPresent, opTerminalTip, opTerminalCa
 // terminalAction is the journal operation of an admin path that is a customer's
 // action on a terminal, which the journal records; "" for any other path.
 func terminalAction(p string) string {
-	if !strings.HasPrefix(p, "/_sandbox/devices/") && !strings.HasPrefix(p, "/_sandbox/device-requests/") {
+	parts := strings.Split(p, "/") // "", "_sandbox", "devices", id, action
+	if len(parts) != 5 || parts[1] != "_sandbox" || (parts[2] != "devices" && parts[2] != "device-requests") {
 		return ""
 	}
-	switch p[strings.LastIndexByte(p, '/'):] {
-	case "/present":
+	switch parts[4] {
+	case "present":
 		return opTerminalPresent
-	case "/tip":
+	case "tip":
 		return opTerminalTip
-	case "/cancel":
+	case "cancel":
 		return opTerminalCancel
 	}
 	return ""

@@ -175,6 +175,13 @@ func TestTerminalActionErrors(t *testing.T) {
 	if n := env.do("GET", "/_sandbox/requests/count?operation=terminal_tip&status=400", map[string]string{}, "").json(t)["count"]; n != float64(6) {
 		t.Errorf("%v refused tips journaled, want 6", n)
 	}
+	// An unknown path that ends like an action is no action: not journaled.
+	if r := env.do("POST", dev+"/x/present", jsonHeader(), `{}`); r.status != 404 {
+		t.Errorf("an unknown admin path: %d", r.status)
+	}
+	if n := env.do("GET", "/_sandbox/requests/count?operation=terminal_present", map[string]string{}, "").json(t)["count"]; n != float64(4) {
+		t.Errorf("%v presentations journaled, want the 4 refused", n)
+	}
 
 	// A sale that names its tip shows no tip screen.
 	env.do("POST", dev+"/cancel", map[string]string{}, "")

@@ -809,7 +809,7 @@ function terminalScreen(t) {
     const total = tip !== undefined ? (BigInt(w.base_amount || '0') + BigInt(tip)).toString() : null;
     return el('div', { class: 'screen', 'data-screen': 'waiting' },
       el('p', null, w.command),
-      el('p', { class: 'amount' }, majorUnits(w.base_amount || '0', w.currency) + ' ' + w.currency),
+      w.base_amount ? el('p', { class: 'amount' }, majorUnits(w.base_amount, w.currency) + ' ' + w.currency) : null,
       tip !== undefined ? el('p', null, `Tip ${majorUnits(tip, w.currency)} · Total ${majorUnits(total, w.currency)} ${w.currency}`)
         : w.tip_prompt ? el('p', { class: 'prompt' }, 'Add a tip?') : null,
       el('p', { class: 'prompt' }, 'Insert, tap or swipe'));
