@@ -45,9 +45,10 @@ type Device struct {
 	Model       string    `json:"model,omitempty"`
 	Status      string    `json:"status"`
 	Mode        string    `json:"mode"`
-	Card        string    `json:"card,omitempty"`    // the test card it reads when nobody chooses one; "" the approving Visa chip card
-	Pending     string    `json:"pending,omitempty"` // the INITIATED device request waiting for a card
-	TranNo      int       `json:"tran_no"`           // the terminal's last transaction number
+	Card        string    `json:"card,omitempty"`         // the test card it reads when nobody chooses one; "" the approving Visa chip card
+	Pending     string    `json:"pending,omitempty"`      // the INITIATED device request waiting for a card
+	LastRequest string    `json:"last_request,omitempty"` // the last device request the terminal answered
+	TranNo      int       `json:"tran_no"`                // the terminal's last transaction number
 	LastBatchID string    `json:"last_batch_id,omitempty"`
 	OrderID     string    `json:"order_id,omitempty"` // the device order it came from
 	TimeCreated time.Time `json:"time_created"`
@@ -236,6 +237,8 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 			return err
 		}
 		if !p.isZero() {
+			// A tip the customer chose on the tip screen stays, unless p names one.
+			p.Tip = orDefault(p.Tip, d.Presentation.Tip)
 			d.Presentation = p
 		}
 		dev.Pending = ""

@@ -479,3 +479,26 @@ func DeviceBusy(id, with string) *Error {
 func DeviceRequestDone(id, status string) *Error {
 	return newError(CodeInvalidAction, "40290", "Device request "+id+" is "+status+", not INITIATED")
 }
+
+// NothingWaiting: a customer's action on a terminal with no command waiting for a
+// card [SB].
+func NothingWaiting(id string) *Error {
+	return newError(CodeInvalidAction, "40290", "Device "+id+" has no command waiting for a card")
+}
+
+// TipNotAsked: a tip chosen for a command that shows no tip screen [SB].
+func TipNotAsked(id string) *Error {
+	return newError(CodeInvalidAction, "40290", "Device request "+id+" asks for no tip on the terminal: only a sale without tipAmount does")
+}
+
+// TipOverBase: a tip over the base amount, which UPA's tip screen refuses (TIP005) [SB].
+func TipOverBase(tip, base string) *Error {
+	return newError(CodeInvalidRequestData, "40213", "tip contains unexpected data: "+tip+" is more than the base amount "+base)
+}
+
+// UnknownTerminalCard: a card to present that is neither a terminal test card nor a
+// card number [SB]; names the cards there are.
+func UnknownTerminalCard(name string) *Error {
+	return newError(CodeInvalidRequestData, "40213", "card contains unexpected data: "+MaskCardData(name)+
+		" is not a terminal test card ("+strings.Join(TerminalCardNames(), ", ")+") or a card number")
+}

@@ -149,6 +149,7 @@ func (s *Service) runTerminal(tx Tx, c Caller, dev *Device, d *DeviceRequest, no
 		d.Status, d.Action.ResultCode = DeviceRequestDeclined, "ERROR"
 	}
 	d.Action.TimeCreated = FormatTime(now)
+	dev.LastRequest = d.ID
 	return nil
 }
 

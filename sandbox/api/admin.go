@@ -44,8 +44,8 @@ func (s *Server) admin(h adminHandler) http.Handler {
 // and never a browser's cross-origin write.
 func (s *Server) adminOnly(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info := infoOf(r); info != nil {
-			info.operation = "admin"
+		if info := infoOf(r); info != nil && info.operation == "" {
+			info.operation = "admin" // a terminal action keeps its own (terminalAction)
 		}
 		// Without an admin token, any web page open in the user's browser could
 		// otherwise POST a reset to the sandbox on loopback: a browser's cross-origin
@@ -469,13 +469,15 @@ func (s *Server) adminPresentCard(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if req.Card != "" && !sandbox.PresentableCard(req.Card) {
-		return nil, sandbox.InvalidField("card")
-	}
-	d, err := s.svc.CompleteDeviceRequest(pathVar(r, "id"), sandbox.Presentation(req))
+	p, err := presentation(req)
 	if err != nil {
 		return nil, err
 	}
+	d, err := s.svc.CompleteDeviceRequest(pathVar(r, "id"), p)
+	if err != nil {
+		return nil, err
+	}
+	noteResource(r, d.ID)
 	return newDeviceRequestView(d), nil
 }
 

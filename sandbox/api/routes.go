@@ -69,6 +69,9 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/devices/{id}", s.admin(s.adminChangeDevice)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/device-requests/{id}", s.admin(s.adminGetDeviceRequest)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/device-requests/{id}/present", s.admin(s.adminPresentCard)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/devices/{id}/present", s.admin(s.adminPresentOnDevice)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/devices/{id}/tip", s.admin(s.adminChooseTip)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/devices/{id}/cancel", s.admin(s.adminCancelOnDevice)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/requests", s.admin(s.adminRequests)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/requests", s.admin(s.adminClearRequests)).Methods(http.MethodDelete)
 	r.Handle("/_sandbox/requests/count", s.admin(s.adminCountRequests)).Methods(http.MethodGet)
@@ -89,6 +92,10 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/orders", s.admin(s.adminListOrders)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/batches", s.admin(s.adminListBatches)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/scenario-state", s.admin(s.adminScenarioState)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/terminals", s.admin(s.adminTerminals)).Methods(http.MethodGet)
+	for _, op := range terminalOperations {
+		s.operations[op] = true // journaled, so a journal filter may name them
+	}
 
 	if pprof {
 		r.PathPrefix("/_sandbox/debug/pprof/").Handler(s.adminOnly(http.StripPrefix("/_sandbox", profiles())))

@@ -179,6 +179,7 @@ type adminDeviceView struct {
 	Mode        string    `json:"mode"`
 	Card        string    `json:"card,omitempty"`
 	Pending     string    `json:"pending,omitempty"`
+	LastRequest string    `json:"last_request,omitempty"`
 	TranNo      int       `json:"tran_no"`
 	LastBatchID string    `json:"last_batch_id,omitempty"`
 	OrderID     string    `json:"order_id,omitempty"`
