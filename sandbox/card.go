@@ -32,6 +32,7 @@ type StoredCard struct {
 	Brand   string `json:"brand,omitempty"`
 	First6  string `json:"first6,omitempty"`
 	Last4   string `json:"last4,omitempty"`
+	Digits  int    `json:"digits,omitempty"` // how many digits the number has, for its mask
 	Funding string `json:"funding,omitempty"`
 	Name    string `json:"name,omitempty"` // the cardholder's, as payment_method.name sent it
 }
@@ -42,6 +43,24 @@ func (c StoredCard) MaskedLast4() string {
 		return ""
 	}
 	return "XXXXXXXXXXXX" + c.Last4
+}
+
+// MaskedFirst6Last4 is the masked_number_first6last4 GP's reporting shows: the first
+// six and last four digits with an X for each digit between, so that the mask is as
+// long as the number ("411111XXXXXX1111", "379132XXXXX1007") [GP]. A card kept
+// before its length was is taken to have the usual length of its brand [SB].
+func (c StoredCard) MaskedFirst6Last4() string {
+	if c.First6 == "" || c.Last4 == "" {
+		return ""
+	}
+	digits := c.Digits
+	if digits == 0 {
+		digits = 16
+		if c.Brand == "AMEX" {
+			digits = 15
+		}
+	}
+	return c.First6 + strings.Repeat("X", max(digits-10, 0)) + c.Last4
 }
 
 // cardData is what the Service reads out of a CardInput: the number (from the manual
@@ -100,7 +119,7 @@ func (d cardData) expired(now time.Time) bool {
 func (d cardData) stored(funding string) StoredCard {
 	c := StoredCard{Brand: CardBrand(d.number), Funding: funding}
 	if len(d.number) >= 10 {
-		c.First6, c.Last4 = d.number[:6], d.number[len(d.number)-4:]
+		c.First6, c.Last4, c.Digits = d.number[:6], d.number[len(d.number)-4:], len(d.number)
 	}
 	return c
 }

@@ -39,8 +39,6 @@ var pendingOutcomes = map[string]string{
 	"php/sale-track-expired-chip-pin-debit":    "sends no funding with track data, so the sandbox gives the credit outcome (assumption A49)",
 	"sale-track-encrypted":                     "an encrypted track (TransactionRequest.Encryption set) is ciphertext, not a track to parse",
 	"dotnet/reversal-partial":                  "a partial reversal of a card-present sale answers CAPTURED with the rest",
-	// reporting.
-	"transaction-get": "masked_number_first6last4 on the transaction detail",
 }
 
 // The GP sandbox layout app: one account of each kind, as the SDKs expect to find.

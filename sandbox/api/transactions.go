@@ -305,6 +305,6 @@ var getTransaction = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newTransactionView(t), nil
+		return newTransactionDetailView(t), nil
 	}),
 }
