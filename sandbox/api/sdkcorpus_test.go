@@ -38,7 +38,6 @@ var pendingOutcomes = map[string]string{
 	"dotnet/sale-track-expired-chip-pin-debit": "sends no funding with track data, so the sandbox gives the credit outcome (assumption A49)",
 	"php/sale-track-expired-chip-pin-debit":    "sends no funding with track data, so the sandbox gives the credit outcome (assumption A49)",
 	"sale-track-encrypted":                     "an encrypted track (TransactionRequest.Encryption set) is ciphertext, not a track to parse",
-	"dotnet/reversal-partial":                  "a partial reversal of a card-present sale answers CAPTURED with the rest",
 }
 
 // The GP sandbox layout app: one account of each kind, as the SDKs expect to find.
@@ -208,6 +207,9 @@ func setUpCorpusEntry(env *sandboxEnv, token string, e corpusEntry, op string, v
 			id := corpusSale(env, token, "AUTO", "")["id"].(string)
 			mustCorpusStatus(env, "POST", "/transactions/"+id+"/reversal", token, `{}`, 200)
 			vars["transaction_id"] = id
+		case strings.Contains(e.Test, "NotPresent"):
+			// The SDK's card-not-present test acts on a card-not-present sale.
+			vars["transaction_id"] = corpusSaleOn(env, token, sandbox.ChannelCNP, "AUTO", "")["id"].(string)
 		default:
 			vars["transaction_id"] = corpusSale(env, token, "AUTO", "")["id"].(string)
 		}
@@ -236,14 +238,24 @@ func setUpCorpusEntry(env *sandboxEnv, token string, e corpusEntry, op string, v
 // names another number, or a track (which starts with %).
 func corpusSale(env *sandboxEnv, token, captureMode, card string) map[string]any {
 	env.t.Helper()
-	pm := `{"entry_mode":"MANUAL","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30","cvv":"123"}}`
+	return corpusSaleOn(env, token, sandbox.ChannelCP, captureMode, card)
+}
+
+// corpusSaleOn is corpusSale on a channel: card not present, a keyed card is ECOM.
+func corpusSaleOn(env *sandboxEnv, token, channel, captureMode, card string) map[string]any {
+	env.t.Helper()
+	entry := "MANUAL"
+	if channel == sandbox.ChannelCNP {
+		entry = "ECOM"
+	}
+	pm := `{"entry_mode":"` + entry + `","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30","cvv":"123"}}`
 	switch {
 	case strings.HasPrefix(card, "%"):
 		pm = `{"entry_mode":"SWIPE","card":{"track":"` + card + `"}}`
 	case card != "":
 		pm = `{"entry_mode":"MANUAL","card":{"number":"` + card + `","expiry_month":"12","expiry_year":"30"}}`
 	}
-	body := `{"account_name":"transaction_processing","channel":"CP","type":"SALE","capture_mode":"` + captureMode +
+	body := `{"account_name":"transaction_processing","channel":"` + channel + `","type":"SALE","capture_mode":"` + captureMode +
 		`","amount":"` + strconv.Itoa(corpusSaleMinor) + `","currency":"USD","country":"US","payment_method":` + pm + `}`
 	return mustCorpusStatus(env, "POST", "/transactions", token, body, 200)
 }
