@@ -196,7 +196,7 @@ func withCVVResult(o outcome, in CardInput) outcome {
 func checkCard(action cardAction, in CardInput, now time.Time) (cardData, error) {
 	d := readCard(in)
 	switch {
-	case in.Track != "" && !d.trackParsed:
+	case in.Track != "" && !d.trackParsed && !d.ciphertext:
 		return d, InvalidField("payment_method.card.track")
 	case d.fromTrack:
 		return d, nil

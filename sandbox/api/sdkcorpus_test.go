@@ -37,7 +37,6 @@ var pendingOutcomes = map[string]string{
 	"php/sale-track-chip-pin-debit":            "sends no funding with track data, so the sandbox gives the credit outcome (assumption A49)",
 	"dotnet/sale-track-expired-chip-pin-debit": "sends no funding with track data, so the sandbox gives the credit outcome (assumption A49)",
 	"php/sale-track-expired-chip-pin-debit":    "sends no funding with track data, so the sandbox gives the credit outcome (assumption A49)",
-	"sale-track-encrypted":                     "an encrypted track (TransactionRequest.Encryption set) is ciphertext, not a track to parse",
 }
 
 // The GP sandbox layout app: one account of each kind, as the SDKs expect to find.
