@@ -86,8 +86,8 @@ func readCard(in CardInput) cardData {
 	track := in.Track
 	// An E3 reader's envelope (<E1...>, HTML-escaped by the Java and .NET SDKs'
 	// tests) carries the masked tracks in clear between its encrypted parts.
-	if EncryptedTrack(track, false) {
-		d.encrypted, track = true, strings.TrimPrefix(strings.TrimPrefix(track, "&lt;"), "<")
+	if inner, ok := e3Envelope(track); ok {
+		d.encrypted, track = true, inner
 	}
 	if i := strings.Index(track, ";"); i >= 0 && strings.Contains(track[i:], "=") {
 		t2 := track[i+1:]
@@ -115,8 +115,15 @@ func readCard(in CardInput) cardData {
 // payment_method.encryption, or in an E3 reader's envelope. Its length is the
 // encryption's, not a track's.
 func EncryptedTrack(track string, withEncryption bool) bool {
+	_, e3 := e3Envelope(track)
+	return withEncryption || e3
+}
+
+// e3Envelope returns an E3 reader's envelope without its opening bracket, and whether
+// the track is one.
+func e3Envelope(track string) (string, bool) {
 	inner := strings.TrimPrefix(strings.TrimPrefix(track, "&lt;"), "<")
-	return withEncryption || strings.HasPrefix(inner, "E1")
+	return inner, strings.HasPrefix(inner, "E1")
 }
 
 // expired reports whether a card expiring at the end of month MM of year 20YY has
