@@ -280,7 +280,7 @@ func Scripted(code, detail, description string) *Error {
 func CatalogueDescription(code, detail string) string {
 	for _, e := range []*Error{
 		InvalidToken(), ExpiredToken(), WrongSecret(), PermissionDenied(), DownstreamFailure(),
-		SystemError(), NotAdjustableStatus(), DuplicateAction("", ""),
+		SystemError(), NotAdjustableStatus(), DuplicateAction("", ""), PartialReversal(),
 		newError(CodeMandatoryDataMissing, "40005", "Request expects the following fields"),
 		newError(CodeInvalidRequestData, "40213", "Request body contains unexpected data"),
 		newError(CodeInvalidRequestData, "40041", "Merchant configuration does not exist for the following combination"),
