@@ -32,6 +32,9 @@ type Service struct {
 	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
 	notified func()               // called after an outbox entry commits
 	waiting  func()               // called after a terminal starts waiting for a card
+
+	orderStep time.Duration // the order schedule's step; zero: orders move on the admin API only
+	placed    func()        // called after an order is placed, for the order schedule
 }
 
 // callerCacheSize bounds the cache of authenticated callers.
