@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"sync"
 	"time"
 )
 
@@ -13,15 +14,53 @@ import (
 // the store in one transaction.
 const MaxDeliveredDevices = 100
 
+// orderSchedule is the order schedule: its step, and the earliest time a step falls
+// due, so that the orders are read only when one does (placing an order, the load
+// script's tenth request, must not cost a pass over every order).
+type orderSchedule struct {
+	step time.Duration // zero: orders move on the admin API only
+	wake func()        // called when an order placed makes the next step earlier
+
+	pass   sync.Mutex // one pass over the orders at a time
+	mu     sync.Mutex // guards what follows
+	known  bool       // next was computed by a pass over every order
+	next   time.Time  // the earliest step due; zero: none
+	recent time.Time  // the earliest step of the orders placed since the current pass began
+}
+
+// placed counts an order placed at t.
+func (q *orderSchedule) placed(t time.Time) {
+	if q.step <= 0 {
+		return
+	}
+	due := t.Add(q.step)
+	q.mu.Lock()
+	q.recent = earliest(q.recent, due)
+	earlier := q.known && (q.next.IsZero() || due.Before(q.next))
+	q.next = earliest(q.next, due)
+	q.mu.Unlock()
+	if earlier && q.wake != nil {
+		q.wake()
+	}
+}
+
+// earliest is the earlier of two times, the zero time standing for none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}
+
 // SetOrderStep sets the order schedule: a placed order moves one step along its
 // lifecycle (INITIATED, PROCESSING, SHIPPED, DELIVERED) each step of sandbox time
 // after its last change. Zero leaves orders where the admin API puts them. Call it
 // before serving.
-func (s *Service) SetOrderStep(step time.Duration) { s.orderStep = step }
+func (s *Service) SetOrderStep(step time.Duration) { s.orders.step = step }
 
-// OnOrderPlaced registers fn to be called after an order is placed, so that the order
-// schedule counts it. Call it before serving.
-func (s *Service) OnOrderPlaced(fn func()) { s.placed = fn }
+// OnOrderPlaced registers fn to be called when an order placed makes the schedule's
+// next step earlier, so that a worker waiting for it wakes. Call it before serving.
+func (s *Service) OnOrderPlaced(fn func()) { s.orders.wake = fn }
 
 // scheduledNext is the status the schedule moves an order to next, "" for none.
 func scheduledNext(status string) string {
@@ -39,14 +78,37 @@ func scheduledNext(status string) string {
 // CarryOrders moves every order whose scheduled steps are due on the sandbox clock,
 // each step in its own store transaction and as of the time it fell due, with its
 // notification, as the admin API would. It returns when the next step falls due (zero
-// when none). A step the admin API took meanwhile is not taken twice: each move reads
-// the order again.
-func (s *Service) CarryOrders() (next time.Time, err error) {
-	if s.orderStep <= 0 {
+// when none). It reads the orders only when a step may be due (and at its first call);
+// a step the admin API took meanwhile is not taken twice: each move reads the order
+// again.
+func (s *Service) CarryOrders() (time.Time, error) {
+	q := &s.orders
+	if q.step <= 0 {
 		return time.Time{}, nil
 	}
+	q.pass.Lock()
+	defer q.pass.Unlock()
+	q.mu.Lock()
+	if next := q.next; q.known && (next.IsZero() || next.After(s.clock.Now())) {
+		q.mu.Unlock()
+		return next, nil
+	}
+	q.recent = time.Time{}
+	q.mu.Unlock()
+	next, err := s.carryDueOrders()
+	if err != nil {
+		return time.Time{}, err
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.next, q.known = earliest(next, q.recent), true
+	return q.next, nil
+}
+
+// carryDueOrders is one pass of CarryOrders over every order.
+func (s *Service) carryDueOrders() (next time.Time, err error) {
 	due := func(o Order) (string, time.Time) {
-		return scheduledNext(o.Status), o.TimeLastUpdated.Add(s.orderStep)
+		return scheduledNext(o.Status), o.TimeLastUpdated.Add(s.orders.step)
 	}
 	step := func(o Order, now time.Time) (string, time.Time, error) {
 		to, at := due(o)
@@ -73,8 +135,8 @@ func (s *Service) CarryOrders() (next time.Time, err error) {
 					return time.Time{}, err
 				}
 			}
-			if to, at := due(o); to != "" && (next.IsZero() || at.Before(next)) {
-				next = at
+			if to, at := due(o); to != "" {
+				next = earliest(next, at)
 			}
 		}
 	}

@@ -117,8 +117,8 @@ func (s *Service) PlaceOrder(c Caller, merchantID, version string, req OrderRequ
 	if err == nil && notified && !replayed {
 		s.notifyWritten()
 	}
-	if err == nil && !replayed && s.placed != nil {
-		s.placed()
+	if err == nil && !replayed {
+		s.orders.placed(o.TimeLastUpdated)
 	}
 	return o, err
 }

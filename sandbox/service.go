@@ -33,8 +33,7 @@ type Service struct {
 	notified func()               // called after an outbox entry commits
 	waiting  func()               // called after a terminal starts waiting for a card
 
-	orderStep time.Duration // the order schedule's step; zero: orders move on the admin API only
-	placed    func()        // called after an order is placed, for the order schedule
+	orders orderSchedule // the order schedule (delivery.go)
 }
 
 // callerCacheSize bounds the cache of authenticated callers.
