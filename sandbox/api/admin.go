@@ -463,6 +463,7 @@ var presentBody = []field{
 	text("card", 19),
 	enum("entry_mode", "CHIP", "SWIPE", "CONTACTLESS_CHIP", "MANUAL"),
 	digits("tip", 50),
+	enum("pin", sandbox.PINWrong),
 	enum("outcome", sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeHostDecline),
 }
 
@@ -471,6 +472,7 @@ type presentRequest struct {
 	Card      string `json:"card"`
 	EntryMode string `json:"entry_mode"`
 	Tip       string `json:"tip"`
+	PIN       string `json:"pin"`
 	Outcome   string `json:"outcome"`
 }
 
