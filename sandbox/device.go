@@ -50,7 +50,8 @@ type Device struct {
 	LastRequest string    `json:"last_request,omitempty"` // the last device request the terminal answered
 	TranNo      int       `json:"tran_no"`                // the terminal's last transaction number
 	LastBatchID string    `json:"last_batch_id,omitempty"`
-	OrderID     string    `json:"order_id,omitempty"` // the device order it came from
+	OrderID     string    `json:"order_id,omitempty"`   // the device order it came from
+	ProductID   string    `json:"product_id,omitempty"` // the order's product it is a unit of
 	TimeCreated time.Time `json:"time_created"`
 }
 
@@ -202,16 +203,11 @@ func checkDeviceIdle(tx Tx, dev Device, p Presentation) error {
 
 // accountDevice finds the terminal bound to a merchant's account.
 func accountDevice(tx Tx, merchantID, accountID string) (Device, error) {
-	devices, err := tx.Devices()
-	if err != nil {
-		return Device{}, err
+	d, bound, err := boundDevice(tx, merchantID, accountID)
+	if err == nil && !bound {
+		err = NoDevice(accountID, merchantID)
 	}
-	for _, d := range devices {
-		if d.MerchantID == merchantID && d.AccountID == accountID {
-			return d, nil
-		}
-	}
-	return Device{}, NoDevice(accountID, merchantID)
+	return d, err
 }
 
 // CompleteDeviceRequest completes an INITIATED command: a card is presented on the
@@ -289,12 +285,14 @@ func (s *Service) Devices() ([]Device, error) {
 
 // DeviceChange is what the admin API may change of a terminal; empty leaves it.
 type DeviceChange struct {
-	Mode   string
-	Status string
-	Card   string
+	Mode      string
+	Status    string
+	Card      string
+	AccountID string // bind it to this transaction-processing account (see bindDevice)
 }
 
-// ChangeDevice sets a terminal's answer mode, status or default card.
+// ChangeDevice sets a terminal's answer mode, status or default card, or binds it to
+// an account.
 func (s *Service) ChangeDevice(id string, ch DeviceChange) (Device, error) {
 	var dev Device
 	err := s.store.Update(func(tx Tx) error {
@@ -309,6 +307,11 @@ func (s *Service) ChangeDevice(id string, ch DeviceChange) (Device, error) {
 			return InvalidField("status")
 		case ch.Card != "" && !KnownTerminalCard(ch.Card):
 			return InvalidField("card")
+		}
+		if ch.AccountID != "" {
+			if err := bindDevice(tx, &dev, ch.AccountID); err != nil {
+				return err
+			}
 		}
 		dev.Mode = orDefault(ch.Mode, dev.Mode)
 		dev.Status = orDefault(ch.Status, dev.Status)

@@ -108,6 +108,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		JournalBytes:    cfg.journalMiB << 20,
 		NotifyAttempts:  cfg.notifyAttempts,
 		TerminalDelay:   cfg.terminalDelay,
+		OrderStep:       cfg.orderStep,
 		Pprof:           cfg.pprof,
 		HTTP: app.HTTPConfig{
 			TLS:               tlsCfg,

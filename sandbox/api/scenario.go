@@ -105,7 +105,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 		c.issuer = o.Issuer.Result
 	}
 	if t := o.Terminal; t != nil {
-		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, Outcome: t.Outcome}
+		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome}
 	}
 	// Without apply, a scripted error or fault stands for an action that did not
 	// happen: with nothing to show, an empty or malformed answer is 200 "{".

@@ -183,5 +183,6 @@ type adminDeviceView struct {
 	TranNo      int       `json:"tran_no"`
 	LastBatchID string    `json:"last_batch_id,omitempty"`
 	OrderID     string    `json:"order_id,omitempty"`
+	ProductID   string    `json:"product_id,omitempty"`
 	TimeCreated time.Time `json:"time_created"`
 }

@@ -80,6 +80,10 @@ type Config struct {
 	// terminal before it completes by itself with the terminal's default card; zero
 	// leaves it waiting for a card presented through the admin API.
 	TerminalDelay time.Duration
+	// OrderStep is how long, in sandbox time, a placed device order stays in each of
+	// INITIATED, PROCESSING and SHIPPED before it moves on by itself; zero leaves
+	// orders where the admin API puts them.
+	OrderStep time.Duration
 	// Pprof serves the runtime profiles under /_sandbox/debug/pprof/.
 	Pprof bool
 
@@ -152,6 +156,7 @@ func Open(cfg Config) (*App, error) {
 	a.stop = stop
 	a.startNotifications(ctx)
 	a.startTerminalDelay(ctx)
+	a.startOrderSchedule(ctx)
 	a.startWatchingScenarios(ctx)
 	return a, nil
 }

@@ -59,6 +59,7 @@ type config struct {
 	global    []string
 	start     time.Time
 	seed      uint64
+	orderStep time.Duration
 }
 
 // WithFixtures replaces the embedded default fixtures with the *.yaml and *.yml files
@@ -82,6 +83,11 @@ func WithTime(t time.Time) Option { return func(c *config) { c.start = t } }
 // WithSeed makes generated ids (tokens, ACT_, ORD_) a deterministic sequence, so that
 // whole responses can be compared with golden files. Seed 0 means random ids.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// WithOrderStep moves placed device orders along by themselves, a step each d of
+// sandbox time, as --order-step does; without it orders move only when the test moves
+// them (DeliverOrder, the admin API).
+func WithOrderStep(d time.Duration) Option { return func(c *config) { c.orderStep = d } }
 
 // Server is a running in-process sandbox.
 type Server struct {
@@ -124,6 +130,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		GlobalScenarios: cfg.global,
 		Clock:           cfg.start.Truncate(time.Millisecond),
 		NewIDs:          newIDs,
+		OrderStep:       cfg.orderStep,
 	})
 	if err != nil {
 		s.fatalf("sandboxtest: %v", err)
