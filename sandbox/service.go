@@ -32,6 +32,8 @@ type Service struct {
 	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
 	notified func()               // called after an outbox entry commits
 	waiting  func()               // called after a terminal starts waiting for a card
+
+	snapshots Snapshots // named copies of the state (snapshot.go); nil keeps none
 }
 
 // callerCacheSize bounds the cache of authenticated callers.

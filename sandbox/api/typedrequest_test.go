@@ -137,6 +137,7 @@ func TestAdminRequestShapes(t *testing.T) {
 		{orderStatusBody, reflect.TypeFor[orderStatusRequest]()},
 		{clockBody, reflect.TypeFor[clockRequest]()},
 		{activeScenariosBody, reflect.TypeFor[activeScenariosRequest]()},
+		{snapshotBody, reflect.TypeFor[snapshotRequest]()},
 	} {
 		if problems := checkShape(tt.spec, tt.req); len(problems) > 0 {
 			t.Errorf("%s: %v", tt.req, problems)
