@@ -83,6 +83,7 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/snapshots", s.admin(s.adminListSnapshots)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/snapshots/{name}/restore", s.admin(s.adminRestoreSnapshot)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/snapshots/{name}", s.admin(s.adminDeleteSnapshot)).Methods(http.MethodDelete)
+	r.Handle("/_sandbox/coverage", s.admin(s.adminCoverage)).Methods(http.MethodGet)
 
 	// The web inspector: its page and assets (which hold no data, so need no token),
 	// and the admin calls only it needs.
