@@ -19,7 +19,7 @@ import (
 )
 
 // A snapshot is a copy of the database in buntdb's own format (DB.Save): the mark,
-// then every record in key order, with what is left of its TTL. A file database keeps
+// then every record in key order, with its expiry if it has one. A file database keeps
 // its snapshots as files beside it, <db>.snapshots/<name>.db, each written to a
 // temporary file and renamed, so that a snapshot is whole or absent and the live file
 // is never touched; they outlive the process. An in-memory database keeps them in
