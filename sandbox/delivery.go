@@ -44,6 +44,17 @@ func (q *orderSchedule) placed(t time.Time) {
 	}
 }
 
+// forget makes the next pass read every order again: the stored orders were replaced
+// (a reset, a snapshot restored), and the next step known may not be theirs.
+func (q *orderSchedule) forget() {
+	q.mu.Lock()
+	q.known = false
+	q.mu.Unlock()
+	if q.wake != nil && q.step > 0 {
+		q.wake()
+	}
+}
+
 // earliest is the earlier of two times, the zero time standing for none.
 func earliest(a, b time.Time) time.Time {
 	if a.IsZero() || (!b.IsZero() && b.Before(a)) {

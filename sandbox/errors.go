@@ -176,6 +176,24 @@ func NotFoundScenario(name string) *Error {
 	return newError(CodeResourceNotFound, "40008", "Scenario "+name+" not found at this location.")
 }
 
+// InvalidSnapshotName: a snapshot name the sandbox cannot keep a file of (admin API)
+// [SB].
+func InvalidSnapshotName() *Error {
+	return newError(CodeInvalidRequestData, "40213",
+		"name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-'")
+}
+
+// NotFoundSnapshot: no snapshot has the name (admin API).
+func NotFoundSnapshot(name string) *Error {
+	return newError(CodeResourceNotFound, "40008", "Snapshot "+name+" not found at this location.")
+}
+
+// SnapshotExists: a snapshot is saved under a name already taken (admin API) [SB].
+func SnapshotExists(name string) *Error {
+	return newError(CodeDuplicateAction, "40039",
+		"Snapshot "+name+" exists: send \"overwrite\":true to replace it")
+}
+
 // InvalidAdminToken: an admin call without the admin token, or with a wrong one.
 func InvalidAdminToken() *Error {
 	return newError(CodeNotAuthenticated, "40001", "Invalid admin token")

@@ -72,9 +72,10 @@ func TestEnvironmentFallback(t *testing.T) {
 		t.Errorf("cfg %+v err %v", cfg, err)
 	}
 	env = map[string]string{"GPSANDBOX_ADMIN_TOKEN": "adm", "GPSANDBOX_JOURNAL_SIZE": "5", "GPSANDBOX_NOTIFY_ATTEMPTS": "3",
-		"GPSANDBOX_TERMINAL_DELAY": "0", "GPSANDBOX_ORDER_STEP": "1h", "GPSANDBOX_CLOCK": "2021-03-22T10:00:00.000Z", "GPSANDBOX_SEED": "7"}
+		"GPSANDBOX_TERMINAL_DELAY": "0", "GPSANDBOX_ORDER_STEP": "1h", "GPSANDBOX_CLOCK": "2021-03-22T10:00:00.000Z", "GPSANDBOX_SEED": "7",
+		"GPSANDBOX_SNAPSHOT": "before"}
 	cfg, err = parseServeFlags(nil, func(k string) string { return env[k] }, io.Discard)
-	if err != nil || cfg.adminToken != "adm" || cfg.journalMiB != 5 || cfg.notifyAttempts != 3 || cfg.terminalDelay != 0 || cfg.orderStep != time.Hour ||
+	if err != nil || cfg.adminToken != "adm" || cfg.snapshot != "before" || cfg.journalMiB != 5 || cfg.notifyAttempts != 3 || cfg.terminalDelay != 0 || cfg.orderStep != time.Hour ||
 		!cfg.clock.Equal(time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)) || !cfg.seeded || cfg.seed != 7 {
 		t.Errorf("cfg %+v err %v", cfg, err)
 	}
@@ -85,6 +86,10 @@ func TestEnvironmentFallback(t *testing.T) {
 	cfg, err = parseServeFlags([]string{"--addr", ":1"}, func(k string) string { return env[k] }, io.Discard)
 	if err != nil || cfg.addr != ":1" {
 		t.Errorf("flag should win over env: %+v %v", cfg, err)
+	}
+	cfg, err = parseServeFlags([]string{"--snapshot", "mine"}, func(k string) string { return env[k] }, io.Discard)
+	if err != nil || cfg.snapshot != "mine" {
+		t.Errorf("--snapshot over GPSANDBOX_SNAPSHOT: %+v %v", cfg, err)
 	}
 }
 

@@ -96,6 +96,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 	return app.Config{
 		DB:              cfg.db,
 		Reset:           cfg.reset,
+		Snapshot:        cfg.snapshot,
 		Fixtures:        fixtureFiles,
 		Scenarios:       scenarioFiles,
 		GlobalScenarios: cfg.scenarios,

@@ -276,3 +276,21 @@ func TestDeviceOrderErrors(t *testing.T) {
 		t.Errorf("merchant Two's own terminal: %v", got)
 	}
 }
+
+// A restored snapshot brings back orders the schedule had already carried to
+// DELIVERED: the schedule reads the orders again, and moves them on as the clock goes.
+func TestOrderScheduleAfterARestore(t *testing.T) {
+	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = time.Hour })
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"placed"}`)
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"5h"}`)
+	if got := env.orderState(id)["status"]; got != "DELIVERED" {
+		t.Fatalf("before the restore: %v", got)
+	}
+	env.mustAdmin("POST", "/_sandbox/snapshots/placed/restore", ``)
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1m"}`)
+	if got := env.orderState(id)["status"]; got != "DELIVERED" {
+		t.Errorf("after the restore and an advance: %v, want DELIVERED (its steps are due)", got)
+	}
+}

@@ -82,6 +82,11 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/scenarios", s.admin(s.adminInstallScenario)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/scenarios/active", s.admin(s.adminSetActiveScenarios)).Methods(http.MethodPut)
 	r.Handle("/_sandbox/scenarios/{name}", s.admin(s.adminRemoveScenario)).Methods(http.MethodDelete)
+	r.Handle("/_sandbox/snapshots", s.admin(s.adminSaveSnapshot)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/snapshots", s.admin(s.adminListSnapshots)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/snapshots/{name}/restore", s.admin(s.adminRestoreSnapshot)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/snapshots/{name}", s.admin(s.adminDeleteSnapshot)).Methods(http.MethodDelete)
+	r.Handle("/_sandbox/coverage", s.admin(s.adminCoverage)).Methods(http.MethodGet)
 
 	// The web inspector: its page and assets (which hold no data, so need no token),
 	// and the admin calls only it needs.

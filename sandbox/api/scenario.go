@@ -85,9 +85,8 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	return d, err
 }
 
-// sessionScope is the sequence scope of an X-Sandbox-Session, a key of the store: the
-// session as sent, or its hash when it carries card data (see KeyWithoutCardData).
-func sessionScope(session string) string { return "session:" + sandbox.KeyWithoutCardData(session) }
+// sessionScope is the sequence scope of an X-Sandbox-Session (sandbox.SessionScope).
+func sessionScope(session string) string { return sandbox.SessionScope(session) }
 
 // script answers a call as the matched rule says. The action executes unless the
 // rule scripts an error or a fault instead of it (apply executes it anyway); then the

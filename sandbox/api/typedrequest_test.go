@@ -139,6 +139,7 @@ func TestAdminRequestShapes(t *testing.T) {
 		{activeScenariosBody, reflect.TypeFor[activeScenariosRequest]()},
 		{presentBody, reflect.TypeFor[presentRequest]()},
 		{tipBody, reflect.TypeFor[tipRequest]()},
+		{snapshotBody, reflect.TypeFor[snapshotRequest]()},
 	} {
 		if problems := checkShape(tt.spec, tt.req); len(problems) > 0 {
 			t.Errorf("%s: %v", tt.req, problems)

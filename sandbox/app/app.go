@@ -43,6 +43,9 @@ type Config struct {
 	// Reset wipes the database and loads the fixtures again. Without it, fixtures are
 	// read only when the database has none, so a restart keeps what the API changed.
 	Reset bool
+	// Snapshot names a snapshot restored at start, after the fixtures; one that does
+	// not exist stops the start.
+	Snapshot string
 
 	// Fixtures and Scenarios say where the YAML files are read from.
 	Fixtures  Files
@@ -172,9 +175,16 @@ func (a *App) wire() error {
 		newIDs = func() sandbox.IDs { return sandbox.RandomIDs{} }
 	}
 	a.svc = sandbox.NewService(a.store, a.clock, newIDs())
+	a.svc.UseSnapshots(a.store)
 	bindings, err := a.seed()
 	if err != nil {
 		return err
+	}
+	if a.cfg.Snapshot != "" {
+		if _, err := a.svc.RestoreSnapshot(a.cfg.Snapshot); err != nil {
+			return fmt.Errorf("--snapshot %s: %w", a.cfg.Snapshot, err)
+		}
+		a.log.Info("restored a snapshot", "snapshot", a.cfg.Snapshot)
 	}
 	if a.engine, err = a.loadScenarios(bindings); err != nil {
 		return err

@@ -26,6 +26,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"testing"
 	"time"
 
@@ -163,6 +164,31 @@ func (s *Server) SetScenarios(names ...string) {
 	}
 	if err := s.app.Scenarios().SetGlobal(names); err != nil {
 		s.fatalf("sandboxtest: %v", err)
+	}
+}
+
+// Snapshot saves the whole state under name (POST /_sandbox/snapshots), replacing a
+// snapshot of that name. The server's snapshots are kept in memory and go with it.
+// A name the sandbox refuses fails the test.
+func (s *Server) Snapshot(name string) {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	body := map[string]any{"name": name, "overwrite": true}
+	if status := s.Admin("POST", "/_sandbox/snapshots", body, nil); status != http.StatusOK {
+		s.fatalf("sandboxtest: snapshot %q: status %d", name, status)
+	}
+}
+
+// Restore brings back the state Snapshot saved under name
+// (POST /_sandbox/snapshots/{name}/restore). An unknown name fails the test.
+func (s *Server) Restore(name string) {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	path := "/_sandbox/snapshots/" + url.PathEscape(name) + "/restore"
+	if status := s.Admin("POST", path, nil, nil); status != http.StatusOK {
+		s.fatalf("sandboxtest: restore %q: status %d", name, status)
 	}
 }
 

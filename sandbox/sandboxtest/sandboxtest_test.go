@@ -246,3 +246,19 @@ func TestWithOrderStep(t *testing.T) {
 		t.Errorf("delivered by the clock: %+v, history %+v", got, srv.Order(id).History)
 	}
 }
+
+// Snapshot and Restore: a test saves a state, spends it, and gets it back.
+func TestSnapshotAndRestore(t *testing.T) {
+	srv := sandboxtest.NewServer(t, sandboxtest.WithSeed(1))
+	sale := srv.Charge("1000")
+	srv.Snapshot("one-sale")
+	srv.Charge("2000")
+	if got := len(srv.Batch(sale.BatchID).Members); got != 2 {
+		t.Fatalf("batch members before the restore: %d", got)
+	}
+	srv.Restore("one-sale")
+	if got := srv.Batch(sale.BatchID).Members; len(got) != 1 || got[0] != sale.ID {
+		t.Errorf("batch members after the restore: %v, want the snapshot's %s", got, sale.ID)
+	}
+	srv.Snapshot("one-sale") // saving again under the name replaces it
+}

@@ -271,6 +271,25 @@ func TestInspectorInABrowser(t *testing.T) {
 	b.mustSeeText(`#clock-now`, "2021-03-22 11:00:")
 	b.mustShoot(shots, "scenarios", true)
 
+	// Coverage: the checklist against the journal, each covered item linking to its
+	// requests.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/coverage"))
+	b.mustSeeText(`#coverage-summary`, "checklist items covered")
+	for item, want := range map[string]string{"sale.manual": "covered", "tip.adjustment": "covered", "notification.delivered": "covered", "reversal": "not covered"} {
+		got := b.mustEval(fmt.Sprintf(`document.querySelector('#coverage tr[data-item=%q] .badge').textContent`, item))
+		if got != want {
+			t.Errorf("coverage of %s: %q, want %q", item, got, want)
+		}
+	}
+	b.mustEval(`(document.querySelector('#coverage tr[data-item="sale.manual"] a').click(), 'ok')`)
+	b.mustSeeText(`#request-detail`, "till-1")
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/coverage"))
+	b.mustSeeText(`#coverage`, "Keyed (manual) sale")
+	if problems := b.mustEval(fmt.Sprintf(tableFitJS, "#coverage")); problems != "" {
+		t.Errorf("#/coverage:\n%s", problems)
+	}
+	b.mustShoot(shots, "coverage", true)
+
 	// Common desktop widths: every cell is wide enough for its longest word (a path
 	// breaks after a /, never letter by letter), nothing spills out of its cell, and a
 	// table wider than its panel scrolls there rather than running off the page.
@@ -295,7 +314,7 @@ func TestInspectorInABrowser(t *testing.T) {
 
 	// A narrow window: the views stack and nothing runs off the side.
 	b.mustRun(chromedp.EmulateViewport(420, 800))
-	for _, view := range []string{"requests?scenario=declined-adjustment", "transactions/" + capturedOne, "notifications/" + orderID + "/1", "scenarios", "terminal"} {
+	for _, view := range []string{"requests?scenario=declined-adjustment", "transactions/" + capturedOne, "notifications/" + orderID + "/1", "scenarios", "terminal", "coverage"} {
 		b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/" + view))
 		b.mustSeeText(`main`, "")
 		if strings.HasPrefix(view, "requests") {

@@ -205,6 +205,7 @@ const views = {
   notifications: { nav: 'notifications', title: 'Notifications', show: showNotifications },
   terminal: { nav: 'terminal', title: 'Terminal', show: showTerminal },
   scenarios: { nav: 'scenarios', title: 'Scenarios & clock', show: showScenarios },
+  coverage: { nav: 'coverage', title: 'Coverage', show: showCoverage },
 };
 
 function route() {
@@ -779,6 +780,21 @@ async function showTerminal() {
   await render();
 }
 
+// ---------------------------------------------------------------- coverage
+
+async function showCoverage() {
+  const render = async () => {
+    try {
+      const c = await api('/_sandbox/coverage');
+      if (current.render !== render) return;
+      renderOnce(JSON.stringify(c), () => coveragePage(c));
+    } catch (err) { if (current.render === render) showError(err); }
+  };
+  current.render = render;
+  main.dataset.key = '';
+  await render();
+}
+
 function terminalPanel(t, cards) {
   const w = t.waiting;
   const note = terminalNote && terminalNote.id === t.id ? terminalNote : null;
@@ -885,6 +901,41 @@ async function setTerminalMode(id) {
   } catch (err) { terminalNote = { id, text: 'Not changed: ' + err.message, error: true }; }
   main.dataset.key = '';
   if (current.render) current.render();
+}
+
+function coverageExamples(item) {
+  const links = item.examples.map((x) => link('requests/' + enc(x.request_id), '#' + x.seq, { class: 'mono' }));
+  const notes = (item.notifications || []).map((n) => el('span', { class: 'mono' }, n));
+  return [...links, ...notes].flatMap((a, i) => (i ? [' ', a] : [a]));
+}
+
+function coveragePage(c) {
+  const rows = c.items.map((item) => el('tr', { 'data-item': item.id },
+    el('td', null, item.covered ? badge('covered', 'ok') : badge('not covered', 'err')),
+    el('td', null, item.group),
+    el('td', null, el('strong', null, item.title), el('br'), item.satisfied_by, el('br'), el('span', { class: 'muted' }, 'SDK tests: ' + item.source)),
+    el('td', { class: 'num' }, String(item.count)), el('td', null, ...coverageExamples(item))));
+  const errors = c.seen.errors.map((e) => el('tr', null, el('td', { class: 'num' }, String(e.status)),
+    el('td', { class: 'mono' }, `${e.error_code} ${e.detailed_error_code}`), el('td', { class: 'num' }, String(e.count)),
+    el('td', null, ...coverageExamples(e))));
+  const counts = (m) => Object.keys(m).sort().map((k) => `${k} ${m[k]}`).join(' · ') || 'none';
+  return [
+    el('h2', null, 'Coverage'),
+    el('p', { id: 'coverage-summary', role: 'status' },
+      `${c.summary.covered} of ${c.summary.items} checklist items covered by the ${c.requests} requests in the journal (since the last reset or clear).`),
+    el('section', { class: 'panel', 'aria-labelledby': 'seen-title' },
+      el('h3', { id: 'seen-title' }, 'Seen'),
+      kv([['Operations', counts(c.seen.operations)], ['Entry modes', counts(c.seen.entry_modes)],
+        ['Approved', String(c.seen.outcomes.approved)], ['Declined by result', counts(c.seen.outcomes.declined)],
+        ['Partial', String(c.seen.outcomes.partial)], ['Tips', String(c.seen.tips)], ['Batch closes', String(c.seen.batch_closes)],
+        ['Notifications', counts(c.seen.notifications)]]),
+      el('h3', null, 'Error tuples answered'),
+      errors.length ? table([['Status', { class: 'num' }], 'Error', ['Count', { class: 'num' }], 'Requests'], errors, { 'aria-label': 'Errors seen' })
+        : el('p', { class: 'muted' }, 'No GP error in the journal.')),
+    el('section', { class: 'panel', 'aria-labelledby': 'checklist-title' },
+      el('h3', { id: 'checklist-title' }, 'Card-present checklist'),
+      table(['', 'Group', 'Item', ['Count', { class: 'num' }], 'Requests'], rows, { id: 'coverage', 'aria-label': 'Checklist' })),
+  ];
 }
 
 // ---------------------------------------------------------------- scenarios and clock
