@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -65,14 +66,12 @@ func TestCompareTwoSandboxesAgree(t *testing.T) {
 		if !ok {
 			continue
 		}
-		got := strings.TrimSpace(strings.Join([]string{itoa(s.Local.Status), detailed(s.Local)}, " "))
+		got := strings.TrimSpace(fmt.Sprintf("%d %s", s.Local.Status, detailed(s.Local)))
 		if got != w {
 			t.Errorf("%s/%s: %s, want %s", s.Flow, s.Step, got, w)
 		}
 	}
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 func detailed(o compare.Outcome) string {
 	if o.Error == nil {
@@ -198,7 +197,7 @@ func TestCompareReportHoldsNoSecret(t *testing.T) {
 			if want := map[bool]int{true: 0, false: 1}[scenario == ""]; status != want {
 				t.Fatalf("%q %v: exit %d, want %d: %s", scenario, format, status, want, errOut)
 			}
-			secrets := append(append([]string{fixtures.DefaultAppKey}, compare.Secrets()...), "5262")
+			secrets := append([]string{fixtures.DefaultAppKey}, compare.Secrets()...)
 			againstTokens.mu.Lock()
 			secrets = append(secrets, againstTokens.tokens...)
 			againstTokens.mu.Unlock()
