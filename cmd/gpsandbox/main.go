@@ -3,6 +3,7 @@
 //	gpsandbox [serve] [flags]   serve the API (the default)
 //	gpsandbox validate [flags]  check scenario and fixture files
 //	gpsandbox healthcheck       probe a running sandbox: exit 0 when healthy, 1 otherwise
+//	gpsandbox compare [flags]   run fixed flows against a GP API and a sandbox, report differences
 //	gpsandbox version           print the version
 //	gpsandbox help [command]    describe the commands, or one command's flags
 package main
@@ -58,6 +59,7 @@ func commands() []command {
 		{"healthcheck", "[flags]", "probe a running sandbox: exit 0 when healthy, 1 otherwise", func(ctx context.Context, args []string, e env) error {
 			return healthcheck(ctx, args, e.getenv, e.stdout, e.stderr)
 		}},
+		{"compare", "--against URL [flags]", "run the fixed GP API flows against a GP API and a sandbox and report where they differ", compareCmd},
 		{"version", "", "print the version", printVersion},
 		{"help", "[command]", "describe the commands, or one command's flags", help},
 	}
