@@ -1,6 +1,4 @@
-// Package docs holds the project's longer documents; its test keeps the code they show
-// the code the checks run.
-package docs
+package main
 
 import (
 	"os"
@@ -9,7 +7,10 @@ import (
 	"testing"
 )
 
-// region is what docs/testcontainers.md shows of a recipe file: the lines between
+// The Testcontainers recipes (TESTCONTAINERS.md) are the code .ci/testcontainers-check
+// runs.
+
+// region is what TESTCONTAINERS.md shows of a recipe file: the lines between
 // "[recipe]" and "[/recipe]" markers, without the lines marked "[check]" (which only
 // the check needs), outer blank lines trimmed and the common indentation removed.
 func region(text string) string {
@@ -51,7 +52,7 @@ func region(text string) string {
 // TestTestcontainersRecipesAreTheCheckedCode: every recipe in the document is, word for
 // word, the code .ci/testcontainers-check runs.
 func TestTestcontainersRecipesAreTheCheckedCode(t *testing.T) {
-	doc, err := os.ReadFile("testcontainers.md")
+	doc, err := os.ReadFile("TESTCONTAINERS.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestTestcontainersRecipesAreTheCheckedCode(t *testing.T) {
 		"python": "python/test_recipe.py",
 		"java":   "java/src/test/java/sandbox/SandboxContainerTest.java",
 	} {
-		src, err := os.ReadFile(filepath.Join("..", ".ci", "testcontainers", file))
+		src, err := os.ReadFile(filepath.Join("..", "..", ".ci", "testcontainers", file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestTestcontainersRecipesAreTheCheckedCode(t *testing.T) {
 			t.Errorf("%s: the recipe region is too short to be the recipe:\n%s", file, r)
 		}
 		if block := "```" + lang + "\n" + r + "\n```"; !strings.Contains(string(doc), block) {
-			t.Errorf("docs/testcontainers.md does not show %s as it is run; it should hold:\n%s", file, block)
+			t.Errorf("TESTCONTAINERS.md does not show %s as it is run; it should hold:\n%s", file, block)
 		}
 	}
 }
