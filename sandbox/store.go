@@ -89,7 +89,8 @@ type Tx interface {
 	PutMeta(key, value string) error
 
 	// ScenarioStep returns how many requests of a scope (a session or an app) a
-	// scenario's sequence rule has answered so far: 0 when none. PutScenarioStep
+	// scenario's counted rule (a sequence, or an outcome with a probability) has
+	// reached so far: 0 when none. PutScenarioStep
 	// stores the new count, kept for the given wall-clock duration from then;
 	// reading and writing in one Update makes concurrent requests of one scope each
 	// consume exactly one step.

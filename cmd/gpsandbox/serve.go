@@ -101,6 +101,8 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		GlobalScenarios: cfg.scenarios,
 		Clock:           cfg.clock,
 		NewIDs:          newIDs,
+		Seed:            cfg.seed,
+		Seeded:          cfg.seeded,
 		Logger:          logger,
 		MaxBody:         cfg.maxBody,
 		AdminToken:      cfg.adminToken,

@@ -80,6 +80,7 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	}
 	if info != nil {
 		info.session, info.rule, info.step, info.miss = session, d.Ref(), d.Step, d.Miss
+		info.draws = d.Draws
 		info.fault = d.Outcome.Fault
 	}
 	return d, err

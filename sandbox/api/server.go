@@ -263,6 +263,8 @@ type requestInfo struct {
 	fault         string // the fault that rule scripted, if any
 	miss          string // scenarios were active but none matched: the closest rule and why
 
+	draws []scenario.Draw // the chance draws of matching rules with a probability
+
 	// For the journal's view of the answer.
 	response       []byte      // the body as rendered, before compression
 	responseHeader http.Header // the answer's headers as written

@@ -60,6 +60,11 @@ type Config struct {
 	// seeded source for reproducible responses. The service and the HTTP layer each
 	// draw from their own source, so that the one's draws never shift the other's.
 	NewIDs func() sandbox.IDs
+	// Seed seeds the chance draws of scenario outcomes with a probability, so that a
+	// run repeated with the same seed and the same calls fails the same calls. Without
+	// Seeded a seed is chosen at random and logged at start, to repeat the run with.
+	Seed   uint64
+	Seeded bool
 
 	// Logger receives the request log and the sandbox's events; nil discards them.
 	Logger *slog.Logger

@@ -80,7 +80,9 @@ func WithGlobalScenarios(names ...string) Option {
 func WithTime(t time.Time) Option { return func(c *config) { c.start = t } }
 
 // WithSeed makes generated ids (tokens, ACT_, ORD_) a deterministic sequence, so that
-// whole responses can be compared with golden files. Seed 0 means random ids.
+// whole responses can be compared with golden files, and seeds the chance draws of
+// scenario outcomes with a probability, so that the same calls fail the same way in
+// every run. Seed 0 means random ids and draws.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 
 // Server is a running in-process sandbox.
@@ -124,6 +126,8 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		GlobalScenarios: cfg.global,
 		Clock:           cfg.start.Truncate(time.Millisecond),
 		NewIDs:          newIDs,
+		Seed:            cfg.seed,
+		Seeded:          cfg.seed != 0,
 	})
 	if err != nil {
 		s.fatalf("sandboxtest: %v", err)

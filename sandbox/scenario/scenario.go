@@ -54,8 +54,9 @@ type Scenario struct {
 }
 
 // Rule is a condition and what to do when it holds: one outcome (Then) or a sequence.
-// Scope, for a sequence only, counts its steps per resource within the request's
-// session or app: ScopeTransaction per path transaction, ScopeOrder per order.
+// Scope, for a counted rule only (a sequence, or an outcome with a probability),
+// counts its calls per resource within the request's session or app:
+// ScopeTransaction per path transaction, ScopeOrder per order.
 type Rule struct {
 	When     When
 	Then     *Outcome
@@ -101,6 +102,10 @@ type Outcome struct {
 	Idempotency string // "replay" switches the request's key to replay mode
 	Issuer      *Issuer
 	Terminal    *Terminal
+	// Probability, when set, is the chance (0 to 1) that the outcome applies to a
+	// call: a draw from the run's seed decides (see Draw); when it does not, the
+	// rule does not apply and the next rule, or the normal behaviour, answers.
+	Probability *float64
 }
 
 // Terminal scripts what happens at the simulated terminal of a device command: the
@@ -185,6 +190,9 @@ func (o Outcome) String() string {
 	if o.Idempotency != "" {
 		parts = append(parts, "idempotency "+o.Idempotency)
 	}
+	if o.Probability != nil {
+		parts = append(parts, "probability "+strconv.FormatFloat(*o.Probability, 'g', -1, 64))
+	}
 	if len(parts) == 0 {
 		return "pass"
 	}
@@ -216,8 +224,13 @@ func (s *Scenario) Check() error {
 		if r.Scope != "" && !slices.Contains(SequenceScopes, r.Scope) {
 			return fmt.Errorf("scenario %s rule %d: unknown scope %q (want %s)", s.Name, i, r.Scope, strings.Join(SequenceScopes, " or "))
 		}
-		if r.Scope != "" && r.Then != nil {
-			return fmt.Errorf("scenario %s rule %d: scope counts the steps of a sequence: a rule with then has none", s.Name, i)
+		if r.Scope != "" && !r.counted() {
+			return fmt.Errorf("scenario %s rule %d: scope counts the calls of a sequence or of an outcome with a probability: this rule has neither", s.Name, i)
+		}
+		for _, o := range r.outcomes() {
+			if o.Probability != nil && !ValidProbability(*o.Probability) {
+				return fmt.Errorf("scenario %s rule %d: probability %v: want a number from 0 to 1", s.Name, i, *o.Probability)
+			}
 		}
 		if len(r.When.Operations) == 0 {
 			return fmt.Errorf("scenario %s rule %d: no operation", s.Name, i)
@@ -312,6 +325,12 @@ var (
 	TerminalEntryModes = []string{"CHIP", "SWIPE", "CONTACTLESS_CHIP", "MANUAL"}
 	TerminalOutcomes   = []string{sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeTerminalBusy, sandbox.OutcomeHostDecline}
 )
+
+// counted reports whether the rule counts its calls: a sequence to know its step, an
+// outcome with a probability to draw for each call anew.
+func (r Rule) counted() bool {
+	return len(r.Sequence) > 0 || r.Then != nil && r.Then.Probability != nil
+}
 
 // outcomes lists every outcome of a rule: its then, or its sequence's steps.
 func (r Rule) outcomes() []Outcome {

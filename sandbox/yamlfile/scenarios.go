@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -199,6 +200,19 @@ type outcomeDoc struct {
 	Idempotency string         `yaml:"idempotency"`
 	Issuer      *issuerDoc     `yaml:"issuer"`
 	Terminal    *terminalDoc   `yaml:"terminal"`
+	Probability *probability   `yaml:"probability"`
+}
+
+// probability is the chance that an outcome applies: "probability: 0.3".
+type probability float64
+
+func (p *probability) setScalar(n *yaml.Node) string {
+	f, err := strconv.ParseFloat(n.Value, 64)
+	if tag := n.ShortTag(); tag != "!!int" && tag != "!!float" || err != nil || !scenario.ValidProbability(f) {
+		return fmt.Sprintf("must be a number from 0 to 1 such as 0.3, got %s", describe(n))
+	}
+	*p = probability(f)
+	return ""
 }
 
 // terminalDoc scripts the simulated terminal of a device command:
@@ -374,8 +388,8 @@ func checkScope(d *decoder, r *ruleDoc, notification bool) {
 	}
 	_, sequence := d.at(&r.Sequence)
 	switch {
-	case !sequence:
-		d.addf(l.node, l.path, "scope counts the steps of a sequence: a rule with scope needs sequence, not then")
+	case !sequence && (r.Then == nil || r.Then.Probability == nil):
+		d.addf(l.node, l.path, "scope counts the calls of a sequence or of an outcome with a probability: a rule with scope needs sequence, or then with probability")
 	case r.Scope == scenario.ScopeTransaction && notification:
 		d.addf(l.node, l.path, "scope transaction: a notification has no transaction id, use scope order")
 	case r.Scope == scenario.ScopeOrder && !notification:
@@ -411,10 +425,14 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 		d.addf(l.node, l.path, format, args...)
 	}
 	if o.Pass {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Probability != nil {
 			problem(&o.Pass, "pass cannot be combined with other outcome fields")
 		}
 		return
+	}
+	if o.Probability != nil && o.Status == 0 && o.Error == nil && o.Body == nil && o.Delay == "" && o.Fault == "" &&
+		o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil {
+		problem(&o.Probability, "probability needs an outcome to apply by chance: with nothing else the outcome is pass")
 	}
 	if notification {
 		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil {
@@ -534,6 +552,10 @@ func (o *outcomeDoc) toOutcome() scenario.Outcome {
 	out := scenario.Outcome{
 		Status: o.Status, Body: o.Body, Delay: o.Delay.value(), Fault: o.Fault,
 		Apply: o.Apply, Idempotency: o.Idempotency,
+	}
+	if o.Probability != nil {
+		p := float64(*o.Probability)
+		out.Probability = &p
 	}
 	if o.Issuer != nil {
 		out.Issuer = &scenario.Issuer{Result: string(o.Issuer.Result)}

@@ -370,6 +370,10 @@ function requestDetail(e) {
     : e.miss
       ? el('p', null, 'No rule matched. Closest miss: ', el('span', { class: 'miss' }, e.miss))
       : el('p', { class: 'muted' }, 'No scenario rule was involved.');
+  const draws = (e.draws || []).length
+    ? el('ul', null, e.draws.map((d) => el('li', null, `Chance draw of ${d.rule} (call ${d.call}): drew ${d.value.toFixed(4)} against probability ${d.probability}, `,
+      d.applied ? badge('applied', 'warn') : badge('not applied'))))
+    : null;
   const idem = e.headers['X-GP-Idempotency']
     ? [e.headers['X-GP-Idempotency'], ' ', badge(e.idempotency || '?', e.idempotency === 'duplicate' ? 'warn' : '')] : 'no key';
   const related = [];
@@ -388,7 +392,7 @@ function requestDetail(e) {
       ['Resource', e.resource_id ? resourceLink(e.resource_id) : null],
       ['Idempotency', idem],
     ]),
-    el('h3', null, 'Scenario'), decision,
+    el('h3', null, 'Scenario'), decision, draws,
     related.length ? el('p', null, related.flatMap((l, i) => (i ? [' · ', l] : [l]))) : null,
     el('h3', null, 'Request headers'), headerTable(e.headers),
     el('h3', null, 'Request body', e.body_truncated ? ' (first 16 KiB)' : ''), pre(e.body, 'Request body'),
