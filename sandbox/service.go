@@ -32,6 +32,8 @@ type Service struct {
 	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
 	notified func()               // called after an outbox entry commits
 	waiting  func()               // called after a terminal starts waiting for a card
+
+	duplicateWindow atomic.Int64 // a time.Duration, see SetDuplicateWindow
 }
 
 // callerCacheSize bounds the cache of authenticated callers.

@@ -80,6 +80,10 @@ type Tx interface {
 	DeleteToken(hash string) error
 	Idempotency(appID, key string) (IdempotencyRecord, error)
 	PutIdempotency(r IdempotencyRecord, keep time.Duration) error
+	// PaymentMark reads the last approved payment under a duplicate key (ErrNotFound
+	// when none); PutPaymentMark replaces it, kept like an idempotency record.
+	PaymentMark(key string) (PaymentMark, error)
+	PutPaymentMark(m PaymentMark, keep time.Duration) error
 
 	// DeleteAll wipes every record, for --reset and the admin reset.
 	DeleteAll() error

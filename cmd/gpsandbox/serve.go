@@ -110,6 +110,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		JournalBytes:    cfg.journalMiB << 20,
 		NotifyAttempts:  cfg.notifyAttempts,
 		TerminalDelay:   cfg.terminalDelay,
+		DuplicateWindow: duplicateWindow(cfg.duplicateWin),
 		Pprof:           cfg.pprof,
 		HTTP: app.HTTPConfig{
 			TLS:               tlsCfg,
@@ -118,6 +119,15 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 			IdleTimeout:       cfg.idleTimeout,
 		},
 	}, nil
+}
+
+// duplicateWindow is --duplicate-window as app.Config takes it: 0 turns the check
+// off, which the Config says with a negative window.
+func duplicateWindow(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // adminHosts are the host names an open admin API answers under: --allowed-hosts and

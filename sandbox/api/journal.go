@@ -88,7 +88,8 @@ type JournalEntry struct {
 	DetailCode    string            `json:"detailed_error_code"`
 	Rule          string            `json:"rule"`
 	Miss          string            `json:"miss"`
-	Draws         []scenario.Draw   `json:"draws,omitempty"` // chance draws of rules with a probability
+	Draws         []scenario.Draw   `json:"draws,omitempty"`        // chance draws of rules with a probability
+	DuplicateOf   string            `json:"duplicate_of,omitempty"` // the earlier payment this one repeats
 	Session       string            `json:"session"`
 	AppID         string            `json:"app_id"`
 	Version       string            `json:"version"`
@@ -115,7 +116,7 @@ func (e *JournalEntry) weigh() int {
 	n := journalEntryOverhead + len(e.RequestID) + len(e.Method) + len(e.Path) + len(e.Operation) +
 		len(e.ErrorCode) + len(e.DetailCode) + len(e.Rule) + len(e.Miss) + len(e.Session) + len(e.AppID) +
 		len(e.Version) + len(e.Body) + len(e.ResourceID) + len(e.Idempotency) + len(e.answer.body) +
-		len(e.Draws)*drawWeight
+		len(e.DuplicateOf) + len(e.Draws)*drawWeight
 	for _, v := range e.headers {
 		n += len(v)
 	}
@@ -201,7 +202,7 @@ func (j *journal) add(info *requestInfo) {
 		DurationMS:  float64(time.Since(info.start).Microseconds()) / 1000,
 		Idempotency: idempotencyOutcome(info), answer: journalResponse(info),
 	}
-	e.Draws = info.draws
+	e.Draws, e.DuplicateOf = info.draws, info.duplicateOf
 	e.weight = e.weigh()
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -71,6 +71,9 @@ func requestAttrs(info *requestInfo, elapsed time.Duration) []slog.Attr {
 	if len(info.draws) > 0 {
 		attrs = append(attrs, slog.String("draws", drawsText(info.draws)))
 	}
+	if info.duplicateOf != "" {
+		attrs = append(attrs, slog.String("duplicate_of", info.duplicateOf))
+	}
 	if info.cause != nil {
 		attrs = append(attrs, slog.String("cause", sandbox.MaskCardData(info.cause.Error())))
 	}

@@ -105,6 +105,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 		// Handlers that ask an issuer pass it on in their domain request.
 		c.issuer = o.Issuer.Result
 	}
+	c.refuseDuplicate = o.DuplicateCharge == scenario.DuplicateRefuse
 	if t := o.Terminal; t != nil {
 		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, Outcome: t.Outcome}
 	}

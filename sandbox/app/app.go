@@ -65,6 +65,10 @@ type Config struct {
 	// Seeded a seed is chosen at random and logged at start, to repeat the run with.
 	Seed   uint64
 	Seeded bool
+	// DuplicateWindow is how long, in sandbox time, a second payment with the same
+	// card, amount, currency and reference is flagged as a duplicate of the first
+	// (sandbox.DefaultDuplicateWindow when zero; negative checks nothing).
+	DuplicateWindow time.Duration
 
 	// Logger receives the request log and the sandbox's events; nil discards them.
 	Logger *slog.Logger
@@ -172,6 +176,7 @@ func (a *App) wire() error {
 		newIDs = func() sandbox.IDs { return sandbox.RandomIDs{} }
 	}
 	a.svc = sandbox.NewService(a.store, a.clock, newIDs())
+	a.svc.SetDuplicateWindow(a.cfg.DuplicateWindow)
 	bindings, err := a.seed()
 	if err != nil {
 		return err

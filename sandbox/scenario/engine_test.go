@@ -345,6 +345,8 @@ func TestCheckScope(t *testing.T) {
 		{"with then", scenario.Rule{When: ops, Then: &scenario.Outcome{}, Scope: scenario.ScopeTransaction},
 			"scenario s rule 0: scope counts the calls of a sequence or of an outcome with a probability: this rule has neither"},
 		{"then with probability", scenario.Rule{When: ops, Then: &scenario.Outcome{Probability: ptr(0.5)}, Scope: scenario.ScopeTransaction}, ""},
+		{"duplicate_charge on adjustment", scenario.Rule{When: ops, Then: &scenario.Outcome{DuplicateCharge: scenario.DuplicateRefuse}},
+			"scenario s rule 0: duplicate_charge: operation adjustment takes no payment (want transaction)"},
 		{"probability over 1", scenario.Rule{When: ops, Then: &scenario.Outcome{Probability: ptr(1.5)}},
 			"scenario s rule 0: probability 1.5: want a number from 0 to 1"},
 		{"probability NaN", scenario.Rule{When: ops, Sequence: []scenario.Step{{Then: scenario.Outcome{Probability: ptr(math.NaN())}}}},

@@ -106,7 +106,13 @@ type Outcome struct {
 	// call: a draw from the run's seed decides (see Draw); when it does not, the
 	// rule does not apply and the next rule, or the normal behaviour, answers.
 	Probability *float64
+	// DuplicateCharge "refuse" refuses a payment that repeats an earlier approved one
+	// (sandbox.DuplicateTransaction) instead of charging twice and flagging it.
+	DuplicateCharge string
 }
+
+// DuplicateRefuse is the only Outcome.DuplicateCharge value.
+const DuplicateRefuse = "refuse"
 
 // Terminal scripts what happens at the simulated terminal of a device command: the
 // card presented, how, a tip added on screen, or an outcome without a card read
@@ -160,7 +166,8 @@ const IdempotencyReplay = "replay"
 
 // Pass reports whether the outcome leaves the answer as it would be anyway.
 func (o Outcome) Pass() bool {
-	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil
+	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil &&
+		o.DuplicateCharge == ""
 }
 
 // String renders an outcome briefly, for logs and listings.
@@ -189,6 +196,9 @@ func (o Outcome) String() string {
 	}
 	if o.Idempotency != "" {
 		parts = append(parts, "idempotency "+o.Idempotency)
+	}
+	if o.DuplicateCharge != "" {
+		parts = append(parts, "duplicate_charge "+o.DuplicateCharge)
 	}
 	if o.Probability != nil {
 		parts = append(parts, "probability "+strconv.FormatFloat(*o.Probability, 'g', -1, 64))
@@ -244,6 +254,9 @@ func (s *Scenario) Check() error {
 			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
 		}
 		if err := r.checkTerminal(); err != nil {
+			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
+		}
+		if err := r.checkDuplicateCharge(); err != nil {
 			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
 		}
 	}
@@ -342,6 +355,27 @@ func (r Rule) outcomes() []Outcome {
 		outcomes = append(outcomes, s.Then)
 	}
 	return outcomes
+}
+
+// checkDuplicateCharge refuses a duplicate_charge mode that is not one, that a
+// scripted error or fault would hide, or for an operation that takes no payment.
+func (r Rule) checkDuplicateCharge() error {
+	for _, o := range r.outcomes() {
+		switch {
+		case o.DuplicateCharge == "":
+			continue
+		case o.DuplicateCharge != DuplicateRefuse:
+			return fmt.Errorf("duplicate_charge %q: want %s", o.DuplicateCharge, DuplicateRefuse)
+		case o.Error != nil || o.Fault != "":
+			return errors.New("duplicate_charge cannot be combined with error or fault")
+		}
+		for _, op := range r.When.Operations {
+			if op != string(sandbox.OpTransaction) {
+				return fmt.Errorf("duplicate_charge: operation %s takes no payment (want transaction)", op)
+			}
+		}
+	}
+	return nil
 }
 
 // checkIssuer refuses a scripted issuer result that is not one, that a scripted error

@@ -201,6 +201,8 @@ type outcomeDoc struct {
 	Issuer      *issuerDoc     `yaml:"issuer"`
 	Terminal    *terminalDoc   `yaml:"terminal"`
 	Probability *probability   `yaml:"probability"`
+	// DuplicateCharge "refuse" refuses a payment that repeats an earlier one.
+	DuplicateCharge string `yaml:"duplicate_charge"`
 }
 
 // probability is the chance that an outcome applies: "probability: 0.3".
@@ -425,17 +427,17 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 		d.addf(l.node, l.path, format, args...)
 	}
 	if o.Pass {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Probability != nil {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Probability != nil || o.DuplicateCharge != "" {
 			problem(&o.Pass, "pass cannot be combined with other outcome fields")
 		}
 		return
 	}
 	if o.Probability != nil && o.Status == 0 && o.Error == nil && o.Body == nil && o.Delay == "" && o.Fault == "" &&
-		o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil {
+		o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil && o.DuplicateCharge == "" {
 		problem(&o.Probability, "probability needs an outcome to apply by chance: with nothing else the outcome is pass")
 	}
 	if notification {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.DuplicateCharge != "" {
 			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
 		}
 		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
@@ -479,6 +481,27 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 	}
 	if o.Terminal != nil {
 		checkTerminal(problem, o, ops)
+	}
+	if o.DuplicateCharge != "" {
+		checkDuplicateCharge(problem, o, ops)
+	}
+}
+
+// checkDuplicateCharge reports a duplicate_charge that could not apply: an unknown
+// mode, one hidden by a scripted error or fault, or for an operation that takes no
+// payment.
+func checkDuplicateCharge(problem func(ptr any, format string, args ...any), o *outcomeDoc, ops operations) {
+	if o.DuplicateCharge != scenario.DuplicateRefuse {
+		problem(&o.DuplicateCharge, "unknown duplicate_charge mode %q (want %s)", clip(o.DuplicateCharge), scenario.DuplicateRefuse)
+	}
+	if o.Error != nil || o.Fault != "" {
+		problem(&o.DuplicateCharge, "duplicate_charge decides how a payment executes: it cannot be combined with error or fault")
+	}
+	for _, op := range ops {
+		if op != string(sandbox.OpTransaction) {
+			problem(&o.DuplicateCharge, "duplicate_charge applies only to the transaction operation (POST /transactions), not %s", op)
+			return
+		}
 	}
 }
 
@@ -551,7 +574,7 @@ func (w *whenDoc) toWhen() scenario.When {
 func (o *outcomeDoc) toOutcome() scenario.Outcome {
 	out := scenario.Outcome{
 		Status: o.Status, Body: o.Body, Delay: o.Delay.value(), Fault: o.Fault,
-		Apply: o.Apply, Idempotency: o.Idempotency,
+		Apply: o.Apply, Idempotency: o.Idempotency, DuplicateCharge: o.DuplicateCharge,
 	}
 	if o.Probability != nil {
 		p := float64(*o.Probability)

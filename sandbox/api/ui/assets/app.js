@@ -353,7 +353,8 @@ function requestRoute(e) {
 }
 
 function requestRow(e) {
-  const rule = e.rule ? el('span', { class: 'rule' }, e.rule) : e.miss ? el('span', { class: 'miss', title: e.miss }, 'miss') : '';
+  const rule = [e.rule ? el('span', { class: 'rule' }, e.rule) : e.miss ? el('span', { class: 'miss', title: e.miss }, 'miss') : '',
+    e.duplicate_of ? [' ', badge('duplicate', 'warn')] : ''];
   return el('tr', { class: e.request_id === journal.selected ? 'selected' : null, 'data-seq': e.seq },
     el('td', { class: 'num' }, link(requestRoute(e), String(e.seq), { 'aria-label': `Request ${e.seq}: ${e.method} ${e.path}, status ${e.status}` })),
     el('td', { class: 'nowrap', title: shortTime(e.time) + ' (sandbox clock)' }, timeOfDay(e.time)),
@@ -374,6 +375,8 @@ function requestDetail(e) {
     ? el('ul', null, e.draws.map((d) => el('li', null, `Chance draw of ${d.rule} (call ${d.call}): drew ${d.value.toFixed(4)} against probability ${d.probability}, `,
       d.applied ? badge('applied', 'warn') : badge('not applied'))))
     : null;
+  const duplicate = e.duplicate_of
+    ? [badge('possible double charge', 'warn'), ' same card, amount, currency and reference as ', resourceLink(e.duplicate_of)] : null;
   const idem = e.headers['X-GP-Idempotency']
     ? [e.headers['X-GP-Idempotency'], ' ', badge(e.idempotency || '?', e.idempotency === 'duplicate' ? 'warn' : '')] : 'no key';
   const related = [];
@@ -391,6 +394,7 @@ function requestDetail(e) {
       ['App', e.app_id], ['Session', e.session], ['Version', e.version],
       ['Resource', e.resource_id ? resourceLink(e.resource_id) : null],
       ['Idempotency', idem],
+      ['Duplicate of', duplicate],
     ]),
     el('h3', null, 'Scenario'), decision, draws,
     related.length ? el('p', null, related.flatMap((l, i) => (i ? [' · ', l] : [l]))) : null,
