@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -18,7 +19,9 @@ func chaosRun(t *testing.T, seed uint64) []int {
 	p := 0.3
 	fail := scenario.Outcome{Status: 502, Probability: &p,
 		Error: &scenario.Error{Code: "SYSTEM_ERROR_DOWNSTREAM", Detail: "50046", Description: "chaos"}}
+	log := &lockedBuffer{}
 	env := mustSandboxWith(t, envOptions{
+		log: log,
 		scenarios: []scenario.Scenario{{Name: "chaos", Rules: []scenario.Rule{{
 			When: scenario.When{Operations: []string{string(sandbox.OpAdjustment)}}, Then: &fail,
 		}}}},
@@ -57,6 +60,10 @@ func chaosRun(t *testing.T, seed uint64) []int {
 	want.Value = got.Value
 	if got != want || (got.Value < 0.3) != got.Applied || (last.Rule == "chaos#0") != got.Applied {
 		t.Errorf("journal of call 200: draw %+v (rule %q, status %d), want %+v", got, last.Rule, last.Status, want)
+	}
+	// So does the request log.
+	if line := `"draws":"` + got.String() + `"`; !strings.Contains(log.String(), line) {
+		t.Errorf("the request log has no %s", line)
 	}
 	return failed
 }
