@@ -41,7 +41,7 @@ func (s *Service) duplicateWindowOf() time.Duration {
 // method's id); the amount, currency and reference (two without a reference are
 // alike). It is a SHA-256, so that the store's key holds no card data; "" when the
 // card is not known well enough to compare.
-func duplicateKey(t Transaction, card cardData, tokenID string) string {
+func duplicateKey(t *Transaction, card cardData, tokenID string) string {
 	cardID := "token:" + tokenID
 	if tokenID == "" {
 		if t.Card.First6 == "" || t.Card.Last4 == "" {
@@ -57,16 +57,20 @@ func duplicateKey(t Transaction, card cardData, tokenID string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// checkDuplicate flags an approved sale or authorization that repeats the last
-// approved one under the same duplicate key within the window: t.DuplicateOf names
-// the earlier one, or with refuse the payment is refused (a scenario's choice; the
-// real API charges twice). An approved payment becomes the key's mark. One lookup and
-// one write of a single key: the payment path's cost stays flat however many
-// transactions the store holds.
-func (s *Service) checkDuplicate(tx Tx, t *Transaction, key string, refuse bool, now time.Time) error {
+// checkDuplicate flags an approved sale or authorization t, paid with card (or the
+// stored payment method tokenID), that repeats the last approved one under the same
+// duplicate key within the window: t.DuplicateOf names the earlier one, or with
+// refuse the payment is refused (a scenario's choice; the real API charges twice). An
+// approved payment becomes the key's mark. One lookup and one write of a single key:
+// the payment path's cost stays flat however many transactions the store holds.
+func (s *Service) checkDuplicate(tx Tx, t *Transaction, card cardData, tokenID string, refuse bool, now time.Time) error {
 	window := s.duplicateWindowOf()
 	approved := t.Type == TypeSale && (t.Status == StatusCaptured || t.Status == StatusPreauthorized)
-	if window < 0 || key == "" || !approved {
+	if window < 0 || !approved {
+		return nil
+	}
+	key := duplicateKey(t, card, tokenID)
+	if key == "" {
 		return nil
 	}
 	m, err := tx.PaymentMark(key)

@@ -123,7 +123,7 @@ func (s *Service) takePayment(tx Tx, c Caller, req TransactionRequest, action ca
 	if err != nil {
 		return Transaction{}, err
 	}
-	if err := s.checkDuplicate(tx, &t, duplicateKey(t, card, req.TokenID), req.RefuseDuplicate, now); err != nil {
+	if err := s.checkDuplicate(tx, &t, card, req.TokenID, req.RefuseDuplicate, now); err != nil {
 		return Transaction{}, err
 	}
 	if t.Status == StatusCaptured {
