@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,6 +28,10 @@ func chaosRun(t *testing.T, seed uint64) []int {
 		}}}},
 		configure: []func(*app.Config){func(c *app.Config) { c.Seed, c.Seeded = seed, true }},
 	})
+	var listed struct{ Seed string }
+	if err := json.Unmarshal(env.do("GET", "/_sandbox/scenarios", nil, "").body, &listed); err != nil || listed.Seed != strconv.FormatUint(seed, 10) {
+		t.Fatalf("GET /_sandbox/scenarios: seed %q (%v), want %d", listed.Seed, err, seed)
+	}
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	h := apiHeader(tok, "X-Sandbox-Scenario", "chaos", "X-Sandbox-Session", "ci-run")
 	var failed []int
