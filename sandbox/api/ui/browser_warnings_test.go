@@ -48,4 +48,7 @@ func TestInspectorShowsDrawsAndDuplicates(t *testing.T) {
 			t.Errorf("the request detail does not show %q: %s", want, detail)
 		}
 	}
+	// The scenarios view shows the seed that repeats the draws.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/scenarios"))
+	b.mustSeeText(`main`, "Chance seed14")
 }
