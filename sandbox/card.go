@@ -21,6 +21,7 @@ type CardInput struct {
 	PINBlock      string
 	ChipCondition string // PREV_SUCCESS, PREV_FAILED
 	Funding       string // CREDIT, DEBIT
+	Encrypted     bool   // payment_method.encryption was sent: Track may be ciphertext
 	Authcode      string // an offline authorization code
 	AVSAddress    string
 	AVSPostalCode string
@@ -32,6 +33,7 @@ type StoredCard struct {
 	Brand   string `json:"brand,omitempty"`
 	First6  string `json:"first6,omitempty"`
 	Last4   string `json:"last4,omitempty"`
+	Digits  int    `json:"digits,omitempty"` // how many digits the number has, for its mask
 	Funding string `json:"funding,omitempty"`
 	Name    string `json:"name,omitempty"` // the cardholder's, as payment_method.name sent it
 }
@@ -44,6 +46,24 @@ func (c StoredCard) MaskedLast4() string {
 	return "XXXXXXXXXXXX" + c.Last4
 }
 
+// MaskedFirst6Last4 is the masked_number_first6last4 GP's reporting shows: the first
+// six and last four digits with an X for each digit between, so that the mask is as
+// long as the number ("411111XXXXXX1111", "379132XXXXX1007") [GP]. A card kept
+// before its length was is taken to have the usual length of its brand [SB].
+func (c StoredCard) MaskedFirst6Last4() string {
+	if c.First6 == "" || c.Last4 == "" {
+		return ""
+	}
+	digits := c.Digits
+	if digits == 0 {
+		digits = 16
+		if c.Brand == "AMEX" {
+			digits = 15
+		}
+	}
+	return c.First6 + strings.Repeat("X", max(digits-10, 0)) + c.Last4
+}
+
 // cardData is what the Service reads out of a CardInput: the number (from the manual
 // fields or the track) and its expiry.
 type cardData struct {
@@ -53,6 +73,7 @@ type cardData struct {
 	fromTrack   bool
 	trackParsed bool
 	encrypted   bool // the track came in an E3 envelope
+	ciphertext  bool // an encrypted track with nothing in clear: no number, no expiry
 }
 
 // readCard extracts the card number and expiry from manual fields or track data:
@@ -65,7 +86,7 @@ func readCard(in CardInput) cardData {
 	track := in.Track
 	// An E3 reader's envelope (<E1...>, HTML-escaped by the Java and .NET SDKs'
 	// tests) carries the masked tracks in clear between its encrypted parts.
-	if inner := strings.TrimPrefix(strings.TrimPrefix(track, "&lt;"), "<"); strings.HasPrefix(inner, "E1") {
+	if inner, ok := e3Envelope(track); ok {
 		d.encrypted, track = true, inner
 	}
 	if i := strings.Index(track, ";"); i >= 0 && strings.Contains(track[i:], "=") {
@@ -83,7 +104,26 @@ func readCard(in CardInput) cardData {
 	}
 	d.trackParsed = AllDigits(d.number) && len(d.number) >= 12 && len(d.number) <= 19 &&
 		AllDigits(d.expiryYY) && AllDigits(d.expiryMM)
+	if !d.trackParsed && in.Encrypted {
+		// Only GP can decrypt it: the sandbox knows neither the card nor its brand.
+		d = cardData{fromTrack: true, ciphertext: true}
+	}
 	return d
+}
+
+// EncryptedTrack reports whether a track is encrypted: sent with
+// payment_method.encryption, or in an E3 reader's envelope. Its length is the
+// encryption's, not a track's.
+func EncryptedTrack(track string, withEncryption bool) bool {
+	_, e3 := e3Envelope(track)
+	return withEncryption || e3
+}
+
+// e3Envelope returns an E3 reader's envelope without its opening bracket, and whether
+// the track is one.
+func e3Envelope(track string) (string, bool) {
+	inner := strings.TrimPrefix(strings.TrimPrefix(track, "&lt;"), "<")
+	return inner, strings.HasPrefix(inner, "E1")
 }
 
 // expired reports whether a card expiring at the end of month MM of year 20YY has
@@ -98,9 +138,12 @@ func (d cardData) expired(now time.Time) bool {
 }
 
 func (d cardData) stored(funding string) StoredCard {
-	c := StoredCard{Brand: CardBrand(d.number), Funding: funding}
+	c := StoredCard{Funding: funding}
+	if !d.ciphertext {
+		c.Brand = CardBrand(d.number)
+	}
 	if len(d.number) >= 10 {
-		c.First6, c.Last4 = d.number[:6], d.number[len(d.number)-4:]
+		c.First6, c.Last4, c.Digits = d.number[:6], d.number[len(d.number)-4:], len(d.number)
 	}
 	return c
 }

@@ -45,11 +45,13 @@ type Device struct {
 	Model       string    `json:"model,omitempty"`
 	Status      string    `json:"status"`
 	Mode        string    `json:"mode"`
-	Card        string    `json:"card,omitempty"`    // the test card it reads when nobody chooses one; "" the approving Visa chip card
-	Pending     string    `json:"pending,omitempty"` // the INITIATED device request waiting for a card
-	TranNo      int       `json:"tran_no"`           // the terminal's last transaction number
+	Card        string    `json:"card,omitempty"`         // the test card it reads when nobody chooses one; "" the approving Visa chip card
+	Pending     string    `json:"pending,omitempty"`      // the INITIATED device request waiting for a card
+	LastRequest string    `json:"last_request,omitempty"` // the last device request the terminal answered
+	TranNo      int       `json:"tran_no"`                // the terminal's last transaction number
 	LastBatchID string    `json:"last_batch_id,omitempty"`
-	OrderID     string    `json:"order_id,omitempty"` // the device order it came from
+	OrderID     string    `json:"order_id,omitempty"`   // the device order it came from
+	ProductID   string    `json:"product_id,omitempty"` // the order's product it is a unit of
 	TimeCreated time.Time `json:"time_created"`
 }
 
@@ -201,16 +203,11 @@ func checkDeviceIdle(tx Tx, dev Device, p Presentation) error {
 
 // accountDevice finds the terminal bound to a merchant's account.
 func accountDevice(tx Tx, merchantID, accountID string) (Device, error) {
-	devices, err := tx.Devices()
-	if err != nil {
-		return Device{}, err
+	d, bound, err := boundDevice(tx, merchantID, accountID)
+	if err == nil && !bound {
+		err = NoDevice(accountID, merchantID)
 	}
-	for _, d := range devices {
-		if d.MerchantID == merchantID && d.AccountID == accountID {
-			return d, nil
-		}
-	}
-	return Device{}, NoDevice(accountID, merchantID)
+	return d, err
 }
 
 // CompleteDeviceRequest completes an INITIATED command: a card is presented on the
@@ -236,6 +233,8 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 			return err
 		}
 		if !p.isZero() {
+			// A tip the customer chose on the tip screen stays, unless p names one.
+			p.Tip = orDefault(p.Tip, d.Presentation.Tip)
 			d.Presentation = p
 		}
 		dev.Pending = ""
@@ -286,12 +285,14 @@ func (s *Service) Devices() ([]Device, error) {
 
 // DeviceChange is what the admin API may change of a terminal; empty leaves it.
 type DeviceChange struct {
-	Mode   string
-	Status string
-	Card   string
+	Mode      string
+	Status    string
+	Card      string
+	AccountID string // bind it to this transaction-processing account (see bindDevice)
 }
 
-// ChangeDevice sets a terminal's answer mode, status or default card.
+// ChangeDevice sets a terminal's answer mode, status or default card, or binds it to
+// an account.
 func (s *Service) ChangeDevice(id string, ch DeviceChange) (Device, error) {
 	var dev Device
 	err := s.store.Update(func(tx Tx) error {
@@ -306,6 +307,11 @@ func (s *Service) ChangeDevice(id string, ch DeviceChange) (Device, error) {
 			return InvalidField("status")
 		case ch.Card != "" && !KnownTerminalCard(ch.Card):
 			return InvalidField("card")
+		}
+		if ch.AccountID != "" {
+			if err := bindDevice(tx, &dev, ch.AccountID); err != nil {
+				return err
+			}
 		}
 		dev.Mode = orDefault(ch.Mode, dev.Mode)
 		dev.Status = orDefault(ch.Status, dev.Status)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/hex"
 	"strings"
 )
@@ -33,6 +34,30 @@ func MaskEMVData(tlv string) string {
 		return Redacted
 	}
 	return out.String()
+}
+
+// interacRID is the registered application provider id of Interac, Canada's debit
+// scheme: an Interac chip application is a debit card's.
+var interacRID = []byte{0xA0, 0x00, 0x00, 0x02, 0x77}
+
+// InteracChip reports whether EMV TLV data in hex names an Interac application: its
+// application identifier (4F, 84 or 9F06, at the top level) starts with Interac's RID.
+func InteracChip(tlv string) bool {
+	raw, err := hex.DecodeString(tlv)
+	if err != nil {
+		return false
+	}
+	for i := 0; i < len(raw); {
+		tag, length, value, next, ok := nextTLV(raw, i)
+		if !ok {
+			return false
+		}
+		if (tag == "4F" || tag == "84" || tag == "9F06") && bytes.HasPrefix(raw[value:value+length], interacRID) {
+			return true
+		}
+		i = next
+	}
+	return false
 }
 
 // maxEMVDepth bounds the nesting a constructed value is read to; deeper, it is

@@ -183,6 +183,24 @@ func NotFoundScenario(name string) *Error {
 	return newError(CodeResourceNotFound, "40008", "Scenario "+name+" not found at this location.")
 }
 
+// InvalidSnapshotName: a snapshot name the sandbox cannot keep a file of (admin API)
+// [SB].
+func InvalidSnapshotName() *Error {
+	return newError(CodeInvalidRequestData, "40213",
+		"name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-'")
+}
+
+// NotFoundSnapshot: no snapshot has the name (admin API).
+func NotFoundSnapshot(name string) *Error {
+	return newError(CodeResourceNotFound, "40008", "Snapshot "+name+" not found at this location.")
+}
+
+// SnapshotExists: a snapshot is saved under a name already taken (admin API) [SB].
+func SnapshotExists(name string) *Error {
+	return newError(CodeDuplicateAction, "40039",
+		"Snapshot "+name+" exists: send \"overwrite\":true to replace it")
+}
+
 // InvalidAdminToken: an admin call without the admin token, or with a wrong one.
 func InvalidAdminToken() *Error {
 	return newError(CodeNotAuthenticated, "40001", "Invalid admin token")
@@ -287,7 +305,7 @@ func Scripted(code, detail, description string) *Error {
 func CatalogueDescription(code, detail string) string {
 	for _, e := range []*Error{
 		InvalidToken(), ExpiredToken(), WrongSecret(), PermissionDenied(), DownstreamFailure(),
-		SystemError(), NotAdjustableStatus(), DuplicateAction("", ""),
+		SystemError(), NotAdjustableStatus(), DuplicateAction("", ""), PartialReversal(),
 		newError(CodeMandatoryDataMissing, "40005", "Request expects the following fields"),
 		newError(CodeInvalidRequestData, "40213", "Request body contains unexpected data"),
 		newError(CodeInvalidRequestData, "40041", "Merchant configuration does not exist for the following combination"),
@@ -485,4 +503,27 @@ func DeviceBusy(id, with string) *Error {
 // DeviceRequestDone: a card presented for a command the terminal already finished [SB].
 func DeviceRequestDone(id, status string) *Error {
 	return newError(CodeInvalidAction, "40290", "Device request "+id+" is "+status+", not INITIATED")
+}
+
+// NothingWaiting: a customer's action on a terminal with no command waiting for a
+// card [SB].
+func NothingWaiting(id string) *Error {
+	return newError(CodeInvalidAction, "40290", "Device "+id+" has no command waiting for a card")
+}
+
+// TipNotAsked: a tip chosen for a command that shows no tip screen [SB].
+func TipNotAsked(id string) *Error {
+	return newError(CodeInvalidAction, "40290", "Device request "+id+" asks for no tip on the terminal: only a sale without tipAmount does")
+}
+
+// TipOverBase: a tip over the base amount, which UPA's tip screen refuses (TIP005) [SB].
+func TipOverBase(tip, base string) *Error {
+	return newError(CodeInvalidRequestData, "40213", "tip contains unexpected data: "+tip+" is more than the base amount "+base)
+}
+
+// UnknownTerminalCard: a card to present that is neither a terminal test card nor a
+// card number [SB]; names the cards there are.
+func UnknownTerminalCard(name string) *Error {
+	return newError(CodeInvalidRequestData, "40213", "card contains unexpected data: "+MaskCardData(name)+
+		" is not a terminal test card ("+strings.Join(TerminalCardNames(), ", ")+") or a card number")
 }

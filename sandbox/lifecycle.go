@@ -214,17 +214,44 @@ func (s *Service) refund(tx Tx, c Caller, req LifecycleRequest, t Transaction, n
 	return []Transaction{t, r}, nil
 }
 
-// reverse voids a transaction for its whole amount: GP supports no partial reversal.
+// reverse voids a transaction for its whole amount. An amount less than the
+// transaction's is a partial reversal: card-not-present GP refuses it [GP], card
+// present it keeps the transaction in its status for the rest [GP] (partialReverse).
 // A reversed refund no longer counts against its sale's refund limit.
 func (s *Service) reverse(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
 	if req.Amount != "" && NormalizeAmount(req.Amount) != NormalizeAmount(t.Amount) {
-		return nil, PartialReversal()
+		return s.partialReverse(tx, c, NormalizeAmount(req.Amount), t, now)
 	}
 	out, err := refundCap(tx, t, "0")
 	if err != nil {
 		return nil, err
 	}
 	t.ReversedStatus, t.Status = t.Status, StatusReversed
+	t.Action = s.newAction(c, "REVERSAL", now)
+	return append(out, t), nil
+}
+
+// partialReverse gives back part of a card-present transaction: it keeps its status
+// (CAPTURED, or PREAUTHORIZED) for the rest of its amount [GP]. GP's card-not-present
+// channel supports no partial reversal [GP], and a card-present amount of zero or
+// above the transaction's is refused as there [SB]. A partly reversed refund counts
+// for the rest against its sale's refund limit.
+func (s *Service) partialReverse(tx Tx, c Caller, amount string, t Transaction, now time.Time) ([]Transaction, error) {
+	if t.Channel != ChannelCP || isZero(amount) || bigAmount(amount).Cmp(bigAmount(t.Amount)) > 0 {
+		return nil, PartialReversal()
+	}
+	rest := sub(t.Amount, amount)
+	out, err := refundCap(tx, t, rest)
+	if err != nil {
+		return nil, err
+	}
+	t.Amount = rest
+	if t.AuthorizationAmount != "" {
+		t.AuthorizationAmount = sub(t.AuthorizationAmount, amount)
+	}
+	if t.CapturedAmount != "" {
+		t.CapturedAmount = rest
+	}
 	t.Action = s.newAction(c, "REVERSAL", now)
 	return append(out, t), nil
 }

@@ -117,6 +117,9 @@ func (s *Service) PlaceOrder(c Caller, merchantID, version string, req OrderRequ
 	if err == nil && notified && !replayed {
 		s.notifyWritten()
 	}
+	if err == nil && !replayed {
+		s.orders.placed(o.TimeLastUpdated)
+	}
 	return o, err
 }
 
@@ -193,37 +196,56 @@ func canMove(from, to string) bool {
 // an action of type ORDER_<status> in the name of the app that placed the order, and
 // writes the notification in the same transaction. It returns the changed order.
 func (s *Service) ChangeOrderStatus(id, status string) (Order, error) {
-	var o Order
+	o, _, err := s.changeOrder(id, func(o Order, now time.Time) (string, time.Time, error) {
+		if !canMove(o.Status, status) {
+			return "", now, InvalidTransition(o.Status, status)
+		}
+		return status, now, nil
+	})
+	return o, err
+}
+
+// changeOrder moves an order to the status next decides, as of the time it decides,
+// in one store transaction with its notification and, on DELIVERED, its terminals. An
+// empty status leaves the order as it is (moved is false).
+func (s *Service) changeOrder(id string, next func(o Order, now time.Time) (string, time.Time, error)) (o Order, moved bool, err error) {
 	notified := false
-	err := s.store.Update(func(tx Tx) error {
+	err = s.store.Update(func(tx Tx) error {
 		now := s.clock.Now()
 		var err error
 		if o, err = tx.Order(id); err != nil {
 			return notFoundAs(err, NotFoundOrder(id))
 		}
-		if !canMove(o.Status, status) {
-			return InvalidTransition(o.Status, status)
+		status, at, err := next(o, now)
+		if err != nil || status == "" {
+			return err
 		}
 		app, err := tx.App(o.AppID)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		o.Status, o.TimeLastUpdated = status, now
+		o.Status, o.TimeLastUpdated = status, at
 		o.Action = Action{
-			ID: "ACT_" + s.ids.Alphanumeric(30), Type: "ORDER_" + status, TimeCreated: FormatTime(now),
+			ID: "ACT_" + s.ids.Alphanumeric(30), Type: "ORDER_" + status, TimeCreated: FormatTime(at),
 			ResultCode: "SUCCESS", AppID: o.AppID, AppName: app.Name,
 		}
 		o.History = append(o.History, o.Action)
+		if status == OrderDelivered {
+			if err := s.deliverDevices(tx, o, app, at); err != nil {
+				return err
+			}
+		}
 		if err := tx.PutOrder(o); err != nil {
 			return err
 		}
+		moved = true
 		notified, err = s.enqueueNotification(tx, o, app.Key, now)
 		return err
 	})
 	if err == nil && notified {
 		s.notifyWritten()
 	}
-	return o, err
+	return o, moved, err
 }
 
 // orderMerchant returns the merchant if the caller's app may act for it, else 40041

@@ -25,8 +25,9 @@ const (
 	ExpiredTrackCard = "4024720012345671"
 	// FundingDebit is payment_method.card.funding of a debit card. GP's debit tests
 	// send the same tracks, PIN blocks and EMV data as its credit tests and expect
-	// other outcomes, so funding is the only thing that tells them apart [GP]; without
-	// it a card is credit.
+	// other outcomes, so funding is what tells them apart [GP]; without it a card is
+	// credit, unless its chip names an Interac application, which only debit cards
+	// have (debitCard).
 	FundingDebit = "DEBIT"
 	// ReauthorizationAuthcode is the authcode GP's sandbox gives a reauthorization
 	// [GP]; CNPAuthcode the one it gives every approval on the card-not-present
@@ -154,7 +155,7 @@ func scriptedOutcome(result string) outcome {
 // debit is approved [GP].
 func testCardOutcome(action cardAction, d cardData, in CardInput, amount string, now time.Time) outcome {
 	o := approved()
-	credit := in.Funding != FundingDebit
+	credit := !debitCard(in)
 	switch {
 	case credit && d.fromTrack && d.number == ExpiredTrackCard:
 		o = declined("54") // expired card [GP]
@@ -181,6 +182,17 @@ func testCardOutcome(action cardAction, d cardData, in CardInput, amount string,
 	return o
 }
 
+// debitCard reports whether a card is debit: funding says so, or, without funding,
+// the chip names an Interac application (Interac is debit only). The .NET and PHP
+// SDKs send no funding with track data; their debit tests with GP's Interac test
+// card expect the debit outcome [GP] (A49).
+func debitCard(in CardInput) bool {
+	if in.Funding != "" {
+		return in.Funding == FundingDebit
+	}
+	return InteracChip(in.Tag)
+}
+
 // withCVVResult notes a CVV the issuer did not judge otherwise as matched.
 func withCVVResult(o outcome, in CardInput) outcome {
 	if o.cvvResult == "" && in.CVV != "" {
@@ -196,7 +208,7 @@ func withCVVResult(o outcome, in CardInput) outcome {
 func checkCard(action cardAction, in CardInput, now time.Time) (cardData, error) {
 	d := readCard(in)
 	switch {
-	case in.Track != "" && !d.trackParsed:
+	case in.Track != "" && !d.trackParsed && !d.ciphertext:
 		return d, InvalidField("payment_method.card.track")
 	case d.fromTrack:
 		return d, nil

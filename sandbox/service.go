@@ -33,6 +33,9 @@ type Service struct {
 	notified func()               // called after an outbox entry commits
 	waiting  func()               // called after a terminal starts waiting for a card
 
+	orders    orderSchedule // the order schedule (delivery.go)
+	snapshots Snapshots     // named copies of the state (snapshot.go); nil keeps none
+
 	duplicateWindow atomic.Int64 // a time.Duration, see SetDuplicateWindow
 }
 
@@ -368,6 +371,7 @@ func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
 	if loaded && err == nil {
 		// After the commit: a caller cached while the update ran is dropped too.
 		s.callers.Clear()
+		s.orders.forget()
 	}
 	return loaded, err
 }

@@ -16,6 +16,10 @@ const (
 	OutcomeTerminalTimeout = "terminal_timeout"
 	OutcomeTerminalBusy    = "terminal_busy"
 	OutcomeHostDecline     = "host_decline"
+
+	// PINWrong is a presentation's pin when the customer keys a wrong PIN: the issuer
+	// declines with 55, incorrect PIN, as GP's chip test card with a PIN block is.
+	PINWrong = "wrong"
 )
 
 // Presentation is who taps what on the terminal: the card presented, how, a tip the
@@ -25,6 +29,7 @@ type Presentation struct {
 	Card      string `json:"card,omitempty"`       // a terminal test card name or a card number
 	EntryMode string `json:"entry_mode,omitempty"` // CHIP, SWIPE, CONTACTLESS_CHIP, MANUAL
 	Tip       string `json:"tip,omitempty"`        // minor units
+	PIN       string `json:"pin,omitempty"`        // PINWrong, or "" for no PIN or the right one
 	Outcome   string `json:"outcome,omitempty"`
 }
 
@@ -149,6 +154,7 @@ func (s *Service) runTerminal(tx Tx, c Caller, dev *Device, d *DeviceRequest, no
 		d.Status, d.Action.ResultCode = DeviceRequestDeclined, "ERROR"
 	}
 	d.Action.TimeCreated = FormatTime(now)
+	dev.LastRequest = d.ID
 	return nil
 }
 
@@ -211,8 +217,11 @@ func (s *Service) cardCommand(tx Tx, c Caller, dev *Device, d *DeviceRequest, no
 		Amount: u.amount(), Currency: d.Currency, Country: d.Country, Reference: d.Reference,
 		GratuityAmount: orDefault(p.Tip, u.TipAmount), Card: presentedCard(*dev, p),
 	}
-	if p.Outcome == OutcomeHostDecline {
+	switch {
+	case p.Outcome == OutcomeHostDecline:
 		req.IssuerResult = "05"
+	case p.PIN == PINWrong:
+		req.IssuerResult = "55" // incorrect PIN [GP]
 	}
 	action := actionSale
 	switch u.Command {

@@ -20,6 +20,7 @@ type config struct {
 	db        string
 	fixtures  string
 	reset     bool
+	snapshot  string // restored at start
 	logFormat string
 	maxBody   int64
 
@@ -29,6 +30,7 @@ type config struct {
 	journalMiB     int
 	notifyAttempts int
 	terminalDelay  time.Duration // 0: INITIATED commands wait for a presented card
+	orderStep      time.Duration // 0: orders move on the admin API only
 	clock          time.Time     // zero: the wall clock
 	seed           uint64
 	seeded         bool
@@ -116,9 +118,9 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 // serveText holds the flags that are read as text and converted after parsing, so
 // that an environment value is checked exactly like a flag.
 type serveText struct {
-	maxBody, journalSize, attempts, terminalDelay, clock, seed, allowedHosts string
-	duplicateWin                                                             string
-	timeouts                                                                 []timeoutFlag
+	maxBody, journalSize, attempts, terminalDelay, orderStep, clock, seed, allowedHosts string
+	duplicateWin                                                                        string
+	timeouts                                                                            []timeoutFlag
 }
 
 // timeoutFlag is one of the connection timeouts.
@@ -135,6 +137,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&c.db, "db", env("GPSANDBOX_DB", "gpsandbox.db"), "database file, or :memory: to keep nothing (GPSANDBOX_DB)")
 	fs.StringVar(&c.fixtures, "fixtures", env("GPSANDBOX_FIXTURES", ""), "fixtures directory instead of the embedded defaults (GPSANDBOX_FIXTURES)")
 	fs.BoolVar(&c.reset, "reset", false, "wipe the database and reload fixtures at start")
+	fs.StringVar(&c.snapshot, "snapshot", env("GPSANDBOX_SNAPSHOT", ""), "restore this snapshot at start, after the fixtures (GPSANDBOX_SNAPSHOT)")
 	fs.StringVar(&c.logFormat, "log-format", env("GPSANDBOX_LOG_FORMAT", "text"), "request log format: text or json (GPSANDBOX_LOG_FORMAT)")
 	c.scenarios = scenario.SplitNames(getenv("GPSANDBOX_SCENARIOS"))
 	fs.Var(&names{list: &c.scenarios}, "scenario", "activate a scenario for every request; repeatable (GPSANDBOX_SCENARIOS=a,b)")
@@ -156,6 +159,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&t.journalSize, "journal-size", env("GPSANDBOX_JOURNAL_SIZE", "64"), "MiB the request journal may hold; the oldest requests are evicted (GPSANDBOX_JOURNAL_SIZE)")
 	fs.StringVar(&t.attempts, "notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
 	fs.StringVar(&t.terminalDelay, "terminal-delay", env("GPSANDBOX_TERMINAL_DELAY", "2s"), "sandbox time after which a command on an INITIATED terminal completes with its default card; 0 waits for a presented card (GPSANDBOX_TERMINAL_DELAY)")
+	fs.StringVar(&t.orderStep, "order-step", env("GPSANDBOX_ORDER_STEP", "24h"), "sandbox time a device order stays INITIATED, PROCESSING and SHIPPED before it moves on by itself; 0 moves orders on the admin API only (GPSANDBOX_ORDER_STEP)")
 	fs.StringVar(&t.clock, "clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
 	fs.StringVar(&t.allowedHosts, "allowed-hosts", env("GPSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names the admin API answers under without --admin-token, beside IP addresses, localhost and the host of --addr, e.g. a compose service name (GPSANDBOX_ALLOWED_HOSTS)")
 	fs.StringVar(&t.seed, "seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids, tokens and scenario chance draws (GPSANDBOX_SEED)")
@@ -244,6 +248,9 @@ func (t *serveText) convert(c *config) error {
 	}
 	if c.terminalDelay, err = time.ParseDuration(t.terminalDelay); err != nil || c.terminalDelay < 0 || c.terminalDelay > 24*time.Hour {
 		return usageError(fmt.Sprintf("--terminal-delay %q: want a duration from 0 to 24h such as 2s", t.terminalDelay))
+	}
+	if c.orderStep, err = time.ParseDuration(t.orderStep); err != nil || c.orderStep < 0 || c.orderStep > 365*24*time.Hour {
+		return usageError(fmt.Sprintf("--order-step %q: want a duration from 0 to 8760h such as 24h", t.orderStep))
 	}
 	if c.duplicateWin, err = time.ParseDuration(t.duplicateWin); err != nil || c.duplicateWin < 0 || c.duplicateWin > 24*time.Hour {
 		return usageError(fmt.Sprintf("--duplicate-window %q: want a duration from 0 to 24h such as 10m", t.duplicateWin))

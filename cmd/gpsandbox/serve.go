@@ -96,6 +96,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 	return app.Config{
 		DB:              cfg.db,
 		Reset:           cfg.reset,
+		Snapshot:        cfg.snapshot,
 		Fixtures:        fixtureFiles,
 		Scenarios:       scenarioFiles,
 		GlobalScenarios: cfg.scenarios,
@@ -110,6 +111,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		JournalBytes:    cfg.journalMiB << 20,
 		NotifyAttempts:  cfg.notifyAttempts,
 		TerminalDelay:   cfg.terminalDelay,
+		OrderStep:       cfg.orderStep,
 		DuplicateWindow: duplicateWindow(cfg.duplicateWin),
 		Pprof:           cfg.pprof,
 		HTTP: app.HTTPConfig{

@@ -69,6 +69,28 @@ func TestTerminalWalkthrough(t *testing.T) {
 	})
 }
 
+// TestOrderedTerminalWalkthrough runs the front page's walkthrough from a device order
+// to a batch closed on the terminal it delivered: each run orders a new terminal, binds
+// it in place of the last, tips a sale on it and closes that sale's batch alone.
+func TestOrderedTerminalWalkthrough(t *testing.T) {
+	mustRunWalkthrough(t, "../../README.md", "### From an ordered terminal to a closed batch", func(round string, lines []string) {
+		mustContainEach(t, round, lines, []string{
+			`"status":"PROCESSING"`,
+			`"status":"SHIPPED"`,
+			`"status":"DELIVERED"`,
+			`"account_id":"TRA_00000000000000000000000000000001"`,
+			`"response":{"response":"TipAdjust"`,
+			`"batchStatus":"CLOSED"`,
+		})
+		if !strings.Contains(lines[3], `"order_id":"ORD_`) || !strings.Contains(lines[3], `"tran_no":0`) {
+			t.Errorf("%s: the delivered terminal %s", round, lines[3])
+		}
+		if !strings.Contains(lines[4], `"totalAmount":"12.00"`) || !strings.Contains(lines[5], `"totalAmount":"12.00","totalCnt":1`) {
+			t.Errorf("%s: the tip answered %s\nthe end of day %s", round, lines[4], lines[5])
+		}
+	})
+}
+
 // mustRunWalkthrough runs the first sh block under heading in doc three times against
 // the binary, with its BASE line pointed at the binary, and hands check each run's
 // output lines.

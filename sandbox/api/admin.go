@@ -44,8 +44,8 @@ func (s *Server) admin(h adminHandler) http.Handler {
 // and never a browser's cross-origin write.
 func (s *Server) adminOnly(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info := infoOf(r); info != nil {
-			info.operation = "admin"
+		if info := infoOf(r); info != nil && info.operation == "" {
+			info.operation = "admin" // a terminal action keeps its own (terminalAction)
 		}
 		// Without an admin token, any web page open in the user's browser could
 		// otherwise POST a reset to the sandbox on loopback: a browser's cross-origin
@@ -396,6 +396,11 @@ func (s *Server) adminPostClock(r *http.Request) (any, error) {
 	if req.Freeze != nil {
 		clock.Freeze(*req.Freeze)
 	}
+	// The orders whose scheduled steps fell due are moved before the answer, so that
+	// what a client reads next is as of the new time.
+	if _, err := s.svc.CarryOrders(); err != nil {
+		return nil, err
+	}
 	return s.clockView(), nil
 }
 
@@ -407,15 +412,20 @@ func (s *Server) clockView() clockView {
 	return v
 }
 
-// GET /_sandbox/devices: every terminal and its state.
+// GET /_sandbox/devices?merchant_id=&order_id=: every terminal and its state, or
+// those of a merchant or delivered by an order.
 func (s *Server) adminListDevices(r *http.Request) (any, error) {
 	devices, err := s.svc.Devices()
 	if err != nil {
 		return nil, err
 	}
-	views := make([]adminDeviceView, len(devices))
-	for i, d := range devices {
-		views[i] = adminDeviceView(d)
+	q := r.URL.Query()
+	views := []adminDeviceView{}
+	for _, d := range devices {
+		if (q.Has("merchant_id") && d.MerchantID != q.Get("merchant_id")) || (q.Has("order_id") && d.OrderID != q.Get("order_id")) {
+			continue
+		}
+		views = append(views, adminDeviceView(d))
 	}
 	return map[string]any{"devices": views}, nil
 }
@@ -424,17 +434,19 @@ var deviceChangeBody = []field{
 	enum("mode", sandbox.DeviceModeComplete, sandbox.DeviceModeInitiated),
 	enum("status", sandbox.DeviceActive, sandbox.DeviceInactive),
 	text("card", 19),
+	text("account_id", 50),
 }
 
 // deviceChangeRequest is the body of POST /_sandbox/devices/{id}.
 type deviceChangeRequest struct {
-	Mode   string `json:"mode"`
-	Status string `json:"status"`
-	Card   string `json:"card"`
+	Mode      string `json:"mode"`
+	Status    string `json:"status"`
+	Card      string `json:"card"`
+	AccountID string `json:"account_id"`
 }
 
 // POST /_sandbox/devices/{id} {"mode":"INITIATED"}: a terminal's answer mode, status
-// or default card.
+// or default card, or {"account_id":"TRA_..."} the account it is bound to.
 func (s *Server) adminChangeDevice(r *http.Request) (any, error) {
 	req, err := adminRequest[deviceChangeRequest](s, r, deviceChangeBody)
 	if err != nil {
@@ -451,6 +463,7 @@ var presentBody = []field{
 	text("card", 19),
 	enum("entry_mode", "CHIP", "SWIPE", "CONTACTLESS_CHIP", "MANUAL"),
 	digits("tip", 50),
+	enum("pin", sandbox.PINWrong),
 	enum("outcome", sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeHostDecline),
 }
 
@@ -459,6 +472,7 @@ type presentRequest struct {
 	Card      string `json:"card"`
 	EntryMode string `json:"entry_mode"`
 	Tip       string `json:"tip"`
+	PIN       string `json:"pin"`
 	Outcome   string `json:"outcome"`
 }
 
@@ -469,13 +483,15 @@ func (s *Server) adminPresentCard(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if req.Card != "" && !sandbox.PresentableCard(req.Card) {
-		return nil, sandbox.InvalidField("card")
-	}
-	d, err := s.svc.CompleteDeviceRequest(pathVar(r, "id"), sandbox.Presentation(req))
+	p, err := presentation(req)
 	if err != nil {
 		return nil, err
 	}
+	d, err := s.svc.CompleteDeviceRequest(pathVar(r, "id"), p)
+	if err != nil {
+		return nil, err
+	}
+	noteResource(r, d.ID)
 	return newDeviceRequestView(d), nil
 }
 

@@ -39,6 +39,10 @@ func adminCalls(orderID string) [][3]string {
 		{"GET", "/_sandbox/transactions", ""},
 		{"GET", "/_sandbox/orders", ""},
 		{"GET", "/_sandbox/scenario-state", ""},
+		{"POST", "/_sandbox/snapshots", `{"name":"guarded","overwrite":true}`},
+		{"GET", "/_sandbox/snapshots", ""},
+		{"POST", "/_sandbox/snapshots/guarded/restore", ""},
+		{"GET", "/_sandbox/coverage", ""},
 		{"POST", "/_sandbox/reset", ""},
 	}
 }

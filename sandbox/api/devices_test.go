@@ -461,3 +461,44 @@ func TestDeviceKeyedCardIsNotKept(t *testing.T) {
 	}
 	env.mustHoldNone(t, []string{"/_sandbox/devices", "/_sandbox/device-requests/" + d["id"].(string)}, panVisa)
 }
+
+// A wrong PIN keyed at the terminal, scripted by a scenario or presented through the
+// admin API, is the issuer's 55 (incorrect PIN): a DECLINED transaction. A pin the
+// terminal cannot key is refused.
+func TestDeviceWrongPIN(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	const scenarios = `version: 1
+name: wrong-pin
+rules:
+  - when: {operation: device}
+    then: {terminal: {card: visa_contactless, pin: wrong}}
+`
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, scenarios); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	r := env.do("POST", "/devices", apiHeader(tok, "X-Sandbox-Scenario", "wrong-pin"), sale)
+	d := r.json(t)
+	if d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "55" || dig(d, "response.data.payment.cardAcquisition") != "Contactless" {
+		t.Fatalf("scripted wrong PIN: %d %s", r.status, r.body)
+	}
+	txn := env.do("GET", "/transactions/"+dig(d, "response.data.host.referenceNumber").(string), apiHeader(tok), "").json(t)
+	if txn["status"] != "DECLINED" || dig(txn, "payment_method.result") != "55" {
+		t.Errorf("the transaction: %v", txn)
+	}
+
+	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	id := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)["id"].(string)
+	if got := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"pin":"1234"}`).gpError(t); got.Detail != "40213" {
+		t.Errorf("pin 1234: %+v", got)
+	}
+	done := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"pin":"wrong"}`).json(t)
+	if done["status"] != "DECLINED" || dig(done, "response.data.host.responseCode") != "55" {
+		t.Errorf("presented with a wrong PIN: %v", done)
+	}
+	bad := strings.Replace(scenarios, "pin: wrong", "pin: right", 1)
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, bad); r.status != 400 || !strings.Contains(string(r.body), `pin \"right\": want wrong`) {
+		t.Errorf("pin: right: %d %s", r.status, r.body)
+	}
+}

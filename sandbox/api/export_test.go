@@ -29,3 +29,12 @@ func RoutesOf(h http.Handler) []Route {
 
 // WithoutToken is the journal's redaction of an answer's token.
 var WithoutToken = withoutToken
+
+// ChecklistRows are the coverage checklist's items as ADMIN.md's table rows.
+func ChecklistRows() []string {
+	out := make([]string, 0, len(checklist))
+	for _, it := range checklist {
+		out = append(out, "| `"+it.ID+"` | "+it.Title+" | "+it.By+" | "+it.Source+" |")
+	}
+	return out
+}

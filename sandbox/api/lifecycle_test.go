@@ -3,6 +3,8 @@ package api_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
 const declinedCard = `{"number":"4000120000001154","expiry_month":"12","expiry_year":"30"}`
@@ -106,6 +108,9 @@ func TestLifecycleAmounts(t *testing.T) {
 	sale := func(amount string) string {
 		return env.mustCharge(tok, saleBody(amount, "AUTO", manualCard))["id"].(string)
 	}
+	cnpSale := func(amount string) string {
+		return env.mustCharge(tok, cnpSaleBody(amount))["id"].(string)
+	}
 	reversed := func(amount string) string {
 		id := sale(amount)
 		env.mustPost(tok, "/transactions/"+id+"/reversal", `{}`)
@@ -125,7 +130,8 @@ func TestLifecycleAmounts(t *testing.T) {
 		{"refund over 115%", "/transactions/" + sale("5000") + "/refund", `{"amount":"6000"}`, "400 INVALID_REQUEST_DATA 40087 You may only refund up to 115% of the original amount "},
 		{"partial refund", "/transactions/" + sale("5000") + "/refund", `{"amount":"751"}`, "200 CAPTURED 751"},
 		{"full refund after a partial one", "/transactions/" + partial + "/refund", `{}`, "400 INVALID_REQUEST_DATA 40087 You may only refund up to 115% of the original amount "},
-		{"partial reversal", "/transactions/" + sale("2000") + "/reversal", `{"amount":"1000"}`, "400 INVALID_REQUEST_DATA 40214 partial reversal not supported"},
+		{"partial reversal card present", "/transactions/" + sale("2000") + "/reversal", `{"amount":"1000"}`, "200 CAPTURED 1000"},
+		{"partial reversal card not present", "/transactions/" + cnpSale("2000") + "/reversal", `{"amount":"1000"}`, "400 INVALID_REQUEST_DATA 40214 partial reversal not supported"},
 		{"reversal of the whole amount", "/transactions/" + sale("2000") + "/reversal", `{"amount":"2000"}`, "200 REVERSED 2000"},
 		// The Node SDK's reverse() and reauthorized() send "amount":"" for no amount.
 		{"reversal with an empty amount", "/transactions/" + sale("2000") + "/reversal", `{"amount":""}`, "200 REVERSED 2000"},
@@ -319,5 +325,75 @@ func TestCardPresentReplay(t *testing.T) {
 	list := env.do("GET", "/transactions?channel=CP", apiHeader(tok), "").json(t)
 	if list["total_record_count"] != float64(1) {
 		t.Errorf("the replays executed again: %v transactions", list["total_record_count"])
+	}
+}
+
+// cnpSaleBody is a keyed card-not-present sale of amount.
+func cnpSaleBody(amount string) string {
+	return strings.Replace(strings.Replace(saleBody(amount, "AUTO", manualCard), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
+}
+
+// A partial reversal of a card-present transaction keeps it in its status for the
+// rest of its amount (the .NET SDK's CreditCard_PartialReversal); card not present
+// GP refuses it (the Java, Node and PHP SDKs' CreditPartialReverseTransaction). The
+// rest is what the detail, a later refund and the batch see. A scenario scripts GP's
+// refusal for card present too.
+func TestPartialReversalByChannel(t *testing.T) {
+	refusal, err := yamlfile.LoadScenarios(mapFS("refusal.yaml", `version: 1
+name: partial-reversal-refused
+rules:
+  - when: {operation: reversal, body: {amount: "500"}}
+    then: {status: 400, error: {code: INVALID_REQUEST_DATA, detail: "40214"}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := mustSandboxWith(t, envOptions{scenarios: refusal})
+	tok := env.partnerToken()
+	sale := env.mustCharge(tok, saleBody("2000", "AUTO", manualCard))["id"].(string)
+	got := env.mustPost(tok, "/transactions/"+sale+"/reversal", `{"amount":"1000","currency":"USD"}`)
+	if got["status"] != "CAPTURED" || got["amount"] != "1000" || field(got, "action", "type") != "REVERSAL" || field(got, "action", "result_code") != "SUCCESS" {
+		t.Errorf("partial reversal: %v", got)
+	}
+	if d := env.do("GET", "/transactions/"+sale, apiHeader(tok), "").json(t); d["status"] != "CAPTURED" || d["amount"] != "1000" {
+		t.Errorf("detail after a partial reversal: %v %v", d["status"], d["amount"])
+	}
+	// The refund limit is 115% of the rest now.
+	if r := env.do("POST", "/transactions/"+sale+"/refund", apiHeader(tok), `{"amount":"1200"}`).gpError(t); r.Detail != "40087" {
+		t.Errorf("refund over 115%% of the rest: %+v", r)
+	}
+	for _, body := range []string{`{"amount":"2001"}`, `{"amount":"0"}`} {
+		if r := env.do("POST", "/transactions/"+sale+"/reversal", apiHeader(tok), body).gpError(t); r.Detail != "40214" {
+			t.Errorf("%s: %+v", body, r)
+		}
+	}
+	if got := env.mustPost(tok, "/transactions/"+sale+"/reversal", `{"amount":"1000"}`); got["status"] != "REVERSED" {
+		t.Errorf("reversal of the rest: %v", got["status"])
+	}
+
+	auth := env.mustCharge(tok, saleBody("3000", "LATER", manualCard))["id"].(string)
+	if got := env.mustPost(tok, "/transactions/"+auth+"/reversal", `{"amount":"1000"}`); got["status"] != "PREAUTHORIZED" || got["amount"] != "2000" {
+		t.Errorf("partial reversal of an authorization: %v %v", got["status"], got["amount"])
+	}
+	if r := env.do("POST", "/transactions/"+auth+"/capture", apiHeader(tok), `{"amount":"2400"}`).gpError(t); r.Detail != "50020" {
+		t.Errorf("capture over 115%% of the rest: %+v", r)
+	}
+
+	cnp := env.mustCharge(tok, cnpSaleBody("2000"))["id"].(string)
+	want := gpError{400, "INVALID_REQUEST_DATA", "40214", "partial reversal not supported"}
+	if got := env.do("POST", "/transactions/"+cnp+"/reversal", apiHeader(tok), `{"amount":"1000"}`).gpError(t); got != want {
+		t.Errorf("card not present: %+v", got)
+	}
+	if d := env.do("GET", "/transactions/"+cnp, apiHeader(tok), "").json(t); d["status"] != "CAPTURED" || d["amount"] != "2000" {
+		t.Errorf("a refused partial reversal changed the sale: %v %v", d["status"], d["amount"])
+	}
+
+	scripted := env.mustCharge(tok, saleBody("2000", "AUTO", manualCard))["id"].(string)
+	r := env.do("POST", "/transactions/"+scripted+"/reversal", apiHeader(tok, "X-Sandbox-Scenario", "partial-reversal-refused"), `{"amount":"500"}`)
+	if got := r.gpError(t); got != want {
+		t.Errorf("scripted refusal: %+v", got)
+	}
+	if d := env.do("GET", "/transactions/"+scripted, apiHeader(tok), "").json(t); d["amount"] != "2000" {
+		t.Errorf("a scripted refusal changed the sale: %v", d["amount"])
 	}
 }

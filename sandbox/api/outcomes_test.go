@@ -42,7 +42,12 @@ func TestFundingDecidesTestTrackOutcomes(t *testing.T) {
 		{"chip with PIN, no funding", cardOf("", chipPIN...), "DECLINED", "55"},
 		{"chip with PIN, debit", cardOf("DEBIT", chipPIN...), "CAPTURED", "00"},
 		{"expired track, credit", cardOf("CREDIT", expired...), "DECLINED", "54"},
-		{"expired track, no funding", cardOf("", expired...), "DECLINED", "54"},
+		// The Interac application in its chip data says debit: the .NET SDK's
+		// DebitSaleSwipe_NewDebitTrackDataDetails sends no funding and expects CAPTURED.
+		{"expired track, no funding", cardOf("", expired...), "CAPTURED", "00"},
+		{"expired track without chip data, no funding", cardOf("", quoted("track", expiredTrack), quoted("pin_block", expiredPINBlock)), "DECLINED", "54"},
+		// The PHP SDK's DebitCardTest::testDebitSaleSwipeChip, its card unexpired.
+		{"Interac chip with PIN, no funding", cardOf("", quoted("track", ";4024720012345671=30125025432198712345?"), quoted("tag", interacTag), quoted("pin_block", expiredPINBlock)), "CAPTURED", "00"},
 		{"expired track, debit", cardOf("DEBIT", expired...), "CAPTURED", "00"},
 		{"encrypted swipe, credit", cardOf("CREDIT", encrypted...), "DECLINED", "14"},
 		{"encrypted swipe, no funding", cardOf("", encrypted...), "DECLINED", "14"},

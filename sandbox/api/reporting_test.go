@@ -117,3 +117,37 @@ func TestListTransactionsReportingFilters(t *testing.T) {
 		})
 	}
 }
+
+// GP's transaction detail and list show the card's first six and last four digits
+// with an X for each digit between, as long as the number: the SDKs' transaction
+// summary mappers read it. A payment's own answer shows the last four only.
+func TestTransactionDetailShowsFirst6Last4(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	for number, want := range map[string]string{
+		"4263970000005262": "426397XXXXXX5262", // 16 digits
+		"374101000000608":  "374101XXXXX0608",  // 15 digits (AMEX)
+	} {
+		cvv := "123"
+		if len(number) == 15 {
+			cvv = "1234"
+		}
+		sale := env.mustCharge(tok, saleBody("1000", "AUTO", `{"number":"`+number+`","expiry_month":"12","expiry_year":"30","cvv":"`+cvv+`"}`))
+		if got := field(sale, "payment_method", "card", "masked_number_first6last4"); got != nil {
+			t.Errorf("%s: the sale's answer shows %v", number, got)
+		}
+		id := sale["id"].(string)
+		detail := env.do("GET", "/transactions/"+id, apiHeader(tok), "").json(t)
+		if got := field(detail, "payment_method", "card", "masked_number_first6last4"); got != want {
+			t.Errorf("%s: detail shows %v, want %s", number, got, want)
+		}
+		list := env.do("GET", "/transactions?id="+id, apiHeader(tok), "").json(t)
+		items, _ := list["transactions"].([]any)
+		if len(items) != 1 {
+			t.Fatalf("%s: listed %v", number, list)
+		}
+		if got := field(items[0].(map[string]any), "payment_method", "card", "masked_number_first6last4"); got != want {
+			t.Errorf("%s: list shows %v, want %s", number, got, want)
+		}
+	}
+}

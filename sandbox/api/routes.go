@@ -69,6 +69,9 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/devices/{id}", s.admin(s.adminChangeDevice)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/device-requests/{id}", s.admin(s.adminGetDeviceRequest)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/device-requests/{id}/present", s.admin(s.adminPresentCard)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/devices/{id}/present", s.admin(s.adminPresentOnDevice)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/devices/{id}/tip", s.admin(s.adminChooseTip)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/devices/{id}/cancel", s.admin(s.adminCancelOnDevice)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/requests", s.admin(s.adminRequests)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/requests", s.admin(s.adminClearRequests)).Methods(http.MethodDelete)
 	r.Handle("/_sandbox/requests/count", s.admin(s.adminCountRequests)).Methods(http.MethodGet)
@@ -79,6 +82,11 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/scenarios", s.admin(s.adminInstallScenario)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/scenarios/active", s.admin(s.adminSetActiveScenarios)).Methods(http.MethodPut)
 	r.Handle("/_sandbox/scenarios/{name}", s.admin(s.adminRemoveScenario)).Methods(http.MethodDelete)
+	r.Handle("/_sandbox/snapshots", s.admin(s.adminSaveSnapshot)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/snapshots", s.admin(s.adminListSnapshots)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/snapshots/{name}/restore", s.admin(s.adminRestoreSnapshot)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/snapshots/{name}", s.admin(s.adminDeleteSnapshot)).Methods(http.MethodDelete)
+	r.Handle("/_sandbox/coverage", s.admin(s.adminCoverage)).Methods(http.MethodGet)
 
 	// The web inspector: its page and assets (which hold no data, so need no token),
 	// and the admin calls only it needs.
@@ -89,6 +97,10 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/orders", s.admin(s.adminListOrders)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/batches", s.admin(s.adminListBatches)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/scenario-state", s.admin(s.adminScenarioState)).Methods(http.MethodGet)
+	r.Handle("/_sandbox/terminals", s.admin(s.adminTerminals)).Methods(http.MethodGet)
+	for _, op := range terminalOperations {
+		s.operations[op] = true // journaled, so a journal filter may name them
+	}
 
 	if pprof {
 		r.PathPrefix("/_sandbox/debug/pprof/").Handler(s.adminOnly(http.StripPrefix("/_sandbox", profiles())))

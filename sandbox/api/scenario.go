@@ -86,9 +86,8 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	return d, err
 }
 
-// sessionScope is the sequence scope of an X-Sandbox-Session, a key of the store: the
-// session as sent, or its hash when it carries card data (see KeyWithoutCardData).
-func sessionScope(session string) string { return "session:" + sandbox.KeyWithoutCardData(session) }
+// sessionScope is the sequence scope of an X-Sandbox-Session (sandbox.SessionScope).
+func sessionScope(session string) string { return sandbox.SessionScope(session) }
 
 // script answers a call as the matched rule says. The action executes unless the
 // rule scripts an error or a fault instead of it (apply executes it anyway); then the
@@ -107,7 +106,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	}
 	c.refuseDuplicate = o.DuplicateCharge == scenario.DuplicateRefuse
 	if t := o.Terminal; t != nil {
-		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, Outcome: t.Outcome}
+		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome}
 	}
 	// Without apply, a scripted error or fault stands for an action that did not
 	// happen: with nothing to show, an empty or malformed answer is 200 "{".

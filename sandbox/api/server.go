@@ -150,8 +150,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.recoverPanic(w, r, info)
 	setCanonicalPath(r.URL)
 	s.decodeRequestBody(r)
-	if s.journal != nil && !isAdminPath(r.URL.EscapedPath()) {
-		info.journaled = true
+	if p := r.URL.EscapedPath(); s.journal != nil && (!isAdminPath(p) || terminalAction(p) != "") {
+		info.journaled, info.operation = true, terminalAction(p)
 		info.time = s.svc.Clock().Now()
 		info.headers = journaledHeaderValues(r.Header)
 		s.peekBody(r, info)
@@ -166,7 +166,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // isAdminPath reports whether p is under /_sandbox/: admin calls are not journaled,
-// so the journal shows what clients sent to the API and nothing else.
+// so the journal shows what clients sent to the API and, of the admin calls, only
+// the customer's actions on a terminal (terminalAction).
 func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
 
 // setCanonicalPath makes u's path canonical in both its forms. The router matches the

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"unicode/utf8"
+
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -19,7 +21,9 @@ var cardFields = []field{
 	enum("cvv_indicator", "PRESENT", "ILLEGIBLE", "NOT_ON_CARD", "NOT_PRESENT"),
 	text("avs_address", 100),
 	text("avs_postal_code", 20),
-	text("track", 300),
+	// A track in clear is at most 300 characters; an encrypted one (with
+	// payment_method.encryption, or an E3 envelope) up to 2048 [SB]: cardRequestBody.check.
+	text("track", maxEncryptedTrack),
 	{name: "tag", kind: kHex, min: 2, max: 4096},
 	// Java's keyed and track paths send its enum's own names; see chipCondition.
 	enum("chip_condition", "PREV_SUCCESS", "PREV_FAILED", "CHIP_FAILED_PREV_SUCCESS", "CHIP_FAILED_PREV_FAILED", "UNKNOWN"),
@@ -33,6 +37,13 @@ var cardFields = []field{
 	ignored("track_number"), // Java: which track an encrypted track is (1, 2)
 	ignored("category"),     // Java: commercial card type (CORPORATE, PURCHASING...)
 }
+
+// The longest track in clear and encrypted [SB]: tracks 1 and 2 together are under
+// 200 characters; ciphertext and an E3 envelope are longer than the tracks they hold.
+const (
+	maxClearTrack     = 300
+	maxEncryptedTrack = 2048
+)
 
 // encryptionFields is payment_method.encryption of an encrypted track (Java, .NET,
 // PHP): the sandbox records version and type; the KSN or KTB in info is not kept.
@@ -180,6 +191,8 @@ func (b cardRequestBody) check() error {
 		return sandbox.InvalidPaymentMethodID(pm.ID)
 	case pm.ID == "" && pm.Card == nil:
 		return sandbox.MissingFields("payment_method.card")
+	case pm.Card != nil && utf8.RuneCountInString(pm.Card.Track) > maxClearTrack && !sandbox.EncryptedTrack(pm.Card.Track, pm.Encryption != nil):
+		return sandbox.InvalidField("payment_method.card.track")
 	}
 	if b.Initiator == "" && b.StoredCredential == nil {
 		return nil
@@ -260,6 +273,7 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		in.Number, in.ExpiryMonth, in.ExpiryYear, in.CVV = card.Number, card.ExpiryMonth, card.ExpiryYear, card.CVV
 		in.Track, in.Tag, in.PINBlock, in.ChipCondition = card.Track, card.Tag, card.PINBlock, chipCondition(card.ChipCondition)
 		in.Funding, in.Authcode = card.Funding, card.Authcode
+		in.Encrypted = b.PaymentMethod.Encryption != nil
 	}
 	if e := b.PaymentMethod.Encryption; e != nil {
 		req.Encryption = &sandbox.Encryption{Version: e.Version, Type: e.Type} // never the KSN or KTB
@@ -306,6 +320,6 @@ var getTransaction = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newTransactionView(t), nil
+		return newTransactionDetailView(t), nil
 	}),
 }

@@ -137,6 +137,9 @@ func TestAdminRequestShapes(t *testing.T) {
 		{orderStatusBody, reflect.TypeFor[orderStatusRequest]()},
 		{clockBody, reflect.TypeFor[clockRequest]()},
 		{activeScenariosBody, reflect.TypeFor[activeScenariosRequest]()},
+		{presentBody, reflect.TypeFor[presentRequest]()},
+		{tipBody, reflect.TypeFor[tipRequest]()},
+		{snapshotBody, reflect.TypeFor[snapshotRequest]()},
 	} {
 		if problems := checkShape(tt.spec, tt.req); len(problems) > 0 {
 			t.Errorf("%s: %v", tt.req, problems)

@@ -67,6 +67,17 @@ func newTransactionView(t sandbox.Transaction) any {
 	return newDocumentTransactionView(t)
 }
 
+// newTransactionDetailView renders GET /transactions/{id}: the transaction as
+// newTransactionView does, with the card's first six and last four digits [GP].
+func newTransactionDetailView(t sandbox.Transaction) any {
+	if t.Channel == "" {
+		return newDocumentTransactionView(t)
+	}
+	v := newResourceView(t)
+	v.PaymentMethod.Card.MaskedNumberFirst6Last4 = t.Card.MaskedFirst6Last4()
+	return v
+}
+
 // The blocks the transaction shapes share, embedded where each shape sends them (an
 // embedded struct's members are encoded in its place, as if written out there).
 
@@ -124,12 +135,20 @@ type resourceView struct {
 // paymentMethodView is payment_method of the full resource, also what the admin API
 // shows of any transaction. A decline has an empty authcode [GP].
 type paymentMethodView struct {
-	ID        string             `json:"id,omitempty"` // the token charged, if any [GP]
-	Result    string             `json:"result"`
-	Message   string             `json:"message"`
-	EntryMode string             `json:"entry_mode,omitempty"`
-	Card      sandbox.CardResult `json:"card"` // the domain keeps it in its wire shape
-	BNPL      *bnplView          `json:"bnpl,omitempty"`
+	ID        string         `json:"id,omitempty"` // the token charged, if any [GP]
+	Result    string         `json:"result"`
+	Message   string         `json:"message"`
+	EntryMode string         `json:"entry_mode,omitempty"`
+	Card      cardResultView `json:"card"`
+	BNPL      *bnplView      `json:"bnpl,omitempty"`
+}
+
+// cardResultView is payment_method.card of the resource: the domain keeps it in its
+// wire shape. The transaction detail adds the card as reporting shows it, which the
+// SDKs' transaction-summary mappers read [GP].
+type cardResultView struct {
+	sandbox.CardResult
+	MaskedNumberFirst6Last4 string `json:"masked_number_first6last4,omitempty"`
 }
 
 func newResourceView(t sandbox.Transaction) resourceView {
@@ -142,7 +161,7 @@ func newResourceView(t sandbox.Transaction) resourceView {
 }
 
 func newPaymentMethodView(p sandbox.PaymentResult) paymentMethodView {
-	v := paymentMethodView{ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: p.Card}
+	v := paymentMethodView{ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: cardResultView{CardResult: p.Card}}
 	if p.BNPL != nil {
 		v.BNPL = &bnplView{Provider: p.BNPL.Provider}
 	}
@@ -446,10 +465,6 @@ func newTransactionListView(p sandbox.TransactionPage) transactionListView {
 }
 
 func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
-	masked := ""
-	if t.Card.First6 != "" {
-		masked = t.Card.First6 + "XXXXXX" + t.Card.Last4
-	}
 	p := t.PaymentMethod
 	return transactionSummaryView{
 		transactionHead: newTransactionHead(t), Channel: t.Channel,
@@ -458,7 +473,7 @@ func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
 		PaymentMethod: summaryPaymentView{
 			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Name: t.Card.Name,
 			Card: summaryCardView{
-				Brand: t.Card.Brand, MaskedNumberFirst6Last4: masked, Authcode: p.Card.Authcode, BrandReference: p.Card.BrandReference,
+				Brand: t.Card.Brand, MaskedNumberFirst6Last4: t.Card.MaskedFirst6Last4(), Authcode: p.Card.Authcode, BrandReference: p.Card.BrandReference,
 			},
 		},
 	}

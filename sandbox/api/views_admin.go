@@ -182,8 +182,36 @@ type adminDeviceView struct {
 	Mode        string    `json:"mode"`
 	Card        string    `json:"card,omitempty"`
 	Pending     string    `json:"pending,omitempty"`
+	LastRequest string    `json:"last_request,omitempty"`
 	TranNo      int       `json:"tran_no"`
 	LastBatchID string    `json:"last_batch_id,omitempty"`
 	OrderID     string    `json:"order_id,omitempty"`
+	ProductID   string    `json:"product_id,omitempty"`
 	TimeCreated time.Time `json:"time_created"`
+}
+
+// snapshotView is one snapshot, as POST and GET /_sandbox/snapshots show it.
+type snapshotView struct {
+	Name        string `json:"name"`
+	TimeCreated string `json:"time_created"` // wall clock, not the sandbox clock
+	Size        int64  `json:"size"`
+	Session     string `json:"session,omitempty"` // a session snapshot's session
+}
+
+func newSnapshotView(sn sandbox.Snapshot) snapshotView {
+	return snapshotView{
+		Name: sn.Name, TimeCreated: sandbox.FormatTime(sn.Created), Size: sn.Size,
+		Session: sandbox.ScopeSession(sn.Scope),
+	}
+}
+
+// snapshotsView is GET /_sandbox/snapshots.
+type snapshotsView struct {
+	Snapshots []snapshotView `json:"snapshots"`
+}
+
+// restoredView is POST /_sandbox/snapshots/{name}/restore.
+type restoredView struct {
+	snapshotView
+	Status string `json:"status"`
 }

@@ -43,6 +43,9 @@ type Config struct {
 	// Reset wipes the database and loads the fixtures again. Without it, fixtures are
 	// read only when the database has none, so a restart keeps what the API changed.
 	Reset bool
+	// Snapshot names a snapshot restored at start, after the fixtures; one that does
+	// not exist stops the start.
+	Snapshot string
 
 	// Fixtures and Scenarios say where the YAML files are read from.
 	Fixtures  Files
@@ -89,6 +92,10 @@ type Config struct {
 	// terminal before it completes by itself with the terminal's default card; zero
 	// leaves it waiting for a card presented through the admin API.
 	TerminalDelay time.Duration
+	// OrderStep is how long, in sandbox time, a placed device order stays in each of
+	// INITIATED, PROCESSING and SHIPPED before it moves on by itself; zero leaves
+	// orders where the admin API puts them.
+	OrderStep time.Duration
 	// Pprof serves the runtime profiles under /_sandbox/debug/pprof/.
 	Pprof bool
 
@@ -161,6 +168,7 @@ func Open(cfg Config) (*App, error) {
 	a.stop = stop
 	a.startNotifications(ctx)
 	a.startTerminalDelay(ctx)
+	a.startOrderSchedule(ctx)
 	a.startWatchingScenarios(ctx)
 	return a, nil
 }
@@ -176,10 +184,17 @@ func (a *App) wire() error {
 		newIDs = func() sandbox.IDs { return sandbox.RandomIDs{} }
 	}
 	a.svc = sandbox.NewService(a.store, a.clock, newIDs())
+	a.svc.UseSnapshots(a.store)
 	a.svc.SetDuplicateWindow(a.cfg.DuplicateWindow)
 	bindings, err := a.seed()
 	if err != nil {
 		return err
+	}
+	if a.cfg.Snapshot != "" {
+		if _, err := a.svc.RestoreSnapshot(a.cfg.Snapshot); err != nil {
+			return fmt.Errorf("--snapshot %s: %w", a.cfg.Snapshot, err)
+		}
+		a.log.Info("restored a snapshot", "snapshot", a.cfg.Snapshot)
 	}
 	if a.engine, err = a.loadScenarios(bindings); err != nil {
 		return err

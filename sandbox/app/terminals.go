@@ -22,19 +22,23 @@ func (a *App) startTerminalDelay(ctx context.Context) {
 		default:
 		}
 	})
-	a.workers.Go(func() { a.runTerminalDelay(ctx, wake) })
+	a.workers.Go(func() {
+		a.onClock(ctx, wake, "terminal delay", func() (time.Time, error) {
+			return a.completeDueCommands(a.cfg.TerminalDelay)
+		})
+	})
 }
 
-// runTerminalDelay is the loop of startTerminalDelay. Like the notification worker, it
-// sleeps in wall time until the next command is due while the clock runs, and looks
-// again whenever the clock is moved or a command starts waiting.
-func (a *App) runTerminalDelay(ctx context.Context, wake <-chan struct{}) {
-	delay := a.cfg.TerminalDelay
+// onClock runs pass whenever something may have fallen due on the sandbox clock: at
+// once, when wake fires, when the clock is moved, and when the time pass returned (the
+// next thing due; zero for none) comes. Like the notification worker, it sleeps in
+// wall time while the clock runs; with a frozen clock only a move wakes it.
+func (a *App) onClock(ctx context.Context, wake <-chan struct{}, name string, pass func() (time.Time, error)) {
 	for {
 		changed := a.clock.Changed() // taken before the pass: no move is missed
-		next, err := a.completeDueCommands(delay)
+		next, err := pass()
 		if err != nil {
-			a.log.Error("terminal delay", "error", err)
+			a.log.Error(name, "error", err)
 			next = a.clock.Now().Add(time.Second)
 		}
 		var timer *time.Timer

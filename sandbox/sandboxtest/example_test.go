@@ -151,3 +151,43 @@ func ExampleServer_Charge() {
 	// tip after the close: 400 Cannot PROCESS Adjustment over a transaction that is in a closed batch.
 	// PREAUTHORIZED
 }
+
+// A terminal ordered for a merchant arrives and takes a sale: the order is delivered,
+// its terminal bound to the merchant's account (which had one already, so the new one
+// came as a spare) and set to wait for the card, and the card is presented on it.
+func ExampleServer_DeliverOrder() {
+	srv := sandboxtest.NewServer(nil)
+	defer srv.Close()
+	token := srv.Token()
+	post := func(path, body string) map[string]any {
+		req, _ := http.NewRequest("POST", srv.URL+"/ucp"+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", sandboxtest.Version)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		defer resp.Body.Close()
+		var answer map[string]any
+		json.NewDecoder(resp.Body).Decode(&answer)
+		return answer
+	}
+
+	order := post("/merchants/"+sandboxtest.MerchantOne+"/orders",
+		`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}]}`)
+	terminal := srv.DeliverOrder(order["id"].(string))[0]
+	fmt.Println(order["status"], "->", srv.Order(terminal.OrderID).Status, "spare:", terminal.AccountID == "")
+	srv.Admin("POST", "/_sandbox/devices/"+terminal.ID, map[string]string{
+		"account_id": "TRA_00000000000000000000000000000001", "mode": "INITIATED"}, nil)
+
+	sale := post("/devices", `{"channel":"CP","request":{"message":"MSG","data":{"command":"Sale","requestId":"1",`+
+		`"data":{"transaction":{"baseAmount":"12.50"}}}}}`)
+	fmt.Println("sale:", sale["status"])
+	done := srv.PresentCard(sale["id"].(string), "visa_contactless")
+	txn := srv.Transaction(done.Response.TransactionID)
+	fmt.Println("card presented:", done.Status, txn.Status, txn.Amount, txn.PaymentMethod.EntryMode)
+	// Output:
+	// INITIATED -> DELIVERED spare: true
+	// sale: INITIATED
+	// card presented: COMPLETE CAPTURED 1250 CONTACTLESS_CHIP
+}

@@ -26,6 +26,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"testing"
 	"time"
 
@@ -59,6 +60,7 @@ type config struct {
 	global    []string
 	start     time.Time
 	seed      uint64
+	orderStep time.Duration
 }
 
 // WithFixtures replaces the embedded default fixtures with the *.yaml and *.yml files
@@ -84,6 +86,11 @@ func WithTime(t time.Time) Option { return func(c *config) { c.start = t } }
 // scenario outcomes with a probability, so that the same calls fail the same way in
 // every run. Seed 0 means random ids and draws.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// WithOrderStep moves placed device orders along by themselves, a step each d of
+// sandbox time, as --order-step does; without it orders move only when the test moves
+// them (DeliverOrder, the admin API).
+func WithOrderStep(d time.Duration) Option { return func(c *config) { c.orderStep = d } }
 
 // Server is a running in-process sandbox.
 type Server struct {
@@ -128,6 +135,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		NewIDs:          newIDs,
 		Seed:            cfg.seed,
 		Seeded:          cfg.seed != 0,
+		OrderStep:       cfg.orderStep,
 	})
 	if err != nil {
 		s.fatalf("sandboxtest: %v", err)
@@ -160,6 +168,31 @@ func (s *Server) SetScenarios(names ...string) {
 	}
 	if err := s.app.Scenarios().SetGlobal(names); err != nil {
 		s.fatalf("sandboxtest: %v", err)
+	}
+}
+
+// Snapshot saves the whole state under name (POST /_sandbox/snapshots), replacing a
+// snapshot of that name. The server's snapshots are kept in memory and go with it.
+// A name the sandbox refuses fails the test.
+func (s *Server) Snapshot(name string) {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	body := map[string]any{"name": name, "overwrite": true}
+	if status := s.Admin("POST", "/_sandbox/snapshots", body, nil); status != http.StatusOK {
+		s.fatalf("sandboxtest: snapshot %q: status %d", name, status)
+	}
+}
+
+// Restore brings back the state Snapshot saved under name
+// (POST /_sandbox/snapshots/{name}/restore). An unknown name fails the test.
+func (s *Server) Restore(name string) {
+	if s.t != nil {
+		s.t.Helper()
+	}
+	path := "/_sandbox/snapshots/" + url.PathEscape(name) + "/restore"
+	if status := s.Admin("POST", path, nil, nil); status != http.StatusOK {
+		s.fatalf("sandboxtest: restore %q: status %d", name, status)
 	}
 }
 

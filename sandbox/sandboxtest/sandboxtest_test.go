@@ -190,3 +190,75 @@ rules:
 		t.Errorf("loaded scenarios %+v: want only the test's file", list.Scenarios)
 	}
 }
+
+// placeOrder orders quantity A920 terminals for merchant One and returns the order id.
+func placeOrder(t *testing.T, srv *sandboxtest.Server, quantity string) string {
+	t.Helper()
+	req, _ := http.NewRequest("POST", srv.URL+"/merchants/"+sandboxtest.MerchantOne+"/orders",
+		strings.NewReader(`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":`+quantity+`}}]}`))
+	req.Header.Set("Authorization", "Bearer "+srv.Token())
+	req.Header.Set("X-GP-Version", sandboxtest.Version)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var o struct{ ID string }
+	if json.NewDecoder(resp.Body).Decode(&o); resp.StatusCode != 200 {
+		t.Fatalf("order: %d", resp.StatusCode)
+	}
+	return o.ID
+}
+
+// DeliverOrder makes an order's terminals once, however often it is called; Devices
+// lists them beside the fixtures' own.
+func TestDeliverOrderAndDevices(t *testing.T) {
+	srv := sandboxtest.NewServer(t)
+	before := len(srv.Devices())
+	id := placeOrder(t, srv, "3")
+	delivered := srv.DeliverOrder(id)
+	if len(delivered) != 3 || srv.Order(id).Status != sandbox.OrderDelivered {
+		t.Fatalf("delivered %d terminals, order %s", len(delivered), srv.Order(id).Status)
+	}
+	for _, d := range delivered {
+		if d.MerchantID != sandboxtest.MerchantOne || d.AccountID != "" || d.Status != sandbox.DeviceActive {
+			t.Errorf("delivered terminal %+v: want an ACTIVE spare of merchant One", d)
+		}
+	}
+	if again := srv.DeliverOrder(id); len(again) != 3 || again[0].ID != delivered[0].ID {
+		t.Errorf("delivered again: %+v", again)
+	}
+	if got := len(srv.Devices()); got != before+3 {
+		t.Errorf("%d terminals, want %d", got, before+3)
+	}
+}
+
+// With WithOrderStep an order moves by itself as the clock is moved.
+func TestWithOrderStep(t *testing.T) {
+	srv := sandboxtest.NewServer(t, sandboxtest.WithOrderStep(time.Hour))
+	id := placeOrder(t, srv, "1")
+	srv.Admin("POST", "/_sandbox/clock", map[string]string{"advance": "2h"}, nil)
+	if got := srv.Order(id).Status; got != sandbox.OrderShipped {
+		t.Errorf("after two steps: %s", got)
+	}
+	srv.Admin("POST", "/_sandbox/clock", map[string]string{"advance": "1h"}, nil)
+	if got := srv.DeliverOrder(id); len(got) != 1 || len(srv.Order(id).History) != 4 {
+		t.Errorf("delivered by the clock: %+v, history %+v", got, srv.Order(id).History)
+	}
+}
+
+// Snapshot and Restore: a test saves a state, spends it, and gets it back.
+func TestSnapshotAndRestore(t *testing.T) {
+	srv := sandboxtest.NewServer(t, sandboxtest.WithSeed(1))
+	sale := srv.Charge("1000")
+	srv.Snapshot("one-sale")
+	srv.Charge("2000")
+	if got := len(srv.Batch(sale.BatchID).Members); got != 2 {
+		t.Fatalf("batch members before the restore: %d", got)
+	}
+	srv.Restore("one-sale")
+	if got := srv.Batch(sale.BatchID).Members; len(got) != 1 || got[0] != sale.ID {
+		t.Errorf("batch members after the restore: %v, want the snapshot's %s", got, sale.ID)
+	}
+	srv.Snapshot("one-sale") // saving again under the name replaces it
+}

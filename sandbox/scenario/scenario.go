@@ -121,6 +121,7 @@ type Terminal struct {
 	Card      string
 	EntryMode string
 	Tip       string // minor units
+	PIN       string // sandbox.PINWrong: the customer keys a wrong PIN
 	Outcome   string
 }
 
@@ -180,7 +181,7 @@ func (o Outcome) String() string {
 		parts = append(parts, "issuer "+o.Issuer.Result)
 	}
 	if t := o.Terminal; t != nil {
-		parts = append(parts, "terminal "+strings.TrimSpace(strings.Join([]string{t.Card, t.EntryMode, t.Tip, t.Outcome}, " ")))
+		parts = append(parts, "terminal "+strings.TrimSpace(strings.Join([]string{t.Card, t.EntryMode, t.Tip, t.PIN, t.Outcome}, " ")))
 	}
 	if o.Body != nil {
 		parts = append(parts, "body")
@@ -320,13 +321,15 @@ func (r Rule) checkTerminal() error {
 func TerminalProblem(t Terminal) string {
 	switch {
 	case t == Terminal{}:
-		return "needs card, entry_mode, tip or outcome"
+		return "needs card, entry_mode, tip, pin or outcome"
 	case t.Card != "" && !sandbox.KnownTerminalCard(t.Card):
 		return fmt.Sprintf("card %q: want a terminal test card (%s)", t.Card, strings.Join(sandbox.TerminalCardNames(), ", "))
 	case t.EntryMode != "" && !slices.Contains(TerminalEntryModes, t.EntryMode):
 		return fmt.Sprintf("entry_mode %q: want one of %s", t.EntryMode, strings.Join(TerminalEntryModes, ", "))
 	case t.Tip != "" && (!sandbox.AllDigits(t.Tip) || len(t.Tip) > 12):
 		return fmt.Sprintf("tip %q: want an amount in minor units such as \"200\"", t.Tip)
+	case t.PIN != "" && t.PIN != sandbox.PINWrong:
+		return fmt.Sprintf("pin %q: want %s (the customer keys a wrong PIN)", t.PIN, sandbox.PINWrong)
 	case t.Outcome != "" && !slices.Contains(TerminalOutcomes, t.Outcome):
 		return fmt.Sprintf("outcome %q: want one of %s", t.Outcome, strings.Join(TerminalOutcomes, ", "))
 	}

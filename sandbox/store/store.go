@@ -74,9 +74,10 @@ type Options struct {
 
 // Store is a sandbox.Store over one buntdb database.
 type Store struct {
-	db   *buntdb.DB
-	lock *os.File // nil for ":memory:"
-	file *fileWatch
+	db        *buntdb.DB
+	lock      *os.File // nil for ":memory:"
+	file      *fileWatch
+	snapshots *snapshots // snapshot.go
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -97,7 +98,7 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Store{db: db}, nil
+		return &Store{db: db, snapshots: newSnapshots(path)}, nil
 	}
 	lock, err := lockFile(path)
 	if err != nil {
@@ -115,7 +116,7 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		_ = lock.Close()
 		return nil, err
 	}
-	return &Store{db: db, lock: lock, file: file}, nil
+	return &Store{db: db, lock: lock, file: file, snapshots: newSnapshots(path)}, nil
 }
 
 // openFile checks the file at path and opens it in buntdb, configured and marked.

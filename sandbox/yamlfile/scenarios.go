@@ -223,11 +223,12 @@ type terminalDoc struct {
 	Card      string `yaml:"card"`
 	EntryMode string `yaml:"entry_mode"`
 	Tip       string `yaml:"tip"`
+	PIN       string `yaml:"pin"`
 	Outcome   string `yaml:"outcome"`
 }
 
 func (t terminalDoc) value() scenario.Terminal {
-	return scenario.Terminal{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, Outcome: t.Outcome}
+	return scenario.Terminal{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome}
 }
 
 // issuerDoc scripts the issuer's answer: "issuer: {result: "51"}".

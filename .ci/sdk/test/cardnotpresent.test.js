@@ -53,3 +53,15 @@ test("processing error: 4009830000001985 fails downstream", async () => {
     "200,eCom error—Developers are notified",
   );
 });
+
+// The Node SDK's own CreditPartialReverseTransaction: GP's card-not-present channel
+// supports no partial reversal.
+test("a partial reversal is refused", async () => {
+  const sale = await card("4263970000005262").charge(20).withCurrency("USD").execute();
+  await rejectsWithGpError(
+    sale.reverse(10).execute(),
+    "INVALID_REQUEST_DATA",
+    "40214",
+    "partial reversal not supported",
+  );
+});

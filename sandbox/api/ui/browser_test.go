@@ -33,6 +33,7 @@ const (
 	partnerKey  = "SandboxAppKey001"
 	merchantOne = "MER_00000000000000000000000000000001"
 	capturedOne = "TRN_CapturedSale000000000000000001"
+	deviceOne   = "DEV_00000000000000000000000000000001"
 )
 
 // sandboxUnderTest is the built binary, running.
@@ -41,10 +42,10 @@ type sandboxUnderTest struct {
 	base string
 }
 
-func mustStartSandbox(t *testing.T) *sandboxUnderTest {
+func mustStartSandbox(t *testing.T, args ...string) *sandboxUnderTest {
 	t.Helper()
-	_, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--admin-token", adminToken,
-		"--clock", "2021-03-22T10:00:00.000Z", "--seed", "14")
+	_, base := testrun.Serve(t, testrun.Build(t), append([]string{"--db", ":memory:", "--admin-token", adminToken,
+		"--clock", "2021-03-22T10:00:00.000Z", "--seed", "14"}, args...)...)
 	return &sandboxUnderTest{t: t, base: base}
 }
 
@@ -270,6 +271,25 @@ func TestInspectorInABrowser(t *testing.T) {
 	b.mustSeeText(`#clock-now`, "2021-03-22 11:00:")
 	b.mustShoot(shots, "scenarios", true)
 
+	// Coverage: the checklist against the journal, each covered item linking to its
+	// requests.
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/coverage"))
+	b.mustSeeText(`#coverage-summary`, "checklist items covered")
+	for item, want := range map[string]string{"sale.manual": "covered", "tip.adjustment": "covered", "notification.delivered": "covered", "reversal": "not covered"} {
+		got := b.mustEval(fmt.Sprintf(`document.querySelector('#coverage tr[data-item=%q] .badge').textContent`, item))
+		if got != want {
+			t.Errorf("coverage of %s: %q, want %q", item, got, want)
+		}
+	}
+	b.mustEval(`(document.querySelector('#coverage tr[data-item="sale.manual"] a').click(), 'ok')`)
+	b.mustSeeText(`#request-detail`, "till-1")
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/coverage"))
+	b.mustSeeText(`#coverage`, "Keyed (manual) sale")
+	if problems := b.mustEval(fmt.Sprintf(tableFitJS, "#coverage")); problems != "" {
+		t.Errorf("#/coverage:\n%s", problems)
+	}
+	b.mustShoot(shots, "coverage", true)
+
 	// Common desktop widths: every cell is wide enough for its longest word (a path
 	// breaks after a /, never letter by letter), nothing spills out of its cell, and a
 	// table wider than its panel scrolls there rather than running off the page.
@@ -294,7 +314,7 @@ func TestInspectorInABrowser(t *testing.T) {
 
 	// A narrow window: the views stack and nothing runs off the side.
 	b.mustRun(chromedp.EmulateViewport(420, 800))
-	for _, view := range []string{"requests?scenario=declined-adjustment", "transactions/" + capturedOne, "notifications/" + orderID + "/1", "scenarios"} {
+	for _, view := range []string{"requests?scenario=declined-adjustment", "transactions/" + capturedOne, "notifications/" + orderID + "/1", "scenarios", "terminal", "coverage"} {
 		b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/" + view))
 		b.mustSeeText(`main`, "")
 		if strings.HasPrefix(view, "requests") {
@@ -307,6 +327,97 @@ func TestInspectorInABrowser(t *testing.T) {
 		}
 	}
 	b.mustShoot(shots, "narrow", false)
+}
+
+// micSale is a Meet in the Cloud sale of 10.00 that names no tip, so the terminal
+// asks the customer for one.
+const micSale = `{"account_name":"transaction_processing","channel":"CP","country":"US","currency":"USD","reference":"till-7",` +
+	`"request":{"message":"MSG","data":{"command":"Sale","requestId":"7","EcrId":"13","data":{"transaction":{"baseAmount":"10.00"}}}}}`
+
+// The Terminal view: a sale sent through POST /devices waits on the terminal's screen;
+// a person chooses a tip and presents a card by clicking, and sees it approved; the
+// transaction is the API's, with the tip and the masked card. Then a sale the
+// customer cancels.
+func TestTerminalInABrowser(t *testing.T) {
+	chromium := testrun.Chromium(t)
+	sb := mustStartSandbox(t, "--terminal-delay", "0") // nothing completes a sale but the clicks
+	admin := map[string]string{"Authorization": "Bearer " + adminToken}
+	if status, m := sb.call("POST", "/_sandbox/devices/"+deviceOne, admin, `{"mode":"INITIATED"}`); status != 200 {
+		t.Fatalf("INITIATED mode: %d %v", status, m)
+	}
+	tok := sb.mustToken()
+	status, sale := sb.call("POST", "/devices", apiHeader(tok), micSale)
+	if status != 200 || sale["status"] != "INITIATED" {
+		t.Fatalf("sale: %d %v", status, sale)
+	}
+	saleID := sale["id"].(string)
+
+	b := mustBrowser(t, chromium)
+	shots := screenshotDir(t)
+	panel := `#terminal-` + deviceOne
+	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/?token=" + adminToken + "#/terminal"))
+	for _, want := range []string{"Sale", "10.00 USD", "Add a tip?", "Insert, tap or swipe"} {
+		b.mustSeeText(panel+` .screen`, want)
+	}
+	// The test cards by name, brand and masked number; never a whole card number.
+	b.mustSeeText(panel, "visa_contactless VISA 401200******0016 · tap")
+	if page := b.mustEval(`document.body.textContent`); strings.Contains(page, "4012002000060016") {
+		t.Error("the page shows a whole card number")
+	}
+
+	b.mustEval(`([...document.querySelectorAll('` + panel + ` button')].find(b => b.textContent.startsWith('20%')).click(), 'ok')`)
+	b.mustSeeText(panel+` .screen`, "Tip 2.00 · Total 12.00 USD")
+	b.mustShoot(shots, "terminal", true)
+	b.mustEval(`(document.querySelector('` + panel + ` button[data-card="visa_contactless"]').click(), 'ok')`)
+	b.mustSeeText(panel+` .screen`, "Sale: APPROVED 12.00 USD")
+	b.mustSeeText(panel+` .screen`, "VISA 401200******0016 · Contactless")
+
+	_, done := sb.call("GET", "/_sandbox/device-requests/"+saleID, admin, "")
+	host, _ := dig(done, "response", "data", "host").(map[string]any)
+	if done["status"] != "COMPLETE" || host == nil || host["tipAmount"] != "2.00" || host["totalAmount"] != "12.00" {
+		t.Fatalf("the device request after the clicks: %v", done)
+	}
+	trn := host["referenceNumber"].(string)
+	b.mustSeeText(panel+` .screen`, trn)
+	status, txn := sb.call("GET", "/transactions/"+trn, apiHeader(tok), "")
+	if status != 200 || txn["status"] != "CAPTURED" || txn["amount"] != "1000" || dig(txn, "payment_method", "entry_mode") != "CONTACTLESS_CHIP" ||
+		dig(txn, "payment_method", "card", "masked_number_last4") != "XXXXXXXXXXXX0016" {
+		t.Errorf("GET /transactions/%s: %d %v", trn, status, txn)
+	}
+	if _, stored := sb.call("GET", "/_sandbox/transactions/"+trn, admin, ""); stored["gratuity_amount"] != "200" {
+		t.Errorf("the transaction's tip: %v", stored["gratuity_amount"])
+	}
+
+	// A tip typed in, then the customer cancels: no sale.
+	status, sale = sb.call("POST", "/devices", apiHeader(tok), micSale)
+	if status != 200 || sale["status"] != "INITIATED" {
+		t.Fatalf("second sale: %d %v", status, sale)
+	}
+	b.mustSeeText(panel+` .screen`, "Insert, tap or swipe") // the view refreshes by itself
+	b.mustEval(`(document.querySelector('#tip-` + deviceOne + `').value = '1.5', document.querySelector('#tip-` + deviceOne + `').form.requestSubmit(), 'ok')`)
+	b.mustSeeText(panel+` .screen`, "Tip 1.50 · Total 11.50 USD")
+	b.mustEval(`(document.querySelector('#cancel-` + deviceOne + `').click(), 'ok')`)
+	b.mustSeeText(panel+` .screen`, "Sale: TRANSACTION CANCELLED BY CUSTOMER")
+	if _, d := sb.call("GET", "/_sandbox/device-requests/"+sale["id"].(string), admin, ""); d["status"] != "DECLINED" {
+		t.Errorf("the cancelled sale: %v", d)
+	}
+
+	// Each click is in the journal.
+	for op, want := range map[string]float64{"terminal_tip": 2, "terminal_present": 1, "terminal_cancel": 1} {
+		if _, c := sb.call("GET", "/_sandbox/requests/count?operation="+op, admin, ""); c["count"] != want {
+			t.Errorf("%s journaled %v times, want %v", op, c["count"], want)
+		}
+	}
+}
+
+// dig walks a decoded JSON object by its keys.
+func dig(m map[string]any, keys ...string) any {
+	var v any = m
+	for _, k := range keys {
+		o, _ := v.(map[string]any)
+		v = o[k]
+	}
+	return v
 }
 
 // tableFitJS (with the table's selector) lists, one a line, the cells of the table that

@@ -1,5 +1,6 @@
 // gp-sandbox inspector. It reads the admin API and shows it; the only calls that
-// change anything are the clock and reset buttons of the Scenarios & clock view.
+// change anything are the clock and reset buttons of the Scenarios & clock view and
+// the customer's buttons of the Terminal view.
 //
 // Safety rule of this file: data reaches the page only as text (el() appends strings
 // as text nodes, textContent elsewhere). Nothing received is ever parsed as HTML.
@@ -202,7 +203,9 @@ const views = {
   orders: { nav: 'resources', title: 'Orders', show: (r) => showResources('orders', r) },
   batches: { nav: 'resources', title: 'Batches', show: (r) => showResources('batches', r) },
   notifications: { nav: 'notifications', title: 'Notifications', show: showNotifications },
+  terminal: { nav: 'terminal', title: 'Terminal', show: showTerminal },
   scenarios: { nav: 'scenarios', title: 'Scenarios & clock', show: showScenarios },
+  coverage: { nav: 'coverage', title: 'Coverage', show: showCoverage },
 };
 
 function route() {
@@ -247,7 +250,8 @@ const FILTERS = [
 ];
 // Suggestions for the operation filter; the server checks the name.
 const OPERATIONS = ['accesstoken', 'adjustment', 'order', 'transaction', 'transaction_detail', 'transaction_list', 'capture',
-  'refund', 'reversal', 'reauthorization', 'incremental', 'verification', 'batch_close'];
+  'refund', 'reversal', 'reauthorization', 'incremental', 'verification', 'batch_close', 'device', 'terminal_present',
+  'terminal_tip', 'terminal_cancel'];
 
 const journal = {
   filterKey: null, entries: [], hasMore: false, selected: '', paused: false, waiting: [],
@@ -753,6 +757,193 @@ async function showNotifications(r) {
   current.render = render;
   main.dataset.key = '';
   await render();
+}
+
+// ---------------------------------------------------------------- terminal
+
+// The Terminal view: each simulated terminal's screen as the customer sees it, and the
+// customer's hands: choose a tip, present a test card (by name: no card data is typed
+// or shown here), cancel. Each button is one admin call, which the journal records.
+
+const TIP_PERCENTS = [15, 18, 20];
+const ENTRY_WORDS = { CHIP: 'insert', CONTACTLESS_CHIP: 'tap', SWIPE: 'swipe', MANUAL: 'keyed' };
+let terminalNote = null; // the outcome of the last button pressed: { id, text, error }
+
+async function showTerminal() {
+  const render = async () => {
+    try {
+      const data = await api('/_sandbox/terminals');
+      if (current.render !== render) return;
+      renderOnce(JSON.stringify([data, terminalNote]), () => [
+        el('h2', null, 'Terminal'),
+        el('p', { class: 'muted' }, 'Each terminal\'s screen, as the customer sees it. A command sent by POST /devices to a terminal in INITIATED mode waits here for a card.'),
+        data.terminals.length
+          ? el('div', { class: 'cards', id: 'terminals' }, data.terminals.map((t) => terminalPanel(t, data.cards)))
+          : el('p', { class: 'empty' }, 'No terminal: the fixtures give each merchant one.'),
+      ]);
+    } catch (err) { if (current.render === render) showError(err); }
+  };
+  current.render = render;
+  main.dataset.key = '';
+  await render();
+}
+
+// ---------------------------------------------------------------- coverage
+
+async function showCoverage() {
+  const render = async () => {
+    try {
+      const c = await api('/_sandbox/coverage');
+      if (current.render !== render) return;
+      renderOnce(JSON.stringify(c), () => coveragePage(c));
+    } catch (err) { if (current.render === render) showError(err); }
+  };
+  current.render = render;
+  main.dataset.key = '';
+  await render();
+}
+
+function terminalPanel(t, cards) {
+  const w = t.waiting;
+  const note = terminalNote && terminalNote.id === t.id ? terminalNote : null;
+  return el('section', { class: 'panel terminal', id: 'terminal-' + t.id, 'aria-label': 'Terminal ' + t.id },
+    el('h3', { class: 'mono' }, t.id, ' ', stateBadge(t.status), ' ', badge(t.mode)),
+    el('p', { class: 'muted small' }, `${t.model || 'terminal'} of ${t.merchant_id}, account ${t.account_id}`),
+    terminalScreen(t),
+    w ? [
+      w.tip_prompt ? tipControls(t.id, w) : null,
+      el('h4', null, 'Present a card'),
+      el('div', { class: 'toolbar card-buttons' }, cards.map((c) => el('button', {
+        type: 'button', 'data-card': c.name,
+        onclick: () => terminalAction(t.id, 'present', { card: c.name }, `${c.name} presented`),
+      }, el('strong', null, c.name), el('span', { class: 'muted small' }, ` ${c.brand} ${c.masked_number} · ${ENTRY_WORDS[c.entry_mode] || c.entry_mode}`, c.note ? ` · ${c.note}` : '')))),
+      el('div', { class: 'toolbar' }, el('button', { type: 'button', class: 'danger', id: 'cancel-' + t.id,
+        onclick: () => terminalAction(t.id, 'cancel', null, 'The customer cancelled') }, 'Customer cancels')),
+    ] : t.mode === 'COMPLETE' ? el('p', { class: 'muted' }, 'This terminal answers each command at once with its default card. ',
+      el('button', { type: 'button', class: 'link', onclick: () => setTerminalMode(t.id) }, 'Wait for a card here (INITIATED mode)')) : null,
+    el('p', { class: note && note.error ? 'error' : 'muted', role: 'status', id: 'terminal-note-' + t.id }, note ? note.text : ''));
+}
+
+// terminalScreen is the terminal's display: the waiting command, else idle with the
+// last answer.
+function terminalScreen(t) {
+  const w = t.waiting;
+  if (w) {
+    const tip = w.tip_amount;
+    const total = tip !== undefined ? (BigInt(w.base_amount || '0') + BigInt(tip)).toString() : null;
+    return el('div', { class: 'screen', 'data-screen': 'waiting' },
+      el('p', null, w.command),
+      w.base_amount ? el('p', { class: 'amount' }, majorUnits(w.base_amount, w.currency) + ' ' + w.currency) : null,
+      tip !== undefined ? el('p', null, `Tip ${majorUnits(tip, w.currency)} · Total ${majorUnits(total, w.currency)} ${w.currency}`)
+        : w.tip_prompt ? el('p', { class: 'prompt' }, 'Add a tip?') : null,
+      el('p', { class: 'prompt' }, 'Insert, tap or swipe'));
+  }
+  return el('div', { class: 'screen', 'data-screen': 'idle' },
+    el('p', null, 'Ready'),
+    t.last ? terminalResult(t.last) : el('p', { class: 'dim' }, 'No command yet'));
+}
+
+function terminalResult(l) {
+  const r = l.response || {};
+  const h = r.host || {};
+  const p = r.payment;
+  const c = l.currency;
+  if (r.result !== 'Success') {
+    return el('p', { class: 'result' }, `${l.command}: ${r.error_message || 'FAILED'}`, r.error_code ? ` (${r.error_code})` : '');
+  }
+  return [
+    el('p', { class: 'result' }, `${l.command}: APPROVED`, h.total_amount ? ` ${majorUnits(h.total_amount, c)} ${c}` : ''),
+    h.tip_amount && h.tip_amount !== '0' ? el('p', null, `incl. tip ${majorUnits(h.tip_amount, c)}`) : null,
+    p ? el('p', null, `${p.card_type} ${p.masked_pan} · ${p.card_acquisition}`, h.approval_code ? ` · auth ${h.approval_code}` : '') : null,
+    r.batch ? el('p', null, `Batch ${r.batch.batch_id} ${r.batch.status} · ${r.batch.count} · ${majorUnits(r.batch.total_amount, c)} ${c}`) : null,
+    r.transaction_id ? el('p', null, link('transactions/' + enc(r.transaction_id), r.transaction_id, { class: 'mono' })) : null,
+  ];
+}
+
+function tipControls(id, w) {
+  const base = BigInt(w.base_amount || '0');
+  const form = el('form', { class: 'toolbar', 'aria-label': 'Tip on terminal ' + id },
+    el('button', { type: 'button', onclick: () => terminalAction(id, 'tip', { tip: '0' }, 'No tip') }, 'No tip'),
+    TIP_PERCENTS.map((p) => {
+      const tip = ((base * BigInt(p) + 50n) / 100n).toString();
+      return el('button', { type: 'button', 'data-tip': tip, onclick: () => terminalAction(id, 'tip', { tip }, `Tip ${p}%`) },
+        `${p}% (${majorUnits(tip, w.currency)})`);
+    }),
+    el('label', { for: 'tip-' + id }, 'or '),
+    el('input', { id: 'tip-' + id, name: 'tip', class: 'narrow', size: 7, placeholder: '2.50', autocomplete: 'off', inputmode: 'decimal' }),
+    el('button', { type: 'submit' }, 'Add tip'));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const tip = minorUnits(form.elements.tip.value.trim(), w.currency);
+    if (tip === null) { terminalNote = { id, text: 'A tip is an amount such as 2.50', error: true }; main.dataset.key = ''; current.render(); return; }
+    terminalAction(id, 'tip', { tip }, 'Tip chosen');
+  });
+  return [el('h4', null, 'Tip'), form];
+}
+
+// minorUnits reads an amount typed in major units ("2.5") as the API's minor units
+// ("250"), on the digits, or null when it is not one.
+function minorUnits(text, currency) {
+  const digits = MINOR_DIGITS[String(currency).toUpperCase()] ?? 2;
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(text);
+  if (!m || (m[2] || '').length > digits) return null;
+  return String(BigInt(m[1] + (m[2] || '').padEnd(digits, '0')));
+}
+
+async function terminalAction(id, action, body, done) {
+  try {
+    const opts = { method: 'POST' };
+    if (body) { opts.headers = { 'Content-Type': 'application/json' }; opts.body = JSON.stringify(body); }
+    const d = await api(`/_sandbox/devices/${enc(id)}/${action}`, opts);
+    terminalNote = { id, text: `${done}: ${d.id} is ${d.status}` };
+  } catch (err) { terminalNote = { id, text: 'Not done: ' + err.message, error: true }; }
+  announce(terminalNote.text);
+  main.dataset.key = '';
+  if (current.render) current.render();
+}
+
+async function setTerminalMode(id) {
+  try {
+    await api(`/_sandbox/devices/${enc(id)}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ mode: 'INITIATED' }) });
+    terminalNote = { id, text: 'Commands now wait for a card here.' };
+  } catch (err) { terminalNote = { id, text: 'Not changed: ' + err.message, error: true }; }
+  main.dataset.key = '';
+  if (current.render) current.render();
+}
+
+function coverageExamples(item) {
+  const links = item.examples.map((x) => link('requests/' + enc(x.request_id), '#' + x.seq, { class: 'mono' }));
+  const notes = (item.notifications || []).map((n) => el('span', { class: 'mono' }, n));
+  return [...links, ...notes].flatMap((a, i) => (i ? [' ', a] : [a]));
+}
+
+function coveragePage(c) {
+  const rows = c.items.map((item) => el('tr', { 'data-item': item.id },
+    el('td', null, item.covered ? badge('covered', 'ok') : badge('not covered', 'err')),
+    el('td', null, item.group),
+    el('td', null, el('strong', null, item.title), el('br'), item.satisfied_by, el('br'), el('span', { class: 'muted' }, 'SDK tests: ' + item.source)),
+    el('td', { class: 'num' }, String(item.count)), el('td', null, ...coverageExamples(item))));
+  const errors = c.seen.errors.map((e) => el('tr', null, el('td', { class: 'num' }, String(e.status)),
+    el('td', { class: 'mono' }, `${e.error_code} ${e.detailed_error_code}`), el('td', { class: 'num' }, String(e.count)),
+    el('td', null, ...coverageExamples(e))));
+  const counts = (m) => Object.keys(m).sort().map((k) => `${k} ${m[k]}`).join(' · ') || 'none';
+  return [
+    el('h2', null, 'Coverage'),
+    el('p', { id: 'coverage-summary', role: 'status' },
+      `${c.summary.covered} of ${c.summary.items} checklist items covered by the ${c.requests} requests in the journal (since the last reset or clear).`),
+    el('section', { class: 'panel', 'aria-labelledby': 'seen-title' },
+      el('h3', { id: 'seen-title' }, 'Seen'),
+      kv([['Operations', counts(c.seen.operations)], ['Entry modes', counts(c.seen.entry_modes)],
+        ['Approved', String(c.seen.outcomes.approved)], ['Declined by result', counts(c.seen.outcomes.declined)],
+        ['Partial', String(c.seen.outcomes.partial)], ['Tips', String(c.seen.tips)], ['Batch closes', String(c.seen.batch_closes)],
+        ['Notifications', counts(c.seen.notifications)]]),
+      el('h3', null, 'Error tuples answered'),
+      errors.length ? table([['Status', { class: 'num' }], 'Error', ['Count', { class: 'num' }], 'Requests'], errors, { 'aria-label': 'Errors seen' })
+        : el('p', { class: 'muted' }, 'No GP error in the journal.')),
+    el('section', { class: 'panel', 'aria-labelledby': 'checklist-title' },
+      el('h3', { id: 'checklist-title' }, 'Card-present checklist'),
+      table(['', 'Group', 'Item', ['Count', { class: 'num' }], 'Requests'], rows, { id: 'coverage', 'aria-label': 'Checklist' })),
+  ];
 }
 
 // ---------------------------------------------------------------- scenarios and clock

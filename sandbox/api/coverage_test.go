@@ -1,0 +1,224 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+)
+
+// coverageReport is GET /_sandbox/coverage as a test reads it.
+type coverageReport struct {
+	Requests int `json:"requests"`
+	Summary  struct {
+		Items     int      `json:"items"`
+		Covered   int      `json:"covered"`
+		Uncovered []string `json:"uncovered"`
+	} `json:"summary"`
+	Items []struct {
+		ID       string `json:"id"`
+		Covered  bool   `json:"covered"`
+		Count    int    `json:"count"`
+		Examples []struct {
+			Seq       uint64 `json:"seq"`
+			RequestID string `json:"request_id"`
+		} `json:"examples"`
+		Notifications []string `json:"notifications"`
+	} `json:"items"`
+	Seen struct {
+		Operations map[string]int `json:"operations"`
+		EntryModes map[string]int `json:"entry_modes"`
+		Outcomes   struct {
+			Approved int            `json:"approved"`
+			Declined map[string]int `json:"declined"`
+			Partial  int            `json:"partial"`
+		} `json:"outcomes"`
+		Errors []struct {
+			Status int    `json:"status"`
+			Code   string `json:"error_code"`
+			Detail string `json:"detailed_error_code"`
+			Count  int    `json:"count"`
+		} `json:"errors"`
+		Tips          int            `json:"tips"`
+		BatchCloses   int            `json:"batch_closes"`
+		Notifications map[string]int `json:"notifications"`
+	} `json:"seen"`
+}
+
+func (env *sandboxEnv) mustCoverage() coverageReport {
+	env.t.Helper()
+	r := env.do("GET", "/_sandbox/coverage", nil, "")
+	var c coverageReport
+	if r.status != 200 || json.Unmarshal(r.body, &c) != nil {
+		env.t.Fatalf("GET /_sandbox/coverage: %d %s", r.status, r.body)
+	}
+	return c
+}
+
+// item returns the report's item id, its examples by seq; a missing item fails the
+// test.
+func (c coverageReport) item(t *testing.T, id string) (covered bool, count int, examples []uint64) {
+	t.Helper()
+	for _, it := range c.Items {
+		if it.ID == id {
+			for _, e := range it.Examples {
+				examples = append(examples, e.Seq)
+			}
+			return it.Covered, it.Count, examples
+		}
+	}
+	t.Fatalf("no checklist item %s", id)
+	return false, 0, nil
+}
+
+// lastSeq is the seq of the newest journal entry.
+func (env *sandboxEnv) lastSeq() uint64 {
+	env.t.Helper()
+	return env.mustJournal("?limit=1")[0].Seq
+}
+
+// The report names what the journal holds against the checklist, with the journal
+// entries that satisfy each item, and forgets it all at a reset.
+func TestCoverageReport(t *testing.T) {
+	env := mustSandbox(t)
+	empty := env.mustCoverage()
+	if empty.Requests != 0 || empty.Summary.Covered != 0 || len(empty.Summary.Uncovered) != empty.Summary.Items || empty.Summary.Items < 30 {
+		t.Fatalf("before any request: %+v", empty.Summary)
+	}
+
+	tok := env.partnerToken()
+	tokenSeq := env.lastSeq()
+	swipe := env.mustCharge(tok, saleBody("1000", "AUTO", trackCard()))
+	swipeSeq := env.lastSeq()
+	env.mustCharge(tok, saleBody("1000", "AUTO", trackCard(quoted("tag", emvTag))))
+	chipSeq := env.lastSeq()
+	declined := env.mustCharge(tok, saleBody("1000", "AUTO", trackCard(quoted("tag", emvTag), quoted("pin_block", pinBlock))))
+	if declined["status"] != "DECLINED" {
+		t.Fatalf("the chip sale with GP's PIN block: %v", declined["status"])
+	}
+	id := swipe["id"].(string)
+	env.mustPost(tok, "/transactions/"+id+"/adjustment", `{"gratuity_amount":"150"}`)
+	tipSeq := env.lastSeq()
+	env.mustPost(tok, "/transactions/"+id+"/refund", `{"amount":"400"}`)
+	refundSeq := env.lastSeq()
+	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")
+	env.mustPost(tok, "/transactions/"+auth+"/reversal", `{}`)
+	captured := env.mustTransactionIn(tok, "PREAUTHORIZED")
+	env.mustPost(tok, "/transactions/"+captured+"/capture", `{"amount":"1000","gratuity":"100"}`) // as the Node SDK sends it
+	captureSeq := env.lastSeq()
+	env.mustPost(tok, "/batches/"+swipe["batch_id"].(string), `{}`)
+	closeSeq := env.lastSeq()
+	env.do("GET", "/transactions/TRN_nope", apiHeader(tok), "")
+	notFoundSeq := env.lastSeq()
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{}`)
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-GP-Idempotency", "k1"), `{"gratuity_amount":"1"}`)
+	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-GP-Idempotency", "k1"), `{"gratuity_amount":"1"}`)
+
+	c := env.mustCoverage()
+	if c.Requests != 15 {
+		t.Errorf("requests read: %d, want 15", c.Requests)
+	}
+	for _, tt := range []struct {
+		id       string
+		count    int
+		examples []uint64
+	}{
+		{"token", 1, []uint64{tokenSeq}},
+		{"sale.swipe", 1, []uint64{swipeSeq}},
+		{"sale.chip", 1, []uint64{chipSeq}},
+		{"tip.adjustment", 2, []uint64{tipSeq, notFoundSeq + 2}},
+		{"refund", 1, []uint64{refundSeq}},
+		{"outcome.partial", 1, []uint64{refundSeq}},
+		{"outcome.declined.55", 1, []uint64{chipSeq + 1}},
+		{"batch.close", 1, []uint64{closeSeq}},
+		{"tip.capture", 1, []uint64{captureSeq}},
+		{"error.not_found", 1, []uint64{notFoundSeq}},
+		{"error.missing_fields", 1, []uint64{notFoundSeq + 1}},
+		{"error.duplicate", 1, []uint64{notFoundSeq + 3}},
+	} {
+		covered, count, examples := c.item(t, tt.id)
+		if !covered || count != tt.count || !slices.Equal(examples, tt.examples) {
+			t.Errorf("%s: covered %v, count %d, examples %v; want %d, %v", tt.id, covered, count, examples, tt.count, tt.examples)
+		}
+	}
+	for _, id := range []string{"reversal", "authorize", "sale.manual"} {
+		if covered, _, _ := c.item(t, id); !covered {
+			t.Errorf("%s not covered", id)
+		}
+	}
+	for _, id := range []string{"reauthorization", "terminal.sale", "sale.contactless", "notification.delivered", "outcome.declined.54", "report.detail"} {
+		if covered, _, _ := c.item(t, id); covered || !slices.Contains(c.Summary.Uncovered, id) {
+			t.Errorf("%s covered, or not listed as uncovered", id)
+		}
+	}
+	if c.Summary.Covered+len(c.Summary.Uncovered) != c.Summary.Items {
+		t.Errorf("summary: %+v", c.Summary)
+	}
+	s := c.Seen
+	if s.Operations["transaction"] != 5 || s.EntryModes["SWIPE"] != 1 || s.EntryModes["CHIP"] != 2 || s.EntryModes["MANUAL"] != 2 ||
+		s.Outcomes.Approved != 4 || s.Outcomes.Declined["55"] != 1 || s.Outcomes.Partial != 1 ||
+		s.Tips != 3 || s.BatchCloses != 1 {
+		t.Errorf("seen: %+v", s)
+	}
+	var tuples []string
+	for _, e := range s.Errors {
+		tuples = append(tuples, fmt.Sprintf("%d %s %s", e.Status, e.Code, e.Detail))
+	}
+	wantTuples := []string{"400 MANDATORY_DATA_MISSING 40005", "404 RESOURCE_NOT_FOUND 40118", "409 DUPLICATE_ACTION 40039"}
+	for _, w := range wantTuples {
+		if !slices.Contains(tuples, w) {
+			t.Errorf("errors seen %v lack %s", tuples, w)
+		}
+	}
+
+	env.mustAdmin("POST", "/_sandbox/reset", "")
+	if after := env.mustCoverage(); after.Requests != 0 || after.Summary.Covered != 0 {
+		t.Errorf("after a reset: %+v", after.Summary)
+	}
+}
+
+// Notification deliveries come from the notification log: a delivered one covers
+// notification.delivered, naming it.
+func TestCoverageNotificationDelivered(t *testing.T) {
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer hook.Close()
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	order := env.mustPlaceOrder(tok, `{"notifications":{"status_url":"`+hook.URL+`/gp"}}`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c := env.mustCoverage()
+		for _, it := range c.Items {
+			if it.ID == "notification.delivered" && it.Covered {
+				if !slices.Equal(it.Notifications, []string{order + "#1"}) || c.Seen.Notifications["DELIVERED"] != 1 {
+					t.Errorf("delivered: %+v, seen %v", it, c.Seen.Notifications)
+				}
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no delivery reported: %+v", c.Seen.Notifications)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// ADMIN.md lists the checklist as the code has it.
+func TestCoverageChecklistDocumented(t *testing.T) {
+	doc, err := os.ReadFile("ADMIN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range api.ChecklistRows() {
+		if !strings.Contains(string(doc), row+"\n") {
+			t.Errorf("ADMIN.md lacks the checklist row\n%s", row)
+		}
+	}
+}

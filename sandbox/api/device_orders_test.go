@@ -1,0 +1,296 @@
+package api_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+)
+
+const (
+	a920           = "PRO_TRA_CP-US-CARD-A920_SP"
+	partnerAccount = "TRA_00000000000000000000000000000001"
+)
+
+// terminalOrder orders quantity A920 terminals, notified at statusURL when one is given.
+func terminalOrder(quantity int, statusURL string) string {
+	body := `{"products":[{"id":"` + a920 + `","device":{"quantity":` + strconv.Itoa(quantity) + `}}]`
+	if statusURL != "" {
+		body += `,"notifications":{"status_url":"` + statusURL + `"}`
+	}
+	return body + `}`
+}
+
+// placeOrder places an order for a merchant and returns its id.
+func (env *sandboxEnv) placeOrder(tok, merchantID, body string) string {
+	env.t.Helper()
+	r := env.do("POST", "/merchants/"+merchantID+"/orders", apiHeader(tok), body)
+	if o := r.json(env.t); r.status != 200 || o["status"] != "INITIATED" {
+		env.t.Fatalf("order: %d %s", r.status, r.body)
+	}
+	return r.json(env.t)["id"].(string)
+}
+
+// orderState reads an order through the admin API.
+func (env *sandboxEnv) orderState(id string) map[string]any {
+	env.t.Helper()
+	return env.do("GET", "/_sandbox/orders/"+id, nil, "").json(env.t)
+}
+
+// devicesOf lists the terminals an order delivered, through the admin API.
+func (env *sandboxEnv) devicesOf(orderID string) []map[string]any {
+	env.t.Helper()
+	var list struct{ Devices []map[string]any }
+	if err := json.Unmarshal(env.do("GET", "/_sandbox/devices?order_id="+orderID, nil, "").body, &list); err != nil {
+		env.t.Fatalf("devices: %v", err)
+	}
+	return list.Devices
+}
+
+// device reads one terminal from GET /_sandbox/devices.
+func (env *sandboxEnv) device(id string) map[string]any {
+	env.t.Helper()
+	var list struct{ Devices []map[string]any }
+	json.Unmarshal(env.do("GET", "/_sandbox/devices", nil, "").body, &list)
+	for _, d := range list.Devices {
+		if d["id"] == id {
+			return d
+		}
+	}
+	env.t.Fatalf("no device %s in %v", id, list.Devices)
+	return nil
+}
+
+// withoutDevicesOf drops a merchant's terminals from the fixtures.
+func withoutDevicesOf(merchantID string) func(*sandbox.Fixtures) {
+	return func(fx *sandbox.Fixtures) {
+		var kept []sandbox.Device
+		for _, d := range fx.Devices {
+			if d.MerchantID != merchantID {
+				kept = append(kept, d)
+			}
+		}
+		fx.Devices = kept
+	}
+}
+
+// An ordered terminal's whole story through HTTP: placed INITIATED, moved on by the
+// admin API and then by the sandbox clock's schedule, each step notified; once
+// DELIVERED its first unit is the terminal of the merchant's account (which had none)
+// and takes a sale on a card presented to it, a real transaction.
+func TestOrderedDeviceTakesASale(t *testing.T) {
+	env := mustSandboxWith(t, envOptions{
+		fixtures:  withoutDevicesOf(merchantTwo),
+		configure: []func(*app.Config){func(c *app.Config) { c.OrderStep = 24 * time.Hour }},
+	})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	h := mustHook(t)
+	id := env.placeOrder(tok, merchantTwo, terminalOrder(2, h.URL))
+	if r := env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"PROCESSING"}`); r.status != 200 {
+		t.Fatalf("PROCESSING: %d %s", r.status, r.body)
+	}
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"23h59m59s"}`)
+	if got := env.orderState(id)["status"]; got != "PROCESSING" {
+		t.Errorf("a second before its step: %v", got)
+	}
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	if got := env.orderState(id)["status"]; got != "SHIPPED" {
+		t.Errorf("a step after PROCESSING: %v", got)
+	}
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"24h"}`)
+	o := env.orderState(id)
+	if o["status"] != "DELIVERED" || dig(o, "action.type") != "ORDER_DELIVERED" || dig(o, "action.time_created") != "2021-03-24T10:00:00.000Z" {
+		t.Errorf("delivered: %v", o)
+	}
+	for _, want := range []string{"ORDER_INITIATED", "ORDER_PROCESSING", "ORDER_SHIPPED", "ORDER_DELIVERED"} {
+		body, _ := h.next(t)
+		var n map[string]any
+		json.Unmarshal([]byte(body), &n)
+		if dig(n, "action.type") != want {
+			t.Errorf("notification %s, want %s", body, want)
+		}
+	}
+
+	devices := env.devicesOf(id)
+	if len(devices) != 2 {
+		t.Fatalf("devices of the order: %v", devices)
+	}
+	bound, spare := devices[0], devices[1]
+	if bound["account_id"] == "" {
+		bound, spare = spare, bound
+	}
+	for _, d := range devices {
+		if d["merchant_id"] != merchantTwo || d["order_id"] != id || d["product_id"] != a920 || d["status"] != "ACTIVE" ||
+			d["time_created"] != "2021-03-24T10:00:00Z" || !strings.HasPrefix(d["id"].(string), "DEV_") {
+			t.Errorf("delivered device: %v", d)
+		}
+	}
+	if bound["account_id"] != partnerAccount || spare["account_id"] != "" {
+		t.Errorf("binding: bound %v, spare %v", bound, spare)
+	}
+
+	devID := bound["id"].(string)
+	env.do("POST", "/_sandbox/devices/"+devID, jsonHeader(), `{"mode":"INITIATED"}`)
+	tok = env.mustToken(partnerApp, partnerKey, "") // the first expired with the days
+	sale := strings.Replace(micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`), `{`, `{"merchant_id":"`+merchantTwo+`",`, 1)
+	r := env.do("POST", "/devices", apiHeader(tok), sale)
+	if d := r.json(t); r.status != 200 || d["status"] != "INITIATED" || d["merchant_id"] != merchantTwo {
+		t.Fatalf("sale: %d %s", r.status, r.body)
+	}
+	drq := r.json(t)["id"].(string)
+	if got := env.device(devID)["pending"]; got != drq {
+		t.Errorf("pending on the delivered terminal: %v, want %s", got, drq)
+	}
+	done := env.do("POST", "/_sandbox/device-requests/"+drq+"/present", jsonHeader(), `{"card":"visa_contactless"}`).json(t)
+	trn, _ := dig(done, "response.data.host.referenceNumber").(string)
+	if done["status"] != "COMPLETE" || trn == "" {
+		t.Fatalf("presented: %v", done)
+	}
+	txn := env.do("GET", "/transactions/"+trn, apiHeader(tok), "").json(t)
+	for path, want := range map[string]any{
+		"status": "CAPTURED", "amount": "1000", "merchant_id": merchantTwo,
+		"payment_method.entry_mode": "CONTACTLESS_CHIP", "payment_method.result": "00",
+	} {
+		if got := dig(txn, path); got != want {
+			t.Errorf("transaction %s = %v, want %v", path, got, want)
+		}
+	}
+	if got := env.device(devID)["tran_no"]; got != 1.0 {
+		t.Errorf("tran_no of the delivered terminal: %v", got)
+	}
+}
+
+// One advance of the clock carries an order through every step due, each as of the
+// time it fell due, and delivers its devices once; a sandbox without an order step
+// leaves orders to the admin API.
+func TestOrderScheduleOnTheClock(t *testing.T) {
+	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = 24 * time.Hour })
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"100h"}`)
+	o := env.orderState(id)
+	var times []string
+	for _, a := range o["history"].([]any) {
+		times = append(times, dig(a.(map[string]any), "type").(string)+"@"+dig(a.(map[string]any), "time_created").(string))
+	}
+	want := "ORDER_INITIATED@2021-03-22T10:00:00.000Z ORDER_PROCESSING@2021-03-23T10:00:00.000Z " +
+		"ORDER_SHIPPED@2021-03-24T10:00:00.000Z ORDER_DELIVERED@2021-03-25T10:00:00.000Z"
+	if got := strings.Join(times, " "); got != want {
+		t.Errorf("history\n%s\nwant\n%s", got, want)
+	}
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"100h"}`)
+	if got := env.devicesOf(id); len(got) != 1 || got[0]["account_id"] != "" {
+		t.Errorf("devices after a second advance: %v (merchant One's account has a terminal: a spare)", got)
+	}
+
+	// A clock moved without the admin API (a Go test's Clock.Advance) is seen by the
+	// schedule's worker.
+	tok = env.mustToken(partnerApp, partnerKey, "")
+	id = env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
+	env.clock.Advance(72 * time.Hour)
+	deadline := time.Now().Add(5 * time.Second)
+	for env.orderState(id)["status"] != "DELIVERED" && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := env.orderState(id)["status"]; got != "DELIVERED" {
+		t.Errorf("after Clock.Advance(72h): %v", got)
+	}
+
+	off := mustSandbox(t)
+	tok = off.mustToken(partnerApp, partnerKey, "")
+	id = off.placeOrder(tok, merchantOne, terminalOrder(1, ""))
+	off.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1000h"}`)
+	if got := off.orderState(id)["status"]; got != "INITIATED" {
+		t.Errorf("without an order step: %v", got)
+	}
+}
+
+// A delivered spare is bound to an account by the admin API; the terminal bound there
+// until then becomes the spare, and MiC requests of that account reach the new one.
+func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
+	for _, s := range []string{"PROCESSING", "SHIPPED", "DELIVERED"} {
+		env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"`+s+`"}`)
+	}
+	devices := env.devicesOf(id)
+	if len(devices) != 1 || devices[0]["account_id"] != "" {
+		t.Fatalf("merchant One's account has a terminal, so the delivered one is a spare: %v", devices)
+	}
+	devID := devices[0]["id"].(string)
+	r := env.do("POST", "/_sandbox/devices/"+devID, jsonHeader(), `{"account_id":"`+partnerAccount+`"}`)
+	if d := r.json(t); r.status != 200 || d["account_id"] != partnerAccount {
+		t.Fatalf("bind: %d %s", r.status, r.body)
+	}
+	const old = "DEV_00000000000000000000000000000001"
+	if got := env.device(old)["account_id"]; got != "" {
+		t.Errorf("the terminal bound before: account %v, want a spare", got)
+	}
+	env.mic(tok, "Sale", `{"transaction":{"baseAmount":"5.00"}}`)
+	if n, o := env.device(devID)["tran_no"], env.device(old)["tran_no"]; n != 1.0 || o != 0.0 {
+		t.Errorf("tran_no: new %v, old %v", n, o)
+	}
+}
+
+// The errors of moving orders and binding devices: each names what it refuses and
+// changes nothing.
+func TestDeviceOrderErrors(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	id := env.placeOrder(tok, merchantTwo, terminalOrder(1, ""))
+	for _, s := range []string{"PROCESSING", "SHIPPED", "DELIVERED"} {
+		env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"`+s+`"}`)
+	}
+	devID := env.devicesOf(id)[0]["id"].(string)
+	for name, c := range map[string]struct {
+		path, body string
+		want       gpError
+	}{
+		"unknown order": {"/_sandbox/orders/ORD_Nope/status", `{"status":"PROCESSING"}`,
+			gpError{404, "RESOURCE_NOT_FOUND", "40008", "Order ORD_Nope not found at this location."}},
+		"delivered again": {"/_sandbox/orders/" + id + "/status", `{"status":"DELIVERED"}`,
+			gpError{400, "INVALID_ACTION", "40290", "Cannot change the status of an Order from DELIVERED to DELIVERED."}},
+		"unknown device": {"/_sandbox/devices/DEV_Nope", `{"account_id":"` + partnerAccount + `"}`,
+			gpError{404, "RESOURCE_NOT_FOUND", "40118", "Device DEV_Nope not found at this location."}},
+		// The restricted app's account acts for merchant One only.
+		"a device of another merchant": {"/_sandbox/devices/" + devID, `{"account_id":"TRA_00000000000000000000000000000002","mode":"INITIATED"}`,
+			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: TRA_00000000000000000000000000000002 , " + merchantTwo}},
+		"unknown account": {"/_sandbox/devices/" + devID, `{"account_id":"TRA_Nope"}`,
+			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: TRA_Nope , " + merchantTwo}},
+		"not a processing account": {"/_sandbox/devices/" + devID, `{"account_id":"MMA_00000000000000000000000000000001"}`,
+			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: MMA_00000000000000000000000000000001 , " + merchantTwo}},
+	} {
+		if got := env.do("POST", c.path, jsonHeader(), c.body).gpError(t); got != c.want {
+			t.Errorf("%s: %+v\nwant %+v", name, got, c.want)
+		}
+	}
+	if d := env.devicesOf(id); len(d) != 1 || d[0]["account_id"] != "" || d[0]["mode"] != "COMPLETE" {
+		t.Errorf("after the refusals: %v", d)
+	}
+	if got := env.device("DEV_00000000000000000000000000000002")["account_id"]; got != partnerAccount {
+		t.Errorf("merchant Two's own terminal: %v", got)
+	}
+}
+
+// A restored snapshot brings back orders the schedule had already carried to
+// DELIVERED: the schedule reads the orders again, and moves them on as the clock goes.
+func TestOrderScheduleAfterARestore(t *testing.T) {
+	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = time.Hour })
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"placed"}`)
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"5h"}`)
+	if got := env.orderState(id)["status"]; got != "DELIVERED" {
+		t.Fatalf("before the restore: %v", got)
+	}
+	env.mustAdmin("POST", "/_sandbox/snapshots/placed/restore", ``)
+	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1m"}`)
+	if got := env.orderState(id)["status"]; got != "DELIVERED" {
+		t.Errorf("after the restore and an advance: %v, want DELIVERED (its steps are due)", got)
+	}
+}

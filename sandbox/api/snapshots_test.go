@@ -1,0 +1,290 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+)
+
+// mustAdmin makes an admin call and fails the test unless it answers 200.
+func (env *sandboxEnv) mustAdmin(method, path, body string) map[string]any {
+	env.t.Helper()
+	r := env.do(method, path, jsonHeader(), body)
+	if r.status != 200 {
+		env.t.Fatalf("%s %s: %d %s", method, path, r.status, r.body)
+	}
+	return r.json(env.t)
+}
+
+// A restored sandbox answers the same requests with the same bytes as when the
+// snapshot was saved, however the state moved on in between.
+func TestSnapshotRestoresByteIdenticalAnswers(t *testing.T) {
+	env := mustSandboxAt(t, filepath.Join(t.TempDir(), "sb.db"))
+	tok := env.partnerToken()
+	sale := env.mustCharge(tok, saleBody("1000", "AUTO", trackCard()))
+	id := sale["id"].(string)
+	batch := sale["batch_id"].(string)
+	env.mustPost(tok, "/transactions/"+id+"/adjustment", `{"gratuity_amount":"150"}`)
+	reads := []string{
+		"/transactions/" + id,
+		"/batches/" + batch,
+		"/transactions?page_size=20&order_by=TIME_CREATED",
+		"/transactions/" + capturedOne,
+	}
+	before := map[string][]byte{}
+	for _, p := range reads {
+		r := env.do("GET", p, apiHeader(tok), "")
+		if r.status != 200 {
+			t.Fatalf("GET %s: %d %s", p, r.status, r.body)
+		}
+		before[p] = r.body
+	}
+	saved := env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"before-more"}`)
+	if saved["name"] != "before-more" || saved["size"].(float64) <= 0 || saved["session"] != nil {
+		t.Fatalf("saved: %v", saved)
+	}
+
+	// The state moves on: a tip, a refund, a new sale, the batch closed, a new token.
+	env.mustPost(tok, "/transactions/"+id+"/adjustment", `{"gratuity_amount":"300"}`)
+	env.mustPost(tok, "/transactions/"+id+"/refund", `{"amount":"500"}`)
+	env.mustCharge(tok, saleBody("700", "AUTO", manualCard))
+	env.mustPost(tok, "/transactions/"+capturedOne+"/adjustment", `{"gratuity_amount":"1"}`)
+	env.mustPost(tok, "/batches/"+batch, `{}`)
+	later := env.partnerToken()
+	if r := env.do("GET", "/transactions/"+id, apiHeader(later), ""); r.status != 200 {
+		t.Fatalf("the later token: %d", r.status)
+	}
+	for _, p := range reads {
+		if r := env.do("GET", p, apiHeader(tok), ""); bytes.Equal(r.body, before[p]) {
+			t.Fatalf("GET %s: unchanged by the calls after the save, so the test proves nothing", p)
+		}
+	}
+
+	restored := env.mustAdmin("POST", "/_sandbox/snapshots/before-more/restore", "")
+	if restored["status"] != "restored" || restored["name"] != "before-more" {
+		t.Fatalf("restore: %v", restored)
+	}
+	for _, p := range reads {
+		r := env.do("GET", p, apiHeader(tok), "")
+		if r.status != 200 || !bytes.Equal(r.body, before[p]) {
+			t.Errorf("GET %s after the restore:\n got: %d %s\nwant: %s", p, r.status, r.body, before[p])
+		}
+	}
+	// The token issued after the save went with the rest of that state.
+	if r := env.do("GET", "/transactions/"+id, apiHeader(later), ""); r.status != 401 {
+		t.Errorf("token issued after the save: %d %s", r.status, r.body)
+	}
+	// Writes go on from the restored state: the batch is open again.
+	env.mustPost(tok, "/transactions/"+id+"/adjustment", `{"gratuity_amount":"200"}`)
+}
+
+// Snapshots are files beside the database: they outlive the process, --snapshot
+// (app.Config.Snapshot) restores one at start, and the restored database keeps its
+// lock and its watch.
+func TestSnapshotSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sb.db")
+	open := func(snapshot string) (*app.App, *sandboxEnv) {
+		t.Helper()
+		sb, err := app.Open(app.Config{DB: db, Clock: startTime, NewIDs: func() sandbox.IDs { return sandbox.NewSeededIDs(1) }, Snapshot: snapshot})
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+		srv := httptest.NewServer(sb.Handler())
+		t.Cleanup(srv.Close)
+		return sb, &sandboxEnv{t: t, URL: srv.URL, handler: sb.Handler(), clock: sb.Clock(), db: sb.Store(), svc: sb.Service(), engine: sb.Scenarios()}
+	}
+	sb, env := open("")
+	tok := env.partnerToken()
+	id := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["id"].(string)
+	want := env.do("GET", "/transactions/"+id, apiHeader(tok), "").body
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"one-sale"}`)
+	if _, err := os.Stat(filepath.Join(dir, "sb.db.snapshots", "one-sale.db")); err != nil {
+		t.Fatalf("snapshot file: %v", err)
+	}
+	env.mustAdmin("POST", "/_sandbox/reset", "")
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	sb, env = open("one-sale")
+	t.Cleanup(func() { sb.Close() })
+	if got := env.do("GET", "/transactions/"+id, apiHeader(tok), "").body; !bytes.Equal(got, want) {
+		t.Errorf("after a restart with the snapshot:\n got: %s\nwant: %s", got, want)
+	}
+	list := env.mustAdmin("GET", "/_sandbox/snapshots", "")["snapshots"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["name"] != "one-sale" {
+		t.Errorf("list after restart: %v", list)
+	}
+
+	// The lock still holds the file, and the watch still sees it replaced.
+	var locked *store.LockedError
+	if _, err := store.Open(db); !errors.As(err, &locked) {
+		t.Errorf("second open after a restore: %v, want a LockedError", err)
+	}
+	if err := os.Rename(db, db+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	r := env.do("POST", "/transactions/"+id+"/adjustment", apiHeader(tok), `{"gratuity_amount":"1"}`)
+	if e := r.gpError(t); e.Status != 500 || !strings.Contains(e.Description, "was deleted or replaced") {
+		t.Errorf("write after the file moved: %+v", e)
+	}
+}
+
+func TestSnapshotUnknownAtStartStopsIt(t *testing.T) {
+	_, err := app.Open(app.Config{DB: filepath.Join(t.TempDir(), "sb.db"), Snapshot: "nope"})
+	if err == nil || !strings.Contains(err.Error(), "--snapshot nope") || !strings.Contains(err.Error(), "Snapshot nope not found") {
+		t.Fatalf("open with an unknown snapshot: %v", err)
+	}
+}
+
+// The admin calls and each of their errors, on an in-memory database, which keeps
+// its snapshots for the run.
+func TestSnapshotAdminCalls(t *testing.T) {
+	env := mustSandbox(t)
+	if got := env.mustAdmin("GET", "/_sandbox/snapshots", ""); len(got["snapshots"].([]any)) != 0 {
+		t.Fatalf("list before any: %v", got)
+	}
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"b"}`)
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"a_1"}`)
+
+	badName := gpError{400, "INVALID_REQUEST_DATA", "40213", "name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-'"}
+	notFound := gpError{404, "RESOURCE_NOT_FOUND", "40008", "Snapshot nope not found at this location."}
+	for _, tt := range []struct {
+		method, path, header, body string
+		want                       gpError
+	}{
+		{"POST", "/_sandbox/snapshots", "", `{"name":"../x"}`, badName},
+		{"POST", "/_sandbox/snapshots", "", `{"name":"a.b"}`, badName},
+		{"POST", "/_sandbox/snapshots", "", `{"name":"-x"}`, badName},
+		{"POST", "/_sandbox/snapshots", "", `{"name":"` + strings.Repeat("x", 65) + `"}`, badName},
+		{"POST", "/_sandbox/snapshots", "", `{"name":7}`, gpError{400, "INVALID_REQUEST_DATA", "40213", "name contains unexpected data"}},
+		{"POST", "/_sandbox/snapshots", "", `{}`, gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields name"}},
+		{"POST", "/_sandbox/snapshots", "", `{"name":"c","color":"red"}`, gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: color"}},
+		{"POST", "/_sandbox/snapshots", "s1", `{"name":"c","session":"s2"}`, gpError{400, "INVALID_REQUEST_DATA", "40213", "session contains unexpected data"}},
+		{"POST", "/_sandbox/snapshots", "", `{"name":"b"}`, gpError{409, "DUPLICATE_ACTION", "40039", `Snapshot b exists: send "overwrite":true to replace it`}},
+		{"POST", "/_sandbox/snapshots/nope/restore", "", "", notFound},
+		{"POST", "/_sandbox/snapshots/a.b/restore", "", "", badName},
+		{"DELETE", "/_sandbox/snapshots/nope", "", "", notFound},
+		{"DELETE", "/_sandbox/snapshots/a%2Eb", "", "", badName},
+	} {
+		h := jsonHeader()
+		if tt.header != "" {
+			h["X-Sandbox-Session"] = tt.header
+		}
+		if got := env.do(tt.method, tt.path, h, tt.body).gpError(t); got != tt.want {
+			t.Errorf("%s %s %s:\n got %+v\nwant %+v", tt.method, tt.path, tt.body, got, tt.want)
+		}
+	}
+
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"b","overwrite":true}`)
+	list := env.mustAdmin("GET", "/_sandbox/snapshots", "")["snapshots"].([]any)
+	var names []string
+	for _, s := range list {
+		m := s.(map[string]any)
+		names = append(names, m["name"].(string))
+		if m["size"].(float64) <= 0 || m["time_created"] == "" {
+			t.Errorf("listed: %v", m)
+		}
+	}
+	if strings.Join(names, ",") != "a_1,b" {
+		t.Errorf("listed %v, want a_1,b in name order", names)
+	}
+	if got := env.mustAdmin("DELETE", "/_sandbox/snapshots/b", ""); got["status"] != "deleted" || got["name"] != "b" {
+		t.Errorf("delete: %v", got)
+	}
+	if r := env.do("POST", "/_sandbox/snapshots/b/restore", nil, ""); r.status != 404 {
+		t.Errorf("restore after delete: %d %s", r.status, r.body)
+	}
+	if list := env.mustAdmin("GET", "/_sandbox/snapshots", "")["snapshots"].([]any); len(list) != 1 {
+		t.Errorf("list after delete: %v", list)
+	}
+}
+
+// A session snapshot holds that session's scenario sequence counters: restoring it
+// replays the session's sequence from where it was, and leaves everything else as it
+// is.
+func TestSnapshotOfASession(t *testing.T) {
+	env := mustSandboxAt(t, filepath.Join(t.TempDir(), "sb.db"))
+	tok := env.partnerToken()
+	adjust := func(session string) int {
+		t.Helper()
+		h := apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", session)
+		return env.do("POST", "/transactions/"+capturedOne+"/adjustment", h, `{"gratuity_amount":"1"}`).status
+	}
+	if s := adjust("suite-a"); s != 502 {
+		t.Fatalf("first call of the session: %d", s)
+	}
+	adjust("suite-b")
+	r := env.do("POST", "/_sandbox/snapshots", map[string]string{"Content-Type": "application/json", "X-Sandbox-Session": "suite-a"}, `{"name":"a-after-one"}`)
+	if r.status != 200 || r.json(t)["session"] != "suite-a" {
+		t.Fatalf("save: %d %s", r.status, r.body)
+	}
+	if s := adjust("suite-a"); s != 502 {
+		t.Fatalf("second call: %d", s)
+	}
+	if s := adjust("suite-a"); s != 200 {
+		t.Fatalf("third call: %d", s)
+	}
+	adjust("suite-b")
+	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["id"].(string)
+
+	list := env.mustAdmin("GET", "/_sandbox/snapshots", "")["snapshots"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["session"] != "suite-a" {
+		t.Fatalf("list: %v", list)
+	}
+	env.mustAdmin("POST", "/_sandbox/snapshots/a-after-one/restore", "")
+	if s := adjust("suite-a"); s != 502 {
+		t.Errorf("suite-a after the restore: %d, want its second step (502) again", s)
+	}
+	if s := adjust("suite-a"); s != 200 {
+		t.Errorf("suite-a then: %d, want its third step", s)
+	}
+	if s := adjust("suite-b"); s != 200 {
+		t.Errorf("suite-b, not in the snapshot: %d, want its third step", s)
+	}
+	if r := env.do("GET", "/transactions/"+sale, apiHeader(tok), ""); r.status != 200 {
+		t.Errorf("a sale made after the session's save: %d, want it kept", r.status)
+	}
+}
+
+// A snapshot is a copy of the database, which holds no card data in clear.
+func TestSnapshotFileHoldsNoClearCardNumber(t *testing.T) {
+	dir := t.TempDir()
+	env := mustSandboxAt(t, filepath.Join(dir, "sb.db"))
+	tok := env.partnerToken()
+	env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	env.mustCharge(tok, saleBody("1000", "AUTO", trackCard()))
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"cards"}`)
+	data, err := os.ReadFile(filepath.Join(dir, "sb.db.snapshots", "cards.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"TRN_`)) {
+		t.Fatalf("the snapshot holds no transaction: %.200s", data)
+	}
+	for _, clear := range []string{"4263970000005262", "4012002000060016", "VI TEST CREDIT^2512"} {
+		if bytes.Contains(data, []byte(clear)) {
+			t.Errorf("the snapshot file holds %s in clear", clear)
+		}
+	}
+	if masked := sandbox.MaskCardData(string(data)); masked != string(data) {
+		t.Errorf("the masking would still change the snapshot file: it holds card data")
+	}
+	var saved struct{ Size int64 }
+	body := env.mustAdmin("GET", "/_sandbox/snapshots", "")["snapshots"].([]any)[0]
+	b, _ := json.Marshal(body)
+	_ = json.Unmarshal(b, &saved)
+	if saved.Size != int64(len(data)) {
+		t.Errorf("listed size %d, file %d bytes", saved.Size, len(data))
+	}
+}

@@ -1,0 +1,401 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
+)
+
+// A snapshot is a copy of the database in buntdb's own format (DB.Save): the mark,
+// then every record in key order, with its expiry if it has one. A file database keeps
+// its snapshots as files beside it, <db>.snapshots/<name>.db, each written to a
+// temporary file and renamed, so that a snapshot is whole or absent and the live file
+// is never touched; they outlive the process. An in-memory database keeps them in
+// memory for the run.
+//
+// A session snapshot holds only the sequence counters of one scope (step:*:<scope>)
+// and, after the mark, sessionKey naming the scope. Restoring replaces that scope's
+// counters and nothing else; restoring a whole snapshot replaces every record. Either
+// way it is one Update on the live database, so that a request sees the state before
+// or after, and the file stays the one the lock and the watch know.
+
+// sessionKey records the scope of a session snapshot. It sorts right after the mark,
+// so that listing reads it from the head of the file.
+const sessionKey = markKey + "-session"
+
+// snapshotExt ends the name of every snapshot file.
+const snapshotExt = ".db"
+
+// snapshots is where a Store keeps its snapshots.
+type snapshots struct {
+	dir    string // "" for an in-memory database
+	mu     sync.Mutex
+	memory map[string]memorySnapshot // when dir is ""
+}
+
+type memorySnapshot struct {
+	data    []byte
+	created time.Time
+	scope   string
+}
+
+func newSnapshots(path string) *snapshots {
+	if path == ":memory:" {
+		return &snapshots{memory: map[string]memorySnapshot{}}
+	}
+	return &snapshots{dir: path + ".snapshots"}
+}
+
+var _ sandbox.Snapshots = (*Store)(nil)
+
+// SaveSnapshot copies the state (or, with a scope, that scope's sequence counters)
+// under name. An existing snapshot of that name is sandbox.ErrSnapshotExists unless
+// overwrite.
+func (s *Store) SaveSnapshot(name, scope string, overwrite bool) (sandbox.Snapshot, error) {
+	sn := s.snapshots
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	if _, err := sn.info(name); err == nil && !overwrite {
+		return sandbox.Snapshot{}, sandbox.ErrSnapshotExists
+	} else if err != nil && !errors.Is(err, sandbox.ErrNotFound) {
+		return sandbox.Snapshot{}, err
+	}
+	var buf bytes.Buffer
+	if err := s.save(&buf, scope); err != nil {
+		return sandbox.Snapshot{}, fmt.Errorf("store: snapshot %s: %w", name, err)
+	}
+	if err := sn.write(name, buf.Bytes(), scope); err != nil {
+		return sandbox.Snapshot{}, fmt.Errorf("store: snapshot %s: %w", name, err)
+	}
+	return sn.info(name)
+}
+
+// save writes the whole database, or the counters of scope, in buntdb's format.
+func (s *Store) save(w io.Writer, scope string) error {
+	if scope == "" {
+		return s.db.Save(w) // blocks writes while it copies: a consistent state
+	}
+	mem, err := buntdb.Open(":memory:")
+	if err != nil {
+		return err
+	}
+	defer mem.Close()
+	err = s.db.View(func(live *buntdb.Tx) error {
+		return mem.Update(func(t *buntdb.Tx) error {
+			if err := putMark(t); err != nil {
+				return err
+			}
+			if err := put(t, sessionKey, scope); err != nil {
+				return err
+			}
+			return copyKeys(live, t, func(key string) bool { return isStepOf(key, scope) })
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return mem.Save(w)
+}
+
+// write stores a snapshot's bytes: a temporary file renamed over the name, or memory.
+func (sn *snapshots) write(name string, data []byte, scope string) error {
+	if sn.dir == "" {
+		sn.memory[name] = memorySnapshot{data: data, created: time.Now(), scope: scope}
+		return nil
+	}
+	if err := os.MkdirAll(sn.dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(sn.dir, "."+name+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), sn.file(name))
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
+}
+
+func (sn *snapshots) file(name string) string { return filepath.Join(sn.dir, name+snapshotExt) }
+
+// read returns a snapshot's bytes, sandbox.ErrNotFound when there is none.
+func (sn *snapshots) read(name string) ([]byte, error) {
+	if sn.dir == "" {
+		m, ok := sn.memory[name]
+		if !ok {
+			return nil, sandbox.ErrNotFound
+		}
+		return m.data, nil
+	}
+	path := sn.file(name)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, sandbox.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	// A file edited or cut since it was written is refused whole, as a database is.
+	if err := checkFile(path); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// info describes one snapshot, sandbox.ErrNotFound when there is none.
+func (sn *snapshots) info(name string) (sandbox.Snapshot, error) {
+	if sn.dir == "" {
+		m, ok := sn.memory[name]
+		if !ok {
+			return sandbox.Snapshot{}, sandbox.ErrNotFound
+		}
+		return sandbox.Snapshot{Name: name, Created: m.created, Size: int64(len(m.data)), Scope: m.scope}, nil
+	}
+	path := sn.file(name)
+	st, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return sandbox.Snapshot{}, sandbox.ErrNotFound
+	}
+	if err != nil {
+		return sandbox.Snapshot{}, err
+	}
+	scope, err := fileScope(path)
+	if err != nil {
+		return sandbox.Snapshot{}, err
+	}
+	return sandbox.Snapshot{Name: name, Created: st.ModTime(), Size: st.Size(), Scope: scope}, nil
+}
+
+// fileScope reads the scope a session snapshot file names after its mark; "" for a
+// whole snapshot.
+func fileScope(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	if _, err := r.Discard(len(markCommand)); err != nil {
+		return "", nil // an empty database: nothing but (part of) the mark
+	}
+	parts, err := readSet(r)
+	if err != nil || len(parts) != 2 || parts[0] != sessionKey {
+		return "", nil // the first record of a whole snapshot, or nothing
+	}
+	var scope string
+	if err := json.Unmarshal([]byte(parts[1]), &scope); err != nil {
+		return "", fmt.Errorf("store: snapshot %s: %w", path, err)
+	}
+	return scope, nil
+}
+
+// readSet reads a plain set command (its key and value) from r.
+func readSet(r *bufio.Reader) ([]string, error) {
+	count, _, err := readLength(r, '*')
+	if err != nil || count != 3 {
+		return nil, errMalformed
+	}
+	var parts []string
+	for range count {
+		n, _, err := readLength(r, '$')
+		if err != nil || n > 1024 {
+			return nil, errMalformed
+		}
+		b := make([]byte, n+2)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, errTorn
+		}
+		parts = append(parts, string(b[:n]))
+	}
+	return parts[1:], nil
+}
+
+// RestoreSnapshot brings back the state saved under name, in one Update, and
+// describes the snapshot: sandbox.ErrNotFound when there is none.
+func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
+	sn := s.snapshots
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	info, err := sn.info(name)
+	if err != nil {
+		return info, err
+	}
+	data, err := sn.read(name)
+	if err != nil {
+		return info, err
+	}
+	// buntdb loads only into an in-memory database: the snapshot is read there, then
+	// copied into the live one.
+	mem, err := buntdb.Open(":memory:")
+	if err != nil {
+		return info, err
+	}
+	defer mem.Close()
+	if err := mem.Load(bytes.NewReader(data)); err != nil {
+		return info, fmt.Errorf("store: snapshot %s: %w", name, err)
+	}
+	if err := s.Check(); err != nil {
+		return info, err // a file that is no longer ours takes no writes
+	}
+	err = s.db.Update(func(live *buntdb.Tx) error {
+		return mem.View(func(saved *buntdb.Tx) error {
+			if info.Scope == "" {
+				if err := (tx{live}).DeleteAll(); err != nil {
+					return err
+				}
+				return copyKeys(saved, live, func(string) bool { return true })
+			}
+			if err := deleteSteps(live, info.Scope); err != nil {
+				return err
+			}
+			return copyKeys(saved, live, func(key string) bool { return isStepOf(key, info.Scope) })
+		})
+	})
+	return info, err
+}
+
+// Snapshots lists the snapshots by name.
+func (s *Store) Snapshots() ([]sandbox.Snapshot, error) {
+	sn := s.snapshots
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	var names []string
+	if sn.dir == "" {
+		for name := range sn.memory {
+			names = append(names, name)
+		}
+	} else {
+		entries, err := os.ReadDir(sn.dir)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		for _, e := range entries {
+			name, ok := strings.CutSuffix(e.Name(), snapshotExt)
+			if ok && e.Type().IsRegular() && sandbox.ValidSnapshotName(name) {
+				names = append(names, name)
+			}
+		}
+	}
+	slices.Sort(names)
+	out := []sandbox.Snapshot{}
+	for _, name := range names {
+		info, err := sn.info(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+// DeleteSnapshot forgets the snapshot saved under name: sandbox.ErrNotFound when there
+// is none.
+func (s *Store) DeleteSnapshot(name string) error {
+	sn := s.snapshots
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	if sn.dir == "" {
+		if _, ok := sn.memory[name]; !ok {
+			return sandbox.ErrNotFound
+		}
+		delete(sn.memory, name)
+		return nil
+	}
+	err := os.Remove(sn.file(name))
+	if errors.Is(err, os.ErrNotExist) {
+		return sandbox.ErrNotFound
+	}
+	return err
+}
+
+// isStepOf reports whether key is a sequence counter of scope (see stepKey: the
+// scope comes last, after the scenario and the rule, which hold no ':').
+func isStepOf(key, scope string) bool {
+	rest, ok := strings.CutPrefix(key, "step:")
+	if !ok {
+		return false
+	}
+	parts := strings.SplitN(rest, ":", 3)
+	return len(parts) == 3 && parts[2] == scope
+}
+
+// copyKeys sets in to every record of from that keep selects, with what is left of
+// its TTL. The mark and sessionKey are the snapshot's own: the live database keeps
+// its mark (DeleteAll wrote it again).
+func copyKeys(from, to *buntdb.Tx, keep func(key string) bool) error {
+	type record struct {
+		key, value string
+		ttl        time.Duration
+	}
+	var records []record
+	var err error
+	iterErr := from.Ascend("", func(key, value string) bool {
+		if key == markKey || key == sessionKey || !keep(key) {
+			return true
+		}
+		ttl, terr := from.TTL(key)
+		switch {
+		case errors.Is(terr, buntdb.ErrNotFound):
+			return true // expired since: buntdb has not evicted it yet
+		case terr != nil:
+			err = terr
+			return false
+		}
+		records = append(records, record{key, value, ttl})
+		return true
+	})
+	if err == nil {
+		err = iterErr
+	}
+	for _, r := range records {
+		if err != nil {
+			break
+		}
+		var opts *buntdb.SetOptions
+		if r.ttl > 0 {
+			opts = &buntdb.SetOptions{Expires: true, TTL: r.ttl}
+		}
+		_, _, err = to.Set(r.key, r.value, opts)
+	}
+	return err
+}
+
+// deleteSteps deletes the sequence counters of scope, collecting them first: buntdb
+// refuses writes while the transaction is iterating.
+func deleteSteps(t *buntdb.Tx, scope string) error {
+	var keys []string
+	err := ascendPrefix(t, "step:", func(key, _ string) bool {
+		if isStepOf(key, scope) {
+			keys = append(keys, key)
+		}
+		return true
+	})
+	for _, k := range keys {
+		if err == nil {
+			err = del(t, k)
+		}
+	}
+	return err
+}
