@@ -143,6 +143,13 @@ func DuplicateAction(resourceID, status string) *Error {
 	return newError(CodeDuplicateAction, "40039", desc)
 }
 
+// DuplicateTransaction: a payment that repeats an approved one of the same card,
+// amount, currency and reference within the duplicate window, refused because a
+// scenario asks so (the real API charges twice) [SB].
+func DuplicateTransaction(firstID string) *Error {
+	return newError(CodeDuplicateAction, "40039", "Duplicate transaction seen before: id="+firstID)
+}
+
 // NotAdjustableStatus: the transaction is neither CAPTURED nor PREAUTHORIZED.
 func NotAdjustableStatus() *Error {
 	return newError(CodeInvalidAction, "40290",

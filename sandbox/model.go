@@ -186,6 +186,10 @@ type Transaction struct {
 	Card           StoredCard  `json:"card,omitempty"`
 	Encryption     *Encryption `json:"encryption,omitempty"` // an encrypted track's scheme
 	Lodging        *Lodging    `json:"lodging,omitempty"`    // the last incremental authorization's
+
+	// DuplicateOf names the earlier approved payment this one repeats (same card,
+	// amount, currency and reference within the duplicate window) [SB].
+	DuplicateOf string `json:"duplicate_of,omitempty"`
 }
 
 // PaymentResult is the payment_method block of a Transaction response.

@@ -35,6 +35,8 @@ type Service struct {
 
 	orders    orderSchedule // the order schedule (delivery.go)
 	snapshots Snapshots     // named copies of the state (snapshot.go); nil keeps none
+
+	duplicateWindow atomic.Int64 // a time.Duration, see SetDuplicateWindow
 }
 
 // callerCacheSize bounds the cache of authenticated callers.

@@ -80,6 +80,10 @@ type Tx interface {
 	DeleteToken(hash string) error
 	Idempotency(appID, key string) (IdempotencyRecord, error)
 	PutIdempotency(r IdempotencyRecord, keep time.Duration) error
+	// PaymentMark reads the last approved payment under a duplicate key (ErrNotFound
+	// when none); PutPaymentMark replaces it, kept like an idempotency record.
+	PaymentMark(key string) (PaymentMark, error)
+	PutPaymentMark(m PaymentMark, keep time.Duration) error
 
 	// DeleteAll wipes every record, for --reset and the admin reset.
 	DeleteAll() error
@@ -89,7 +93,8 @@ type Tx interface {
 	PutMeta(key, value string) error
 
 	// ScenarioStep returns how many requests of a scope (a session or an app) a
-	// scenario's sequence rule has answered so far: 0 when none. PutScenarioStep
+	// scenario's counted rule (a sequence, or an outcome with a probability) has
+	// reached so far: 0 when none. PutScenarioStep
 	// stores the new count, kept for the given wall-clock duration from then;
 	// reading and writing in one Update makes concurrent requests of one scope each
 	// consume exactly one step.

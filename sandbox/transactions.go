@@ -92,6 +92,9 @@ type TransactionRequest struct {
 	IssuerResult    string      // a scenario's scripted issuer result ("00" approves); "" for the card's own
 	Version         string
 	Idempotency     Idempotency
+	// RefuseDuplicate refuses a payment that repeats an approved one (a scenario's
+	// choice) instead of flagging it; see checkDuplicate.
+	RefuseDuplicate bool
 }
 
 // CreateTransaction takes a payment: a sale (capture_mode AUTO, CAPTURED), an
@@ -116,8 +119,11 @@ func (s *Service) CreateTransaction(c Caller, req TransactionRequest) (Transacti
 // takePayment makes and stores a transaction inside a store transaction: the one
 // code path of a payment, whether an API request or a terminal asked for it.
 func (s *Service) takePayment(tx Tx, c Caller, req TransactionRequest, action cardAction, now time.Time) (Transaction, error) {
-	t, err := s.newTransaction(tx, c, req, action, now)
+	t, card, err := s.newTransaction(tx, c, req, action, now)
 	if err != nil {
+		return Transaction{}, err
+	}
+	if err := s.checkDuplicate(tx, &t, card, req.TokenID, req.RefuseDuplicate, now); err != nil {
 		return Transaction{}, err
 	}
 	if t.Status == StatusCaptured {
@@ -145,23 +151,23 @@ type Encryption struct {
 }
 
 // newTransaction builds a transaction from a request: its merchant and account, the
-// issuer's answer, the card as the sandbox keeps it.
-func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action cardAction, now time.Time) (Transaction, error) {
+// issuer's answer, the card as the sandbox keeps it; and returns the card as read.
+func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action cardAction, now time.Time) (Transaction, cardData, error) {
 	if err := checkTransaction(req, action); err != nil {
-		return Transaction{}, err
+		return Transaction{}, cardData{}, err
 	}
 	m, acct, err := s.transactionAccount(tx, c, req)
 	if err != nil {
-		return Transaction{}, err
+		return Transaction{}, cardData{}, err
 	}
 	if req.TokenID != "" {
 		if req.Card, _, err = tokenCard(tx, c, req.MerchantID, req.TokenID, req.Card); err != nil {
-			return Transaction{}, err
+			return Transaction{}, cardData{}, err
 		}
 	}
 	card, o, err := decideCard(action, req.Card, req.Amount, req.IssuerResult, now)
 	if err != nil {
-		return Transaction{}, err
+		return Transaction{}, cardData{}, err
 	}
 	t := Transaction{
 		ID: "TRN_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name, TimeCreated: now,
@@ -194,7 +200,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 			t.Action.ResultCode = StatusNotVerified
 		}
 	}
-	return t, nil
+	return t, card, nil
 }
 
 // checkTransaction refuses what GP refuses in a payment request before it looks at

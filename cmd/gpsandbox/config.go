@@ -34,6 +34,7 @@ type config struct {
 	clock          time.Time     // zero: the wall clock
 	seed           uint64
 	seeded         bool
+	duplicateWin   time.Duration // 0: payments are not checked for duplicates
 
 	// scenarios are the globally active scenario names; scenariosDir replaces the
 	// built-in scenario files.
@@ -118,6 +119,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 // that an environment value is checked exactly like a flag.
 type serveText struct {
 	maxBody, journalSize, attempts, terminalDelay, orderStep, clock, seed, allowedHosts string
+	duplicateWin                                                                        string
 	timeouts                                                                            []timeoutFlag
 }
 
@@ -160,7 +162,8 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&t.orderStep, "order-step", env("GPSANDBOX_ORDER_STEP", "24h"), "sandbox time a device order stays INITIATED, PROCESSING and SHIPPED before it moves on by itself; 0 moves orders on the admin API only (GPSANDBOX_ORDER_STEP)")
 	fs.StringVar(&t.clock, "clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
 	fs.StringVar(&t.allowedHosts, "allowed-hosts", env("GPSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names the admin API answers under without --admin-token, beside IP addresses, localhost and the host of --addr, e.g. a compose service name (GPSANDBOX_ALLOWED_HOSTS)")
-	fs.StringVar(&t.seed, "seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids and tokens (GPSANDBOX_SEED)")
+	fs.StringVar(&t.seed, "seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids, tokens and scenario chance draws (GPSANDBOX_SEED)")
+	fs.StringVar(&t.duplicateWin, "duplicate-window", env("GPSANDBOX_DUPLICATE_WINDOW", "10m"), "sandbox time within which a payment with the same card, amount, currency and reference as an earlier one is flagged as a duplicate; 0 turns the check off (GPSANDBOX_DUPLICATE_WINDOW)")
 	for i := range t.timeouts {
 		to := &t.timeouts[i]
 		fs.StringVar(&to.text, to.flag, env(to.env, to.def), "connection timeout, a Go duration ("+to.env+")")
@@ -248,6 +251,9 @@ func (t *serveText) convert(c *config) error {
 	}
 	if c.orderStep, err = time.ParseDuration(t.orderStep); err != nil || c.orderStep < 0 || c.orderStep > 365*24*time.Hour {
 		return usageError(fmt.Sprintf("--order-step %q: want a duration from 0 to 8760h such as 24h", t.orderStep))
+	}
+	if c.duplicateWin, err = time.ParseDuration(t.duplicateWin); err != nil || c.duplicateWin < 0 || c.duplicateWin > 24*time.Hour {
+		return usageError(fmt.Sprintf("--duplicate-window %q: want a duration from 0 to 24h such as 10m", t.duplicateWin))
 	}
 	for _, to := range t.timeouts {
 		d, err := time.ParseDuration(to.text)

@@ -102,6 +102,8 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		GlobalScenarios: cfg.scenarios,
 		Clock:           cfg.clock,
 		NewIDs:          newIDs,
+		Seed:            cfg.seed,
+		Seeded:          cfg.seeded,
 		Logger:          logger,
 		MaxBody:         cfg.maxBody,
 		AdminToken:      cfg.adminToken,
@@ -110,6 +112,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		NotifyAttempts:  cfg.notifyAttempts,
 		TerminalDelay:   cfg.terminalDelay,
 		OrderStep:       cfg.orderStep,
+		DuplicateWindow: duplicateWindow(cfg.duplicateWin),
 		Pprof:           cfg.pprof,
 		HTTP: app.HTTPConfig{
 			TLS:               tlsCfg,
@@ -118,6 +121,15 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 			IdleTimeout:       cfg.idleTimeout,
 		},
 	}, nil
+}
+
+// duplicateWindow is --duplicate-window as app.Config takes it: 0 turns the check
+// off, which the Config says with a negative window.
+func duplicateWindow(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // adminHosts are the host names an open admin API answers under: --allowed-hosts and

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -24,6 +25,7 @@ func (s *Server) adminScenarios(*http.Request) (any, error) {
 		})
 	}
 	view.Active = append(view.Active, s.engine.Global()...)
+	view.Seed = strconv.FormatUint(s.engine.Seed(), 10)
 	return view, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
 // DefaultJournalBytes is how much memory the journal's entries may take when not
@@ -87,6 +88,8 @@ type JournalEntry struct {
 	DetailCode    string            `json:"detailed_error_code"`
 	Rule          string            `json:"rule"`
 	Miss          string            `json:"miss"`
+	Draws         []scenario.Draw   `json:"draws,omitempty"`        // chance draws of rules with a probability
+	DuplicateOf   string            `json:"duplicate_of,omitempty"` // the earlier payment this one repeats
 	Session       string            `json:"session"`
 	AppID         string            `json:"app_id"`
 	Version       string            `json:"version"`
@@ -112,7 +115,8 @@ type JournalEntry struct {
 func (e *JournalEntry) weigh() int {
 	n := journalEntryOverhead + len(e.RequestID) + len(e.Method) + len(e.Path) + len(e.Operation) +
 		len(e.ErrorCode) + len(e.DetailCode) + len(e.Rule) + len(e.Miss) + len(e.Session) + len(e.AppID) +
-		len(e.Version) + len(e.Body) + len(e.ResourceID) + len(e.Idempotency) + len(e.answer.body)
+		len(e.Version) + len(e.Body) + len(e.ResourceID) + len(e.Idempotency) + len(e.answer.body) +
+		len(e.DuplicateOf) + len(e.Draws)*drawWeight
 	for _, v := range e.headers {
 		n += len(v)
 	}
@@ -121,6 +125,9 @@ func (e *JournalEntry) weigh() int {
 	}
 	return n
 }
+
+// drawWeight is what one chance draw of an entry weighs: its rule and numbers.
+const drawWeight = 96
 
 // view is the entry as the admin API shows it.
 func (e *JournalEntry) view() JournalEntry {
@@ -195,6 +202,7 @@ func (j *journal) add(info *requestInfo) {
 		DurationMS:  float64(time.Since(info.start).Microseconds()) / 1000,
 		Idempotency: idempotencyOutcome(info), answer: journalResponse(info),
 	}
+	e.Draws, e.DuplicateOf = info.draws, info.duplicateOf
 	e.weight = e.weigh()
 	j.mu.Lock()
 	defer j.mu.Unlock()

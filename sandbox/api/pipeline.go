@@ -62,6 +62,8 @@ type call struct {
 	idem     sandbox.Idempotency
 	issuer   string               // the issuer result a scenario scripts; "" for the card's own
 	terminal sandbox.Presentation // what a scenario scripts at the terminal; zero for its own
+
+	refuseDuplicate bool // a scenario refuses a payment that repeats an earlier one
 }
 
 func (s *Server) endpoint(op operation) http.Handler {

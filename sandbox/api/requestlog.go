@@ -3,9 +3,11 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
 // logRequest logs the request's line, one per request with what the middleware
@@ -66,8 +68,23 @@ func requestAttrs(info *requestInfo, elapsed time.Duration) []slog.Attr {
 	if info.miss != "" {
 		attrs = append(attrs, slog.String("miss", info.miss))
 	}
+	if len(info.draws) > 0 {
+		attrs = append(attrs, slog.String("draws", drawsText(info.draws)))
+	}
+	if info.duplicateOf != "" {
+		attrs = append(attrs, slog.String("duplicate_of", info.duplicateOf))
+	}
 	if info.cause != nil {
 		attrs = append(attrs, slog.String("cause", sandbox.MaskCardData(info.cause.Error())))
 	}
 	return attrs
+}
+
+// drawsText lists a request's chance draws on one line, separated by "; ".
+func drawsText(draws []scenario.Draw) string {
+	parts := make([]string, len(draws))
+	for i, d := range draws {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, "; ")
 }

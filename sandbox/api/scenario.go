@@ -80,6 +80,7 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	}
 	if info != nil {
 		info.session, info.rule, info.step, info.miss = session, d.Ref(), d.Step, d.Miss
+		info.draws = d.Draws
 		info.fault = d.Outcome.Fault
 	}
 	return d, err
@@ -103,6 +104,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 		// Handlers that ask an issuer pass it on in their domain request.
 		c.issuer = o.Issuer.Result
 	}
+	c.refuseDuplicate = o.DuplicateCharge == scenario.DuplicateRefuse
 	if t := o.Terminal; t != nil {
 		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome}
 	}

@@ -264,6 +264,9 @@ type requestInfo struct {
 	fault         string // the fault that rule scripted, if any
 	miss          string // scenarios were active but none matched: the closest rule and why
 
+	draws       []scenario.Draw // the chance draws of matching rules with a probability
+	duplicateOf string          // a payment that repeats an earlier one: the earlier's id
+
 	// For the journal's view of the answer.
 	response       []byte      // the body as rendered, before compression
 	responseHeader http.Header // the answer's headers as written

@@ -132,6 +132,7 @@ var createTransaction = operation{
 		if err != nil {
 			return nil, err
 		}
+		s.noteDuplicate(c.r, t)
 		return newTransactionView(t), nil
 	}),
 }
@@ -264,7 +265,7 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
 		Reference: b.Reference, GratuityAmount: b.GratuityAmount, SurchargeAmount: b.SurchargeAmount,
 		TokenID: b.PaymentMethod.ID,
-		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer,
+		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer, RefuseDuplicate: c.refuseDuplicate,
 		Card: sandbox.CardInput{EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name},
 	}
 	if card := b.PaymentMethod.Card; card != nil {

@@ -115,6 +115,9 @@ type scenarioView struct {
 type scenariosView struct {
 	Scenarios []scenarioView `json:"scenarios"`
 	Active    []string       `json:"active"`
+	// Seed is the seed of the chance draws, in decimal: a string, since a JSON number
+	// loses digits past 2^53 in most clients.
+	Seed string `json:"seed"`
 }
 
 // installedView answers POST /_sandbox/scenarios: the scenario as listed, and whether

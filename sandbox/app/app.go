@@ -63,6 +63,15 @@ type Config struct {
 	// seeded source for reproducible responses. The service and the HTTP layer each
 	// draw from their own source, so that the one's draws never shift the other's.
 	NewIDs func() sandbox.IDs
+	// Seed seeds the chance draws of scenario outcomes with a probability, so that a
+	// run repeated with the same seed and the same calls fails the same calls. Without
+	// Seeded a seed is chosen at random and logged at start, to repeat the run with.
+	Seed   uint64
+	Seeded bool
+	// DuplicateWindow is how long, in sandbox time, a second payment with the same
+	// card, amount, currency and reference is flagged as a duplicate of the first
+	// (sandbox.DefaultDuplicateWindow when zero; negative checks nothing).
+	DuplicateWindow time.Duration
 
 	// Logger receives the request log and the sandbox's events; nil discards them.
 	Logger *slog.Logger
@@ -176,6 +185,7 @@ func (a *App) wire() error {
 	}
 	a.svc = sandbox.NewService(a.store, a.clock, newIDs())
 	a.svc.UseSnapshots(a.store)
+	a.svc.SetDuplicateWindow(a.cfg.DuplicateWindow)
 	bindings, err := a.seed()
 	if err != nil {
 		return err

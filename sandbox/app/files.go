@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -119,10 +120,15 @@ func (a *App) loadScenarios(bindings []yamlfile.ScenarioBinding) (*scenario.Engi
 		return nil, fmt.Errorf("scenarios: %w", err)
 	}
 	engine.SetStepLifetime(a.cfg.StepLifetime)
+	seed := a.cfg.Seed
+	if !a.cfg.Seeded {
+		seed = rand.Uint64()
+	}
+	engine.SetSeed(seed)
 	if err := engine.SetGlobal(a.cfg.GlobalScenarios); err != nil {
 		return nil, fmt.Errorf("global scenarios: %w", err)
 	}
-	a.log.Info("scenarios ready", "count", len(scs), "dir", f.Dir, "global", strings.Join(a.cfg.GlobalScenarios, ","))
+	a.log.Info("scenarios ready", "count", len(scs), "dir", f.Dir, "global", strings.Join(a.cfg.GlobalScenarios, ","), "seed", seed)
 	return engine, nil
 }
 

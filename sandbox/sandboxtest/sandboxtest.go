@@ -82,7 +82,9 @@ func WithGlobalScenarios(names ...string) Option {
 func WithTime(t time.Time) Option { return func(c *config) { c.start = t } }
 
 // WithSeed makes generated ids (tokens, ACT_, ORD_) a deterministic sequence, so that
-// whole responses can be compared with golden files. Seed 0 means random ids.
+// whole responses can be compared with golden files, and seeds the chance draws of
+// scenario outcomes with a probability, so that the same calls fail the same way in
+// every run. Seed 0 means random ids and draws.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 
 // WithOrderStep moves placed device orders along by themselves, a step each d of
@@ -131,6 +133,8 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		GlobalScenarios: cfg.global,
 		Clock:           cfg.start.Truncate(time.Millisecond),
 		NewIDs:          newIDs,
+		Seed:            cfg.seed,
+		Seeded:          cfg.seed != 0,
 		OrderStep:       cfg.orderStep,
 	})
 	if err != nil {

@@ -17,8 +17,16 @@ type Engine struct {
 	store        sandbox.Store
 	mu           sync.Mutex // serialises writers; readers only load state
 	state        atomic.Pointer[state]
-	stepLifetime atomic.Int64 // a time.Duration, see SetStepLifetime
+	stepLifetime atomic.Int64  // a time.Duration, see SetStepLifetime
+	seed         atomic.Uint64 // the chance draws' seed, see SetSeed
 }
+
+// SetSeed sets the seed of the chance draws of outcomes with a probability: the same
+// seed and the same calls draw the same values (0 until set).
+func (e *Engine) SetSeed(seed uint64) { e.seed.Store(seed) }
+
+// Seed returns the seed of the chance draws.
+func (e *Engine) Seed() uint64 { return e.seed.Load() }
 
 // DefaultStepLifetime is how long a sequence counter outlives the last request of
 // its scope: a day, as long as an idempotency key. Sessions are the clients' own
@@ -195,6 +203,9 @@ type Decision struct {
 	// Miss explains, when scenarios were active but no rule matched, the rule that came
 	// closest and what differed: "adjustment-not-available#0: operation is order, want adjustment".
 	Miss string
+	// Draws are the chance draws of the rules that matched and carry a probability,
+	// in the order tried: the last one applied when the decision matched its rule.
+	Draws []Draw
 }
 
 // Matched reports whether a rule matched.
@@ -246,20 +257,37 @@ func (e *Engine) Decide(req Request) (Decision, error) {
 			if !r.When.matches(req) {
 				continue
 			}
-			d.Scenario, d.Rule = sc.Name, i
+			step, o := -1, Outcome{}
 			if r.Then != nil {
-				d.Outcome = *r.Then
-				return d, nil
+				o = *r.Then
 			}
-			step, err := e.nextStep(r.stepScope(req), sc.Name, i, r.Sequence)
-			if err != nil {
-				return Decision{}, err
+			scope, n := "", 0
+			if r.counted() {
+				scope = r.stepScope(req)
+				var err error
+				if n, err = e.count(scope, sc.Name, i); err != nil {
+					return Decision{}, err
+				}
 			}
-			d.Step, d.Outcome = step, r.Sequence[step].Then
+			if len(r.Sequence) > 0 {
+				step = r.stepAt(n)
+				o = r.Sequence[step].Then
+			}
+			if o.Probability != nil {
+				dr := draw(e.seed.Load(), ruleRef(sc.Name, i), scope, step, n+1, *o.Probability)
+				d.Draws = append(d.Draws, dr)
+				if !dr.Applied {
+					continue
+				}
+			}
+			d.Scenario, d.Rule, d.Step, d.Outcome = sc.Name, i, step, o
 			return d, nil
 		}
 	}
-	d.Miss = closestMiss(active, req)
+	if len(d.Draws) == 0 {
+		// A rule matched but its draw said no: the draws tell why, not a miss.
+		d.Miss = closestMiss(active, req)
+	}
 	return d, nil
 }
 
@@ -307,32 +335,34 @@ func (r Rule) stepScope(req Request) string {
 	return scope + "/" + r.Scope + ":" + sandbox.KeyWithoutCardData(id)
 }
 
-// nextStep consumes one call of a sequence in scope and returns the index of the step
-// that answers it. Reading and incrementing the counter in one store transaction makes
-// concurrent requests of one scope each take a different call. Every call keeps the
-// counter for the step lifetime again, the last step's too, so that only a scope
-// nobody uses any more loses its counter.
-func (e *Engine) nextStep(scope, name string, rule int, seq []Step) (int, error) {
-	total := 0
-	for _, s := range seq {
-		total += max(s.Times, 1)
-	}
+// count consumes one call of a counted rule in scope and returns how many calls of
+// the scope reached the rule before it. Reading and incrementing the counter in one
+// store transaction makes concurrent requests of one scope each take a different
+// call. Every call keeps the counter for the step lifetime again, so that only a
+// scope nobody uses any more loses its counter.
+func (e *Engine) count(scope, name string, rule int) (int, error) {
 	var n int
 	err := e.store.Update(func(tx sandbox.Tx) error {
 		var err error
 		if n, err = tx.ScenarioStep(scope, name, rule); err != nil {
 			return err
 		}
-		return tx.PutScenarioStep(scope, name, rule, min(n+1, total), time.Duration(e.stepLifetime.Load()))
+		return tx.PutScenarioStep(scope, name, rule, n+1, time.Duration(e.stepLifetime.Load()))
 	})
 	if err != nil {
 		return 0, fmt.Errorf("scenario %s: sequence step: %w", name, err)
 	}
-	for i, s := range seq {
+	return n, nil
+}
+
+// stepAt is the index of the sequence step that answers a scope's call after n
+// calls: the last step repeats for ever.
+func (r Rule) stepAt(n int) int {
+	for i, s := range r.Sequence {
 		if n < max(s.Times, 1) {
-			return i, nil
+			return i
 		}
 		n -= max(s.Times, 1)
 	}
-	return len(seq) - 1, nil
+	return len(r.Sequence) - 1
 }

@@ -3,6 +3,7 @@ package scenario_test
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -326,7 +327,10 @@ func TestDecidesNotificationsOnlyWithANotificationRule(t *testing.T) {
 	}
 }
 
-// A scenario built in Go is refused an unknown scope, or a scope on a rule with then.
+func ptr[T any](v T) *T { return &v }
+
+// A scenario built in Go is refused an unknown scope, a scope on a rule that counts
+// nothing, or a probability out of 0 to 1.
 func TestCheckScope(t *testing.T) {
 	ops := scenario.When{Operations: []string{"adjustment"}}
 	seq := []scenario.Step{{Then: scenario.Outcome{}}}
@@ -339,7 +343,14 @@ func TestCheckScope(t *testing.T) {
 		{"unknown", scenario.Rule{When: ops, Sequence: seq, Scope: "session"},
 			`scenario s rule 0: unknown scope "session" (want transaction or order)`},
 		{"with then", scenario.Rule{When: ops, Then: &scenario.Outcome{}, Scope: scenario.ScopeTransaction},
-			"scenario s rule 0: scope counts the steps of a sequence: a rule with then has none"},
+			"scenario s rule 0: scope counts the calls of a sequence or of an outcome with a probability: this rule has neither"},
+		{"then with probability", scenario.Rule{When: ops, Then: &scenario.Outcome{Probability: ptr(0.5)}, Scope: scenario.ScopeTransaction}, ""},
+		{"duplicate_charge on adjustment", scenario.Rule{When: ops, Then: &scenario.Outcome{DuplicateCharge: scenario.DuplicateRefuse}},
+			"scenario s rule 0: duplicate_charge: operation adjustment takes no payment (want transaction)"},
+		{"probability over 1", scenario.Rule{When: ops, Then: &scenario.Outcome{Probability: ptr(1.5)}},
+			"scenario s rule 0: probability 1.5: want a number from 0 to 1"},
+		{"probability NaN", scenario.Rule{When: ops, Sequence: []scenario.Step{{Then: scenario.Outcome{Probability: ptr(math.NaN())}}}},
+			"scenario s rule 0: probability NaN: want a number from 0 to 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := scenario.Scenario{Name: "s", Rules: []scenario.Rule{tc.rule}}

@@ -54,8 +54,9 @@ type Scenario struct {
 }
 
 // Rule is a condition and what to do when it holds: one outcome (Then) or a sequence.
-// Scope, for a sequence only, counts its steps per resource within the request's
-// session or app: ScopeTransaction per path transaction, ScopeOrder per order.
+// Scope, for a counted rule only (a sequence, or an outcome with a probability),
+// counts its calls per resource within the request's session or app:
+// ScopeTransaction per path transaction, ScopeOrder per order.
 type Rule struct {
 	When     When
 	Then     *Outcome
@@ -101,7 +102,17 @@ type Outcome struct {
 	Idempotency string // "replay" switches the request's key to replay mode
 	Issuer      *Issuer
 	Terminal    *Terminal
+	// Probability, when set, is the chance (0 to 1) that the outcome applies to a
+	// call: a draw from the run's seed decides (see Draw); when it does not, the
+	// rule does not apply and the next rule, or the normal behaviour, answers.
+	Probability *float64
+	// DuplicateCharge "refuse" refuses a payment that repeats an earlier approved one
+	// (sandbox.DuplicateTransaction) instead of charging twice and flagging it.
+	DuplicateCharge string
 }
+
+// DuplicateRefuse is the only Outcome.DuplicateCharge value.
+const DuplicateRefuse = "refuse"
 
 // Terminal scripts what happens at the simulated terminal of a device command: the
 // card presented, how, a tip added on screen, or an outcome without a card read
@@ -156,7 +167,8 @@ const IdempotencyReplay = "replay"
 
 // Pass reports whether the outcome leaves the answer as it would be anyway.
 func (o Outcome) Pass() bool {
-	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil
+	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil &&
+		o.DuplicateCharge == ""
 }
 
 // String renders an outcome briefly, for logs and listings.
@@ -185,6 +197,12 @@ func (o Outcome) String() string {
 	}
 	if o.Idempotency != "" {
 		parts = append(parts, "idempotency "+o.Idempotency)
+	}
+	if o.DuplicateCharge != "" {
+		parts = append(parts, "duplicate_charge "+o.DuplicateCharge)
+	}
+	if o.Probability != nil {
+		parts = append(parts, "probability "+strconv.FormatFloat(*o.Probability, 'g', -1, 64))
 	}
 	if len(parts) == 0 {
 		return "pass"
@@ -217,8 +235,13 @@ func (s *Scenario) Check() error {
 		if r.Scope != "" && !slices.Contains(SequenceScopes, r.Scope) {
 			return fmt.Errorf("scenario %s rule %d: unknown scope %q (want %s)", s.Name, i, r.Scope, strings.Join(SequenceScopes, " or "))
 		}
-		if r.Scope != "" && r.Then != nil {
-			return fmt.Errorf("scenario %s rule %d: scope counts the steps of a sequence: a rule with then has none", s.Name, i)
+		if r.Scope != "" && !r.counted() {
+			return fmt.Errorf("scenario %s rule %d: scope counts the calls of a sequence or of an outcome with a probability: this rule has neither", s.Name, i)
+		}
+		for _, o := range r.outcomes() {
+			if o.Probability != nil && !ValidProbability(*o.Probability) {
+				return fmt.Errorf("scenario %s rule %d: probability %v: want a number from 0 to 1", s.Name, i, *o.Probability)
+			}
 		}
 		if len(r.When.Operations) == 0 {
 			return fmt.Errorf("scenario %s rule %d: no operation", s.Name, i)
@@ -232,6 +255,9 @@ func (s *Scenario) Check() error {
 			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
 		}
 		if err := r.checkTerminal(); err != nil {
+			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
+		}
+		if err := r.checkDuplicateCharge(); err != nil {
 			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
 		}
 	}
@@ -316,6 +342,12 @@ var (
 	TerminalOutcomes   = []string{sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeTerminalBusy, sandbox.OutcomeHostDecline}
 )
 
+// counted reports whether the rule counts its calls: a sequence to know its step, an
+// outcome with a probability to draw for each call anew.
+func (r Rule) counted() bool {
+	return len(r.Sequence) > 0 || r.Then != nil && r.Then.Probability != nil
+}
+
 // outcomes lists every outcome of a rule: its then, or its sequence's steps.
 func (r Rule) outcomes() []Outcome {
 	outcomes := []Outcome{}
@@ -326,6 +358,27 @@ func (r Rule) outcomes() []Outcome {
 		outcomes = append(outcomes, s.Then)
 	}
 	return outcomes
+}
+
+// checkDuplicateCharge refuses a duplicate_charge mode that is not one, that a
+// scripted error or fault would hide, or for an operation that takes no payment.
+func (r Rule) checkDuplicateCharge() error {
+	for _, o := range r.outcomes() {
+		switch {
+		case o.DuplicateCharge == "":
+			continue
+		case o.DuplicateCharge != DuplicateRefuse:
+			return fmt.Errorf("duplicate_charge %q: want %s", o.DuplicateCharge, DuplicateRefuse)
+		case o.Error != nil || o.Fault != "":
+			return errors.New("duplicate_charge cannot be combined with error or fault")
+		}
+		for _, op := range r.When.Operations {
+			if op != string(sandbox.OpTransaction) {
+				return fmt.Errorf("duplicate_charge: operation %s takes no payment (want transaction)", op)
+			}
+		}
+	}
+	return nil
 }
 
 // checkIssuer refuses a scripted issuer result that is not one, that a scripted error

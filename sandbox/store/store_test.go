@@ -105,6 +105,7 @@ func records() []record {
 		Restricted: true, Created: base, Expires: ms(1_000)}
 	idem := sandbox.IdempotencyRecord{AppID: "app1", Key: "k1", ResourceID: "TRN_1", Kind: "transaction",
 		Time: ms(7), Request: "POST /ucp/transactions/TRN_1/adjustment abc", Response: []byte(`{"id":"TRN_1"}`)}
+	mark := sandbox.PaymentMark{Key: "3f2a", TransactionID: "TRN_1", Time: ms(8)}
 
 	return []record{
 		{"app", func(tx sandbox.Tx) error { return tx.PutApp(app) },
@@ -121,6 +122,8 @@ func records() []record {
 			func(tx sandbox.Tx) (any, error) { return tx.Token("tok1") }, token},
 		{"idempotency", func(tx sandbox.Tx) error { return tx.PutIdempotency(idem, time.Hour) },
 			func(tx sandbox.Tx) (any, error) { return tx.Idempotency("app1", "k1") }, idem},
+		{"payment mark", func(tx sandbox.Tx) error { return tx.PutPaymentMark(mark, time.Hour) },
+			func(tx sandbox.Tx) (any, error) { return tx.PaymentMark("3f2a") }, mark},
 		{"meta", func(tx sandbox.Tx) error { return tx.PutMeta("fixtures", "2025-03-14T12:00:00.000Z") },
 			func(tx sandbox.Tx) (any, error) { return tx.Meta("fixtures") }, "2025-03-14T12:00:00.000Z"},
 	}

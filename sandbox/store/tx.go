@@ -146,6 +146,13 @@ func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) erro
 	return putFor(x.t, "idem:"+r.AppID+":"+r.Key, r, keep)
 }
 
+func (x tx) PaymentMark(key string) (sandbox.PaymentMark, error) {
+	return get[sandbox.PaymentMark](x.t, "paid:"+key)
+}
+func (x tx) PutPaymentMark(m sandbox.PaymentMark, keep time.Duration) error {
+	return putFor(x.t, "paid:"+m.Key, m, keep)
+}
+
 func (x tx) Meta(key string) (string, error) { return get[string](x.t, "meta:"+key) }
 func (x tx) PutMeta(key, value string) error { return put(x.t, "meta:"+key, value) }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -199,6 +200,21 @@ type outcomeDoc struct {
 	Idempotency string         `yaml:"idempotency"`
 	Issuer      *issuerDoc     `yaml:"issuer"`
 	Terminal    *terminalDoc   `yaml:"terminal"`
+	Probability *probability   `yaml:"probability"`
+	// DuplicateCharge "refuse" refuses a payment that repeats an earlier one.
+	DuplicateCharge string `yaml:"duplicate_charge"`
+}
+
+// probability is the chance that an outcome applies: "probability: 0.3".
+type probability float64
+
+func (p *probability) setScalar(n *yaml.Node) string {
+	f, err := strconv.ParseFloat(n.Value, 64)
+	if tag := n.ShortTag(); tag != "!!int" && tag != "!!float" || err != nil || !scenario.ValidProbability(f) {
+		return fmt.Sprintf("must be a number from 0 to 1 such as 0.3, got %s", describe(n))
+	}
+	*p = probability(f)
+	return ""
 }
 
 // terminalDoc scripts the simulated terminal of a device command:
@@ -375,8 +391,8 @@ func checkScope(d *decoder, r *ruleDoc, notification bool) {
 	}
 	_, sequence := d.at(&r.Sequence)
 	switch {
-	case !sequence:
-		d.addf(l.node, l.path, "scope counts the steps of a sequence: a rule with scope needs sequence, not then")
+	case !sequence && (r.Then == nil || r.Then.Probability == nil):
+		d.addf(l.node, l.path, "scope counts the calls of a sequence or of an outcome with a probability: a rule with scope needs sequence, or then with probability")
 	case r.Scope == scenario.ScopeTransaction && notification:
 		d.addf(l.node, l.path, "scope transaction: a notification has no transaction id, use scope order")
 	case r.Scope == scenario.ScopeOrder && !notification:
@@ -412,13 +428,17 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 		d.addf(l.node, l.path, format, args...)
 	}
 	if o.Pass {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Probability != nil || o.DuplicateCharge != "" {
 			problem(&o.Pass, "pass cannot be combined with other outcome fields")
 		}
 		return
 	}
+	if o.Probability != nil && o.Status == 0 && o.Error == nil && o.Body == nil && o.Delay == "" && o.Fault == "" &&
+		o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil && o.DuplicateCharge == "" {
+		problem(&o.Probability, "probability needs an outcome to apply by chance: with nothing else the outcome is pass")
+	}
 	if notification {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.DuplicateCharge != "" {
 			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
 		}
 		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
@@ -462,6 +482,27 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 	}
 	if o.Terminal != nil {
 		checkTerminal(problem, o, ops)
+	}
+	if o.DuplicateCharge != "" {
+		checkDuplicateCharge(problem, o, ops)
+	}
+}
+
+// checkDuplicateCharge reports a duplicate_charge that could not apply: an unknown
+// mode, one hidden by a scripted error or fault, or for an operation that takes no
+// payment.
+func checkDuplicateCharge(problem func(ptr any, format string, args ...any), o *outcomeDoc, ops operations) {
+	if o.DuplicateCharge != scenario.DuplicateRefuse {
+		problem(&o.DuplicateCharge, "unknown duplicate_charge mode %q (want %s)", clip(o.DuplicateCharge), scenario.DuplicateRefuse)
+	}
+	if o.Error != nil || o.Fault != "" {
+		problem(&o.DuplicateCharge, "duplicate_charge decides how a payment executes: it cannot be combined with error or fault")
+	}
+	for _, op := range ops {
+		if op != string(sandbox.OpTransaction) {
+			problem(&o.DuplicateCharge, "duplicate_charge applies only to the transaction operation (POST /transactions), not %s", op)
+			return
+		}
 	}
 }
 
@@ -534,7 +575,11 @@ func (w *whenDoc) toWhen() scenario.When {
 func (o *outcomeDoc) toOutcome() scenario.Outcome {
 	out := scenario.Outcome{
 		Status: o.Status, Body: o.Body, Delay: o.Delay.value(), Fault: o.Fault,
-		Apply: o.Apply, Idempotency: o.Idempotency,
+		Apply: o.Apply, Idempotency: o.Idempotency, DuplicateCharge: o.DuplicateCharge,
+	}
+	if o.Probability != nil {
+		p := float64(*o.Probability)
+		out.Probability = &p
 	}
 	if o.Issuer != nil {
 		out.Issuer = &scenario.Issuer{Result: string(o.Issuer.Result)}

@@ -48,6 +48,11 @@ rules:
     then: {idempotency: replay, fault: timeout, delay: 2s, apply: true}
   - when: {operation: [transaction, verification]}
     then: {issuer: {result: "N7"}, delay: 1s}
+  - when: {operation: capture}
+    scope: transaction
+    then: {fault: reset, probability: 0.25}
+  - when: {operation: transaction}
+    then: {duplicate_charge: refuse}
 ---
 version: 1
 name: notes
@@ -59,6 +64,7 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
+	quarter := 0.25
 	want := []scenario.Scenario{
 		{Name: "every-field", Description: "all of it", File: "a.yaml", Rules: []scenario.Rule{
 			{
@@ -85,6 +91,14 @@ rules:
 			{
 				When: scenario.When{Operations: []string{"transaction", "verification"}},
 				Then: &scenario.Outcome{Issuer: &scenario.Issuer{Result: "N7"}, Delay: time.Second},
+			},
+			{
+				When: scenario.When{Operations: []string{"capture"}}, Scope: "transaction",
+				Then: &scenario.Outcome{Fault: "reset", Probability: &quarter},
+			},
+			{
+				When: scenario.When{Operations: []string{"transaction"}},
+				Then: &scenario.Outcome{DuplicateCharge: "refuse"},
 			},
 		}},
 		{Name: "notes", File: "a.yaml", Rules: []scenario.Rule{{
@@ -156,7 +170,23 @@ func TestLoadScenariosProblems(t *testing.T) {
 		{"unknown scope", head + "  - when: {operation: adjustment}\n    scope: session\n    sequence: [{then: pass}]\n",
 			[]string{`s.yaml:5:12: rules[0].scope: unknown scope "session" (want transaction or order)`}},
 		{"scope without sequence", head + "  - when: {operation: adjustment}\n    scope: transaction\n    then: pass\n",
-			[]string{`s.yaml:5:12: rules[0].scope: scope counts the steps of a sequence: a rule with scope needs sequence, not then`}},
+			[]string{`s.yaml:5:12: rules[0].scope: scope counts the calls of a sequence or of an outcome with a probability: a rule with scope needs sequence, or then with probability`}},
+		{"unknown duplicate_charge", head + "  - when: {operation: transaction}\n    then: {duplicate_charge: block}\n",
+			[]string{`s.yaml:5:30: rules[0].then.duplicate_charge: unknown duplicate_charge mode "block" (want refuse)`}},
+		{"duplicate_charge on capture", head + "  - when: {operation: [transaction, capture]}\n    then: {duplicate_charge: refuse}\n",
+			[]string{`s.yaml:5:30: rules[0].then.duplicate_charge: duplicate_charge applies only to the transaction operation (POST /transactions), not capture`}},
+		{"duplicate_charge with error", head + "  - when: {operation: transaction}\n    then: {status: 502, error: {code: SYSTEM_ERROR_DOWNSTREAM, detail: \"50046\"}, duplicate_charge: refuse}\n",
+			[]string{`s.yaml:5:100: rules[0].then.duplicate_charge: duplicate_charge decides how a payment executes: it cannot be combined with error or fault`}},
+		{"probability over 1", head + "  - when: {operation: adjustment}\n    then: {status: 502, error: {code: SYSTEM_ERROR_DOWNSTREAM, detail: \"50046\"}, probability: 1.5}\n",
+			[]string{`s.yaml:5:95: rules[0].then.probability: must be a number from 0 to 1 such as 0.3, got the number 1.5`}},
+		{"probability negative", head + "  - when: {operation: adjustment}\n    sequence: [{then: {delay: 1s, probability: -0.1}}]\n",
+			[]string{`s.yaml:5:48: rules[0].sequence[0].then.probability: must be a number from 0 to 1 such as 0.3, got the number -0.1`}},
+		{"probability quoted", head + "  - when: {operation: adjustment}\n    then: {delay: 1s, probability: \"0.3\"}\n",
+			[]string{`s.yaml:5:36: rules[0].then.probability: must be a number from 0 to 1 such as 0.3, got the string "0.3"`}},
+		{"probability not a number", head + "  - when: {operation: adjustment}\n    then: {delay: 1s, probability: .nan}\n",
+			[]string{`s.yaml:5:36: rules[0].then.probability: must be a number from 0 to 1 such as 0.3, got the number .nan`}},
+		{"probability alone", head + "  - when: {operation: adjustment}\n    then: {probability: 0.5}\n",
+			[]string{`s.yaml:5:25: rules[0].then.probability: probability needs an outcome to apply by chance: with nothing else the outcome is pass`}},
 		{"scope transaction on notification", head + "  - when: {operation: notification}\n    scope: transaction\n    sequence: [{then: pass}]\n",
 			[]string{`s.yaml:5:12: rules[0].scope: scope transaction: a notification has no transaction id, use scope order`}},
 		{"scope order on a request", head + "  - when: {operation: order}\n    scope: order\n    sequence: [{then: pass}]\n",

@@ -357,7 +357,8 @@ function requestRoute(e) {
 }
 
 function requestRow(e) {
-  const rule = e.rule ? el('span', { class: 'rule' }, e.rule) : e.miss ? el('span', { class: 'miss', title: e.miss }, 'miss') : '';
+  const rule = [e.rule ? el('span', { class: 'rule' }, e.rule) : e.miss ? el('span', { class: 'miss', title: e.miss }, 'miss') : '',
+    e.duplicate_of ? [' ', badge('duplicate', 'warn')] : ''];
   return el('tr', { class: e.request_id === journal.selected ? 'selected' : null, 'data-seq': e.seq },
     el('td', { class: 'num' }, link(requestRoute(e), String(e.seq), { 'aria-label': `Request ${e.seq}: ${e.method} ${e.path}, status ${e.status}` })),
     el('td', { class: 'nowrap', title: shortTime(e.time) + ' (sandbox clock)' }, timeOfDay(e.time)),
@@ -374,6 +375,12 @@ function requestDetail(e) {
     : e.miss
       ? el('p', null, 'No rule matched. Closest miss: ', el('span', { class: 'miss' }, e.miss))
       : el('p', { class: 'muted' }, 'No scenario rule was involved.');
+  const draws = (e.draws || []).length
+    ? el('ul', null, e.draws.map((d) => el('li', null, `Chance draw of ${d.rule} (call ${d.call}): drew ${d.value.toFixed(4)} against probability ${d.probability}, `,
+      d.applied ? badge('applied', 'warn') : badge('not applied'))))
+    : null;
+  const duplicate = e.duplicate_of
+    ? [badge('possible double charge', 'warn'), ' same card, amount, currency and reference as ', resourceLink(e.duplicate_of)] : null;
   const idem = e.headers['X-GP-Idempotency']
     ? [e.headers['X-GP-Idempotency'], ' ', badge(e.idempotency || '?', e.idempotency === 'duplicate' ? 'warn' : '')] : 'no key';
   const related = [];
@@ -391,8 +398,9 @@ function requestDetail(e) {
       ['App', e.app_id], ['Session', e.session], ['Version', e.version],
       ['Resource', e.resource_id ? resourceLink(e.resource_id) : null],
       ['Idempotency', idem],
+      ['Duplicate of', duplicate],
     ]),
-    el('h3', null, 'Scenario'), decision,
+    el('h3', null, 'Scenario'), decision, draws,
     related.length ? el('p', null, related.flatMap((l, i) => (i ? [' · ', l] : [l]))) : null,
     el('h3', null, 'Request headers'), headerTable(e.headers),
     el('h3', null, 'Request body', e.body_truncated ? ' (first 16 KiB)' : ''), pre(e.body, 'Request body'),
@@ -979,7 +987,8 @@ function scenariosPage(clock, sc, st) {
         el('p', { id: 'clock-result', role: 'status' })),
       el('section', { class: 'panel', 'aria-labelledby': 'active-title' },
         el('h3', { id: 'active-title' }, 'Active scenarios'),
-        kv([['Globally', sc.active.length ? el('span', { class: 'rule' }, sc.active.join(', ')) : 'none']]),
+        kv([['Globally', sc.active.length ? el('span', { class: 'rule' }, sc.active.join(', ')) : 'none'],
+          ['Chance seed', sc.seed ? [el('span', { class: 'mono' }, sc.seed), ' (--seed repeats the draws of outcomes with a probability)'] : null]]),
         el('h3', null, 'By binding'),
         bindings.length ? table(['Kind', 'Id', 'Scenarios'], bindings, { 'aria-label': 'Bindings' }) : el('p', { class: 'muted' }, 'No fixture record is bound to a scenario.'),
         el('h3', null, 'By session (X-Sandbox-Scenario)'),

@@ -1,0 +1,24 @@
+package api
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// noteDuplicate tells of a payment that repeats an earlier approved one (same card,
+// amount, currency and reference within the duplicate window, under another
+// idempotency key or none): the real API charges twice, and so does the sandbox, but
+// the journal entry, the inspector and a warning in the log name both transactions.
+func (s *Server) noteDuplicate(r *http.Request, t sandbox.Transaction) {
+	if t.DuplicateOf == "" {
+		return
+	}
+	requestID := ""
+	if info := infoOf(r); info != nil {
+		info.duplicateOf, requestID = t.DuplicateOf, info.id
+	}
+	s.log.LogAttrs(r.Context(), slog.LevelWarn, "possible double charge: a payment repeats an earlier one with the same card, amount, currency and reference",
+		slog.String("transaction_id", t.ID), slog.String("duplicate_of", t.DuplicateOf), slog.String("request_id", requestID))
+}
