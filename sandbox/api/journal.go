@@ -176,8 +176,8 @@ type JournalResponse struct {
 type journal struct {
 	mu       sync.Mutex
 	maxBytes int
-	bytes    int // what the kept entries weigh
-	entries  []JournalEntry
+	bytes    int             // what the kept entries weigh
+	entries  []*JournalEntry // pointers: appending and compacting move 8 bytes an entry, not the entry
 	first    int
 	added    uint64        // entries ever added, clears included: the Seq of the newest
 	wake     chan struct{} // closed (and replaced) by the next add once watched, for the live stream
@@ -214,11 +214,11 @@ func (j *journal) add(info *requestInfo) {
 		close(j.wake)
 		j.wake, j.watched = make(chan struct{}), false
 	}
-	j.entries = append(j.entries, e)
+	j.entries = append(j.entries, &e)
 	j.bytes += e.weight
 	for j.bytes > j.maxBytes && j.first < len(j.entries)-1 {
 		j.bytes -= j.entries[j.first].weight
-		j.entries[j.first] = JournalEntry{} // its bodies go now, not at the next compaction
+		j.entries[j.first] = nil // its bodies go now, not at the next compaction
 		j.first++
 	}
 	if j.first > len(j.entries)/2 {
@@ -232,7 +232,7 @@ func (j *journal) add(info *requestInfo) {
 // caller holds j.mu.
 func (j *journal) newest(fn func(e *JournalEntry) bool) {
 	for i := len(j.entries) - 1; i >= j.first; i-- {
-		if !fn(&j.entries[i]) {
+		if !fn(j.entries[i]) {
 			return
 		}
 	}
