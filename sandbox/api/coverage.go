@@ -170,7 +170,11 @@ func (s *Server) adminCoverage(*http.Request) (any, error) {
 func (j *journal) oldestFirst() []JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return slices.Clone(j.entries[j.first:])
+	out := make([]JournalEntry, 0, len(j.entries)-j.first)
+	for _, e := range j.entries[j.first:] {
+		out = append(out, *e)
+	}
+	return out
 }
 
 // observe reads the journal entries the checklist needs.
