@@ -32,6 +32,7 @@ type Batch struct {
 	TimeCreated  time.Time     `json:"time_created"`
 	TimeClosed   time.Time     `json:"time_closed,omitzero"`
 	ClosedBy     string        `json:"closed_by,omitempty"` // "request" or "batch_close_time"
+	DeviceID     string        `json:"device_id,omitempty"` // the terminal whose end of day closed it
 	Count        int           `json:"transaction_count"`
 	Amount       string        `json:"amount"`
 	Action       Action        `json:"action"`

@@ -364,7 +364,7 @@ func (s *Service) endOfDay(tx Tx, c Caller, dev *Device, now time.Time) (UPAResp
 	if closed, err := s.closeIfDue(tx, &b, now); err != nil {
 		return UPAResponse{}, err
 	} else if !closed {
-		b.Action = s.newAction(c, "CLOSE", now)
+		b.Action, b.DeviceID = s.newAction(c, "CLOSE", now), dev.ID
 		if err := s.settle(tx, &b, now, "request"); err != nil {
 			return UPAResponse{}, err
 		}

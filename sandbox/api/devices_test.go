@@ -194,6 +194,11 @@ func TestDeviceOtherCommands(t *testing.T) {
 	if !strings.Contains(string(r.body), `"CLOSED"`) {
 		t.Errorf("batch after end of day: %d %s", r.status, r.body)
 	}
+	// The batch summary names the terminal whose end of day closed it.
+	summary := env.do("GET", "/batches/BAT_"+batch.(string), apiHeader(tok), "")
+	if got := summary.json(t)["device_reference"]; summary.status != 200 || got != "DEV_00000000000000000000000000000001" {
+		t.Errorf("device_reference after end of day: %d %v", summary.status, got)
+	}
 	unsupported := env.mic(tok, "Reboot", "")
 	if dig(unsupported, "response.cmdResult.errorCode") != "ERR017" {
 		t.Errorf("unsupported command: %v", unsupported)

@@ -316,7 +316,7 @@ type batchView struct {
 	TransactionCount int    `json:"transaction_count"` // a JSON integer [GP]
 	moneyView
 	merchantAccountView
-	DeviceReference string      `json:"device_reference"` // "": the sandbox has no terminals [SB]
+	DeviceReference string      `json:"device_reference"` // the terminal whose end of day closed it, else "" [SB]
 	OpenActionID    string      `json:"open_action_id,omitempty"`
 	CloseActionID   string      `json:"close_action_id,omitempty"`
 	BrandBreakdown  []brandView `json:"brand_breakdown"` // never null: PHP loops over it unguarded [GP]
@@ -380,7 +380,7 @@ func newBatchView(b sandbox.Batch) batchView {
 		merchantAccountView: merchantAccountView{
 			MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID, AccountName: b.AccountName,
 		},
-		OpenActionID: b.OpenActionID, BrandBreakdown: make([]brandView, 0, len(b.Brands)),
+		OpenActionID: b.OpenActionID, DeviceReference: b.DeviceID, BrandBreakdown: make([]brandView, 0, len(b.Brands)),
 		batchTotalsView: newBatchTotalsView(b.BatchTotals),
 	}
 	if b.Action.ID != "" {
