@@ -479,20 +479,7 @@ type presentRequest struct {
 // POST /_sandbox/device-requests/{id}/present: a person presents a card on the
 // terminal of an INITIATED command (or cancels it); answers the completed request.
 func (s *Server) adminPresentCard(r *http.Request) (any, error) {
-	req, err := adminRequest[presentRequest](s, r, presentBody)
-	if err != nil {
-		return nil, err
-	}
-	p, err := presentation(req)
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.svc.CompleteDeviceRequest(pathVar(r, "id"), p)
-	if err != nil {
-		return nil, err
-	}
-	noteResource(r, d.ID)
-	return newDeviceRequestView(d), nil
+	return s.present(r, s.svc.CompleteDeviceRequest)
 }
 
 // GET /_sandbox/device-requests/{id}: a command sent to a terminal, as POST /devices

@@ -115,6 +115,12 @@ func presentation(req presentRequest) (sandbox.Presentation, error) {
 // POST /_sandbox/devices/{id}/present: a card presented on the terminal, for the
 // command waiting on it; answers the completed device request.
 func (s *Server) adminPresentOnDevice(r *http.Request) (any, error) {
+	return s.present(r, s.svc.PresentOnTerminal)
+}
+
+// present reads a presentRequest and completes, with complete, the device request or
+// the waiting command of the device the path names.
+func (s *Server) present(r *http.Request, complete func(id string, p sandbox.Presentation) (sandbox.DeviceRequest, error)) (any, error) {
 	req, err := adminRequest[presentRequest](s, r, presentBody)
 	if err != nil {
 		return nil, err
@@ -123,7 +129,7 @@ func (s *Server) adminPresentOnDevice(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.svc.PresentOnTerminal(pathVar(r, "id"), p)
+	d, err := complete(pathVar(r, "id"), p)
 	if err != nil {
 		return nil, err
 	}
