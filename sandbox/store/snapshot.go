@@ -382,20 +382,7 @@ func copyKeys(from, to *buntdb.Tx, keep func(key string) bool) error {
 	return err
 }
 
-// deleteSteps deletes the sequence counters of scope, collecting them first: buntdb
-// refuses writes while the transaction is iterating.
+// deleteSteps deletes the sequence counters of scope.
 func deleteSteps(t *buntdb.Tx, scope string) error {
-	var keys []string
-	err := ascendPrefix(t, "step:", func(key, _ string) bool {
-		if isStepOf(key, scope) {
-			keys = append(keys, key)
-		}
-		return true
-	})
-	for _, k := range keys {
-		if err == nil {
-			err = del(t, k)
-		}
-	}
-	return err
+	return deleteMatching(t, "step:", func(key string) bool { return isStepOf(key, scope) })
 }

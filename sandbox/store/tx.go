@@ -230,12 +230,19 @@ func del(t *buntdb.Tx, key string) error {
 	return nil
 }
 
-// deletePrefix deletes every key that starts with prefix, collecting them first:
-// buntdb refuses writes while the transaction is iterating.
+// deletePrefix deletes every key that starts with prefix.
 func deletePrefix(t *buntdb.Tx, prefix string) error {
+	return deleteMatching(t, prefix, func(string) bool { return true })
+}
+
+// deleteMatching deletes every key that starts with prefix and that match accepts,
+// collecting them first: buntdb refuses writes while the transaction is iterating.
+func deleteMatching(t *buntdb.Tx, prefix string, match func(key string) bool) error {
 	var keys []string
 	err := ascendPrefix(t, prefix, func(key, _ string) bool {
-		keys = append(keys, key)
+		if match(key) {
+			keys = append(keys, key)
+		}
 		return true
 	})
 	for _, k := range keys {
