@@ -348,11 +348,6 @@ func (s *Service) refreshBatch(tx Tx, t *Transaction, now time.Time) error {
 	if t.BatchID == "" || t.BatchClosed {
 		return nil
 	}
-	// Without a daily close time a batch closes only on request, and settle marks
-	// each of its transactions: the batch need not be read.
-	if m, err := tx.Merchant(t.MerchantID); err == nil && m.BatchCloseTime == "" {
-		return nil
-	}
 	b, err := tx.Batch(t.BatchID)
 	if errors.Is(err, ErrNotFound) {
 		return nil // a fixture's batch the sandbox never opened: open
