@@ -338,7 +338,9 @@ func isStepOf(key, scope string) bool {
 		return false
 	}
 	parts := strings.SplitN(rest, ":", 3)
-	return len(parts) == 3 && parts[2] == scope
+	// A session's scope: transaction and scope: order counters are scoped under it
+	// (session:<s>/transaction:<id>).
+	return len(parts) == 3 && (parts[2] == scope || strings.HasPrefix(parts[2], scope+"/"))
 }
 
 // copyKeys sets in to every record of from that keep selects, with what is left of
