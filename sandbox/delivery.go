@@ -26,6 +26,7 @@ type orderSchedule struct {
 	known  bool       // next was computed by a pass over every order
 	next   time.Time  // the earliest step due; zero: none
 	recent time.Time  // the earliest step of the orders placed since the current pass began
+	gen    uint64     // bumped by forget: a pass that began before it knows nothing
 }
 
 // placed counts an order placed at t.
@@ -49,6 +50,7 @@ func (q *orderSchedule) placed(t time.Time) {
 func (q *orderSchedule) forget() {
 	q.mu.Lock()
 	q.known = false
+	q.gen++
 	q.mu.Unlock()
 	if q.wake != nil && q.step > 0 {
 		q.wake()
@@ -105,6 +107,7 @@ func (s *Service) CarryOrders() (time.Time, error) {
 		return next, nil
 	}
 	q.recent = time.Time{}
+	gen := q.gen
 	q.mu.Unlock()
 	next, err := s.carryDueOrders()
 	if err != nil {
@@ -112,7 +115,7 @@ func (s *Service) CarryOrders() (time.Time, error) {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.next, q.known = earliest(next, q.recent), true
+	q.next, q.known = earliest(next, q.recent), gen == q.gen
 	return q.next, nil
 }
 
