@@ -232,6 +232,12 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 		if err != nil {
 			return err
 		}
+		if p.Tip != "" {
+			// A tip presented with the card replaces the command's, within its base.
+			if err := checkTipAmount(d, p.Tip); err != nil {
+				return err
+			}
+		}
 		if !p.isZero() {
 			// A tip the customer chose on the tip screen stays, unless p names one.
 			p.Tip = orDefault(p.Tip, d.Presentation.Tip)

@@ -92,17 +92,32 @@ func (s *Service) ChooseTip(id, tip string) (DeviceRequest, error) {
 		if _, d, err = waitingOn(tx, id); err != nil {
 			return err
 		}
-		if !AsksForTip(d.Command) {
-			return TipNotAsked(d.ID)
-		}
 		tip = NormalizeAmount(tip)
-		if greaterAmount(tip, d.Command.amount()) {
-			return TipOverBase(tip, d.Command.amount())
+		if err := checkTip(d, tip); err != nil {
+			return err
 		}
 		d.Presentation.Tip = tip
 		return tx.PutDeviceRequest(d)
 	})
 	return d, err
+}
+
+// checkTip refuses a tip the command's tip screen would not take: one for a command
+// that shows none, or one over its base amount.
+func checkTip(d DeviceRequest, tip string) error {
+	if !AsksForTip(d.Command) {
+		return TipNotAsked(d.ID)
+	}
+	return checkTipAmount(d, tip)
+}
+
+// checkTipAmount refuses a tip over the command's base amount, which UPA's tip
+// screen refuses too.
+func checkTipAmount(d DeviceRequest, tip string) error {
+	if greaterAmount(tip, d.Command.amount()) {
+		return TipOverBase(NormalizeAmount(tip), d.Command.amount())
+	}
+	return nil
 }
 
 // PresentOnTerminal completes the command waiting on terminal id with p: a card

@@ -507,3 +507,21 @@ rules:
 		t.Errorf("pin: right: %d %s", r.status, r.body)
 	}
 }
+
+// A tip presented with the card is held to the base amount, as the tip screen's is,
+// and refusing it leaves the command waiting.
+func TestPresentedTipWithinBase(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	d := env.do("POST", "/devices", apiHeader(tok), micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).json(t)
+	id := d["id"].(string)
+	over := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"card":"mastercard_manual","tip":"99999999999999999999"}`)
+	if got := over.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "tip contains unexpected data: 99999999999999999999 is more than the base amount 1000"}) {
+		t.Errorf("tip over the base: %+v", got)
+	}
+	done := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"card":"mastercard_manual","tip":"1000"}`)
+	if c := done.json(t); c["status"] != "COMPLETE" || dig(c, "response.data.host.totalAmount") != "20.00" {
+		t.Errorf("tip of the whole base: %s", done.body)
+	}
+}
