@@ -187,7 +187,7 @@ func NotFoundScenario(name string) *Error {
 // [SB].
 func InvalidSnapshotName() *Error {
 	return newError(CodeInvalidRequestData, "40213",
-		"name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-'")
+		"name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-' and holding no card number")
 }
 
 // NotFoundSnapshot: no snapshot has the name (admin API).

@@ -157,7 +157,7 @@ func TestSnapshotAdminCalls(t *testing.T) {
 	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"b"}`)
 	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"a_1"}`)
 
-	badName := gpError{400, "INVALID_REQUEST_DATA", "40213", "name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-'"}
+	badName := gpError{400, "INVALID_REQUEST_DATA", "40213", "name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-' and holding no card number"}
 	notFound := gpError{404, "RESOURCE_NOT_FOUND", "40008", "Snapshot nope not found at this location."}
 	for _, tt := range []struct {
 		method, path, header, body string
@@ -166,6 +166,7 @@ func TestSnapshotAdminCalls(t *testing.T) {
 		{"POST", "/_sandbox/snapshots", "", `{"name":"../x"}`, badName},
 		{"POST", "/_sandbox/snapshots", "", `{"name":"a.b"}`, badName},
 		{"POST", "/_sandbox/snapshots", "", `{"name":"-x"}`, badName},
+		{"POST", "/_sandbox/snapshots", "", `{"name":"4263970000005262"}`, badName}, // kept in clear as a file name
 		{"POST", "/_sandbox/snapshots", "", `{"name":"` + strings.Repeat("x", 65) + `"}`, badName},
 		{"POST", "/_sandbox/snapshots", "", `{"name":7}`, gpError{400, "INVALID_REQUEST_DATA", "40213", "name contains unexpected data"}},
 		{"POST", "/_sandbox/snapshots", "", `{}`, gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields name"}},
