@@ -518,6 +518,9 @@ func checkTerminal(problem func(ptr any, format string, args ...any), o *outcome
 		problem(&o.Terminal, "terminal scripts what the terminal does: it cannot be combined with error or fault")
 	}
 	for _, op := range ops {
+		if !scenario.ValidOperation(op) {
+			continue // reported with the operation
+		}
 		if !scenario.IsDeviceOperation(op) {
 			problem(&o.Terminal, "terminal applies only to the device operations (POST /devices), not %s", op)
 			return
