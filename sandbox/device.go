@@ -17,6 +17,50 @@ import (
 // OpDevice is POST /devices and its partner form.
 const OpDevice Operation = "device"
 
+// deviceCommandOps names, for scenario rules, each UPA command the simulated terminal
+// carries out (terminalAnswer): a rule for device.sale applies to Sale only, one for
+// device to every command. The journal keeps OpDevice for them all.
+var deviceCommandOps = []struct{ op, command string }{
+	{"device.sale", "Sale"},
+	{"device.preauth", "PreAuth"},
+	{"device.capture", "AuthCompletion"},
+	{"device.refund", "Refund"},
+	{"device.void", "Void"},
+	{"device.tip_adjust", "TipAdjust"},
+	{"device.verify", "CardVerify"},
+	{"device.end_of_day", "EODProcessing"},
+	{"device.batch_report", "GetBatchReport"},
+	{"device.line_item", "LineItemDisplay"},
+	{"device.ping", "Ping"},
+	{"device.cancel", "CancelTransaction"},
+}
+
+// DeviceCommandOperation is the scenario operation of a UPA command, such as
+// device.sale for Sale; "" for a command the terminal does not carry out.
+func DeviceCommandOperation(command string) string {
+	for _, c := range deviceCommandOps {
+		if c.command == command {
+			return c.op
+		}
+	}
+	return ""
+}
+
+// DeviceCommandOperations lists the device.<command> scenario operations.
+func DeviceCommandOperations() []string {
+	out := make([]string, len(deviceCommandOps))
+	for i, c := range deviceCommandOps {
+		out[i] = c.op
+	}
+	return out
+}
+
+// DeviceOperationReadsCard reports whether a device.<command> operation may read a card
+// (a refund does when it names no original), so that a scenario may choose the card.
+func DeviceOperationReadsCard(op string) bool {
+	return slices.Contains([]string{"device.sale", "device.preauth", "device.verify", "device.refund"}, op)
+}
+
 // Device statuses and answer modes.
 const (
 	DeviceActive   = "ACTIVE"

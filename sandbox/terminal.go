@@ -31,6 +31,7 @@ type Presentation struct {
 	Tip       string `json:"tip,omitempty"`        // minor units
 	PIN       string `json:"pin,omitempty"`        // PINWrong, or "" for no PIN or the right one
 	Outcome   string `json:"outcome,omitempty"`
+	Result    string `json:"result,omitempty"` // with OutcomeHostDecline: the host's decline code; "" is 05
 }
 
 func (p Presentation) isZero() bool { return p == Presentation{} }
@@ -219,7 +220,7 @@ func (s *Service) cardCommand(tx Tx, c Caller, dev *Device, d *DeviceRequest, no
 	}
 	switch {
 	case p.Outcome == OutcomeHostDecline:
-		req.IssuerResult = "05"
+		req.IssuerResult = orDefault(p.Result, "05") // do not honour [GP]
 	case p.PIN == PINWrong:
 		req.IssuerResult = "55" // incorrect PIN [GP]
 	}

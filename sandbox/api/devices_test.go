@@ -525,3 +525,139 @@ func TestPresentedTipWithinBase(t *testing.T) {
 		t.Errorf("tip of the whole base: %s", done.body)
 	}
 }
+
+// A rule may name one UPA command: device.sale applies to a Sale, whichever SDK spelled
+// it, and not to a Refund; device still applies to every command.
+func TestDeviceScenarioPerCommand(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	install := func(yaml string) reply {
+		t.Helper()
+		return env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, yaml)
+	}
+	if r := install(`version: 1
+name: sale-only
+rules:
+  - when: {operation: device.sale}
+    then: {terminal: {card: mastercard_manual}}
+`); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	if r := install(`version: 1
+name: every-command
+rules:
+  - when: {operation: device}
+    then: {terminal: {card: amex_manual}}
+`); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
+		`"data":{"transaction":{"amount":"15.00","cardAcquisition":"C"}}}},"notifications":{}}`
+	refund := micBody("Refund", `{"transaction":{"totalAmount":"5.00"}}`)
+	for _, c := range []struct {
+		scenario, name, body, rule, brand string
+	}{
+		{"sale-only", "sale", sale, "sale-only#0", "MASTERCARD"},
+		{"sale-only", "node sale", node, "sale-only#0", "MASTERCARD"},
+		{"sale-only", "refund", refund, "", "VISA"},
+		{"every-command", "sale", sale, "every-command#0", "AMEX"},
+		{"every-command", "refund", refund, "every-command#0", "AMEX"},
+	} {
+		r := env.do("POST", "/devices", apiHeader(tok, "X-Sandbox-Scenario", c.scenario), c.body)
+		if r.status != 200 {
+			t.Fatalf("%s %s: %d %s", c.scenario, c.name, r.status, r.body)
+		}
+		if got := r.header.Get("X-Sandbox-Rule"); got != c.rule {
+			t.Errorf("%s %s: rule %q, want %q", c.scenario, c.name, got, c.rule)
+		}
+		if got := dig(r.json(t), "response.data.payment.cardType"); got != c.brand {
+			t.Errorf("%s %s: card %v, want %s", c.scenario, c.name, got, c.brand)
+		}
+	}
+}
+
+// Each terminal outcome works with a device.<command> rule; host_decline declines
+// with the rule's result code, 05 when it names none; terminal_busy stores nothing.
+func TestDeviceScenarioPerCommandOutcomes(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	const scenarios = `version: 1
+name: per-command
+rules:
+  - when: {operation: device.sale}
+    sequence:
+      - then: {terminal: {card: visa_swipe, entry_mode: CONTACTLESS_CHIP, tip: "200"}}
+      - then: {terminal: {pin: wrong}}
+      - then: {terminal: {outcome: customer_cancels}}
+      - then: {terminal: {outcome: terminal_timeout}}
+      - then: {terminal: {outcome: terminal_busy}}
+      - then: {terminal: {outcome: host_decline, result: "51"}}
+  - when: {operation: device.refund}
+    then: {terminal: {outcome: host_decline}}
+`
+	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, scenarios); r.status != 200 {
+		t.Fatalf("install: %d %s", r.status, r.body)
+	}
+	header := apiHeader(tok, "X-Sandbox-Scenario", "per-command")
+	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	send := func(body string) map[string]any {
+		t.Helper()
+		r := env.do("POST", "/devices", header, body)
+		if r.status != 200 {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+		return r.json(t)
+	}
+	if d := send(sale); dig(d, "response.data.payment.cardAcquisition") != "Contactless" || dig(d, "response.data.host.tipAmount") != "2.00" {
+		t.Errorf("card, entry mode and tip: %v", d["response"])
+	}
+	if d := send(sale); d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "55" {
+		t.Errorf("wrong pin: %v", d)
+	}
+	if d := send(sale); dig(d, "response.cmdResult.errorCode") != "ERR018" {
+		t.Errorf("customer cancels: %v", d)
+	}
+	if d := send(sale); dig(d, "response.cmdResult.errorCode") != "ERR019" {
+		t.Errorf("terminal timeout: %v", d)
+	}
+	before := env.do("GET", "/_sandbox/devices", nil, "").body
+	r := env.do("POST", "/devices", header, sale)
+	if got := r.gpError(t); r.status != 400 || got.Code != "INVALID_ACTION" || got.Detail != "40290" || !strings.Contains(got.Description, "is busy with another command") {
+		t.Errorf("terminal busy: %d %+v", r.status, got)
+	}
+	if after := env.do("GET", "/_sandbox/devices", nil, "").body; string(after) != string(before) {
+		t.Errorf("a busy terminal changed: %s, was %s", after, before)
+	}
+	d := send(sale)
+	if d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "51" {
+		t.Errorf("host decline 51: %v", d)
+	}
+	trn, _ := dig(d, "response.data.host.referenceNumber").(string)
+	if got := dig(env.do("GET", "/transactions/"+trn, apiHeader(tok), "").json(t), "status"); got != "DECLINED" {
+		t.Errorf("the declined sale's transaction is %v", got)
+	}
+	if d := send(micBody("Refund", `{"transaction":{"totalAmount":"5.00"}}`)); d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "05" {
+		t.Errorf("host decline on a refund: %v", d)
+	}
+	// A void reads no card: the sale's rule leaves it alone.
+	if d := send(micBody("Void", `{"transaction":{"referenceNumber":"`+trn+`"}}`)); dig(d, "response.response") != "Void" {
+		t.Errorf("void: %v", d)
+	}
+}
+
+// An unknown device.<command> is refused at load, naming the rule and the known
+// commands; so is a card chosen for a command that reads none.
+func TestDeviceScenarioUnknownCommand(t *testing.T) {
+	env := mustSandbox(t)
+	for yaml, want := range map[string]string{
+		"version: 1\nname: typo\nrules:\n  - when: {operation: device.salee}\n    then: pass\n":                                `rules[0].when.operation: unknown device command \"device.salee\" (want device.sale, device.preauth, device.capture, device.refund, device.void, device.tip_adjust, device.verify, device.end_of_day, device.batch_report, device.line_item, device.ping, device.cancel, or device for every command)`,
+		"version: 1\nname: ping-card\nrules:\n  - when: {operation: device.ping}\n    then: {terminal: {card: visa_swipe}}\n":  `rules[0].then.terminal: terminal: device.ping reads no card`,
+		"version: 1\nname: stray-result\nrules:\n  - when: {operation: device.sale}\n    then: {terminal: {result: \"51\"}}\n": `result is the host's decline code: it needs outcome host_decline`,
+	} {
+		r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, yaml)
+		if r.status != 400 || !strings.Contains(string(r.body), want) {
+			t.Errorf("%s: %d %s, want %s", yaml, r.status, r.body, want)
+		}
+	}
+}

@@ -50,6 +50,10 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	if named := r.Header.Values(headerScenario); len(named) > 0 {
 		req.Named = scenario.SplitNames(strings.Join(named, ","))
 	}
+	if device, ok := c.req.(deviceBody); ok {
+		// A rule may name one UPA command: device.sale for Sale, whichever SDK sent it.
+		req.Command = sandbox.DeviceCommandOperation(device.Request.Data.Command)
+	}
 	if token, ok := c.req.(accessTokenRequest); ok {
 		// No token yet: the app is the one asking for it.
 		req.AppID = token.AppID
@@ -106,7 +110,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	}
 	c.refuseDuplicate = o.DuplicateCharge == scenario.DuplicateRefuse
 	if t := o.Terminal; t != nil {
-		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome}
+		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome, Result: t.Result}
 	}
 	// Without apply, a scripted error or fault stands for an action that did not
 	// happen: with nothing to show, an empty or malformed answer is 200 "{".

@@ -109,7 +109,7 @@ func presentation(req presentRequest) (sandbox.Presentation, error) {
 	if req.Card != "" && !sandbox.PresentableCard(req.Card) {
 		return sandbox.Presentation{}, sandbox.UnknownTerminalCard(req.Card)
 	}
-	return sandbox.Presentation(req), nil
+	return sandbox.Presentation{Card: req.Card, EntryMode: req.EntryMode, Tip: req.Tip, PIN: req.PIN, Outcome: req.Outcome}, nil
 }
 
 // POST /_sandbox/devices/{id}/present: a card presented on the terminal, for the

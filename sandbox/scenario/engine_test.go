@@ -364,3 +364,39 @@ func TestCheckScope(t *testing.T) {
 		})
 	}
 }
+
+// A device.<command> rule matches the device requests of that command only; device
+// matches them all. A Go-built scenario is refused an unknown command and a card for a
+// command that reads none.
+func TestDeviceCommandOperations(t *testing.T) {
+	e, _ := mustEngine(t, ":memory:")
+	terminal := &scenario.Outcome{Terminal: &scenario.Terminal{Card: "visa_swipe"}}
+	if err := e.Replace([]scenario.Scenario{{Name: "till", Rules: []scenario.Rule{
+		{When: scenario.When{Operations: []string{"device.sale"}}, Then: terminal},
+		{When: scenario.When{Operations: []string{"device"}}, Then: &scenario.Outcome{Delay: 1}},
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	for command, want := range map[string]string{"device.sale": "till#0", "device.refund": "till#1", "": "till#1"} {
+		d, err := e.Decide(scenario.Request{Operation: "device", Command: command, Named: []string{"till"}})
+		if err != nil || d.Ref() != want {
+			t.Errorf("%q: rule %q (%v), want %s", command, d.Ref(), err, want)
+		}
+	}
+	if err := e.Replace([]scenario.Scenario{{Name: "sale", Rules: []scenario.Rule{{When: scenario.When{Operations: []string{"device.sale"}}, Then: terminal}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := e.Decide(scenario.Request{Operation: "device", Command: "device.void", Named: []string{"sale"}}); d.Matched() || d.Miss != "sale#0: operation is device.void, want device.sale" {
+		t.Errorf("a void: matched %q, miss %q", d.Ref(), d.Miss)
+	}
+	for op, want := range map[string]string{
+		"device.sail": `scenario s rule 0: unknown device command "device.sail" (want device.sale, device.preauth, device.capture, device.refund, device.void, device.tip_adjust, device.verify, device.end_of_day, device.batch_report, device.line_item, device.ping, device.cancel, or device for every command)`,
+		"device.ping": "scenario s rule 0: terminal: device.ping reads no card: card, entry_mode, tip, pin and host_decline apply to device.sale, device.preauth, device.refund, device.verify",
+		"refund":      "scenario s rule 0: terminal: operation refund is no device command",
+	} {
+		sc := scenario.Scenario{Name: "s", Rules: []scenario.Rule{{When: scenario.When{Operations: []string{op}}, Then: terminal}}}
+		if err := sc.Check(); err == nil || err.Error() != want {
+			t.Errorf("%s: Check() = %v, want %s", op, err, want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 // Request is what a rule's condition can look at.
 type Request struct {
 	Operation     string
+	Command       string // a device command's operation (device.sale, ...); "" for others
 	TransactionID string
 	OrderID       string // the order a notification is about
 	MerchantID    string // the path's merchant, else the transaction's
@@ -42,8 +43,8 @@ func (w When) mismatches(req Request, first bool) []string {
 		out = append(out, s)
 		return first
 	}
-	if !w.matchesOperation(req.Operation) {
-		if add(fmt.Sprintf("operation is %s, want %s", req.Operation, strings.Join(w.Operations, " or "))) {
+	if !w.matchesOperation(req) {
+		if add(fmt.Sprintf("operation is %s, want %s", orDefault(req.Command, req.Operation), strings.Join(w.Operations, " or "))) {
 			return out
 		}
 	}
@@ -80,13 +81,22 @@ func (w When) mismatches(req Request, first bool) []string {
 // notMatching ends the phrase of a field whose value differs from the rule's.
 const notMatching = " does not match"
 
-func (w When) matchesOperation(op string) bool {
+// matchesOperation reports whether the request is one of the rule's operations: its
+// own, any, or for a device command its device.<command> name.
+func (w When) matchesOperation(req Request) bool {
 	for _, o := range w.Operations {
-		if o == op || (o == OpAny && op != OpNotification) {
+		if o == req.Operation || (o == OpAny && req.Operation != OpNotification) || (req.Command != "" && o == req.Command) {
 			return true
 		}
 	}
 	return false
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func orNone(s string) string {
@@ -178,7 +188,7 @@ func closestMiss(active []*Scenario, req Request) string {
 		for i, r := range sc.Rules {
 			m := r.When.mismatches(req, false)
 			score := len(m)
-			if !r.When.matchesOperation(req.Operation) {
+			if !r.When.matchesOperation(req) {
 				score += 1000
 			}
 			if bestRef == "" || score < bestScore {

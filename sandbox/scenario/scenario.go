@@ -123,6 +123,7 @@ type Terminal struct {
 	Tip       string // minor units
 	PIN       string // sandbox.PINWrong: the customer keys a wrong PIN
 	Outcome   string
+	Result    string // with host_decline: the host's decline code; "" is 05
 }
 
 // Issuer scripts the issuer's answer to an operation that asks one (see AsksIssuer):
@@ -181,7 +182,7 @@ func (o Outcome) String() string {
 		parts = append(parts, "issuer "+o.Issuer.Result)
 	}
 	if t := o.Terminal; t != nil {
-		parts = append(parts, "terminal "+strings.TrimSpace(strings.Join([]string{t.Card, t.EntryMode, t.Tip, t.PIN, t.Outcome}, " ")))
+		parts = append(parts, "terminal "+strings.TrimSpace(strings.Join([]string{t.Card, t.EntryMode, t.Tip, t.PIN, t.Outcome, t.Result}, " ")))
 	}
 	if o.Body != nil {
 		parts = append(parts, "body")
@@ -247,8 +248,8 @@ func (s *Scenario) Check() error {
 			return fmt.Errorf("scenario %s rule %d: no operation", s.Name, i)
 		}
 		for _, op := range r.When.Operations {
-			if !ValidOperation(op) {
-				return fmt.Errorf("scenario %s rule %d: unknown operation %q", s.Name, i, op)
+			if problem := OperationProblem(op); problem != "" {
+				return fmt.Errorf("scenario %s rule %d: %s", s.Name, i, problem)
 			}
 		}
 		if err := r.checkIssuer(); err != nil {
@@ -286,13 +287,32 @@ func ValidName(name string) bool {
 func ValidOperation(op string) bool { return slices.Contains(OperationNames(), op) }
 
 // OperationNames lists the operation names a rule can use, for messages: every API
-// operation, then notification and any.
+// operation, the device commands (device.sale, ...), then notification and any.
 func OperationNames() []string {
 	var names []string
 	for _, op := range sandbox.Operations() {
 		names = append(names, string(op))
 	}
+	names = append(names, sandbox.DeviceCommandOperations()...)
 	return append(names, OpNotification, OpAny)
+}
+
+// OperationProblem says why op cannot name a rule's operation, or "". An unknown
+// device.<command> lists the device commands only: the full list would bury them.
+func OperationProblem(op string) string {
+	switch {
+	case ValidOperation(op):
+		return ""
+	case strings.HasPrefix(op, string(sandbox.OpDevice)+"."):
+		return fmt.Sprintf("unknown device command %q (want %s, or device for every command)", op, strings.Join(sandbox.DeviceCommandOperations(), ", "))
+	}
+	return fmt.Sprintf("unknown operation %q (want %s)", op, strings.Join(OperationNames(), ", "))
+}
+
+// IsDeviceOperation reports whether op names device commands: device, or one
+// device.<command>.
+func IsDeviceOperation(op string) bool {
+	return op == string(sandbox.OpDevice) || slices.Contains(sandbox.DeviceCommandOperations(), op)
 }
 
 // checkTerminal refuses a scripted terminal that the terminal could not do, that a
@@ -309,12 +329,37 @@ func (r Rule) checkTerminal() error {
 			return errors.New("terminal cannot be combined with error or fault")
 		}
 		for _, op := range r.When.Operations {
-			if op != string(sandbox.OpDevice) {
-				return fmt.Errorf("terminal: operation %s is no device command", op)
+			if problem := TerminalOperationProblem(*o.Terminal, op); problem != "" {
+				return errors.New("terminal: " + problem)
 			}
 		}
 	}
 	return nil
+}
+
+// TerminalOperationProblem says why a scripted terminal cannot apply to op, or "": op
+// is no device command, or a command that reads no card is given a card's members.
+func TerminalOperationProblem(t Terminal, op string) string {
+	switch {
+	case !IsDeviceOperation(op):
+		return fmt.Sprintf("operation %s is no device command", op)
+	case op == string(sandbox.OpDevice) || sandbox.DeviceOperationReadsCard(op):
+		return ""
+	case t.Card != "" || t.EntryMode != "" || t.Tip != "" || t.PIN != "" || t.Outcome == sandbox.OutcomeHostDecline:
+		return fmt.Sprintf("%s reads no card: card, entry_mode, tip, pin and host_decline apply to %s", op, strings.Join(cardOperations(), ", "))
+	}
+	return ""
+}
+
+// cardOperations lists the device.<command> operations that may read a card.
+func cardOperations() []string {
+	var out []string
+	for _, op := range sandbox.DeviceCommandOperations() {
+		if sandbox.DeviceOperationReadsCard(op) {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // TerminalProblem says what is wrong with a scripted terminal, or "".
@@ -332,6 +377,10 @@ func TerminalProblem(t Terminal) string {
 		return fmt.Sprintf("pin %q: want %s (the customer keys a wrong PIN)", t.PIN, sandbox.PINWrong)
 	case t.Outcome != "" && !slices.Contains(TerminalOutcomes, t.Outcome):
 		return fmt.Sprintf("outcome %q: want one of %s", t.Outcome, strings.Join(TerminalOutcomes, ", "))
+	case t.Result != "" && t.Outcome != sandbox.OutcomeHostDecline:
+		return "result is the host's decline code: it needs outcome host_decline"
+	case t.Result != "" && (!ValidIssuerResult(t.Result) || t.Result == IssuerApproved):
+		return fmt.Sprintf("result %q: want a decline code of 2 or 3 letters or digits other than 00, such as \"51\"", t.Result)
 	}
 	return ""
 }

@@ -225,10 +225,11 @@ type terminalDoc struct {
 	Tip       string `yaml:"tip"`
 	PIN       string `yaml:"pin"`
 	Outcome   string `yaml:"outcome"`
+	Result    string `yaml:"result"` // with host_decline: the host's decline code (05 when absent)
 }
 
 func (t terminalDoc) value() scenario.Terminal {
-	return scenario.Terminal{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome}
+	return scenario.Terminal{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome, Result: t.Result}
 }
 
 // issuerDoc scripts the issuer's answer: "issuer: {result: "51"}".
@@ -277,8 +278,8 @@ func (o operations) check() string {
 		return "needs at least one operation"
 	}
 	for _, op := range o {
-		if !scenario.ValidOperation(op) {
-			return fmt.Sprintf("unknown operation %q (want %s)", clip(op), strings.Join(scenario.OperationNames(), ", "))
+		if problem := scenario.OperationProblem(clip(op)); problem != "" {
+			return problem
 		}
 		if op == scenario.OpNotification && len(o) > 1 {
 			return "notification cannot be listed with other operations: its outcomes differ"
@@ -517,8 +518,15 @@ func checkTerminal(problem func(ptr any, format string, args ...any), o *outcome
 		problem(&o.Terminal, "terminal scripts what the terminal does: it cannot be combined with error or fault")
 	}
 	for _, op := range ops {
-		if op != string(sandbox.OpDevice) {
-			problem(&o.Terminal, "terminal applies only to the device operation (POST /devices), not %s", op)
+		if !scenario.ValidOperation(op) {
+			continue // reported with the operation
+		}
+		if !scenario.IsDeviceOperation(op) {
+			problem(&o.Terminal, "terminal applies only to the device operations (POST /devices), not %s", op)
+			return
+		}
+		if p := scenario.TerminalOperationProblem(o.Terminal.value(), op); p != "" {
+			problem(&o.Terminal, "terminal: %s", p)
 			return
 		}
 	}
