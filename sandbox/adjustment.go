@@ -41,13 +41,9 @@ func (s *Service) Adjust(c Caller, req AdjustRequest) (Transaction, error) {
 // adjustTransaction adjusts inside a store transaction: the one code path of an
 // adjustment, whether an API request or a terminal's tip adjust asked for it.
 func (s *Service) adjustTransaction(tx Tx, c Caller, req AdjustRequest, now time.Time) (Transaction, error) {
-	t, err := tx.Transaction(req.TransactionID)
+	t, err := visible(c, req.MerchantID, req.TransactionID, tx.Transaction, NotFoundTransaction)
 	if err != nil {
-		return t, notFoundAs(err, NotFoundTransaction(req.TransactionID))
-	}
-	// Another merchant's transaction is indistinguishable from a missing one.
-	if !c.Sees(t.MerchantID, req.MerchantID) {
-		return t, NotFoundTransaction(req.TransactionID)
+		return t, err
 	}
 	if req.Amount == "" && req.GratuityAmount == "" && req.Tag == "" {
 		return t, MissingFields("[amount or tag or gratuityAmount]")

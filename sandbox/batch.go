@@ -351,14 +351,7 @@ func (s *Service) batchToClose(tx Tx, c Caller, req CloseBatchRequest) (Batch, e
 // visibleBatch reads a batch the caller may see: one of a merchant its app acts for,
 // and the partner path's merchant when the path names one. Any other is unknown.
 func (s *Service) visibleBatch(tx Tx, c Caller, merchantID, id string) (Batch, error) {
-	b, err := tx.Batch(id)
-	if err != nil {
-		return Batch{}, notFoundAs(err, NotFoundBatch(id))
-	}
-	if !c.Sees(b.MerchantID, merchantID) {
-		return Batch{}, NotFoundBatch(id)
-	}
-	return b, nil
+	return visible(c, merchantID, id, tx.Batch, NotFoundBatch)
 }
 
 // GetBatch reads a batch: the summary of a closed one as its close answered it, or an

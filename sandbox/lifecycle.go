@@ -122,12 +122,9 @@ func (s *Service) ChangeTransaction(c Caller, req LifecycleRequest) (Transaction
 // the transaction to answer with: the one code path of a capture, refund or reversal,
 // whether an API request or a terminal asked for it.
 func (s *Service) changeTransaction(tx Tx, c Caller, req LifecycleRequest, now time.Time) (Transaction, error) {
-	t, err := tx.Transaction(req.TransactionID)
+	t, err := visible(c, req.MerchantID, req.TransactionID, tx.Transaction, NotFoundTransaction)
 	if err != nil {
-		return Transaction{}, notFoundAs(err, NotFoundTransaction(req.TransactionID))
-	}
-	if !c.Sees(t.MerchantID, req.MerchantID) {
-		return Transaction{}, NotFoundTransaction(req.TransactionID)
+		return Transaction{}, err
 	}
 	if req.Operation == OpIncremental && req.Amount == "" {
 		return Transaction{}, MissingFields("[amount]")

@@ -139,14 +139,7 @@ func (s *Service) tokenizationAccount(tx Tx, c Caller, req TokenizeRequest) (Mer
 // acts for, and the partner path's merchant when the path names one. Any other, a
 // deleted one included, is unknown (40116).
 func visiblePaymentMethod(tx Tx, c Caller, merchantID, id string) (PaymentMethod, error) {
-	pm, err := tx.PaymentMethod(id)
-	if err != nil {
-		return PaymentMethod{}, notFoundAs(err, NotFoundPaymentMethod(id))
-	}
-	if !c.Sees(pm.MerchantID, merchantID) {
-		return PaymentMethod{}, NotFoundPaymentMethod(id)
-	}
-	return pm, nil
+	return visible(c, merchantID, id, tx.PaymentMethod, NotFoundPaymentMethod)
 }
 
 // GetPaymentMethod reads a token.

@@ -64,6 +64,27 @@ func (c Caller) Sees(owner, pathMerchant string) bool {
 	return c.App.ActsFor(owner) && (pathMerchant == "" || pathMerchant == owner)
 }
 
+// merchantRecord is a record that belongs to one merchant.
+type merchantRecord interface{ merchant() string }
+
+func (t Transaction) merchant() string   { return t.MerchantID }
+func (b Batch) merchant() string         { return b.MerchantID }
+func (p PaymentMethod) merchant() string { return p.MerchantID }
+
+// visible reads record id with get for a caller asking through pathMerchant: a missing
+// record and one the caller does not see (Sees) are both notFound(id).
+func visible[T merchantRecord](c Caller, pathMerchant, id string, get func(string) (T, error), notFound func(string) *Error) (T, error) {
+	rec, err := get(id)
+	if err != nil {
+		return rec, notFoundAs(err, notFound(id))
+	}
+	if !c.Sees(rec.merchant(), pathMerchant) {
+		var none T
+		return none, notFound(id)
+	}
+	return rec, nil
+}
+
 // Operation names an API action, for authorization, the request journal and scenario
 // rules (a rule's "operation" is one of these names). This is their one definition.
 type Operation string

@@ -12,13 +12,8 @@ func (s *Service) GetTransaction(c Caller, merchantID, id, path string) (Transac
 	var t Transaction
 	err := s.store.View(func(tx Tx) error {
 		var err error
-		if t, err = tx.Transaction(id); err != nil {
-			return notFoundAs(err, NotFoundTransactionDetail(id, path))
-		}
-		if !c.Sees(t.MerchantID, merchantID) {
-			return NotFoundTransactionDetail(id, path)
-		}
-		return nil
+		t, err = visible(c, merchantID, id, tx.Transaction, func(id string) *Error { return NotFoundTransactionDetail(id, path) })
+		return err
 	})
 	return t, err
 }
