@@ -10,9 +10,9 @@ var closeBatch = operation{
 	pathIDs:       []string{"merchant_id", "batch_id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		id := c.vars["batch_id"]
-		if !sandbox.ValidBatchID(id) {
-			return nil, sandbox.InvalidField("batch_id")
+		id, err := batchID(c)
+		if err != nil {
+			return nil, err
 		}
 		b, err := s.svc.CloseBatch(c.caller, sandbox.CloseBatchRequest{
 			BatchID: id, MerchantID: c.vars["merchant_id"], Idempotency: c.idem,
@@ -79,9 +79,9 @@ var getBatch = operation{
 	pathIDs:       []string{"merchant_id", "batch_id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		id := c.vars["batch_id"]
-		if !sandbox.ValidBatchID(id) {
-			return nil, sandbox.InvalidField("batch_id")
+		id, err := batchID(c)
+		if err != nil {
+			return nil, err
 		}
 		b, err := s.svc.GetBatch(c.caller, c.vars["merchant_id"], id)
 		if err != nil {
@@ -89,4 +89,14 @@ var getBatch = operation{
 		}
 		return newBatchView(b), nil
 	}),
+}
+
+// batchID is the path's batch id: one that is not a batch id is GP's 40213, before
+// anything is looked up.
+func batchID(c *call) (string, error) {
+	id := c.vars["batch_id"]
+	if !sandbox.ValidBatchID(id) {
+		return "", sandbox.InvalidField("batch_id")
+	}
+	return id, nil
 }
