@@ -97,16 +97,12 @@ func (l *Lodging) withCardDataMasked() *Lodging {
 	if l == nil {
 		return nil
 	}
-	m := *l
-	maskRecord(&m)
+	m := masked(*l)
 	return &m
 }
 
 // maskedTransactions returns a copy of ts with each transaction's card data masked.
-func maskedTransactions(ts []Transaction) []Transaction {
-	maskRecord(&ts)
-	return ts
-}
+func maskedTransactions(ts []Transaction) []Transaction { return masked(ts) }
 
 // maskingStore is the Service's store: every transaction, order, notification,
 // adjustment, card token, terminal and device request an update writes has its card data masked on the way in (see
@@ -124,41 +120,28 @@ func (m maskingStore) Update(fn func(Tx) error) error {
 
 type maskingTx struct{ Tx }
 
-func (x maskingTx) PutTransaction(t Transaction) error {
-	maskRecord(&t)
-	return x.Tx.PutTransaction(t)
-}
+func (x maskingTx) PutTransaction(t Transaction) error { return x.Tx.PutTransaction(masked(t)) }
 
-func (x maskingTx) PutOrder(o Order) error {
-	maskRecord(&o)
-	return x.Tx.PutOrder(o)
-}
+func (x maskingTx) PutOrder(o Order) error { return x.Tx.PutOrder(masked(o)) }
 
-func (x maskingTx) PutNotification(n Notification) error {
-	maskRecord(&n)
-	return x.Tx.PutNotification(n)
-}
+func (x maskingTx) PutNotification(n Notification) error { return x.Tx.PutNotification(masked(n)) }
 
-func (x maskingTx) PutPaymentMethod(pm PaymentMethod) error {
-	maskRecord(&pm)
-	return x.Tx.PutPaymentMethod(pm)
-}
+func (x maskingTx) PutPaymentMethod(pm PaymentMethod) error { return x.Tx.PutPaymentMethod(masked(pm)) }
 
-func (x maskingTx) PutDevice(d Device) error {
-	maskRecord(&d)
-	return x.Tx.PutDevice(d)
-}
+func (x maskingTx) PutDevice(d Device) error { return x.Tx.PutDevice(masked(d)) }
 
 // PutDeviceRequest masks a request once its command has run: a card number presented
 // through the admin API is read by the terminal before the request is written.
-func (x maskingTx) PutDeviceRequest(d DeviceRequest) error {
-	maskRecord(&d)
-	return x.Tx.PutDeviceRequest(d)
-}
+func (x maskingTx) PutDeviceRequest(d DeviceRequest) error { return x.Tx.PutDeviceRequest(masked(d)) }
 
 func (x maskingTx) AddAdjustment(transactionID string, a Adjustment, keep int) error {
-	maskRecord(&a)
-	return x.Tx.AddAdjustment(transactionID, a, keep)
+	return x.Tx.AddAdjustment(transactionID, masked(a), keep)
+}
+
+// masked is rec with its card data masked (see maskRecord).
+func masked[T any](rec T) T {
+	maskRecord(&rec)
+	return rec
 }
 
 // An idempotency key is a client's free text: one carrying card data is kept, and
