@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -172,23 +171,9 @@ type healthView struct {
 	Problem string `json:"problem"`
 }
 
-// adminDeviceView is a terminal as the sandbox keeps it.
-type adminDeviceView struct {
-	ID          string    `json:"id"`
-	MerchantID  string    `json:"merchant_id"`
-	AccountID   string    `json:"account_id"`
-	Model       string    `json:"model,omitempty"`
-	Status      string    `json:"status"`
-	Mode        string    `json:"mode"`
-	Card        string    `json:"card,omitempty"`
-	Pending     string    `json:"pending,omitempty"`
-	LastRequest string    `json:"last_request,omitempty"`
-	TranNo      int       `json:"tran_no"`
-	LastBatchID string    `json:"last_batch_id,omitempty"`
-	OrderID     string    `json:"order_id,omitempty"`
-	ProductID   string    `json:"product_id,omitempty"`
-	TimeCreated time.Time `json:"time_created"`
-}
+// adminDeviceView is a terminal as the sandbox keeps it: the domain's record, whose
+// JSON is the admin API's shape.
+type adminDeviceView sandbox.Device
 
 // snapshotView is one snapshot, as POST and GET /_sandbox/snapshots show it.
 type snapshotView struct {
