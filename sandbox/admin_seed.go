@@ -53,6 +53,9 @@ func (s *Service) SeedTransaction(t Transaction) (Transaction, error) {
 				return err
 			}
 		}
+		if err := s.readBatchState(tx, &t, now); err != nil {
+			return err // a transaction seeded into a closed batch is in a closed batch
+		}
 		return tx.PutTransaction(t)
 	})
 	if err == nil && len(t.Scenarios) > 0 {

@@ -401,6 +401,19 @@ func listedMembers(tx Tx, id string) ([]string, error) {
 	return members, err
 }
 
+// closedFixtureBatches names the batches the fixtures close: those of which one
+// transaction says batch_closed. Each of their transactions is in a closed batch,
+// whatever its own line says, since an operation on it reads only its own flag.
+func closedFixtureBatches(f Fixtures) map[string]bool {
+	closed := map[string]bool{}
+	for _, t := range f.Transactions {
+		if t.BatchClosed && t.BatchID != "" {
+			closed[t.BatchID] = true
+		}
+	}
+	return closed
+}
+
 // putFixtureBatches makes a batch record of every batch_id the fixtures' transactions
 // name, open or closed as they say, so that a test can close a seeded batch (or read
 // it) like one the API opened. A seeded batch opens no new one: the API's captures go

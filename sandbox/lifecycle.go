@@ -345,6 +345,21 @@ func (s *Service) refreshBatch(tx Tx, t *Transaction, now time.Time) error {
 	if t.BatchID == "" || t.BatchClosed {
 		return nil
 	}
+	// Without a daily close time a batch closes only on request, and settle marks
+	// each of its transactions, as fixtures and seeding mark a transaction put into a
+	// closed batch: the batch need not be read.
+	if m, err := tx.Merchant(t.MerchantID); err == nil && m.BatchCloseTime == "" {
+		return nil
+	}
+	return s.readBatchState(tx, t, now)
+}
+
+// readBatchState reads t's batch, closing it if its daily close time has passed, and
+// marks t as in a closed batch when it is.
+func (s *Service) readBatchState(tx Tx, t *Transaction, now time.Time) error {
+	if t.BatchID == "" || t.BatchClosed {
+		return nil
+	}
 	b, err := tx.Batch(t.BatchID)
 	if errors.Is(err, ErrNotFound) {
 		return nil // a fixture's batch the sandbox never opened: open

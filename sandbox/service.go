@@ -413,7 +413,9 @@ func putFixtures(tx Tx, f Fixtures) error {
 			return err
 		}
 	}
+	closed := closedFixtureBatches(f)
 	for _, t := range f.Transactions {
+		t.BatchClosed = t.BatchClosed || closed[t.BatchID]
 		if err := tx.PutTransaction(t); err != nil {
 			return err
 		}

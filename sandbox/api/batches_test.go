@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
@@ -253,5 +255,26 @@ func TestBatchCloseWithoutID(t *testing.T) {
 	}
 	if got := env.do("POST", "/batches", apiHeader(tok), "").gpError(t); got != nothing {
 		t.Errorf("after the close: %+v", got)
+	}
+}
+
+// A transaction is in a closed batch however it got there: by the close, by a
+// fixture line naming a batch another line closes, or seeded into a closed batch.
+// Each is refused an adjustment as GP refuses one after the close.
+func TestEveryMemberOfAClosedBatchIsClosed(t *testing.T) {
+	const closedBatch = "BAT_1136474" // closed by TRN_BatchedSale0000000000000000001's line
+	env := mustSandboxWith(t, envOptions{fixtures: func(fx *sandbox.Fixtures) {
+		late := fx.Transactions[0]
+		late.ID, late.Reference, late.BatchID, late.BatchClosed = "TRN_LateBatchMember0001", "late-member", closedBatch, false
+		fx.Transactions = append(fx.Transactions, late)
+	}})
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededIntoClosed01", `{"amount":"1000","batch_id":"`+closedBatch+`"}`)
+	tok := env.partnerToken()
+	want := gpError{400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch."}
+	for _, id := range []string{"TRN_BatchedSale0000000000000000001", "TRN_LateBatchMember0001", "TRN_SeededIntoClosed01"} {
+		r := env.do("POST", "/transactions/"+id+"/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
+		if got := r.gpError(t); got != want {
+			t.Errorf("%s: %+v", id, got)
+		}
 	}
 }
