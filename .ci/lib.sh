@@ -1,4 +1,4 @@
-# Shell functions shared by the measurement scripts (.ci/pair, .ci/tail,
+# Shell functions shared by the measurement scripts (.ci/pair, .ci/ab, .ci/tail,
 # .ci/retained, .ci/soak, .ci/startup); each sources it after cd-ing to the repository's root.
 
 # free_port prints a port of 127.0.0.1 that nothing listens on now.
