@@ -48,13 +48,8 @@ func (s *Service) SeedTransaction(t Transaction) (Transaction, error) {
 				return err
 			}
 		}
-		if t.Status == StatusCaptured && t.BatchID == "" && !t.BatchClosed {
-			if err := s.joinBatch(tx, &t, now); err != nil {
-				return err
-			}
-		}
-		if err := s.readBatchState(tx, &t, now); err != nil {
-			return err // a transaction seeded into a closed batch is in a closed batch
+		if err := s.seedBatch(tx, &t, now); err != nil {
+			return err
 		}
 		return tx.PutTransaction(t)
 	})
@@ -62,6 +57,31 @@ func (s *Service) SeedTransaction(t Transaction) (Transaction, error) {
 		s.bound.Store(true)
 	}
 	return t, err
+}
+
+// seedBatch puts a seeded transaction into its batch as a capture joins one: a
+// CAPTURED one without a batch_id joins its merchant account's open batch; one that
+// names a batch becomes its member, so that the batch's close counts it and marks it,
+// and is in a closed batch when that batch is closed already. A replaced transaction
+// leaves the batch it was in.
+func (s *Service) seedBatch(tx Tx, t *Transaction, now time.Time) error {
+	if prev, err := tx.Transaction(t.ID); err == nil && prev.BatchID != "" && prev.BatchID != t.BatchID {
+		if err := tx.DeleteBatchMember(prev.BatchID, t.ID); err != nil {
+			return err
+		}
+	} else if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	switch {
+	case t.Status == StatusCaptured && t.BatchID == "" && !t.BatchClosed:
+		return s.joinBatch(tx, t, now)
+	case t.BatchID == "":
+		return nil
+	}
+	if err := tx.PutBatchMember(t.BatchID, t.ID); err != nil {
+		return err
+	}
+	return s.refreshBatch(tx, t, now)
 }
 
 // seedDefaults fills the zero fields of a seeded transaction (see SeedTransaction)

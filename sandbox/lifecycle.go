@@ -340,23 +340,10 @@ func (s *Service) child(c Caller, t Transaction, typ, status, amount, action str
 }
 
 // refreshBatch marks t as in a closed batch when its batch was closed, on request or
-// by its merchant's daily close time.
+// by its merchant's daily close time. The batch is read every time: a transaction's
+// own flag is not enough to go by (a transaction can name a batch that lists it not,
+// or another merchant's batch).
 func (s *Service) refreshBatch(tx Tx, t *Transaction, now time.Time) error {
-	if t.BatchID == "" || t.BatchClosed {
-		return nil
-	}
-	// Without a daily close time a batch closes only on request, and settle marks
-	// each of its transactions, as fixtures and seeding mark a transaction put into a
-	// closed batch: the batch need not be read.
-	if m, err := tx.Merchant(t.MerchantID); err == nil && m.BatchCloseTime == "" {
-		return nil
-	}
-	return s.readBatchState(tx, t, now)
-}
-
-// readBatchState reads t's batch, closing it if its daily close time has passed, and
-// marks t as in a closed batch when it is.
-func (s *Service) readBatchState(tx Tx, t *Transaction, now time.Time) error {
 	if t.BatchID == "" || t.BatchClosed {
 		return nil
 	}

@@ -54,11 +54,12 @@ type Tx interface {
 	PutDeviceRequest(DeviceRequest) error
 
 	// Batch reads a settlement batch; PutBatch writes it. BatchMembers lists the ids
-	// of the transactions that joined a batch, by id.
+	// of the transactions that joined a batch, by id; DeleteBatchMember takes one out.
 	Batch(id string) (Batch, error)
 	PutBatch(Batch) error
 	BatchMembers(batchID string) ([]string, error)
 	PutBatchMember(batchID, transactionID string) error
+	DeleteBatchMember(batchID, transactionID string) error
 
 	// Notification reads one outbox entry; PutNotification writes it, and keeps it in
 	// the pending set exactly while its state is NotificationPending.

@@ -278,3 +278,32 @@ func TestEveryMemberOfAClosedBatchIsClosed(t *testing.T) {
 		}
 	}
 }
+
+// A transaction seeded with the id of a batch, open or still to be opened, is one of
+// its members: the close counts it and puts it in a closed batch. Seeded again into
+// another batch, it leaves the first.
+func TestSeededTransactionIsABatchMember(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	batch := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["batch_id"].(string)
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededIntoOpen01", `{"amount":"700","batch_id":"`+batch+`"}`)
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededThenMoved01", `{"amount":"300","batch_id":"`+batch+`"}`)
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededThenMoved01", `{"amount":"300","batch_id":"BAT_999999"}`)
+
+	closed := env.mustPost(tok, "/batches/"+batch, "")
+	if closed["transaction_count"] != float64(2) || closed["amount"] != "1700" {
+		t.Errorf("batch summary %v: want the sale and the seeded 700, not the moved 300", closed)
+	}
+	want := gpError{400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch."}
+	r := env.do("POST", "/transactions/TRN_SeededIntoOpen01/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
+	if got := r.gpError(t); got != want {
+		t.Errorf("adjusting the seeded member after the close: %+v", got)
+	}
+	if r := env.do("POST", "/transactions/TRN_SeededThenMoved01/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`); r.status != 200 {
+		t.Errorf("the transaction that moved to another batch: %d %s", r.status, r.body)
+	}
+	admin := env.do("GET", "/_sandbox/transactions/TRN_SeededIntoOpen01", nil, "").json(t)
+	if admin["batch_closed"] != true {
+		t.Errorf("admin view of the seeded member: %v", admin)
+	}
+}

@@ -85,6 +85,10 @@ func (x tx) PutBatchMember(batchID, transactionID string) error {
 	return put(x.t, "bmember:"+batchID+":"+transactionID, transactionID)
 }
 
+func (x tx) DeleteBatchMember(batchID, transactionID string) error {
+	return del(x.t, "bmember:"+batchID+":"+transactionID)
+}
+
 // Outbox keys: ntf:<order id>:<seq> holds the entry, outbox:<order id>:<seq> (empty)
 // marks it pending. The seq is zero-padded so that key order is delivery order.
 func ntfKey(orderID string, seq int) string    { return fmt.Sprintf("ntf:%s:%08d", orderID, seq) }
