@@ -111,8 +111,10 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.Transactio
 			end = false
 			return false
 		}
-		var t sandbox.Transaction
-		if t, decodeErr = x.Transaction(strings.TrimPrefix(key, sortPrefix)); decodeErr != nil {
+		t, err := x.Transaction(strings.TrimPrefix(key, sortPrefix))
+		if errors.Is(err, sandbox.ErrNotFound) {
+			return true // a sort record left without its transaction: not listed
+		} else if decodeErr = err; err != nil {
 			return false
 		}
 		limit--
@@ -144,8 +146,10 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.Transactio
 
 // Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
 // has, kept by PutTransaction in the transaction that stores one, so that a list's
-// total costs one read. indexTransactions sets them, and the sort records, right at
-// every open: a file written before they were kept, or by hand, gets them.
+// total costs one read. The counts and the sort records are derived from the
+// transaction records, as buntdb's indexes are, and indexTransactions sets them right
+// whenever records come from anywhere but PutTransaction: at every open, and after a
+// snapshot is restored.
 
 func countKey(merchantID string) string { return "count:txn:" + merchantID }
 
@@ -275,10 +279,12 @@ func indexTransactions(t *buntdb.Tx) error {
 	return err
 }
 
-// sortTransaction writes the sort record of the transaction at key.
+// sortTransaction writes the sort record of the transaction at key, under the key's
+// id whatever id its record holds.
 func sortTransaction(t *buntdb.Tx, key string) error {
 	txn, err := get[sandbox.Transaction](t, key)
 	if err == nil {
+		txn.ID = strings.TrimPrefix(key, "txn:")
 		_, _, err = t.Set(sortPrefix+txn.ID, sortKey(txn), nil)
 	}
 	return err
