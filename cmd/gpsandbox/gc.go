@@ -18,15 +18,15 @@ import (
 //     rarer. At 64 MiB, with the keys of 15 s at one connection retained, the
 //     collector took 12% of the CPU; at 256 MiB, `PRE=15 ROUNDS=4 .ci/ab` measured
 //     22% more adjustments a second (5,989 -> 7,304 req/s, medians) and 18% less CPU
-//     per request. The price is memory under load: RSS at the end of the
-//     side-by-side run's 64-connection level went from about 250 to about 450 MiB,
-//     and after 1,000,000 adjustments without keys it is 354 MiB.
+//     per request. The price is memory under load: RSS after 20 s of keyed
+//     adjustments at one connection and 20 s at 64 went from about 250 to about
+//     450 MiB, and after 1,000,000 adjustments without keys it is 354 MiB.
 //   - A large one is mostly idempotency keys, a day of them, in large pointer-free
-//     strings that cost the collector little to mark. At 100% a million keys held
-//     about three times the live heap (342 MB for about 118 MB live, as a restart
-//     shows); past gcHeadroom of live heap GOGC falls, down to gcMinPercent. At a
-//     million keys .ci/retained measured 976 bytes of RSS per key (906 with a
-//     headroom of 64 MiB), within the 1 KiB the house allows.
+//     strings that cost the collector little to mark. Past gcHeadroom of live heap
+//     GOGC falls below 100%, down to gcMinPercent at twice gcHeadroom. A million
+//     keys are about 118 MB live (as a restart shows), where GOGC is about 220%:
+//     .ci/retained measured 976 bytes of RSS per key there (906 with 64 MiB of
+//     headroom), within the 1 KiB of the memory target.
 //
 // A GOGC of the user's own is left alone.
 const (
