@@ -117,15 +117,7 @@ func TestOpenSortsUnsortedTransactions(t *testing.T) {
 	mustClose(t, s)
 	s = mustOpen(t, path)
 	defer mustClose(t, s)
-	var ids []string
-	mustView(t, s, func(tx sandbox.Tx) error {
-		_, _, err := tx.WalkTransactions("ID", false, sandbox.TransactionCursor{}, 10, func(tr sandbox.Transaction) bool {
-			ids = append(ids, tr.ID)
-			return true
-		})
-		return err
-	})
-	if strings.Join(ids, ",") != "TRN_a,TRN_b" {
+	if ids := listedIDs(t, s); ids != "TRN_a,TRN_b" {
 		t.Errorf("listed %v, want TRN_a,TRN_b", ids)
 	}
 }
@@ -159,6 +151,14 @@ func TestRestoreSortsTransactions(t *testing.T) {
 	if _, err := s.RestoreSnapshot("unsorted"); err != nil {
 		t.Fatal(err)
 	}
+	if ids := listedIDs(t, s); ids != "TRN_a,TRN_b" {
+		t.Errorf("listed %v after the restore, want TRN_a,TRN_b", ids)
+	}
+}
+
+// listedIDs is the first page of the transaction list in id order, as "id,id,...".
+func listedIDs(t *testing.T, s *Store) string {
+	t.Helper()
 	var ids []string
 	mustView(t, s, func(tx sandbox.Tx) error {
 		_, _, err := tx.WalkTransactions("ID", false, sandbox.TransactionCursor{}, 10, func(tr sandbox.Transaction) bool {
@@ -167,7 +167,5 @@ func TestRestoreSortsTransactions(t *testing.T) {
 		})
 		return err
 	})
-	if strings.Join(ids, ",") != "TRN_a,TRN_b" {
-		t.Errorf("listed %v after the restore, want TRN_a,TRN_b", ids)
-	}
+	return strings.Join(ids, ",")
 }
