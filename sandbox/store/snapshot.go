@@ -265,10 +265,7 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 				if err := (tx{live}).DeleteAll(); err != nil {
 					return err
 				}
-				if err := copyKeys(saved, live, func(string) bool { return true }); err != nil {
-					return err
-				}
-				return indexTransactions(live) // the copy's sort records and counts, as at open
+				return copyKeys(saved, live, func(string) bool { return true })
 			}
 			if err := deleteSteps(live, info.Scope); err != nil {
 				return err

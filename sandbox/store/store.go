@@ -23,12 +23,11 @@
 //	ntf:<order id>:<seq>            sandbox.Notification, seq zero-padded to 8 digits
 //	outbox:<order id>:<seq>         "" while that notification is pending
 //	meta:<key>                      a JSON string
-//	sort:txn:<id>                   what the transaction lists order txn:<id> by (walk.go)
 //	count:txn:<merchant id>         a JSON number: the merchant's transactions (walk.go)
 //	step:<scenario>:<rule>:<scope>  a JSON number: sequence steps a scope consumed, with a buntdb TTL
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the
-// API's transaction lists, which walk buntdb indexes over sort:txn:* (walk.go), rebuilt in
+// API's transaction lists, which walk buntdb indexes over txn:* (walk.go), rebuilt in
 // memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
 // file, so they vanish by themselves once nobody can use them; so do sequence counters
 // once their scope has stopped stepping.
@@ -149,7 +148,7 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 			if err := putMark(t); err != nil {
 				return err
 			}
-			return indexTransactions(t)
+			return countTransactions(t)
 		})
 	}
 	if err == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/tidwall/buntdb"
@@ -15,12 +16,6 @@ import (
 // transaction: a page reads its own transactions, and a list that has to read many
 // reads them a chunk per View, so that it never holds writers back for long.
 // buntdb keeps indexes in memory only: createIndexes builds them on every open.
-//
-// The indexes are not over the transaction records but over a small record beside
-// each, sort:txn:<id>, holding what the lists order by (sortKey). buntdb places a
-// record in every index of its pattern whenever it is written; most writes of a
-// transaction (an adjustment, a capture) change none of these members, and leave the
-// sort record, and the indexes, alone.
 
 // txnIndexes names the index of each ordering of sandbox.TransactionOrderings. Each
 // breaks ties by id, as the list always has, which also makes every record's place in
@@ -33,65 +28,83 @@ var txnIndexes = map[string]string{
 	"DEPOSIT_ID":   "txn_id", // no deposits in the sandbox: id order
 }
 
-// The members of a sort record, in the order sortKey writes them.
-const (
-	sortTime = iota
-	sortStatus
-	sortType
-	sortID
-)
-
 func createIndexes(db *buntdb.DB) error {
 	for _, ix := range []struct {
-		name   string
-		fields []int
+		name string
+		less []func(a, b string) bool
 	}{
-		{"txn_time", []int{sortTime, sortID}},
-		{"txn_id", []int{sortID}},
-		{"txn_status", []int{sortStatus, sortID}},
-		{"txn_type", []int{sortType, sortID}},
+		{"txn_time", []func(a, b string) bool{timeCreatedLess, memberLess("id")}},
+		{"txn_id", []func(a, b string) bool{memberLess("id")}},
+		{"txn_status", []func(a, b string) bool{memberLess("status"), memberLess("id")}},
+		{"txn_type", []func(a, b string) bool{memberLess("type"), memberLess("id")}},
 	} {
-		if err := db.CreateIndex(ix.name, sortPrefix+"*", sortLess(ix.fields)); err != nil {
+		if err := db.CreateIndex(ix.name, "txn:*", ix.less...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-const sortPrefix = "sort:txn:"
+// The index orders compare members of the records every time buntdb places one, so
+// 60,000 transactions cost a million comparisons at every open. buntdb.IndexJSON
+// (gjson) takes about 90 ns a member passed over, ten times what finding the member
+// takes here: leadingMember relies on what encoding/json writes for a
+// sandbox.Transaction (TestIndexedMembersLead checks it), its members in the order
+// of the struct, the ones indexed first and all strings.
 
-// sortSep separates the members of a sort record. The id comes last, so it may hold
-// anything; the others are a time, a status and a type.
-const sortSep = "\x1f"
-
-// sortKey is the sort record of t: its time created to the millisecond, as GP shows
-// it (sandbox.FormatTime), its status, its type and its id.
-func sortKey(t sandbox.Transaction) string {
-	return sandbox.FormatTime(t.TimeCreated) + sortSep + t.Status + sortSep + t.Type + sortSep + t.ID
+// memberLess orders records by the text of one of their leading members.
+func memberLess(name string) func(a, b string) bool {
+	key := memberKey(name)
+	return func(a, b string) bool { return leadingMember(a, key) < leadingMember(b, key) }
 }
 
-// sortField returns member n of a sort record.
-func sortField(record string, n int) string {
-	for range n {
-		_, record, _ = strings.Cut(record, sortSep)
-	}
-	if n == sortID {
-		return record
-	}
-	field, _, _ := strings.Cut(record, sortSep)
-	return field
-}
+// memberKey is what leadingMember looks for: the member's name and the quote that
+// opens its value.
+func memberKey(name string) string { return `"` + name + `":"` }
 
-// sortLess orders sort records by their members fields, the first that differs.
-func sortLess(fields []int) func(a, b string) bool {
-	return func(a, b string) bool {
-		for _, n := range fields {
-			if x, y := sortField(a, n), sortField(b, n); x != y {
-				return x < y
-			}
+// leadingMember returns the raw text of a string member of a transaction record,
+// escapes and all, given its memberKey: it is the first text "name":" in the record,
+// since the members before it are strings, inside which every quote is escaped.
+func leadingMember(record, key string) string {
+	i := strings.Index(record, key)
+	if i < 0 {
+		return ""
+	}
+	v := record[i+len(key):]
+	for j := 0; j < len(v); j++ {
+		switch v[j] {
+		case '\\':
+			j++
+		case '"':
+			return v[:j]
 		}
-		return false
 	}
+	return v
+}
+
+// timeCreatedLess orders records by time_created to the millisecond, as GP shows it
+// (sandbox.FormatTime): encoding/json writes a time with as many fraction digits as
+// it has, so the text alone does not sort.
+var timeCreatedKey = memberKey("time_created")
+
+func timeCreatedLess(a, b string) bool { return createdAt(a) < createdAt(b) }
+
+// createdAt is a record's time_created as FormatTime writes it, less the final Z.
+// A time in UTC, as the sandbox's clock gives, is cut to the millisecond as text;
+// any other is parsed.
+func createdAt(record string) string {
+	s := leadingMember(record, timeCreatedKey)
+	const seconds, millis = len("2006-01-02T15:04:05"), len("2006-01-02T15:04:05.000")
+	switch {
+	case !strings.HasSuffix(s, "Z") || len(s) < seconds+1:
+		t, _ := time.Parse(time.RFC3339Nano, s)
+		return sandbox.FormatTime(t)[:millis]
+	case len(s) > millis:
+		return s[:millis] // no copy: three fraction digits or more
+	case len(s) == seconds+1:
+		return s[:seconds] + ".000"
+	}
+	return s[:len(s)-1] + "000"[len(s)-1-seconds-1:]
 }
 
 // WalkTransactions implements sandbox.Tx.
@@ -111,10 +124,8 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.Transactio
 			end = false
 			return false
 		}
-		t, err := x.Transaction(strings.TrimPrefix(key, sortPrefix))
-		if errors.Is(err, sandbox.ErrNotFound) {
-			return true // a sort record left without its transaction: not listed
-		} else if decodeErr = err; err != nil {
+		var t sandbox.Transaction
+		if decodeErr = decode(key, value, &t); decodeErr != nil {
 			return false
 		}
 		limit--
@@ -146,36 +157,16 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.Transactio
 
 // Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
 // has, kept by PutTransaction in the transaction that stores one, so that a list's
-// total costs one read. The counts and the sort records are derived from the
-// transaction records, as buntdb's indexes are, and indexTransactions sets them right
-// whenever records come from anywhere but PutTransaction: at every open, and after a
-// snapshot is restored.
+// total costs one read. countTransactions sets them right at every open: a file
+// written before they were kept, or by hand, gets them.
 
 func countKey(merchantID string) string { return "count:txn:" + merchantID }
 
-// merchantOf is the merchant_id of a transaction record, read as text rather than
-// decoded: a replaced record's merchant is all PutTransaction needs of it. It relies
-// on what encoding/json writes for a sandbox.Transaction (TestMerchantOf checks it):
-// its members in the order of the struct, the ones before merchant_id all strings,
-// inside which every quote is escaped, so the first "merchant_id":" is the member.
+var merchantKey = memberKey("merchant_id")
+
+// merchantOf is the merchant_id of a transaction record.
 func merchantOf(record string) string {
-	const key = `"merchant_id":"`
-	i := strings.Index(record, key)
-	if i < 0 {
-		return ""
-	}
-	raw, end := record[i+len(key):], -1
-	for j := 0; j < len(raw) && end < 0; j++ {
-		switch raw[j] {
-		case '\\':
-			j++
-		case '"':
-			end = j
-		}
-	}
-	if end >= 0 {
-		raw = raw[:end]
-	}
+	raw := leadingMember(record, merchantKey)
 	if !strings.Contains(raw, `\`) {
 		return raw
 	}
@@ -193,17 +184,13 @@ func (x tx) CountTransactions(merchantID string) (int, error) {
 	return n, err
 }
 
-// PutTransaction implements sandbox.Tx: it stores t, its sort record when that
-// changed, and the counts.
+// PutTransaction implements sandbox.Tx: it stores t and keeps the counts.
 func (x tx) PutTransaction(t sandbox.Transaction) error {
 	value, err := json.Marshal(t)
 	if err != nil {
 		return fmt.Errorf("store: encode txn:%s: %w", t.ID, err)
 	}
 	prev, replaced, err := x.t.Set("txn:"+t.ID, string(value), nil)
-	if err == nil {
-		err = x.putSortKey(t)
-	}
 	if err != nil {
 		return fmt.Errorf("store: put txn:%s: %w", t.ID, err)
 	}
@@ -219,16 +206,6 @@ func (x tx) PutTransaction(t sandbox.Transaction) error {
 	return x.addCount(t.MerchantID, 1)
 }
 
-// putSortKey writes t's sort record unless it holds that already.
-func (x tx) putSortKey(t sandbox.Transaction) error {
-	key, want := sortPrefix+t.ID, sortKey(t)
-	if have, err := x.t.Get(key); err == nil && have == want {
-		return nil
-	}
-	_, _, err := x.t.Set(key, want, nil)
-	return err
-}
-
 func (x tx) addCount(merchantID string, delta int) error {
 	n, err := x.CountTransactions(merchantID)
 	if err != nil {
@@ -240,24 +217,14 @@ func (x tx) addCount(merchantID string, delta int) error {
 	return put(x.t, countKey(merchantID), n+delta)
 }
 
-// indexTransactions gives every transaction its sort record when it has none, and
-// sets every merchant's count to what the records say, writing only the counts that
-// differ.
-func indexTransactions(t *buntdb.Tx) error {
+// countTransactions sets every merchant's count to what the records say, writing
+// only the counts that differ.
+func countTransactions(t *buntdb.Tx) error {
 	counts := map[string]int{} // by count key
-	var unsorted []string      // keys of transactions without a sort record
-	err := ascendPrefix(t, "txn:", func(key, value string) bool {
+	err := ascendPrefix(t, "txn:", func(_, value string) bool {
 		counts[countKey(merchantOf(value))]++
-		if _, err := t.Get(sortPrefix + strings.TrimPrefix(key, "txn:")); err != nil {
-			unsorted = append(unsorted, key)
-		}
 		return true
 	})
-	for _, key := range unsorted {
-		if err == nil {
-			err = sortTransaction(t, key)
-		}
-	}
 	have := map[string]string{}
 	if err == nil {
 		err = ascendPrefix(t, "count:txn:", func(key, value string) bool {
@@ -275,17 +242,6 @@ func indexTransactions(t *buntdb.Tx) error {
 		if have[key] != strconv.Itoa(n) && err == nil {
 			err = put(t, key, n)
 		}
-	}
-	return err
-}
-
-// sortTransaction writes the sort record of the transaction at key, under the key's
-// id whatever id its record holds.
-func sortTransaction(t *buntdb.Tx, key string) error {
-	txn, err := get[sandbox.Transaction](t, key)
-	if err == nil {
-		txn.ID = strings.TrimPrefix(key, "txn:")
-		_, _, err = t.Set(sortPrefix+txn.ID, sortKey(txn), nil)
 	}
 	return err
 }
