@@ -109,10 +109,8 @@ func errorTuple(obj map[string]any) *ErrorTuple {
 // differences lists, one line each, where a and b differ (a is the "against" side).
 func differences(a, b Outcome) []string {
 	var out []string
-	if a.Problem != "" || b.Problem != "" {
-		if a.Problem != b.Problem {
-			out = append(out, fmt.Sprintf("problem: against %s; local %s", orNone(a.Problem), orNone(b.Problem)))
-		}
+	if a.Problem != b.Problem {
+		out = append(out, fmt.Sprintf("problem: against %s; local %s", orNone(a.Problem), orNone(b.Problem)))
 	}
 	if a.Status != b.Status {
 		out = append(out, fmt.Sprintf("status: against %d, local %d", a.Status, b.Status))
@@ -127,13 +125,10 @@ func differences(a, b Outcome) []string {
 			out = append(out, fmt.Sprintf("value %s: against %q, local %q", path, va, vb))
 		}
 	}
-	paths := slices.Sorted(maps.Keys(a.Members))
-	for path := range maps.Keys(b.Members) {
-		if _, ok := a.Members[path]; !ok {
-			paths = append(paths, path)
-		}
-	}
-	slices.Sort(paths)
+	both := map[string]string{}
+	maps.Copy(both, a.Members)
+	maps.Copy(both, b.Members)
+	paths := slices.Sorted(maps.Keys(both))
 	for _, path := range paths {
 		ta, oka := a.Members[path]
 		tb, okb := b.Members[path]

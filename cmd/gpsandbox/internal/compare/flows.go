@@ -65,7 +65,7 @@ const (
 	keyed       = `{"entry_mode":"MANUAL","card":{"number":"` + testNumber + `","expiry_month":"12","expiry_year":"${exp_year}","cvv":"` + testCVV + `","cvv_indicator":"PRESENT"}}`
 )
 
-// Flows is the fixed set, in the order they run. The README's compare section
+// Flows is the fixed set, in the order they run. COMPARE.md's table of the flows
 // documents each; change both together.
 func Flows() []Flow {
 	return []Flow{

@@ -4,16 +4,18 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha512"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 // Version is the X-GP-Version every request sends, as current SDKs do.
@@ -74,11 +76,10 @@ type runner struct {
 // vars are the run's placeholder values of a side; a flow starts from a copy.
 func (r *runner) vars(now time.Time) map[string]string {
 	nonce := now.UTC().Format("2006-01-02T15:04:05.000Z") + "-" + r.run
-	sum := sha512.Sum512([]byte(nonce + r.side.AppKey))
 	return map[string]string{
 		"app_id":   r.side.AppID,
 		"nonce":    nonce,
-		"secret":   hex.EncodeToString(sum[:]),
+		"secret":   sandbox.Secret(nonce, r.side.AppKey),
 		"exp_year": strconv.Itoa((now.Year() + 3) % 100),
 		"run":      r.run,
 	}
@@ -86,10 +87,7 @@ func (r *runner) vars(now time.Time) map[string]string {
 
 // flow runs the steps of f with a copy of vars, saving into it what each step saves.
 func (r *runner) flow(ctx context.Context, f Flow, base map[string]string) []Outcome {
-	vars := make(map[string]string, len(base)+4)
-	for k, v := range base {
-		vars[k] = v
-	}
+	vars := maps.Clone(base)
 	out := make([]Outcome, len(f.Steps))
 	for i, s := range f.Steps {
 		out[i] = r.step(ctx, f.Name, s, vars)
