@@ -98,14 +98,13 @@ func (s *Service) RestoreSnapshot(name string) (Snapshot, error) {
 		}
 		return err
 	})
-	s.bound.Store(bound)
+	if err == nil {
+		s.bound.Store(bound)
+	}
 	s.callers.Clear()
 	s.orders.forget()
-	for _, wake := range []func(){s.notified, s.waiting} {
-		if wake != nil {
-			wake()
-		}
-	}
+	s.notifyWritten()
+	s.terminalWaiting()
 	return sn, err
 }
 

@@ -285,7 +285,8 @@ func (e *Engine) Decide(req Request) (Decision, error) {
 		}
 	}
 	if len(d.Draws) == 0 {
-		// A rule matched but its draw said no: the draws tell why, not a miss.
+		// Nothing matched and nothing was drawn: explain the closest miss. (A rule that
+		// matched but whose draw said no is explained by its draw instead.)
 		d.Miss = closestMiss(active, req)
 	}
 	return d, nil
@@ -350,7 +351,7 @@ func (e *Engine) count(scope, name string, rule int) (int, error) {
 		return tx.PutScenarioStep(scope, name, rule, n+1, time.Duration(e.stepLifetime.Load()))
 	})
 	if err != nil {
-		return 0, fmt.Errorf("scenario %s: sequence step: %w", name, err)
+		return 0, fmt.Errorf("scenario %s: rule counter: %w", name, err)
 	}
 	return n, nil
 }
