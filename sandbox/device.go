@@ -311,20 +311,20 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 func (s *Service) PendingDeviceRequests(before time.Time) ([]DeviceRequest, error) {
 	return view(s, func(tx Tx) ([]DeviceRequest, error) {
 		devices, err := tx.Devices()
+		if err != nil {
+			return nil, err
+		}
 		var out []DeviceRequest
 		for _, dev := range devices {
-			if err != nil || dev.Pending == "" {
-				continue
+			d, err := waitingRequest(tx, dev)
+			if err != nil {
+				return nil, err
 			}
-			var d DeviceRequest
-			if d, err = tx.DeviceRequest(dev.Pending); err == nil && d.Status == DeviceRequestInitiated && !d.TimeCreated.After(before) {
-				out = append(out, d)
-			}
-			if errors.Is(err, ErrNotFound) {
-				err = nil
+			if d != nil && !d.TimeCreated.After(before) {
+				out = append(out, *d)
 			}
 		}
-		return out, err
+		return out, nil
 	})
 }
 
