@@ -150,8 +150,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.recoverPanic(w, r, info)
 	setCanonicalPath(r.URL)
 	s.decodeRequestBody(r)
-	if p := r.URL.EscapedPath(); s.journal != nil && (!isAdminPath(p) || terminalAction(p) != "") {
-		info.journaled, info.operation = true, terminalAction(p)
+	if p, action := r.URL.EscapedPath(), terminalAction(r.Method, r.URL.EscapedPath()); s.journal != nil && (!isAdminPath(p) || action != "") {
+		info.journaled, info.operation = true, action
 		info.time = s.svc.Clock().Now()
 		info.headers = journaledHeaderValues(r.Header)
 		s.peekBody(r, info)

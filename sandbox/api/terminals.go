@@ -22,19 +22,22 @@ const (
 
 var terminalOperations = []string{opTerminalPresent, opTerminalTip, opTerminalCancel}
 
-// terminalAction is the journal operation of an admin path that is a customer's
-// action on a terminal, which the journal records; "" for any other path.
-func terminalAction(p string) string {
+// terminalAction is the journal operation of a request that is a customer's action on
+// a terminal, which the journal records; "" for any other request. It is decided
+// before routing (the journal keeps the body as it came), so it names exactly the
+// routes of the actions (routes.go): a POST to /_sandbox/devices/{id}/present, /tip or
+// /cancel, or to /_sandbox/device-requests/{id}/present.
+func terminalAction(method, p string) string {
 	parts := strings.Split(p, "/") // "", "_sandbox", "devices", id, action
-	if len(parts) != 5 || parts[1] != "_sandbox" || (parts[2] != "devices" && parts[2] != "device-requests") {
+	if method != http.MethodPost || len(parts) != 5 || parts[1] != "_sandbox" || parts[3] == "" {
 		return ""
 	}
-	switch parts[4] {
-	case "present":
+	switch {
+	case parts[4] == "present" && (parts[2] == "devices" || parts[2] == "device-requests"):
 		return opTerminalPresent
-	case "tip":
+	case parts[4] == "tip" && parts[2] == "devices":
 		return opTerminalTip
-	case "cancel":
+	case parts[4] == "cancel" && parts[2] == "devices":
 		return opTerminalCancel
 	}
 	return ""

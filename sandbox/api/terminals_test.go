@@ -175,9 +175,25 @@ func TestTerminalActionErrors(t *testing.T) {
 	if n := env.do("GET", "/_sandbox/requests/count?operation=terminal_tip&status=400", map[string]string{}, "").json(t)["count"]; n != float64(6) {
 		t.Errorf("%v refused tips journaled, want 6", n)
 	}
-	// An unknown path that ends like an action is no action: not journaled.
-	if r := env.do("POST", dev+"/x/present", jsonHeader(), `{}`); r.status != 404 {
-		t.Errorf("an unknown admin path: %d", r.status)
+	// An unknown path that ends like an action is no action, nor is another method on
+	// an action's path: none is journaled.
+	count := func(op string) any {
+		return env.do("GET", "/_sandbox/requests/count?operation="+op, map[string]string{}, "").json(t)["count"]
+	}
+	tips, cancels := count("terminal_tip"), count("terminal_cancel")
+	for _, p := range []struct{ method, path string }{
+		{"POST", dev + "/x/present"},
+		{"POST", "/_sandbox/device-requests/" + id + "/tip"},
+		{"POST", "/_sandbox/device-requests/" + id + "/cancel"},
+		{"GET", dev + "/present"},
+	} {
+		if r := env.do(p.method, p.path, jsonHeader(), `{}`); r.status != 404 && r.status != 405 {
+			t.Errorf("%s %s: %d", p.method, p.path, r.status)
+		}
+	}
+	if count("terminal_tip") != tips || count("terminal_cancel") != cancels {
+		t.Errorf("tips %v -> %v, cancels %v -> %v journaled by requests to no action",
+			tips, count("terminal_tip"), cancels, count("terminal_cancel"))
 	}
 	if n := env.do("GET", "/_sandbox/requests/count?operation=terminal_present", map[string]string{}, "").json(t)["count"]; n != float64(4) {
 		t.Errorf("%v presentations journaled, want the 4 refused", n)
