@@ -147,15 +147,12 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 			return b, err
 		}
 	}
-	seq := 0
-	if v, err := tx.Meta(batchSeqMeta); err == nil {
-		seq, _ = strconv.Atoi(v)
-	} else if !errors.Is(err, ErrNotFound) {
+	id, seq, err := newBatchID(tx)
+	if err != nil {
 		return Batch{}, err
 	}
-	seq++
 	b := Batch{
-		ID: fmt.Sprintf("BAT_%d", 1000000+seq), MerchantID: t.MerchantID, MerchantName: t.MerchantName,
+		ID: id, MerchantID: t.MerchantID, MerchantName: t.MerchantName,
 		AccountID: t.AccountID, AccountName: t.AccountName, AppID: t.AppID, Status: BatchStatusOpen,
 		Currency: t.Currency, Country: t.Country, TimeCreated: now, Amount: "0", OpenActionID: t.Action.ID,
 	}
@@ -166,6 +163,37 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 		return Batch{}, err
 	}
 	return b, tx.PutBatch(b)
+}
+
+// newBatchID numbers the next batch BAT_<1000000+seq>, passing over every id already
+// taken: a seeded or fixture transaction may name a batch the sandbox has not opened
+// (it is that batch's member), and a batch opened under its id would take it in,
+// whatever its merchant.
+func newBatchID(tx Tx) (id string, seq int, err error) {
+	if v, err := tx.Meta(batchSeqMeta); err == nil {
+		seq, _ = strconv.Atoi(v)
+	} else if !errors.Is(err, ErrNotFound) {
+		return "", 0, err
+	}
+	for {
+		seq++
+		id = fmt.Sprintf("BAT_%d", 1000000+seq)
+		taken, err := batchIDTaken(tx, id)
+		if err != nil || !taken {
+			return id, seq, err
+		}
+	}
+}
+
+// batchIDTaken reports whether a batch record or a member names id.
+func batchIDTaken(tx Tx, id string) (bool, error) {
+	if _, err := tx.Batch(id); err == nil {
+		return true, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return false, err
+	}
+	members, err := tx.BatchMembers(id)
+	return len(members) > 0, err
 }
 
 // dueCloseTime is the most recent daily close of the merchant at or before now, and

@@ -282,6 +282,34 @@ func TestEveryMemberOfAClosedBatchIsClosed(t *testing.T) {
 // A transaction seeded with the id of a batch, open or still to be opened, is one of
 // its members: the close counts it and puts it in a closed batch. Seeded again into
 // another batch, it leaves the first.
+// A batch the sandbox opens never takes an id that a seeded transaction already
+// names: it would take in that transaction, another merchant's here.
+func TestNewBatchPassesOverSeededBatchIDs(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	first := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["batch_id"].(string)
+	var n int
+	if _, err := fmt.Sscanf(first, "BAT_%d", &n); err != nil {
+		t.Fatalf("batch id %q: %v", first, err)
+	}
+	next := fmt.Sprintf("BAT_%d", n+1)
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededIntoNextBatch1",
+		`{"amount":"700","merchant_id":"MER_00000000000000000000000000000002","batch_id":"`+next+`"}`)
+	env.mustPost(tok, "/batches/"+first, "")
+
+	second := env.mustCharge(tok, saleBody("400", "AUTO", manualCard))["batch_id"].(string)
+	if second == first || second == next {
+		t.Fatalf("the new batch is %s (first %s, seeded %s)", second, first, next)
+	}
+	closed := env.mustPost(tok, "/batches/"+second, "")
+	if closed["transaction_count"] != float64(1) || closed["amount"] != "400" {
+		t.Errorf("summary of %s: %v, want only its own sale of 400", second, closed)
+	}
+	if seeded := env.do("GET", "/_sandbox/transactions/TRN_SeededIntoNextBatch1", nil, "").json(t); seeded["batch_closed"] != false {
+		t.Errorf("the seeded transaction closed with merchant 1's batch: %v", seeded)
+	}
+}
+
 func TestSeededTransactionIsABatchMember(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.partnerToken()
