@@ -287,10 +287,11 @@ type Order struct {
 
 // IdempotencyRecord remembers what an idempotency key executed, for 24 hours: what a
 // repeat's 409 names (the first resource, and for an order its status), and in replay
-// mode what a true repeat gets again.
+// mode what a true repeat gets again. The app and the key name the record in the store
+// and are not kept again inside it: a day of keys can be millions of records.
 type IdempotencyRecord struct {
-	AppID      string          `json:"app_id"`
-	Key        string          `json:"key"`
+	AppID      string          `json:"-"`
+	Key        string          `json:"-"`
 	ResourceID string          `json:"resource_id"`
 	Kind       string          `json:"kind"` // "transaction" or "order": what ResourceID names
 	Time       time.Time       `json:"time"`

@@ -16,7 +16,7 @@
 //	device:<id>                     sandbox.Device, a card-present terminal
 //	devreq:<id>                     sandbox.DeviceRequest, a command sent to a terminal
 //	token:<hash>                    sandbox.Token (SHA-256 of its value), with a buntdb TTL
-//	idem:<app id>:<key>             sandbox.IdempotencyRecord, with a buntdb TTL
+//	idem:<app id>:<key>             sandbox.IdempotencyRecord without its app and key, with a buntdb TTL
 //	paid:<duplicate key>            sandbox.PaymentMark (a SHA-256, no card data), with a buntdb TTL
 //	batch:<id>                      sandbox.Batch
 //	bmember:<batch id>:<txn id>     a JSON string: the id of a transaction in the batch

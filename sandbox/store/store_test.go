@@ -195,6 +195,31 @@ func TestIdempotencyKeyIsPerApp(t *testing.T) {
 	})
 }
 
+// An idempotency record's app and key are its name in the file, written once: a day
+// of keys can be millions of records, each read back at every start.
+func TestIdempotencyKeyWrittenOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	rec := sandbox.IdempotencyRecord{AppID: "AppNamedOnce", Key: "KeyNamedOnce", ResourceID: "TRN_1", Kind: "transaction", Time: ms(1)}
+	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutIdempotency(rec, time.Hour) })
+	mustClose(t, s)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{rec.AppID, rec.Key} {
+		if n := strings.Count(string(file), name); n != 1 {
+			t.Errorf("%s is in the file %d times, want once (in the key)", name, n)
+		}
+	}
+	mustView(t, mustOpen(t, path), func(tx sandbox.Tx) error {
+		if got, err := tx.Idempotency(rec.AppID, rec.Key); err != nil || !reflect.DeepEqual(got, rec) {
+			t.Errorf("read back: %+v, %v; want %+v", got, err, rec)
+		}
+		return nil
+	})
+}
+
 func TestUpdateErrorRollsBack(t *testing.T) {
 	forEachStore(t, func(t *testing.T, s *Store) {
 		boom := errors.New("boom")

@@ -144,7 +144,9 @@ func (x tx) PutToken(t sandbox.Token, keep time.Duration) error {
 func (x tx) DeleteToken(hash string) error { return del(x.t, "token:"+hash) }
 
 func (x tx) Idempotency(appID, key string) (sandbox.IdempotencyRecord, error) {
-	return get[sandbox.IdempotencyRecord](x.t, "idem:"+appID+":"+key)
+	r, err := get[sandbox.IdempotencyRecord](x.t, "idem:"+appID+":"+key)
+	r.AppID, r.Key = appID, key // named by the record's key, not kept in its value
+	return r, err
 }
 func (x tx) PutIdempotency(r sandbox.IdempotencyRecord, keep time.Duration) error {
 	return putFor(x.t, "idem:"+r.AppID+":"+r.Key, r, keep)
