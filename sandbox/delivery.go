@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"sync"
 	"time"
 )
@@ -195,16 +196,11 @@ func (s *Service) deliverDevices(tx Tx, o Order, app App, at time.Time) error {
 
 // boundDevice finds the terminal of a merchant bound to an account.
 func boundDevice(tx Tx, merchantID, accountID string) (Device, bool, error) {
-	devices, err := tx.Devices()
-	if err != nil {
-		return Device{}, false, err
+	d, err := tx.BoundDevice(merchantID, accountID)
+	if errors.Is(err, ErrNotFound) {
+		return Device{}, false, nil
 	}
-	for _, d := range devices {
-		if d.MerchantID == merchantID && d.AccountID == accountID {
-			return d, true, nil
-		}
-	}
-	return Device{}, false, nil
+	return d, err == nil, err
 }
 
 // bindDevice binds a terminal to a transaction-processing account of an app that acts

@@ -307,10 +307,11 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 }
 
 // PendingDeviceRequests lists the INITIATED device requests created at or before
-// the given time, for the terminal delay.
+// the given time, for the terminal delay. Only the terminals with a command pending
+// are read.
 func (s *Service) PendingDeviceRequests(before time.Time) ([]DeviceRequest, error) {
 	return view(s, func(tx Tx) ([]DeviceRequest, error) {
-		devices, err := tx.Devices()
+		devices, err := tx.PendingDevices()
 		if err != nil {
 			return nil, err
 		}

@@ -50,6 +50,11 @@ type Tx interface {
 	Device(id string) (Device, error)
 	PutDevice(Device) error
 	Devices() ([]Device, error)
+	// BoundDevice reads the terminal of a merchant bound to an account, the lowest
+	// id if several are; PendingDevices lists by id the terminals whose Pending names
+	// a device request. Neither reads the other terminals.
+	BoundDevice(merchantID, accountID string) (Device, error)
+	PendingDevices() ([]Device, error)
 	DeviceRequest(id string) (DeviceRequest, error)
 	PutDeviceRequest(DeviceRequest) error
 

@@ -15,7 +15,8 @@ type TerminalState struct {
 	Last    *DeviceRequest
 }
 
-// TerminalStates lists every terminal's state, in one read.
+// TerminalStates lists every terminal's state, in one read. It reads every terminal
+// because the Terminal view (GET /_sandbox/terminals) shows every one, idle or not.
 func (s *Service) TerminalStates() ([]TerminalState, error) {
 	return view(s, func(tx Tx) ([]TerminalState, error) {
 		devices, err := tx.Devices()

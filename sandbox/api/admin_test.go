@@ -47,10 +47,18 @@ func adminCalls(orderID string) [][3]string {
 	}
 }
 
+// mustPlaceOrder places an order for merchant One (see mustPlaceOrderFor).
 func (env *sandboxEnv) mustPlaceOrder(tok, body string) string {
 	env.t.Helper()
-	r := env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok), body)
-	if r.status != 200 {
+	return env.mustPlaceOrderFor(tok, merchantOne, body)
+}
+
+// mustPlaceOrderFor places an order for a merchant and returns its id, failing the
+// test unless the order is placed: 200 and INITIATED.
+func (env *sandboxEnv) mustPlaceOrderFor(tok, merchantID, body string) string {
+	env.t.Helper()
+	r := env.do("POST", "/merchants/"+merchantID+"/orders", apiHeader(tok), body)
+	if r.status != 200 || r.json(env.t)["status"] != "INITIATED" {
 		env.t.Fatalf("order: %d %s", r.status, r.body)
 	}
 	return r.json(env.t)["id"].(string)

@@ -25,44 +25,18 @@ func terminalOrder(quantity int, statusURL string) string {
 	return body + `}`
 }
 
-// placeOrder places an order for a merchant and returns its id.
-func (env *sandboxEnv) placeOrder(tok, merchantID, body string) string {
-	env.t.Helper()
-	r := env.do("POST", "/merchants/"+merchantID+"/orders", apiHeader(tok), body)
-	if o := r.json(env.t); r.status != 200 || o["status"] != "INITIATED" {
-		env.t.Fatalf("order: %d %s", r.status, r.body)
-	}
-	return r.json(env.t)["id"].(string)
-}
-
 // orderState reads an order through the admin API.
 func (env *sandboxEnv) orderState(id string) map[string]any {
 	env.t.Helper()
-	return env.do("GET", "/_sandbox/orders/"+id, nil, "").json(env.t)
+	return env.mustAdmin("GET", "/_sandbox/orders/"+id, "")
 }
 
-// devicesOf lists the terminals an order delivered, through the admin API.
-func (env *sandboxEnv) devicesOf(orderID string) []map[string]any {
+// mustDeliver moves a placed order on to DELIVERED through the admin API.
+func (env *sandboxEnv) mustDeliver(id string) {
 	env.t.Helper()
-	var list struct{ Devices []map[string]any }
-	if err := json.Unmarshal(env.do("GET", "/_sandbox/devices?order_id="+orderID, nil, "").body, &list); err != nil {
-		env.t.Fatalf("devices: %v", err)
+	for _, s := range []string{"PROCESSING", "SHIPPED", "DELIVERED"} {
+		env.mustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"`+s+`"}`)
 	}
-	return list.Devices
-}
-
-// device reads one terminal from GET /_sandbox/devices.
-func (env *sandboxEnv) device(id string) map[string]any {
-	env.t.Helper()
-	var list struct{ Devices []map[string]any }
-	json.Unmarshal(env.do("GET", "/_sandbox/devices", nil, "").body, &list)
-	for _, d := range list.Devices {
-		if d["id"] == id {
-			return d
-		}
-	}
-	env.t.Fatalf("no device %s in %v", id, list.Devices)
-	return nil
 }
 
 // withoutDevicesOf drops a merchant's terminals from the fixtures.
@@ -89,19 +63,17 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 	})
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	h := mustHook(t)
-	id := env.placeOrder(tok, merchantTwo, terminalOrder(2, h.URL))
-	if r := env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"PROCESSING"}`); r.status != 200 {
-		t.Fatalf("PROCESSING: %d %s", r.status, r.body)
-	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"23h59m59s"}`)
+	id := env.mustPlaceOrderFor(tok, merchantTwo, terminalOrder(2, h.URL))
+	env.mustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"PROCESSING"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"23h59m59s"}`)
 	if got := env.orderState(id)["status"]; got != "PROCESSING" {
 		t.Errorf("a second before its step: %v", got)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
 	if got := env.orderState(id)["status"]; got != "SHIPPED" {
 		t.Errorf("a step after PROCESSING: %v", got)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"24h"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"24h"}`)
 	o := env.orderState(id)
 	if o["status"] != "DELIVERED" || dig(o, "action.type") != "ORDER_DELIVERED" || dig(o, "action.time_created") != "2021-03-24T10:00:00.000Z" {
 		t.Errorf("delivered: %v", o)
@@ -115,7 +87,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 		}
 	}
 
-	devices := env.devicesOf(id)
+	devices := env.mustDevices("order_id=" + id)
 	if len(devices) != 2 {
 		t.Fatalf("devices of the order: %v", devices)
 	}
@@ -134,7 +106,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 	}
 
 	devID := bound["id"].(string)
-	env.do("POST", "/_sandbox/devices/"+devID, jsonHeader(), `{"mode":"INITIATED"}`)
+	env.mustAdmin("POST", "/_sandbox/devices/"+devID, `{"mode":"INITIATED"}`)
 	tok = env.mustToken(partnerApp, partnerKey, "") // the first expired with the days
 	sale := strings.Replace(micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`), `{`, `{"merchant_id":"`+merchantTwo+`",`, 1)
 	r := env.do("POST", "/devices", apiHeader(tok), sale)
@@ -142,7 +114,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 		t.Fatalf("sale: %d %s", r.status, r.body)
 	}
 	drq := r.json(t)["id"].(string)
-	if got := env.device(devID)["pending"]; got != drq {
+	if got := env.mustDevice(devID)["pending"]; got != drq {
 		t.Errorf("pending on the delivered terminal: %v, want %s", got, drq)
 	}
 	done := env.do("POST", "/_sandbox/device-requests/"+drq+"/present", jsonHeader(), `{"card":"visa_contactless"}`).json(t)
@@ -159,7 +131,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 			t.Errorf("transaction %s = %v, want %v", path, got, want)
 		}
 	}
-	if got := env.device(devID)["tran_no"]; got != 1.0 {
+	if got := env.mustDevice(devID)["tran_no"]; got != 1.0 {
 		t.Errorf("tran_no of the delivered terminal: %v", got)
 	}
 }
@@ -170,8 +142,8 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 func TestOrderScheduleOnTheClock(t *testing.T) {
 	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = 24 * time.Hour })
 	tok := env.mustToken(partnerApp, partnerKey, "")
-	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"100h"}`)
+	id := env.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"100h"}`)
 	o := env.orderState(id)
 	var times []string
 	for _, a := range o["history"].([]any) {
@@ -182,15 +154,15 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 	if got := strings.Join(times, " "); got != want {
 		t.Errorf("history\n%s\nwant\n%s", got, want)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"100h"}`)
-	if got := env.devicesOf(id); len(got) != 1 || got[0]["account_id"] != "" {
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"100h"}`)
+	if got := env.mustDevices("order_id=" + id); len(got) != 1 || got[0]["account_id"] != "" {
 		t.Errorf("devices after a second advance: %v (merchant One's account has a terminal: a spare)", got)
 	}
 
 	// A clock moved without the admin API (a Go test's Clock.Advance) is seen by the
 	// schedule's worker.
 	tok = env.mustToken(partnerApp, partnerKey, "")
-	id = env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
+	id = env.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
 	env.clock.Advance(72 * time.Hour)
 	deadline := time.Now().Add(5 * time.Second)
 	for env.orderState(id)["status"] != "DELIVERED" && time.Now().Before(deadline) {
@@ -202,8 +174,8 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 
 	off := mustSandbox(t)
 	tok = off.mustToken(partnerApp, partnerKey, "")
-	id = off.placeOrder(tok, merchantOne, terminalOrder(1, ""))
-	off.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1000h"}`)
+	id = off.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
+	off.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1000h"}`)
 	if got := off.orderState(id)["status"]; got != "INITIATED" {
 		t.Errorf("without an order step: %v", got)
 	}
@@ -214,11 +186,9 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.mustToken(partnerApp, partnerKey, "")
-	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
-	for _, s := range []string{"PROCESSING", "SHIPPED", "DELIVERED"} {
-		env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"`+s+`"}`)
-	}
-	devices := env.devicesOf(id)
+	id := env.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
+	env.mustDeliver(id)
+	devices := env.mustDevices("order_id=" + id)
 	if len(devices) != 1 || devices[0]["account_id"] != "" {
 		t.Fatalf("merchant One's account has a terminal, so the delivered one is a spare: %v", devices)
 	}
@@ -228,11 +198,11 @@ func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
 		t.Fatalf("bind: %d %s", r.status, r.body)
 	}
 	const old = "DEV_00000000000000000000000000000001"
-	if got := env.device(old)["account_id"]; got != "" {
+	if got := env.mustDevice(old)["account_id"]; got != "" {
 		t.Errorf("the terminal bound before: account %v, want a spare", got)
 	}
 	env.mic(tok, "Sale", `{"transaction":{"baseAmount":"5.00"}}`)
-	if n, o := env.device(devID)["tran_no"], env.device(old)["tran_no"]; n != 1.0 || o != 0.0 {
+	if n, o := env.mustDevice(devID)["tran_no"], env.mustDevice(old)["tran_no"]; n != 1.0 || o != 0.0 {
 		t.Errorf("tran_no: new %v, old %v", n, o)
 	}
 }
@@ -242,11 +212,9 @@ func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
 func TestDeviceOrderErrors(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.mustToken(partnerApp, partnerKey, "")
-	id := env.placeOrder(tok, merchantTwo, terminalOrder(1, ""))
-	for _, s := range []string{"PROCESSING", "SHIPPED", "DELIVERED"} {
-		env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"`+s+`"}`)
-	}
-	devID := env.devicesOf(id)[0]["id"].(string)
+	id := env.mustPlaceOrderFor(tok, merchantTwo, terminalOrder(1, ""))
+	env.mustDeliver(id)
+	devID := env.mustDevices("order_id=" + id)[0]["id"].(string)
 	for name, c := range map[string]struct {
 		path, body string
 		want       gpError
@@ -269,10 +237,10 @@ func TestDeviceOrderErrors(t *testing.T) {
 			t.Errorf("%s: %+v\nwant %+v", name, got, c.want)
 		}
 	}
-	if d := env.devicesOf(id); len(d) != 1 || d[0]["account_id"] != "" || d[0]["mode"] != "COMPLETE" {
+	if d := env.mustDevices("order_id=" + id); len(d) != 1 || d[0]["account_id"] != "" || d[0]["mode"] != "COMPLETE" {
 		t.Errorf("after the refusals: %v", d)
 	}
-	if got := env.device("DEV_00000000000000000000000000000002")["account_id"]; got != partnerAccount {
+	if got := env.mustDevice("DEV_00000000000000000000000000000002")["account_id"]; got != partnerAccount {
 		t.Errorf("merchant Two's own terminal: %v", got)
 	}
 }
@@ -282,14 +250,14 @@ func TestDeviceOrderErrors(t *testing.T) {
 func TestOrderScheduleAfterARestore(t *testing.T) {
 	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = time.Hour })
 	tok := env.mustToken(partnerApp, partnerKey, "")
-	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
+	id := env.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
 	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"placed"}`)
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"5h"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"5h"}`)
 	if got := env.orderState(id)["status"]; got != "DELIVERED" {
 		t.Fatalf("before the restore: %v", got)
 	}
 	env.mustAdmin("POST", "/_sandbox/snapshots/placed/restore", ``)
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1m"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1m"}`)
 	if got := env.orderState(id)["status"]; got != "DELIVERED" {
 		t.Errorf("after the restore and an advance: %v, want DELIVERED (its steps are due)", got)
 	}

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -238,7 +239,7 @@ func TestDeviceErrors(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
-	if n := len(env.mustDevices()); n != 4 {
+	if n := len(env.mustDevices("")); n != 4 {
 		t.Fatalf("devices: %d", n)
 	}
 
@@ -291,11 +292,36 @@ func TestDeviceInitiatedMode(t *testing.T) {
 	}
 }
 
-func (env *sandboxEnv) mustDevices() []any {
+// mustDevices lists the terminals GET /_sandbox/devices answers for query: "" for
+// every one, "order_id=ORD_..." for those an order delivered. Any answer but a 200
+// with a list fails the test.
+func (env *sandboxEnv) mustDevices(query string) []map[string]any {
 	env.t.Helper()
-	r := env.do("GET", "/_sandbox/devices", map[string]string{}, "")
-	devices, _ := r.json(env.t)["devices"].([]any)
-	return devices
+	path := "/_sandbox/devices"
+	if query != "" {
+		path += "?" + query
+	}
+	r := env.do("GET", path, nil, "")
+	var list struct {
+		Devices []map[string]any `json:"devices"`
+	}
+	if err := json.Unmarshal(r.body, &list); err != nil || r.status != 200 || list.Devices == nil {
+		env.t.Fatalf("GET %s: %d %s", path, r.status, r.body)
+	}
+	return list.Devices
+}
+
+// mustDevice reads one terminal from GET /_sandbox/devices.
+func (env *sandboxEnv) mustDevice(id string) map[string]any {
+	env.t.Helper()
+	devices := env.mustDevices("")
+	for _, d := range devices {
+		if d["id"] == id {
+			return d
+		}
+	}
+	env.t.Fatalf("no device %s in %v", id, devices)
+	return nil
 }
 
 // hook is a status_url listener: each notification's body and signature.

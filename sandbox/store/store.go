@@ -13,7 +13,7 @@
 //	txn:<id>                        sandbox.Transaction
 //	adj:<txn id>:<seq>              sandbox.Adjustment, seq zero-padded to 10 digits
 //	order:<id>                      sandbox.Order
-//	device:<id>                     sandbox.Device, a card-present terminal
+//	device:<id>                     sandbox.Device, a card-present terminal (indexed: device.go)
 //	devreq:<id>                     sandbox.DeviceRequest, a command sent to a terminal
 //	token:<hash>                    sandbox.Token (SHA-256 of its value), with a buntdb TTL
 //	idem:<app id>:<key>             sandbox.IdempotencyRecord without its app and key, with a buntdb TTL
@@ -95,6 +95,9 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		if err == nil {
 			err = createIndexes(db)
 		}
+		if err == nil {
+			err = createDeviceIndexes(db)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -153,6 +156,9 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 	}
 	if err == nil {
 		err = createIndexes(db)
+	}
+	if err == nil {
+		err = createDeviceIndexes(db)
 	}
 	if err != nil {
 		_ = db.Close()
