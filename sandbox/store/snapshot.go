@@ -29,7 +29,9 @@ import (
 // and, after the mark, sessionKey naming the scope. Restoring replaces that scope's
 // counters and nothing else; restoring a whole snapshot replaces every record. Either
 // way it is one Update on the live database, so that a request sees the state before
-// or after, and the file stays the one the lock and the watch know.
+// or after, and the file stays the one the lock and the watch know. A restore reads
+// the file once: the check (check.go, which refuses a snapshot cut short too) and the
+// load work on the same bytes.
 
 // sessionKey records the scope of a session snapshot. It sorts right after the mark,
 // so that listing reads it from the head of the file.
@@ -140,28 +142,46 @@ func (sn *snapshots) write(name string, data []byte, scope string) error {
 
 func (sn *snapshots) file(name string) string { return filepath.Join(sn.dir, name+snapshotExt) }
 
-// read returns a snapshot's bytes, sandbox.ErrNotFound when there is none.
-func (sn *snapshots) read(name string) ([]byte, error) {
+// read returns a snapshot's bytes and when it was saved, reading its file once:
+// sandbox.ErrNotFound when there is none, a GP error naming it when the file is not
+// one write left whole.
+func (sn *snapshots) read(name string) ([]byte, time.Time, error) {
 	if sn.dir == "" {
 		m, ok := sn.memory[name]
 		if !ok {
-			return nil, sandbox.ErrNotFound
+			return nil, time.Time{}, sandbox.ErrNotFound
 		}
-		return m.data, nil
+		return m.data, m.created, nil
 	}
 	path := sn.file(name)
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, sandbox.ErrNotFound
+		return nil, time.Time{}, sandbox.ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
-	// A file edited or cut since it was written is refused whole, as a database is.
-	if err := checkFile(path); err != nil {
-		return nil, err
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, time.Time{}, err
 	}
-	return data, nil
+	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, time.Time{}, err
+	}
+	data := buf.Bytes()
+	// A file edited or cut since it was written is refused whole, as a database is,
+	// but in words for a snapshot.
+	var damaged *DamagedError
+	err = checkContent(path, bytes.NewReader(data), false)
+	switch {
+	case errors.As(err, &damaged) && damaged.Foreign:
+		err = sandbox.ForeignSnapshot(name)
+	case errors.As(err, &damaged):
+		err = sandbox.DamagedSnapshot(name, damaged.Offset)
+	}
+	return data, st.ModTime(), err
 }
 
 // info describes one snapshot, sandbox.ErrNotFound when there is none.
@@ -238,24 +258,16 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 	sn := s.snapshots
 	sn.mu.Lock()
 	defer sn.mu.Unlock()
-	info, err := sn.info(name)
+	data, created, err := sn.read(name)
 	if err != nil {
-		return info, err
+		return sandbox.Snapshot{}, err
 	}
-	data, err := sn.read(name)
+	mem, scope, err := load(data)
 	if err != nil {
-		return info, err
-	}
-	// buntdb loads only into an in-memory database: the snapshot is read there, then
-	// copied into the live one.
-	mem, err := buntdb.Open(":memory:")
-	if err != nil {
-		return info, err
+		return sandbox.Snapshot{}, fmt.Errorf("store: snapshot %s: %w", name, err)
 	}
 	defer mem.Close()
-	if err := mem.Load(bytes.NewReader(data)); err != nil {
-		return info, fmt.Errorf("store: snapshot %s: %w", name, err)
-	}
+	info := sandbox.Snapshot{Name: name, Created: created, Size: int64(len(data)), Scope: scope}
 	if err := s.Check(); err != nil {
 		return info, err // a file that is no longer ours takes no writes
 	}
@@ -274,6 +286,32 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 		})
 	})
 	return info, err
+}
+
+// load reads a snapshot's bytes into an in-memory database, where buntdb loads (not
+// into a file's), and returns it with the scope it holds, "" for a whole snapshot.
+func load(data []byte) (*buntdb.DB, string, error) {
+	mem, err := buntdb.Open(":memory:")
+	if err != nil {
+		return nil, "", err
+	}
+	scope := ""
+	err = mem.Load(bytes.NewReader(data))
+	if err == nil {
+		err = mem.View(func(t *buntdb.Tx) error {
+			s, err := get[string](t, sessionKey)
+			if errors.Is(err, sandbox.ErrNotFound) {
+				return nil
+			}
+			scope = s
+			return err
+		})
+	}
+	if err != nil {
+		_ = mem.Close()
+		return nil, "", err
+	}
+	return mem, scope, nil
 }
 
 // Snapshots lists the snapshots by name.
