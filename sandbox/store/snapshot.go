@@ -20,10 +20,10 @@ import (
 
 // A snapshot is a copy of the database in buntdb's own format (DB.Save): the mark,
 // then every record in key order, with its expiry if it has one. A file database keeps
-// its snapshots as files beside it, <db>.snapshots/<name>.db, each written to a
-// temporary file and renamed, so that a snapshot is whole or absent and the live file
-// is never touched; they outlive the process. An in-memory database keeps them in
-// memory for the run.
+// its snapshots as files beside it, <db>.snapshots/<name>.db, each streamed into a
+// temporary file (no second copy of the database in memory), synced and renamed, so
+// that a snapshot is whole or absent and the live file is never touched; they
+// outlive the process. An in-memory database keeps them in memory for the run.
 //
 // A session snapshot holds only the sequence counters of one scope (step:*:<scope>)
 // and, after the mark, sessionKey naming the scope. Restoring replaces that scope's
@@ -74,14 +74,11 @@ func (s *Store) SaveSnapshot(name, scope string, overwrite bool) (sandbox.Snapsh
 	} else if err != nil && !errors.Is(err, sandbox.ErrNotFound) {
 		return sandbox.Snapshot{}, err
 	}
-	var buf bytes.Buffer
-	if err := s.save(&buf, scope); err != nil {
+	saved, err := sn.write(name, scope, func(w io.Writer) error { return s.save(w, scope) })
+	if err != nil {
 		return sandbox.Snapshot{}, fmt.Errorf("store: snapshot %s: %w", name, err)
 	}
-	if err := sn.write(name, buf.Bytes(), scope); err != nil {
-		return sandbox.Snapshot{}, fmt.Errorf("store: snapshot %s: %w", name, err)
-	}
-	return sn.info(name)
+	return saved, nil
 }
 
 // save writes the whole database, or the counters of scope, in buntdb's format.
@@ -111,22 +108,33 @@ func (s *Store) save(w io.Writer, scope string) error {
 	return mem.Save(w)
 }
 
-// write stores a snapshot's bytes: a temporary file renamed over the name, or memory.
-func (sn *snapshots) write(name string, data []byte, scope string) error {
+// write stores the snapshot save writes. A file is streamed into a temporary file,
+// synced and renamed over the name, so that the copy is never held in memory beside
+// the database, and a save that fails leaves the name as it was.
+func (sn *snapshots) write(name, scope string, save func(io.Writer) error) (sandbox.Snapshot, error) {
 	if sn.dir == "" {
-		sn.memory[name] = memorySnapshot{data: data, created: time.Now(), scope: scope}
-		return nil
+		var buf bytes.Buffer
+		if err := save(&buf); err != nil {
+			return sandbox.Snapshot{}, err
+		}
+		m := memorySnapshot{data: buf.Bytes(), created: time.Now(), scope: scope}
+		sn.memory[name] = m
+		return sandbox.Snapshot{Name: name, Created: m.created, Size: int64(len(m.data)), Scope: scope}, nil
 	}
 	if err := os.MkdirAll(sn.dir, 0o755); err != nil {
-		return err
+		return sandbox.Snapshot{}, err
 	}
 	tmp, err := os.CreateTemp(sn.dir, "."+name+".*.tmp")
 	if err != nil {
-		return err
+		return sandbox.Snapshot{}, err
 	}
-	_, err = tmp.Write(data)
+	err = save(tmp) // buntdb writes it in chunks of a few MiB
 	if err == nil {
 		err = tmp.Sync()
+	}
+	var st os.FileInfo
+	if err == nil {
+		st, err = tmp.Stat()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -136,8 +144,9 @@ func (sn *snapshots) write(name string, data []byte, scope string) error {
 	}
 	if err != nil {
 		_ = os.Remove(tmp.Name())
+		return sandbox.Snapshot{}, err
 	}
-	return err
+	return sandbox.Snapshot{Name: name, Created: st.ModTime(), Size: st.Size(), Scope: scope}, nil
 }
 
 func (sn *snapshots) file(name string) string { return filepath.Join(sn.dir, name+snapshotExt) }
@@ -382,43 +391,38 @@ func isStepOf(key, scope string) bool {
 }
 
 // copyKeys sets in to every record of from that keep selects, with what is left of
-// its TTL. The mark and sessionKey are the snapshot's own: the live database keeps
-// its mark (DeleteAll wrote it again).
+// its TTL, as it walks them: no list of the records is held beside them. The mark and
+// sessionKey are the snapshot's own: the live database keeps its mark (DeleteAll
+// wrote it again).
 func copyKeys(from, to *buntdb.Tx, keep func(key string) bool) error {
-	type record struct {
-		key, value string
-		ttl        time.Duration
-	}
-	var records []record
 	var err error
 	iterErr := from.Ascend("", func(key, value string) bool {
 		if key == markKey || key == sessionKey || !keep(key) {
 			return true
 		}
-		ttl, terr := from.TTL(key)
-		switch {
-		case errors.Is(terr, buntdb.ErrNotFound):
-			return true // expired since: buntdb has not evicted it yet
-		case terr != nil:
-			err = terr
-			return false
-		}
-		records = append(records, record{key, value, ttl})
-		return true
+		err = copyKey(from, to, key, value)
+		return err == nil
 	})
 	if err == nil {
 		err = iterErr
 	}
-	for _, r := range records {
-		if err != nil {
-			break
-		}
-		var opts *buntdb.SetOptions
-		if r.ttl > 0 {
-			opts = &buntdb.SetOptions{Expires: true, TTL: r.ttl}
-		}
-		_, _, err = to.Set(r.key, r.value, opts)
+	return err
+}
+
+// copyKey sets key to value in to, with what is left of its TTL in from.
+func copyKey(from, to *buntdb.Tx, key, value string) error {
+	ttl, err := from.TTL(key)
+	switch {
+	case errors.Is(err, buntdb.ErrNotFound):
+		return nil // expired since: buntdb has not evicted it yet
+	case err != nil:
+		return err
 	}
+	var opts *buntdb.SetOptions
+	if ttl > 0 {
+		opts = &buntdb.SetOptions{Expires: true, TTL: ttl}
+	}
+	_, _, err = to.Set(key, value, opts)
 	return err
 }
 
