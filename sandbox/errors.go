@@ -195,6 +195,20 @@ func NotFoundSnapshot(name string) *Error {
 	return newError(CodeResourceNotFound, "40008", "Snapshot "+name+" not found at this location.")
 }
 
+// DamagedSnapshot: a snapshot whose file was cut or changed since it was saved,
+// first at offset; it is refused whole (admin API, --snapshot) [SB].
+func DamagedSnapshot(name string, offset int64) *Error {
+	return newError(CodeSystemError, "50000",
+		fmt.Sprintf("Snapshot %s is damaged at byte %d and was not restored: delete it or save it again", name, offset))
+}
+
+// ForeignSnapshot: a file under a snapshot's name that the sandbox did not write;
+// it is refused whole (admin API, --snapshot) [SB].
+func ForeignSnapshot(name string) *Error {
+	return newError(CodeSystemError, "50000",
+		"Snapshot "+name+" is not a gp-sandbox snapshot and was not restored: delete it or save it again")
+}
+
 // SnapshotExists: a snapshot is saved under a name already taken (admin API) [SB].
 func SnapshotExists(name string) *Error {
 	return newError(CodeDuplicateAction, "40039",

@@ -23,7 +23,8 @@ type Snapshots interface {
 	// an existing name is ErrSnapshotExists unless overwrite.
 	SaveSnapshot(name, scope string, overwrite bool) (Snapshot, error)
 	// RestoreSnapshot replaces the state (or the scope's counters) by the copy, in one
-	// store transaction; an unknown name is ErrNotFound.
+	// store transaction; an unknown name is ErrNotFound, a copy damaged since it was
+	// saved a DamagedSnapshot or ForeignSnapshot, restoring nothing.
 	RestoreSnapshot(name string) (Snapshot, error)
 	// Snapshots lists them by name.
 	Snapshots() ([]Snapshot, error)

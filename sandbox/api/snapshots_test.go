@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -287,5 +288,87 @@ func TestSnapshotFileHoldsNoClearCardNumber(t *testing.T) {
 	_ = json.Unmarshal(b, &saved)
 	if saved.Size != int64(len(data)) {
 		t.Errorf("listed size %d, file %d bytes", saved.Size, len(data))
+	}
+}
+
+// A snapshot file damaged since it was saved, cut short, or not one the sandbox wrote
+// is refused whole, naming the snapshot and the byte, with advice for a snapshot (not
+// the database file's): the restore changes nothing, neither the answers nor the
+// database file. --snapshot refuses it at start with the same words.
+func TestSnapshotDamagedIsRefusedWhole(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sb.db")
+	env := mustSandboxAt(t, db)
+	tok := env.partnerToken()
+	id := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["id"].(string)
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"good"}`)
+	good := mustRead(t, filepath.Join(dir, "sb.db.snapshots", "good.db"))
+	// The state moves on, so that a restore would show.
+	env.mustPost(tok, "/transactions/"+id+"/adjustment", `{"gratuity_amount":"150"}`)
+	want := env.do("GET", "/transactions/"+id, apiHeader(tok), "").body
+
+	garbled := bytes.Clone(good)
+	at := bytes.LastIndex(good[:max(bytes.Index(good, []byte("\r\ntxn:")), 0)], []byte("*3\r\n"))
+	if at < 0 {
+		t.Fatalf("no transaction record in the snapshot: %.300q", good)
+	}
+	copy(garbled[at:], strings.Repeat("#", 16))
+	last := bytes.LastIndex(good, []byte("\r\n*")) + 2 // the last command
+	advice := " and was not restored: delete it or save it again"
+	for _, tt := range []struct {
+		name    string
+		content []byte
+		want    string
+	}{
+		{"garbled", garbled, "Snapshot garbled is damaged at byte " + strconv.Itoa(at) + advice},
+		{"cut", good[:last+7], "Snapshot cut is damaged at byte " + strconv.Itoa(last) + advice},
+		{"empty", nil, "Snapshot empty is damaged at byte 0" + advice},
+		{"zeros", make([]byte, 4096), "Snapshot zeros is not a gp-sandbox snapshot" + advice},
+	} {
+		mustWrite(t, filepath.Join(dir, "sb.db.snapshots", tt.name+".db"), tt.content)
+		before := mustRead(t, db)
+		got := env.do("POST", "/_sandbox/snapshots/"+tt.name+"/restore", nil, "").gpError(t)
+		if w := (gpError{500, "SYSTEM_ERROR", "50000", tt.want}); got != w {
+			t.Errorf("restore %s:\n got %+v\nwant %+v", tt.name, got, w)
+		}
+		if after := env.do("GET", "/transactions/"+id, apiHeader(tok), "").body; !bytes.Equal(after, want) {
+			t.Errorf("restore %s changed the state:\n got %s\nwant %s", tt.name, after, want)
+		}
+		if after := mustRead(t, db); !bytes.Equal(after, before) {
+			t.Errorf("restore %s wrote to the database file", tt.name)
+		}
+	}
+	if _, err := env.svc.RestoreSnapshot("good"); err != nil {
+		t.Fatalf("the good snapshot beside them: %v", err)
+	}
+}
+
+// --snapshot naming a damaged snapshot stops the start with the snapshot's words.
+func TestSnapshotDamagedAtStartStopsIt(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "sb.db.snapshots", "bad.db"), make([]byte, 100))
+	_, err := app.Open(app.Config{DB: filepath.Join(dir, "sb.db"), Snapshot: "bad"})
+	want := "--snapshot bad: SYSTEM_ERROR 50000: Snapshot bad is not a gp-sandbox snapshot and was not restored: delete it or save it again"
+	if err == nil || err.Error() != want {
+		t.Fatalf("open with a damaged snapshot: %v\nwant %s", err, want)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mustWrite(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

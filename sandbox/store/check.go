@@ -82,11 +82,21 @@ func checkFile(path string) error {
 		return fmt.Errorf("store: check %s: %w", path, err)
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
+	return checkContent(path, f, true)
+}
+
+// checkContent checks the content of the file at path, read from ra. A database may
+// be empty or end in a command cut short (a crash's); a snapshot (mayBeTorn false),
+// written whole before it was renamed, may not: that is damage at the command's offset.
+func checkContent(path string, ra io.ReaderAt, mayBeTorn bool) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(ra, 0, 1<<62), 1<<20)
 	head := make([]byte, len(markCommand))
 	n, err := io.ReadFull(r, head)
 	switch {
 	case n == 0 || errors.Is(err, io.ErrUnexpectedEOF) && strings.HasPrefix(markCommand, string(head[:n])):
+		if !mayBeTorn {
+			return &DamagedError{Path: path}
+		}
 		return nil // new, or its first write cut short
 	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("store: check %s: %w", path, err)
@@ -94,10 +104,10 @@ func checkFile(path string) error {
 		return &DamagedError{Path: path, Foreign: true}
 	}
 	offset, err := checkCommands(r, int64(n))
-	if errors.Is(err, errTorn) {
-		err = checkTornTail(f, offset)
+	if errors.Is(err, errTorn) && mayBeTorn {
+		err = checkTornTail(ra, offset)
 	}
-	if errors.Is(err, errMalformed) {
+	if errors.Is(err, errMalformed) || errors.Is(err, errTorn) {
 		return &DamagedError{Path: path, Offset: offset}
 	}
 	if err != nil {
@@ -230,10 +240,10 @@ func skipPart(r *bufio.Reader, n int) error {
 	return nil
 }
 
-// checkTornTail tells a last command cut short, from offset to the end of f, from a
+// checkTornTail tells a last command cut short, from offset to the end of ra, from a
 // damaged one: no other command may start after it.
-func checkTornTail(f *os.File, offset int64) error {
-	tail, err := io.ReadAll(io.NewSectionReader(f, offset, 1<<62))
+func checkTornTail(ra io.ReaderAt, offset int64) error {
+	tail, err := io.ReadAll(io.NewSectionReader(ra, offset, 1<<62))
 	if err != nil {
 		return err
 	}

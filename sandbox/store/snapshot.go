@@ -20,16 +20,18 @@ import (
 
 // A snapshot is a copy of the database in buntdb's own format (DB.Save): the mark,
 // then every record in key order, with its expiry if it has one. A file database keeps
-// its snapshots as files beside it, <db>.snapshots/<name>.db, each written to a
-// temporary file and renamed, so that a snapshot is whole or absent and the live file
-// is never touched; they outlive the process. An in-memory database keeps them in
-// memory for the run.
+// its snapshots as files beside it, <db>.snapshots/<name>.db, each streamed into a
+// temporary file (no second copy of the database in memory), synced and renamed, so
+// that a snapshot is whole or absent and the live file is never touched; they
+// outlive the process. An in-memory database keeps them in memory for the run.
 //
 // A session snapshot holds only the sequence counters of one scope (step:*:<scope>)
 // and, after the mark, sessionKey naming the scope. Restoring replaces that scope's
 // counters and nothing else; restoring a whole snapshot replaces every record. Either
 // way it is one Update on the live database, so that a request sees the state before
-// or after, and the file stays the one the lock and the watch know.
+// or after, and the file stays the one the lock and the watch know. A restore reads
+// the file once: the check (check.go, which refuses a snapshot cut short too) and the
+// load work on the same bytes.
 
 // sessionKey records the scope of a session snapshot. It sorts right after the mark,
 // so that listing reads it from the head of the file.
@@ -72,14 +74,11 @@ func (s *Store) SaveSnapshot(name, scope string, overwrite bool) (sandbox.Snapsh
 	} else if err != nil && !errors.Is(err, sandbox.ErrNotFound) {
 		return sandbox.Snapshot{}, err
 	}
-	var buf bytes.Buffer
-	if err := s.save(&buf, scope); err != nil {
+	saved, err := sn.write(name, scope, func(w io.Writer) error { return s.save(w, scope) })
+	if err != nil {
 		return sandbox.Snapshot{}, fmt.Errorf("store: snapshot %s: %w", name, err)
 	}
-	if err := sn.write(name, buf.Bytes(), scope); err != nil {
-		return sandbox.Snapshot{}, fmt.Errorf("store: snapshot %s: %w", name, err)
-	}
-	return sn.info(name)
+	return saved, nil
 }
 
 // save writes the whole database, or the counters of scope, in buntdb's format.
@@ -109,22 +108,33 @@ func (s *Store) save(w io.Writer, scope string) error {
 	return mem.Save(w)
 }
 
-// write stores a snapshot's bytes: a temporary file renamed over the name, or memory.
-func (sn *snapshots) write(name string, data []byte, scope string) error {
+// write stores the snapshot save writes. A file is streamed into a temporary file,
+// synced and renamed over the name, so that the copy is never held in memory beside
+// the database, and a save that fails leaves the name as it was.
+func (sn *snapshots) write(name, scope string, save func(io.Writer) error) (sandbox.Snapshot, error) {
 	if sn.dir == "" {
-		sn.memory[name] = memorySnapshot{data: data, created: time.Now(), scope: scope}
-		return nil
+		var buf bytes.Buffer
+		if err := save(&buf); err != nil {
+			return sandbox.Snapshot{}, err
+		}
+		m := memorySnapshot{data: buf.Bytes(), created: time.Now(), scope: scope}
+		sn.memory[name] = m
+		return sandbox.Snapshot{Name: name, Created: m.created, Size: int64(len(m.data)), Scope: scope}, nil
 	}
 	if err := os.MkdirAll(sn.dir, 0o755); err != nil {
-		return err
+		return sandbox.Snapshot{}, err
 	}
 	tmp, err := os.CreateTemp(sn.dir, "."+name+".*.tmp")
 	if err != nil {
-		return err
+		return sandbox.Snapshot{}, err
 	}
-	_, err = tmp.Write(data)
+	err = save(tmp) // buntdb writes it in chunks of a few MiB
 	if err == nil {
 		err = tmp.Sync()
+	}
+	var st os.FileInfo
+	if err == nil {
+		st, err = tmp.Stat()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -134,34 +144,53 @@ func (sn *snapshots) write(name string, data []byte, scope string) error {
 	}
 	if err != nil {
 		_ = os.Remove(tmp.Name())
+		return sandbox.Snapshot{}, err
 	}
-	return err
+	return sandbox.Snapshot{Name: name, Created: st.ModTime(), Size: st.Size(), Scope: scope}, nil
 }
 
 func (sn *snapshots) file(name string) string { return filepath.Join(sn.dir, name+snapshotExt) }
 
-// read returns a snapshot's bytes, sandbox.ErrNotFound when there is none.
-func (sn *snapshots) read(name string) ([]byte, error) {
+// read returns a snapshot's bytes and when it was saved, reading its file once:
+// sandbox.ErrNotFound when there is none, a GP error naming it when the file is not
+// one write left whole.
+func (sn *snapshots) read(name string) ([]byte, time.Time, error) {
 	if sn.dir == "" {
 		m, ok := sn.memory[name]
 		if !ok {
-			return nil, sandbox.ErrNotFound
+			return nil, time.Time{}, sandbox.ErrNotFound
 		}
-		return m.data, nil
+		return m.data, m.created, nil
 	}
 	path := sn.file(name)
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, sandbox.ErrNotFound
+		return nil, time.Time{}, sandbox.ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
-	// A file edited or cut since it was written is refused whole, as a database is.
-	if err := checkFile(path); err != nil {
-		return nil, err
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, time.Time{}, err
 	}
-	return data, nil
+	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, time.Time{}, err
+	}
+	data := buf.Bytes()
+	// A file edited or cut since it was written is refused whole, as a database is,
+	// but in words for a snapshot.
+	var damaged *DamagedError
+	err = checkContent(path, bytes.NewReader(data), false)
+	switch {
+	case errors.As(err, &damaged) && damaged.Foreign:
+		err = sandbox.ForeignSnapshot(name)
+	case errors.As(err, &damaged):
+		err = sandbox.DamagedSnapshot(name, damaged.Offset)
+	}
+	return data, st.ModTime(), err
 }
 
 // info describes one snapshot, sandbox.ErrNotFound when there is none.
@@ -238,24 +267,16 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 	sn := s.snapshots
 	sn.mu.Lock()
 	defer sn.mu.Unlock()
-	info, err := sn.info(name)
+	data, created, err := sn.read(name)
 	if err != nil {
-		return info, err
+		return sandbox.Snapshot{}, err
 	}
-	data, err := sn.read(name)
+	mem, scope, err := load(data)
 	if err != nil {
-		return info, err
-	}
-	// buntdb loads only into an in-memory database: the snapshot is read there, then
-	// copied into the live one.
-	mem, err := buntdb.Open(":memory:")
-	if err != nil {
-		return info, err
+		return sandbox.Snapshot{}, fmt.Errorf("store: snapshot %s: %w", name, err)
 	}
 	defer mem.Close()
-	if err := mem.Load(bytes.NewReader(data)); err != nil {
-		return info, fmt.Errorf("store: snapshot %s: %w", name, err)
-	}
+	info := sandbox.Snapshot{Name: name, Created: created, Size: int64(len(data)), Scope: scope}
 	if err := s.Check(); err != nil {
 		return info, err // a file that is no longer ours takes no writes
 	}
@@ -274,6 +295,32 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 		})
 	})
 	return info, err
+}
+
+// load reads a snapshot's bytes into an in-memory database, where buntdb loads (not
+// into a file's), and returns it with the scope it holds, "" for a whole snapshot.
+func load(data []byte) (*buntdb.DB, string, error) {
+	mem, err := buntdb.Open(":memory:")
+	if err != nil {
+		return nil, "", err
+	}
+	scope := ""
+	err = mem.Load(bytes.NewReader(data))
+	if err == nil {
+		err = mem.View(func(t *buntdb.Tx) error {
+			s, err := get[string](t, sessionKey)
+			if errors.Is(err, sandbox.ErrNotFound) {
+				return nil
+			}
+			scope = s
+			return err
+		})
+	}
+	if err != nil {
+		_ = mem.Close()
+		return nil, "", err
+	}
+	return mem, scope, nil
 }
 
 // Snapshots lists the snapshots by name.
@@ -344,43 +391,38 @@ func isStepOf(key, scope string) bool {
 }
 
 // copyKeys sets in to every record of from that keep selects, with what is left of
-// its TTL. The mark and sessionKey are the snapshot's own: the live database keeps
-// its mark (DeleteAll wrote it again).
+// its TTL, as it walks them: no list of the records is held beside them. The mark and
+// sessionKey are the snapshot's own: the live database keeps its mark (DeleteAll
+// wrote it again).
 func copyKeys(from, to *buntdb.Tx, keep func(key string) bool) error {
-	type record struct {
-		key, value string
-		ttl        time.Duration
-	}
-	var records []record
 	var err error
 	iterErr := from.Ascend("", func(key, value string) bool {
 		if key == markKey || key == sessionKey || !keep(key) {
 			return true
 		}
-		ttl, terr := from.TTL(key)
-		switch {
-		case errors.Is(terr, buntdb.ErrNotFound):
-			return true // expired since: buntdb has not evicted it yet
-		case terr != nil:
-			err = terr
-			return false
-		}
-		records = append(records, record{key, value, ttl})
-		return true
+		err = copyKey(from, to, key, value)
+		return err == nil
 	})
 	if err == nil {
 		err = iterErr
 	}
-	for _, r := range records {
-		if err != nil {
-			break
-		}
-		var opts *buntdb.SetOptions
-		if r.ttl > 0 {
-			opts = &buntdb.SetOptions{Expires: true, TTL: r.ttl}
-		}
-		_, _, err = to.Set(r.key, r.value, opts)
+	return err
+}
+
+// copyKey sets key to value in to, with what is left of its TTL in from.
+func copyKey(from, to *buntdb.Tx, key, value string) error {
+	ttl, err := from.TTL(key)
+	switch {
+	case errors.Is(err, buntdb.ErrNotFound):
+		return nil // expired since: buntdb has not evicted it yet
+	case err != nil:
+		return err
 	}
+	var opts *buntdb.SetOptions
+	if ttl > 0 {
+		opts = &buntdb.SetOptions{Expires: true, TTL: ttl}
+	}
+	_, _, err = to.Set(key, value, opts)
 	return err
 }
 

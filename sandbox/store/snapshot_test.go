@@ -1,6 +1,15 @@
 package store
 
-import "testing"
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
 
 // A session's counters include those its scope: transaction and scope: order rules
 // keep under it, and no other session's.
@@ -16,5 +25,49 @@ func TestIsStepOfSession(t *testing.T) {
 		if got := isStepOf(key, "session:abc"); got != want {
 			t.Errorf("isStepOf(%q) = %v, want %v", key, got, want)
 		}
+	}
+}
+
+// A save that fails half way, after part of the copy reached its file, leaves nothing
+// under the name: neither a half snapshot nor its temporary file, and a snapshot saved
+// before under that name stays byte for byte as it was.
+func TestFailedSaveLeavesNoFile(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
+	if err := s.Update(func(x sandbox.Tx) error { return x.PutMeta("k", "v") }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SaveSnapshot("kept", "", false); err != nil {
+		t.Fatal(err)
+	}
+	sn := s.snapshots
+	kept, err := os.ReadFile(sn.file("kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := errors.New("no space left on device")
+	for _, name := range []string{"half", "kept"} {
+		_, err := sn.write(name, "", func(w io.Writer) error {
+			if err := s.db.Save(w); err != nil {
+				t.Fatal(err)
+			}
+			return full
+		})
+		if !errors.Is(err, full) {
+			t.Errorf("write %s: %v, want the save's error", name, err)
+		}
+	}
+	entries, err := os.ReadDir(sn.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "kept.db" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("after the failed saves the directory holds %v, want only kept.db", names)
+	}
+	if after, err := os.ReadFile(sn.file("kept")); err != nil || !bytes.Equal(after, kept) {
+		t.Errorf("the snapshot saved before changed: %v", err)
 	}
 }

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
+)
+
+// --snapshot naming a snapshot that does not exist stops the start: the process exits
+// non-zero naming it, and the database file stays byte for byte as it was (a token
+// in it, whose lifetime a rewrite of the file would write anew).
+func TestUnknownSnapshotStopsTheStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := testrun.Build(t)
+	db := filepath.Join(t.TempDir(), "run.db")
+	base, stop := mustRun(t, "--db", db)
+	mustIssueToken(t, base)
+	stop()
+	before := mustReadFile(t, db)
+
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--snapshot", "nope")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+		t.Errorf("start with an unknown snapshot: %v, want a non-zero exit", err)
+	}
+	if want := "gpsandbox: --snapshot nope: RESOURCE_NOT_FOUND 40008: Snapshot nope not found at this location."; !strings.Contains(string(out), want) {
+		t.Errorf("it said %q; want %q", out, want)
+	}
+	if after := mustReadFile(t, db); !bytes.Equal(after, before) {
+		t.Errorf("the failed start changed the database file: %d bytes before, %d after", len(before), len(after))
+	}
+}
