@@ -73,6 +73,23 @@ func OutcomeProblems(o Outcome, ops []string) []OutcomeProblem {
 	return ps
 }
 
+// OperationsProblem says why ops cannot be the operations of a rule, or "": none, one
+// that is not an operation, or notification with others.
+func OperationsProblem(ops []string) string {
+	if len(ops) == 0 {
+		return "needs at least one operation"
+	}
+	for _, op := range ops {
+		if problem := OperationProblem(op); problem != "" {
+			return problem
+		}
+		if op == OpNotification && len(ops) > 1 {
+			return "notification cannot be listed with other operations: its outcomes differ"
+		}
+	}
+	return ""
+}
+
 // ScopeProblem says why scope cannot be a rule's scope, or "" ("" is the default).
 func ScopeProblem(scope string) string {
 	if scope == "" || slices.Contains(SequenceScopes, scope) {

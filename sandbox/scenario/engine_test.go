@@ -411,3 +411,22 @@ func TestDeviceCommandOperations(t *testing.T) {
 		}
 	}
 }
+
+// A scenario built in Go is refused a rule without operations or one that lists
+// notification with others, in the words of the scenario files.
+func TestCheckOperations(t *testing.T) {
+	for ops, want := range map[string]string{
+		"":                        "scenario s rule 0: needs at least one operation",
+		"notification adjustment": "scenario s rule 0: notification cannot be listed with other operations: its outcomes differ",
+		"adjustment capture":      "",
+	} {
+		sc := scenario.Scenario{Name: "s", Rules: []scenario.Rule{{When: scenario.When{Operations: strings.Fields(ops)}, Then: &scenario.Outcome{}}}}
+		got := ""
+		if err := sc.Check(); err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("operations %q: Check() = %q, want %q", ops, got, want)
+		}
+	}
+}

@@ -261,13 +261,8 @@ func (r Rule) problem() string {
 			return fmt.Sprintf("probability %v: want a number from 0 to 1", *o.Probability)
 		}
 	}
-	if len(r.When.Operations) == 0 {
-		return "no operation"
-	}
-	for _, op := range r.When.Operations {
-		if problem := OperationProblem(op); problem != "" {
-			return problem
-		}
+	if problem := OperationsProblem(r.When.Operations); problem != "" {
+		return problem
 	}
 	for _, o := range r.outcomes() {
 		if o.Issuer != nil {

@@ -262,20 +262,7 @@ func (o *operations) setScalar(n *yaml.Node) string {
 	return o.check()
 }
 
-func (o operations) check() string {
-	if len(o) == 0 {
-		return "needs at least one operation"
-	}
-	for _, op := range o {
-		if problem := scenario.OperationProblem(op); problem != "" {
-			return problem
-		}
-		if op == scenario.OpNotification && len(o) > 1 {
-			return "notification cannot be listed with other operations: its outcomes differ"
-		}
-	}
-	return ""
-}
+func (o operations) check() string { return scenario.OperationsProblem(o) }
 
 // headerName is an HTTP header name.
 type headerName string

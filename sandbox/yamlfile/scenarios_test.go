@@ -198,6 +198,8 @@ func TestLoadScenariosProblems(t *testing.T) {
 			[]string{`s.yaml:5:12: rules[0].scope: scope transaction: a notification has no transaction id, use scope order`}},
 		{"scope order on a request", head + "  - when: {operation: order}\n    scope: order\n    sequence: [{then: pass}]\n",
 			[]string{`s.yaml:5:12: rules[0].scope: scope order applies to operation notification (the order a notification is about); a request's path names a transaction: use scope transaction`}},
+		{"notification with others", head + "  - when: {operation: [notification, order]}\n    then: pass\n",
+			[]string{`s.yaml:4:23: rules[0].when.operation: notification cannot be listed with other operations: its outcomes differ`}},
 		{"issuer on an unknown operation", head + "  - when: {operation: [transaction, chargeback]}\n    then: {issuer: {result: \"51\"}, duplicate_charge: refuse}\n",
 			[]string{`s.yaml:4:23: rules[0].when.operation: unknown operation "chargeback" (want ` + strings.Join(scenario.OperationNames(), ", ") + `)`}},
 		{"long terminal card", head + "  - when: {operation: device.sale}\n    then: {terminal: {card: " + strings.Repeat("x", 50) + "}}\n",
