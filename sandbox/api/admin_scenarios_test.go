@@ -58,7 +58,7 @@ func TestAdminScenariosListAndActivate(t *testing.T) {
 	if r := env.do("POST", adjust, apiHeader(tok), `{"gratuity_amount":"1"}`); r.status != 502 {
 		t.Errorf("set changed by a refused call: %d", r.status)
 	}
-	env.do("PUT", "/_sandbox/scenarios/active", jsonHeader(), `{"names":[]}`)
+	env.mustAdmin("PUT", "/_sandbox/scenarios/active", `{"names":[]}`)
 	if r := env.do("POST", adjust, apiHeader(tok), `{"gratuity_amount":"1"}`); r.status != 200 {
 		t.Errorf("after clearing: %d %s", r.status, r.body)
 	}
@@ -120,8 +120,8 @@ func TestInstallScenarioOverHTTP(t *testing.T) {
 	adjust := "/transactions/" + capturedOne + "/adjustment"
 	yamlHeader := map[string]string{"Content-Type": "application/yaml"}
 
-	r := env.do("POST", "/_sandbox/scenarios", yamlHeader, installedYAML)
-	if r.status != 200 || !strings.Contains(string(r.body), `"name":"my-decline","description":"Adjustments fail as when a system behind GP is down.","file":"","installed":true,"rules":1,"global":false,"replaced":false`) {
+	r := env.mustInstallScenario(installedYAML)
+	if !strings.Contains(string(r.body), `"name":"my-decline","description":"Adjustments fail as when a system behind GP is down.","file":"","installed":true,"rules":1,"global":false,"replaced":false`) {
 		t.Fatalf("install: %d %s", r.status, r.body)
 	}
 	r = env.do("POST", adjust, apiHeader(tok, "X-Sandbox-Scenario", "my-decline"), `{"amount":"1"}`)

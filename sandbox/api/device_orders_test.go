@@ -93,15 +93,15 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 	if r := env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"PROCESSING"}`); r.status != 200 {
 		t.Fatalf("PROCESSING: %d %s", r.status, r.body)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"23h59m59s"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"23h59m59s"}`)
 	if got := env.orderState(id)["status"]; got != "PROCESSING" {
 		t.Errorf("a second before its step: %v", got)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
 	if got := env.orderState(id)["status"]; got != "SHIPPED" {
 		t.Errorf("a step after PROCESSING: %v", got)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"24h"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"24h"}`)
 	o := env.orderState(id)
 	if o["status"] != "DELIVERED" || dig(o, "action.type") != "ORDER_DELIVERED" || dig(o, "action.time_created") != "2021-03-24T10:00:00.000Z" {
 		t.Errorf("delivered: %v", o)
@@ -134,7 +134,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 	}
 
 	devID := bound["id"].(string)
-	env.do("POST", "/_sandbox/devices/"+devID, jsonHeader(), `{"mode":"INITIATED"}`)
+	env.mustAdmin("POST", "/_sandbox/devices/"+devID, `{"mode":"INITIATED"}`)
 	tok = env.mustToken(partnerApp, partnerKey, "") // the first expired with the days
 	sale := strings.Replace(micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`), `{`, `{"merchant_id":"`+merchantTwo+`",`, 1)
 	r := env.do("POST", "/devices", apiHeader(tok), sale)
@@ -145,7 +145,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 	if got := env.device(devID)["pending"]; got != drq {
 		t.Errorf("pending on the delivered terminal: %v, want %s", got, drq)
 	}
-	done := env.do("POST", "/_sandbox/device-requests/"+drq+"/present", jsonHeader(), `{"card":"visa_contactless"}`).json(t)
+	done := env.mustAdmin("POST", "/_sandbox/device-requests/"+drq+"/present", `{"card":"visa_contactless"}`)
 	trn, _ := dig(done, "response.data.host.referenceNumber").(string)
 	if done["status"] != "COMPLETE" || trn == "" {
 		t.Fatalf("presented: %v", done)
@@ -171,7 +171,7 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = 24 * time.Hour })
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"100h"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"100h"}`)
 	o := env.orderState(id)
 	var times []string
 	for _, a := range o["history"].([]any) {
@@ -182,7 +182,7 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 	if got := strings.Join(times, " "); got != want {
 		t.Errorf("history\n%s\nwant\n%s", got, want)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"100h"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"100h"}`)
 	if got := env.devicesOf(id); len(got) != 1 || got[0]["account_id"] != "" {
 		t.Errorf("devices after a second advance: %v (merchant One's account has a terminal: a spare)", got)
 	}
@@ -203,7 +203,7 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 	off := mustSandbox(t)
 	tok = off.mustToken(partnerApp, partnerKey, "")
 	id = off.placeOrder(tok, merchantOne, terminalOrder(1, ""))
-	off.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1000h"}`)
+	off.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1000h"}`)
 	if got := off.orderState(id)["status"]; got != "INITIATED" {
 		t.Errorf("without an order step: %v", got)
 	}
@@ -216,7 +216,7 @@ func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
 	for _, s := range []string{"PROCESSING", "SHIPPED", "DELIVERED"} {
-		env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"`+s+`"}`)
+		env.mustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"`+s+`"}`)
 	}
 	devices := env.devicesOf(id)
 	if len(devices) != 1 || devices[0]["account_id"] != "" {
@@ -244,7 +244,7 @@ func TestDeviceOrderErrors(t *testing.T) {
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	id := env.placeOrder(tok, merchantTwo, terminalOrder(1, ""))
 	for _, s := range []string{"PROCESSING", "SHIPPED", "DELIVERED"} {
-		env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"`+s+`"}`)
+		env.mustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"`+s+`"}`)
 	}
 	devID := env.devicesOf(id)[0]["id"].(string)
 	for name, c := range map[string]struct {
@@ -284,12 +284,12 @@ func TestOrderScheduleAfterARestore(t *testing.T) {
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	id := env.placeOrder(tok, merchantOne, terminalOrder(1, ""))
 	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"placed"}`)
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"5h"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"5h"}`)
 	if got := env.orderState(id)["status"]; got != "DELIVERED" {
 		t.Fatalf("before the restore: %v", got)
 	}
 	env.mustAdmin("POST", "/_sandbox/snapshots/placed/restore", ``)
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1m"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1m"}`)
 	if got := env.orderState(id)["status"]; got != "DELIVERED" {
 		t.Errorf("after the restore and an advance: %v, want DELIVERED (its steps are due)", got)
 	}
