@@ -3,6 +3,8 @@ package api_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -58,7 +60,7 @@ func TestAdminScenariosListAndActivate(t *testing.T) {
 	if r := env.do("POST", adjust, apiHeader(tok), `{"gratuity_amount":"1"}`); r.status != 502 {
 		t.Errorf("set changed by a refused call: %d", r.status)
 	}
-	env.do("PUT", "/_sandbox/scenarios/active", jsonHeader(), `{"names":[]}`)
+	env.mustAdmin("PUT", "/_sandbox/scenarios/active", `{"names":[]}`)
 	if r := env.do("POST", adjust, apiHeader(tok), `{"gratuity_amount":"1"}`); r.status != 200 {
 		t.Errorf("after clearing: %d %s", r.status, r.body)
 	}
@@ -120,8 +122,8 @@ func TestInstallScenarioOverHTTP(t *testing.T) {
 	adjust := "/transactions/" + capturedOne + "/adjustment"
 	yamlHeader := map[string]string{"Content-Type": "application/yaml"}
 
-	r := env.do("POST", "/_sandbox/scenarios", yamlHeader, installedYAML)
-	if r.status != 200 || !strings.Contains(string(r.body), `"name":"my-decline","description":"Adjustments fail as when a system behind GP is down.","file":"","installed":true,"rules":1,"global":false,"replaced":false`) {
+	r := env.mustInstallScenario(installedYAML)
+	if !strings.Contains(string(r.body), `"name":"my-decline","description":"Adjustments fail as when a system behind GP is down.","file":"","installed":true,"rules":1,"global":false,"replaced":false`) {
 		t.Fatalf("install: %d %s", r.status, r.body)
 	}
 	r = env.do("POST", adjust, apiHeader(tok, "X-Sandbox-Scenario", "my-decline"), `{"amount":"1"}`)
@@ -196,5 +198,62 @@ func TestInstallScenarioProblemsAreAFilesProblems(t *testing.T) {
 		if got := env.do("POST", "/_sandbox/scenarios", nil, doc).gpError(t); got.Status != 400 || got.Description != want {
 			t.Errorf("%q:\n got %+v\nwant %s", doc, got, want)
 		}
+	}
+}
+
+// The seed member of GET /_sandbox/scenarios is the chance draws' seed as a decimal
+// string: the start option's value when one is given (0 too, and every digit past
+// 2^53), else the seed the sandbox drew and logged at start. Admin calls leave it as it
+// is, and PUT /_sandbox/scenarios/active and DELETE /_sandbox/scenarios/{name} answer
+// with it as well.
+func TestAdminScenariosSeed(t *testing.T) {
+	seedMember := func(env *sandboxEnv) string {
+		t.Helper()
+		r := env.do("GET", "/_sandbox/scenarios", nil, "")
+		var view map[string]json.RawMessage
+		if err := json.Unmarshal(r.body, &view); err != nil || r.status != 200 {
+			t.Fatalf("GET /_sandbox/scenarios: %d %s", r.status, r.body)
+		}
+		return string(view["seed"])
+	}
+	for _, seed := range []uint64{0, 2026, math.MaxUint64} {
+		env := mustSandbox(t, func(c *app.Config) { c.Seed, c.Seeded = seed, true })
+		if got, want := seedMember(env), `"`+strconv.FormatUint(seed, 10)+`"`; got != want {
+			t.Errorf("started with seed %d: seed %s, want %s", seed, got, want)
+		}
+	}
+
+	log := &lockedBuffer{}
+	env := mustSandboxWith(t, envOptions{log: log})
+	var logged *uint64
+	for line := range strings.Lines(log.String()) {
+		var entry struct {
+			Msg  string  `json:"msg"`
+			Seed *uint64 `json:"seed"`
+		}
+		if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == "scenarios ready" {
+			logged = entry.Seed
+		}
+	}
+	if logged == nil {
+		t.Fatalf("no scenarios ready line with a seed in the log:\n%s", log)
+	}
+	want := strconv.FormatUint(*logged, 10)
+	if got := seedMember(env); got != `"`+want+`"` {
+		t.Fatalf("started without a seed: seed %s, want the logged %s", got, want)
+	}
+	env.mustAdmin("POST", "/_sandbox/reset", "")
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1h"}`)
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"before"}`)
+	env.mustInstallScenario("version: 1\nname: extra\nrules: [{when: {operation: order}, then: pass}]\n")
+	if got := env.mustAdmin("PUT", "/_sandbox/scenarios/active", `{"names":["extra"]}`)["seed"]; got != want {
+		t.Errorf("PUT /_sandbox/scenarios/active: seed %v, want %s", got, want)
+	}
+	if got := env.mustAdmin("DELETE", "/_sandbox/scenarios/extra", "")["seed"]; got != want {
+		t.Errorf("DELETE /_sandbox/scenarios/extra: seed %v, want %s", got, want)
+	}
+	env.mustAdmin("POST", "/_sandbox/snapshots/before/restore", "")
+	if got := seedMember(env); got != `"`+want+`"` {
+		t.Errorf("after reset, clock, snapshot, install, activation, removal and restore: seed %s, want %s", got, want)
 	}
 }

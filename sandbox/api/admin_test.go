@@ -151,7 +151,7 @@ func TestAdminTransactionSeedAdjustHistory(t *testing.T) {
 	}
 
 	// Replacing starts afresh: no history.
-	env.do("PUT", "/_sandbox/transactions/TRN_Seeded", jsonHeader(), seededTransaction("TRN_Seeded", "900"))
+	env.mustAdmin("PUT", "/_sandbox/transactions/TRN_Seeded", seededTransaction("TRN_Seeded", "900"))
 	r = env.do("GET", "/_sandbox/transactions/TRN_Seeded", nil, "")
 	if m := r.json(t); m["amount"] != "900" || len(m["adjustments"].([]any)) != 0 {
 		t.Errorf("after replace: %s", r.body)
@@ -264,8 +264,8 @@ func TestAdminOrderTransitionErrors(t *testing.T) {
 	if got := move("INITIATED"); got != invalid("INITIATED", "INITIATED") {
 		t.Errorf("same status: %+v", got)
 	}
-	env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"PROCESSING"}`)
-	env.do("POST", "/_sandbox/orders/"+id+"/status", jsonHeader(), `{"status":"SHIPPED"}`)
+	env.mustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"PROCESSING"}`)
+	env.mustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"SHIPPED"}`)
 	if got := move("CANCELLED"); got != invalid("SHIPPED", "CANCELLED") {
 		t.Errorf("cancel after shipping: %+v", got)
 	}
@@ -292,7 +292,7 @@ func TestAdminReset(t *testing.T) {
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-GP-Idempotency", "k1"), `{"amount":"5"}`)
 	id := env.mustPlaceOrder(tok, `{}`)
-	env.do("PUT", "/_sandbox/transactions/TRN_Seeded", jsonHeader(), seededTransaction("TRN_Seeded", "1"))
+	env.mustAdmin("PUT", "/_sandbox/transactions/TRN_Seeded", seededTransaction("TRN_Seeded", "1"))
 
 	if r := env.do("POST", "/_sandbox/reset", nil, ""); r.status != 200 || string(r.body) != `{"status":"reset"}` {
 		t.Fatalf("reset: %d %s", r.status, r.body)
@@ -373,11 +373,11 @@ func TestClockMovesTokenExpiryAndIdempotencyWindow(t *testing.T) {
 	if r := adjust(tok); r.status != 200 {
 		t.Fatalf("adjust: %d %s", r.status, r.body)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"59m59s"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"59m59s"}`)
 	if got := adjust(tok).gpError(t); got.Code != "DUPLICATE_ACTION" {
 		t.Errorf("key reused within the window: %+v", got)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
 	if got := adjust(tok).gpError(t); got != (gpError{401, "NOT_AUTHENTICATED", "40002", "Access token expired"}) {
 		t.Errorf("after the token's life: %+v", got)
 	}
@@ -385,7 +385,7 @@ func TestClockMovesTokenExpiryAndIdempotencyWindow(t *testing.T) {
 	if got := adjust(tok).gpError(t); got.Code != "DUPLICATE_ACTION" {
 		t.Errorf("key reused after 1 h: %+v", got)
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"23h"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"23h"}`)
 	if r := adjust(tok); r.status != 200 {
 		t.Errorf("key reused after 24 h: %d %s", r.status, r.body)
 	}

@@ -117,7 +117,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 	if got := env.mustDevice(devID)["pending"]; got != drq {
 		t.Errorf("pending on the delivered terminal: %v, want %s", got, drq)
 	}
-	done := env.do("POST", "/_sandbox/device-requests/"+drq+"/present", jsonHeader(), `{"card":"visa_contactless"}`).json(t)
+	done := env.mustAdmin("POST", "/_sandbox/device-requests/"+drq+"/present", `{"card":"visa_contactless"}`)
 	trn, _ := dig(done, "response.data.host.referenceNumber").(string)
 	if done["status"] != "COMPLETE" || trn == "" {
 		t.Fatalf("presented: %v", done)

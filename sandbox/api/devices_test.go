@@ -244,7 +244,7 @@ func TestDeviceErrors(t *testing.T) {
 	}
 
 	// An inactive terminal, then none at all.
-	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"status":"INACTIVE"}`)
+	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"status":"INACTIVE"}`)
 	if got := env.do("POST", "/devices", apiHeader(tok), sale).gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is not active"}) {
 		t.Errorf("inactive: %+v", got)
 	}
@@ -279,10 +279,9 @@ func TestDeviceInitiatedMode(t *testing.T) {
 	if got := busy.gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is busy with " + d["id"].(string)}) {
 		t.Errorf("busy: %+v", got)
 	}
-	done := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{"card":"mastercard_manual","tip":"300"}`)
-	c := done.json(t)
+	c := env.mustAdmin("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", `{"card":"mastercard_manual","tip":"300"}`)
 	if c["status"] != "COMPLETE" || dig(c, "response.data.payment.cardType") != "MASTERCARD" || dig(c, "response.data.host.totalAmount") != "13.00" {
-		t.Errorf("presented: %s", done.body)
+		t.Errorf("presented: %v", c)
 	}
 	if got := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{}`).gpError(t); got.Detail != "40290" {
 		t.Errorf("second presentation: %+v", got)
@@ -389,17 +388,17 @@ func TestDeviceTerminalDelay(t *testing.T) {
 	env := mustSandbox(t, func(c *app.Config) { c.TerminalDelay = 2 * time.Second })
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	h := mustHook(t)
-	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
 	r := env.do("POST", "/devices", apiHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
 	if d := r.json(t); r.status != 200 || d["status"] != "INITIATED" {
 		t.Fatalf("sale: %d %s", r.status, r.body)
 	}
 	id := r.json(t)["id"].(string)
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
 	if got := env.do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "").json(t); got["status"] != "INITIATED" {
 		t.Errorf("after 1s of a 2s delay: %v", got["status"])
 	}
-	env.do("POST", "/_sandbox/clock", jsonHeader(), `{"advance":"1s"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
 	body, signature := h.next(t)
 	state := env.do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "")
 	if body != string(state.body) {
@@ -434,9 +433,7 @@ rules:
       - then: {terminal: {outcome: host_decline}}
       - then: {terminal: {card: visa_swipe, entry_mode: CONTACTLESS_CHIP}}
 `
-	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, scenarios); r.status != 200 {
-		t.Fatalf("install: %d %s", r.status, r.body)
-	}
+	env.mustInstallScenario(scenarios)
 	header := apiHeader(tok, "X-Sandbox-Scenario", "terminal-script")
 	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	send := func() map[string]any {
@@ -486,9 +483,8 @@ func TestDeviceKeyedCardIsNotKept(t *testing.T) {
 		t.Errorf("a card number as the default card: %+v, want 40213", got)
 	}
 	d := env.do("POST", "/devices", apiHeader(tok), micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).json(t)
-	done := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{"card":"`+panVisa+`"}`)
-	if c := done.json(t); c["status"] != "COMPLETE" || dig(c, "response.data.payment.cardType") != "VISA" {
-		t.Fatalf("presented: %s", done.body)
+	if c := env.mustAdmin("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", `{"card":"`+panVisa+`"}`); c["status"] != "COMPLETE" || dig(c, "response.data.payment.cardType") != "VISA" {
+		t.Fatalf("presented: %v", c)
 	}
 	env.mustHoldNone(t, []string{"/_sandbox/devices", "/_sandbox/device-requests/" + d["id"].(string)}, panVisa)
 }
@@ -505,9 +501,7 @@ rules:
   - when: {operation: device}
     then: {terminal: {card: visa_contactless, pin: wrong}}
 `
-	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, scenarios); r.status != 200 {
-		t.Fatalf("install: %d %s", r.status, r.body)
-	}
+	env.mustInstallScenario(scenarios)
 	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	r := env.do("POST", "/devices", apiHeader(tok, "X-Sandbox-Scenario", "wrong-pin"), sale)
 	d := r.json(t)
@@ -519,12 +513,12 @@ rules:
 		t.Errorf("the transaction: %v", txn)
 	}
 
-	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
 	id := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)["id"].(string)
 	if got := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"pin":"1234"}`).gpError(t); got.Detail != "40213" {
 		t.Errorf("pin 1234: %+v", got)
 	}
-	done := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"pin":"wrong"}`).json(t)
+	done := env.mustAdmin("POST", "/_sandbox/device-requests/"+id+"/present", `{"pin":"wrong"}`)
 	if done["status"] != "DECLINED" || dig(done, "response.data.host.responseCode") != "55" {
 		t.Errorf("presented with a wrong PIN: %v", done)
 	}
@@ -539,16 +533,15 @@ rules:
 func TestPresentedTipWithinBase(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.mustToken(partnerApp, partnerKey, "")
-	env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
+	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
 	d := env.do("POST", "/devices", apiHeader(tok), micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).json(t)
 	id := d["id"].(string)
 	over := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"card":"mastercard_manual","tip":"99999999999999999999"}`)
 	if got := over.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "tip contains unexpected data: 99999999999999999999 is more than the base amount 1000"}) {
 		t.Errorf("tip over the base: %+v", got)
 	}
-	done := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"card":"mastercard_manual","tip":"1000"}`)
-	if c := done.json(t); c["status"] != "COMPLETE" || dig(c, "response.data.host.totalAmount") != "20.00" {
-		t.Errorf("tip of the whole base: %s", done.body)
+	if c := env.mustAdmin("POST", "/_sandbox/device-requests/"+id+"/present", `{"card":"mastercard_manual","tip":"1000"}`); c["status"] != "COMPLETE" || dig(c, "response.data.host.totalAmount") != "20.00" {
+		t.Errorf("tip of the whole base: %v", c)
 	}
 }
 
@@ -557,26 +550,18 @@ func TestPresentedTipWithinBase(t *testing.T) {
 func TestDeviceScenarioPerCommand(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.mustToken(partnerApp, partnerKey, "")
-	install := func(yaml string) reply {
-		t.Helper()
-		return env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, yaml)
-	}
-	if r := install(`version: 1
+	env.mustInstallScenario(`version: 1
 name: sale-only
 rules:
   - when: {operation: device.sale}
     then: {terminal: {card: mastercard_manual}}
-`); r.status != 200 {
-		t.Fatalf("install: %d %s", r.status, r.body)
-	}
-	if r := install(`version: 1
+`)
+	env.mustInstallScenario(`version: 1
 name: every-command
 rules:
   - when: {operation: device}
     then: {terminal: {card: amex_manual}}
-`); r.status != 200 {
-		t.Fatalf("install: %d %s", r.status, r.body)
-	}
+`)
 	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
 		`"data":{"transaction":{"amount":"15.00","cardAcquisition":"C"}}}},"notifications":{}}`
@@ -622,9 +607,7 @@ rules:
   - when: {operation: device.refund}
     then: {terminal: {outcome: host_decline}}
 `
-	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, scenarios); r.status != 200 {
-		t.Fatalf("install: %d %s", r.status, r.body)
-	}
+	env.mustInstallScenario(scenarios)
 	header := apiHeader(tok, "X-Sandbox-Scenario", "per-command")
 	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	send := func(body string) map[string]any {

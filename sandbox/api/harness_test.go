@@ -201,6 +201,28 @@ func (env *sandboxEnv) do(method, path string, header map[string]string, body st
 	return rep
 }
 
+// mustAdmin makes an admin call with a JSON body and fails the test unless it
+// answers 200: a setup call that failed would make the test check something else.
+func (env *sandboxEnv) mustAdmin(method, path, body string) map[string]any {
+	env.t.Helper()
+	r := env.do(method, path, jsonHeader(), body)
+	if r.status != 200 {
+		env.t.Fatalf("%s %s: %d %s", method, path, r.status, r.body)
+	}
+	return r.json(env.t)
+}
+
+// mustInstallScenario installs a scenario document (YAML, or JSON, which is YAML)
+// with POST /_sandbox/scenarios and fails the test unless it answers 200.
+func (env *sandboxEnv) mustInstallScenario(doc string) reply {
+	env.t.Helper()
+	r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, doc)
+	if r.status != 200 {
+		env.t.Fatalf("install scenario: %d %s", r.status, r.body)
+	}
+	return r
+}
+
 func tokenBody(appID, key string, extra string) string {
 	nonce := "nonce-123"
 	body := `{"app_id":"` + appID + `","nonce":"` + nonce + `","secret":"` + sandbox.Secret(nonce, key) + `","grant_type":"client_credentials"`

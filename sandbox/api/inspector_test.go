@@ -521,9 +521,7 @@ func TestJournalCutsLongAnswers(t *testing.T) {
 	tok := env.mustToken(partnerApp, partnerKey, "")
 	long := strings.Repeat("r", 20<<10)
 	scenario := `{"version":1,"name":"long-answer","rules":[{"when":{"operation":"adjustment"},"then":{"body":{"reference":"` + long + `"}}}]}`
-	if r := env.do("POST", "/_sandbox/scenarios", jsonHeader(), scenario); r.status != 200 {
-		t.Fatalf("install: %d %s", r.status, r.body)
-	}
+	env.mustInstallScenario(scenario)
 	r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-Sandbox-Scenario", "long-answer"), `{"gratuity_amount":"1"}`)
 	if r.status != 200 || len(r.body) < 20<<10 {
 		t.Fatalf("scripted answer: %d, %d bytes", r.status, len(r.body))

@@ -314,9 +314,7 @@ func TestScenarioActivation(t *testing.T) {
 	// Past 20 loaded scenarios the answer says where to list them instead.
 	for i := range 9 {
 		yaml := fmt.Sprintf("version: 1\nname: extra-%d\nrules: [{when: {operation: order}, then: pass}]\n", i)
-		if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, yaml); r.status != 200 {
-			t.Fatalf("install extra-%d: %d %s", i, r.status, r.body)
-		}
+		env.mustInstallScenario(yaml)
 	}
 	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "no-such"), `{"amount":"1"}`)
 	if got := r.gpError(t); got.Description != `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; 21 are loaded, GET /_sandbox/scenarios lists them` {
@@ -481,9 +479,7 @@ rules:
       - {then: pass}
       - {then: {status: 400, error: {code: INVALID_REQUEST_DATA, detail: "40213", description: adjusted twice}}}
 `
-	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, doc); r.status != 200 {
-		t.Fatalf("install: %d %s", r.status, r.body)
-	}
+	env.mustInstallScenario(doc)
 	h := apiHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "per-txn")
 	var got []int
 	for _, id := range []string{capturedOne, capturedTwo} {

@@ -16,16 +16,6 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 )
 
-// mustAdmin makes an admin call and fails the test unless it answers 200.
-func (env *sandboxEnv) mustAdmin(method, path, body string) map[string]any {
-	env.t.Helper()
-	r := env.do(method, path, jsonHeader(), body)
-	if r.status != 200 {
-		env.t.Fatalf("%s %s: %d %s", method, path, r.status, r.body)
-	}
-	return r.json(env.t)
-}
-
 // A restored sandbox answers the same requests with the same bytes as when the
 // snapshot was saved, however the state moved on in between.
 func TestSnapshotRestoresByteIdenticalAnswers(t *testing.T) {

@@ -11,7 +11,7 @@ const deviceOne = "DEV_00000000000000000000000000000001"
 // given transaction members; returns the waiting device request's id.
 func (env *sandboxEnv) mustWaitingSale(tok, transaction string) string {
 	env.t.Helper()
-	env.do("POST", "/_sandbox/devices/"+deviceOne, jsonHeader(), `{"mode":"INITIATED"}`)
+	env.mustAdmin("POST", "/_sandbox/devices/"+deviceOne, `{"mode":"INITIATED"}`)
 	d := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"`+transaction+`}}`)
 	if d["status"] != "INITIATED" {
 		env.t.Fatalf("the sale does not wait: %v", d)

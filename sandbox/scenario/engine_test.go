@@ -283,14 +283,14 @@ func TestCheckIssuer(t *testing.T) {
 		{"approval", issuer([]string{"transaction", "verification"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "00"}}), ""},
 		{"three letters", issuer([]string{"transaction"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "N7A"}}), ""},
 		{"too long", issuer([]string{"transaction"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "0000"}}),
-			`scenario s rule 0: issuer result "0000": must be 2 or 3 letters or digits`},
+			`scenario s rule 0: issuer.result: must be an issuer result of 2 or 3 letters or digits such as "00" or "51", got "0000"`},
 		{"with a fault", issuer([]string{"transaction"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "51"}, Fault: scenario.FaultEmpty}),
-			"scenario s rule 0: issuer cannot be combined with error or fault"},
+			"scenario s rule 0: issuer scripts the answer of an executed action: it cannot be combined with error or fault"},
 		{"no issuer asked", issuer([]string{"transaction", "capture"}, scenario.Outcome{Issuer: &scenario.Issuer{Result: "51"}}),
-			"scenario s rule 0: issuer: operation capture asks no issuer"},
+			"scenario s rule 0: issuer applies only to operations that ask an issuer (transaction, verification), not capture"},
 		{"in a sequence", &scenario.Scenario{Name: "s", Rules: []scenario.Rule{{When: scenario.When{Operations: []string{scenario.OpAny}},
 			Sequence: []scenario.Step{{Then: scenario.Outcome{}}, {Then: scenario.Outcome{Issuer: &scenario.Issuer{Result: "51"}}}}}}},
-			"scenario s rule 0: issuer: operation any asks no issuer"},
+			"scenario s rule 0: issuer applies only to operations that ask an issuer (transaction, verification), not any"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.sc.Check()
@@ -330,7 +330,8 @@ func TestDecidesNotificationsOnlyWithANotificationRule(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 // A scenario built in Go is refused an unknown scope, a scope on a rule that counts
-// nothing, or a probability out of 0 to 1.
+// nothing or per a resource its operation has no id of, a duplicate_charge that could
+// not apply, or a probability out of 0 to 1.
 func TestCheckScope(t *testing.T) {
 	ops := scenario.When{Operations: []string{"adjustment"}}
 	seq := []scenario.Step{{Then: scenario.Outcome{}}}
@@ -343,10 +344,20 @@ func TestCheckScope(t *testing.T) {
 		{"unknown", scenario.Rule{When: ops, Sequence: seq, Scope: "session"},
 			`scenario s rule 0: unknown scope "session" (want transaction or order)`},
 		{"with then", scenario.Rule{When: ops, Then: &scenario.Outcome{}, Scope: scenario.ScopeTransaction},
-			"scenario s rule 0: scope counts the calls of a sequence or of an outcome with a probability: this rule has neither"},
+			"scenario s rule 0: scope counts the calls of a sequence or of an outcome with a probability: a rule with scope needs sequence, or then with probability"},
 		{"then with probability", scenario.Rule{When: ops, Then: &scenario.Outcome{Probability: ptr(0.5)}, Scope: scenario.ScopeTransaction}, ""},
 		{"duplicate_charge on adjustment", scenario.Rule{When: ops, Then: &scenario.Outcome{DuplicateCharge: scenario.DuplicateRefuse}},
-			"scenario s rule 0: duplicate_charge: operation adjustment takes no payment (want transaction)"},
+			"scenario s rule 0: duplicate_charge applies only to the transaction operation (POST /transactions), not adjustment"},
+		{"duplicate_charge unknown", scenario.Rule{When: scenario.When{Operations: []string{"transaction"}}, Then: &scenario.Outcome{DuplicateCharge: "block"}},
+			`scenario s rule 0: unknown duplicate_charge mode "block" (want refuse)`},
+		{"duplicate_charge with a fault", scenario.Rule{When: scenario.When{Operations: []string{"transaction"}},
+			Then: &scenario.Outcome{DuplicateCharge: scenario.DuplicateRefuse, Fault: scenario.FaultReset}},
+			"scenario s rule 0: duplicate_charge decides how a payment executes: it cannot be combined with error or fault"},
+		{"order on a request", scenario.Rule{When: ops, Sequence: seq, Scope: scenario.ScopeOrder},
+			"scenario s rule 0: scope order applies to operation notification (the order a notification is about); a request's path names a transaction: use scope transaction"},
+		{"transaction on a notification", scenario.Rule{When: scenario.When{Operations: []string{scenario.OpNotification}}, Sequence: seq, Scope: scenario.ScopeTransaction},
+			"scenario s rule 0: scope transaction: a notification has no transaction id, use scope order"},
+		{"order on a notification", scenario.Rule{When: scenario.When{Operations: []string{scenario.OpNotification}}, Sequence: seq, Scope: scenario.ScopeOrder}, ""},
 		{"probability over 1", scenario.Rule{When: ops, Then: &scenario.Outcome{Probability: ptr(1.5)}},
 			"scenario s rule 0: probability 1.5: want a number from 0 to 1"},
 		{"probability NaN", scenario.Rule{When: ops, Sequence: []scenario.Step{{Then: scenario.Outcome{Probability: ptr(math.NaN())}}}},
@@ -392,11 +403,30 @@ func TestDeviceCommandOperations(t *testing.T) {
 	for op, want := range map[string]string{
 		"device.sail": `scenario s rule 0: unknown device command "device.sail" (want device.sale, device.preauth, device.capture, device.refund, device.void, device.tip_adjust, device.verify, device.end_of_day, device.batch_report, device.line_item, device.ping, device.cancel, or device for every command)`,
 		"device.ping": "scenario s rule 0: terminal: device.ping reads no card: card, entry_mode, tip, pin and host_decline apply to device.sale, device.preauth, device.refund, device.verify",
-		"refund":      "scenario s rule 0: terminal: operation refund is no device command",
+		"refund":      "scenario s rule 0: terminal applies only to the device operations (POST /devices), not refund",
 	} {
 		sc := scenario.Scenario{Name: "s", Rules: []scenario.Rule{{When: scenario.When{Operations: []string{op}}, Then: terminal}}}
 		if err := sc.Check(); err == nil || err.Error() != want {
 			t.Errorf("%s: Check() = %v, want %s", op, err, want)
+		}
+	}
+}
+
+// A scenario built in Go is refused a rule without operations or one that lists
+// notification with others, in the words of the scenario files.
+func TestCheckOperations(t *testing.T) {
+	for ops, want := range map[string]string{
+		"":                        "scenario s rule 0: needs at least one operation",
+		"notification adjustment": "scenario s rule 0: notification cannot be listed with other operations: its outcomes differ",
+		"adjustment capture":      "",
+	} {
+		sc := scenario.Scenario{Name: "s", Rules: []scenario.Rule{{When: scenario.When{Operations: strings.Fields(ops)}, Then: &scenario.Outcome{}}}}
+		got := ""
+		if err := sc.Check(); err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("operations %q: Check() = %q, want %q", ops, got, want)
 		}
 	}
 }

@@ -8,7 +8,6 @@
 package scenario
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -150,6 +149,14 @@ func ValidIssuerResult(result string) bool {
 	return true
 }
 
+// IssuerResultProblem says why result cannot be a scripted issuer result, or "".
+func IssuerResultProblem(result string) string {
+	if ValidIssuerResult(result) {
+		return ""
+	}
+	return fmt.Sprintf("must be an issuer result of 2 or 3 letters or digits such as \"00\" or \"51\", got %q", Clip(result))
+}
+
 // AsksIssuer reports whether the operation op asks a card issuer, so that a rule may
 // script the issuer's answer to it.
 func AsksIssuer(op string) bool {
@@ -220,8 +227,9 @@ func (o Outcome) Hold() time.Duration {
 }
 
 // Check reports what is wrong with a scenario that did not come through the YAML
-// loader (which reports the same mistakes with their positions): nil when it is
-// usable by an Engine.
+// loader (which reports the same mistakes with their positions, from the same
+// checks: OperationProblem, ScopeProblem, OutcomeProblems and the others): nil when
+// it is usable by an Engine. It reports the first problem only.
 func (s *Scenario) Check() error {
 	if !ValidName(s.Name) {
 		return fmt.Errorf("scenario name %q: %s", s.Name, NameRule)
@@ -230,39 +238,49 @@ func (s *Scenario) Check() error {
 		return fmt.Errorf("scenario %s: no rules", s.Name)
 	}
 	for i, r := range s.Rules {
-		if (r.Then == nil) == (len(r.Sequence) == 0) {
-			return fmt.Errorf("scenario %s rule %d: needs either then or a sequence with steps", s.Name, i)
-		}
-		if r.Scope != "" && !slices.Contains(SequenceScopes, r.Scope) {
-			return fmt.Errorf("scenario %s rule %d: unknown scope %q (want %s)", s.Name, i, r.Scope, strings.Join(SequenceScopes, " or "))
-		}
-		if r.Scope != "" && !r.counted() {
-			return fmt.Errorf("scenario %s rule %d: scope counts the calls of a sequence or of an outcome with a probability: this rule has neither", s.Name, i)
-		}
-		for _, o := range r.outcomes() {
-			if o.Probability != nil && !ValidProbability(*o.Probability) {
-				return fmt.Errorf("scenario %s rule %d: probability %v: want a number from 0 to 1", s.Name, i, *o.Probability)
-			}
-		}
-		if len(r.When.Operations) == 0 {
-			return fmt.Errorf("scenario %s rule %d: no operation", s.Name, i)
-		}
-		for _, op := range r.When.Operations {
-			if problem := OperationProblem(op); problem != "" {
-				return fmt.Errorf("scenario %s rule %d: %s", s.Name, i, problem)
-			}
-		}
-		if err := r.checkIssuer(); err != nil {
-			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
-		}
-		if err := r.checkTerminal(); err != nil {
-			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
-		}
-		if err := r.checkDuplicateCharge(); err != nil {
-			return fmt.Errorf("scenario %s rule %d: %w", s.Name, i, err)
+		if problem := r.problem(); problem != "" {
+			return fmt.Errorf("scenario %s rule %d: %s", s.Name, i, problem)
 		}
 	}
 	return nil
+}
+
+// problem says what is wrong with a rule built in Go, or "".
+func (r Rule) problem() string {
+	if (r.Then == nil) == (len(r.Sequence) == 0) {
+		return "needs either then or a sequence with steps"
+	}
+	if problem := ScopeProblem(r.Scope); problem != "" {
+		return problem
+	}
+	if problem := ScopeRuleProblem(r.Scope, r.counted(), r.notification()); problem != "" {
+		return problem
+	}
+	for _, o := range r.outcomes() {
+		if o.Probability != nil && !ValidProbability(*o.Probability) {
+			return fmt.Sprintf("probability %v: want a number from 0 to 1", *o.Probability)
+		}
+	}
+	if problem := OperationsProblem(r.When.Operations); problem != "" {
+		return problem
+	}
+	for _, o := range r.outcomes() {
+		if o.Issuer != nil {
+			if problem := IssuerResultProblem(o.Issuer.Result); problem != "" {
+				return "issuer.result: " + problem
+			}
+		}
+		if problems := OutcomeProblems(o, r.When.Operations); len(problems) > 0 {
+			return problems[0].Message
+		}
+	}
+	return ""
+}
+
+// notification reports whether the rule is about status notifications: its only
+// operation is notification.
+func (r Rule) notification() bool {
+	return len(r.When.Operations) == 1 && r.When.Operations[0] == OpNotification
 }
 
 // NameRule describes a valid scenario name, for messages.
@@ -304,9 +322,9 @@ func OperationProblem(op string) string {
 	case ValidOperation(op):
 		return ""
 	case strings.HasPrefix(op, string(sandbox.OpDevice)+"."):
-		return fmt.Sprintf("unknown device command %q (want %s, or device for every command)", op, strings.Join(sandbox.DeviceCommandOperations(), ", "))
+		return fmt.Sprintf("unknown device command %q (want %s, or device for every command)", Clip(op), strings.Join(sandbox.DeviceCommandOperations(), ", "))
 	}
-	return fmt.Sprintf("unknown operation %q (want %s)", op, strings.Join(OperationNames(), ", "))
+	return fmt.Sprintf("unknown operation %q (want %s)", Clip(op), strings.Join(OperationNames(), ", "))
 }
 
 // IsDeviceOperation reports whether op names device commands: device, or one
@@ -315,37 +333,13 @@ func IsDeviceOperation(op string) bool {
 	return op == string(sandbox.OpDevice) || slices.Contains(sandbox.DeviceCommandOperations(), op)
 }
 
-// checkTerminal refuses a scripted terminal that the terminal could not do, that a
-// scripted error or fault would hide, or that is scripted for another operation.
-func (r Rule) checkTerminal() error {
-	for _, o := range r.outcomes() {
-		if o.Terminal == nil {
-			continue
-		}
-		if problem := TerminalProblem(*o.Terminal); problem != "" {
-			return errors.New("terminal: " + problem)
-		}
-		if o.Error != nil || o.Fault != "" {
-			return errors.New("terminal cannot be combined with error or fault")
-		}
-		for _, op := range r.When.Operations {
-			if problem := TerminalOperationProblem(*o.Terminal, op); problem != "" {
-				return errors.New("terminal: " + problem)
-			}
-		}
-	}
-	return nil
-}
-
-// TerminalOperationProblem says why a scripted terminal cannot apply to op, or "": op
-// is no device command, or a command that reads no card is given a card's members.
-func TerminalOperationProblem(t Terminal, op string) string {
-	switch {
-	case !IsDeviceOperation(op):
-		return fmt.Sprintf("operation %s is no device command", op)
-	case op == string(sandbox.OpDevice) || sandbox.DeviceOperationReadsCard(op):
+// readsNoCardProblem says why a scripted terminal cannot apply to the device
+// operation op, or "": op is a command that reads no card and t gives a card's members.
+func readsNoCardProblem(t Terminal, op string) string {
+	if op == string(sandbox.OpDevice) || sandbox.DeviceOperationReadsCard(op) {
 		return ""
-	case t.Card != "" || t.EntryMode != "" || t.Tip != "" || t.PIN != "" || t.Outcome == sandbox.OutcomeHostDecline:
+	}
+	if t.Card != "" || t.EntryMode != "" || t.Tip != "" || t.PIN != "" || t.Outcome == sandbox.OutcomeHostDecline {
 		return fmt.Sprintf("%s reads no card: card, entry_mode, tip, pin and host_decline apply to %s", op, strings.Join(cardOperations(), ", "))
 	}
 	return ""
@@ -368,19 +362,19 @@ func TerminalProblem(t Terminal) string {
 	case t == Terminal{}:
 		return "needs card, entry_mode, tip, pin or outcome"
 	case t.Card != "" && !sandbox.KnownTerminalCard(t.Card):
-		return fmt.Sprintf("card %q: want a terminal test card (%s)", t.Card, strings.Join(sandbox.TerminalCardNames(), ", "))
+		return fmt.Sprintf("card %q: want a terminal test card (%s)", Clip(t.Card), strings.Join(sandbox.TerminalCardNames(), ", "))
 	case t.EntryMode != "" && !slices.Contains(TerminalEntryModes, t.EntryMode):
-		return fmt.Sprintf("entry_mode %q: want one of %s", t.EntryMode, strings.Join(TerminalEntryModes, ", "))
+		return fmt.Sprintf("entry_mode %q: want one of %s", Clip(t.EntryMode), strings.Join(TerminalEntryModes, ", "))
 	case t.Tip != "" && (!sandbox.AllDigits(t.Tip) || len(t.Tip) > 12):
-		return fmt.Sprintf("tip %q: want an amount in minor units such as \"200\"", t.Tip)
+		return fmt.Sprintf("tip %q: want an amount in minor units such as \"200\"", Clip(t.Tip))
 	case t.PIN != "" && t.PIN != sandbox.PINWrong:
-		return fmt.Sprintf("pin %q: want %s (the customer keys a wrong PIN)", t.PIN, sandbox.PINWrong)
+		return fmt.Sprintf("pin %q: want %s (the customer keys a wrong PIN)", Clip(t.PIN), sandbox.PINWrong)
 	case t.Outcome != "" && !slices.Contains(TerminalOutcomes, t.Outcome):
-		return fmt.Sprintf("outcome %q: want one of %s", t.Outcome, strings.Join(TerminalOutcomes, ", "))
+		return fmt.Sprintf("outcome %q: want one of %s", Clip(t.Outcome), strings.Join(TerminalOutcomes, ", "))
 	case t.Result != "" && t.Outcome != sandbox.OutcomeHostDecline:
 		return "result is the host's decline code: it needs outcome host_decline"
 	case t.Result != "" && (!ValidIssuerResult(t.Result) || t.Result == IssuerApproved):
-		return fmt.Sprintf("result %q: want a decline code of 2 or 3 letters or digits other than 00, such as \"51\"", t.Result)
+		return fmt.Sprintf("result %q: want a decline code of 2 or 3 letters or digits other than 00, such as \"51\"", Clip(t.Result))
 	}
 	return ""
 }
@@ -407,47 +401,4 @@ func (r Rule) outcomes() []Outcome {
 		outcomes = append(outcomes, s.Then)
 	}
 	return outcomes
-}
-
-// checkDuplicateCharge refuses a duplicate_charge mode that is not one, that a
-// scripted error or fault would hide, or for an operation that takes no payment.
-func (r Rule) checkDuplicateCharge() error {
-	for _, o := range r.outcomes() {
-		switch {
-		case o.DuplicateCharge == "":
-			continue
-		case o.DuplicateCharge != DuplicateRefuse:
-			return fmt.Errorf("duplicate_charge %q: want %s", o.DuplicateCharge, DuplicateRefuse)
-		case o.Error != nil || o.Fault != "":
-			return errors.New("duplicate_charge cannot be combined with error or fault")
-		}
-		for _, op := range r.When.Operations {
-			if op != string(sandbox.OpTransaction) {
-				return fmt.Errorf("duplicate_charge: operation %s takes no payment (want transaction)", op)
-			}
-		}
-	}
-	return nil
-}
-
-// checkIssuer refuses a scripted issuer result that is not one, that a scripted error
-// or fault would hide, or that is scripted for an operation that asks no issuer.
-func (r Rule) checkIssuer() error {
-	for _, o := range r.outcomes() {
-		if o.Issuer == nil {
-			continue
-		}
-		if !ValidIssuerResult(o.Issuer.Result) {
-			return fmt.Errorf("issuer result %q: must be 2 or 3 letters or digits", o.Issuer.Result)
-		}
-		if o.Error != nil || o.Fault != "" {
-			return errors.New("issuer cannot be combined with error or fault")
-		}
-		for _, op := range r.When.Operations {
-			if !AsksIssuer(op) {
-				return fmt.Errorf("issuer: operation %s asks no issuer", op)
-			}
-		}
-	}
-	return nil
 }

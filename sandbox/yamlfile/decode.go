@@ -6,9 +6,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
 // maxAliasNodes bounds the nodes one decoder visits through aliases. Aliases are
@@ -532,17 +533,8 @@ func describe(n *yaml.Node) string {
 }
 
 // clip shortens a value quoted in a message: problems should stay one readable line.
-func clip(s string) string {
-	const max = 40
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// The scenario checks shorten theirs alike (scenario.Clip).
+func clip(s string) string { return scenario.Clip(s) }
 
 // join appends a key to a path: "apps[0]" + "id" = "apps[0].id".
 func join(path, key string) string {

@@ -3,7 +3,6 @@ package yamlfile
 import (
 	"fmt"
 	"io/fs"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -168,12 +167,7 @@ type ruleDoc struct {
 // stepScope is what a sequence counts its steps per: "scope: transaction".
 type stepScope string
 
-func (s stepScope) check() string {
-	if !slices.Contains(scenario.SequenceScopes, string(s)) {
-		return fmt.Sprintf("unknown scope %q (want %s)", clip(string(s)), strings.Join(scenario.SequenceScopes, " or "))
-	}
-	return ""
-}
+func (s stepScope) check() string { return scenario.ScopeProblem(string(s)) }
 
 type whenDoc struct {
 	Operation     operations                 `yaml:"operation,required"`
@@ -240,12 +234,7 @@ type issuerDoc struct {
 // issuerResult is a result code of the issuer, such as "00" or "51".
 type issuerResult string
 
-func (r issuerResult) check() string {
-	if !scenario.ValidIssuerResult(string(r)) {
-		return fmt.Sprintf("must be an issuer result of 2 or 3 letters or digits such as \"00\" or \"51\", got %q", clip(string(r)))
-	}
-	return ""
-}
+func (r issuerResult) check() string { return scenario.IssuerResultProblem(string(r)) }
 
 type errorDoc struct {
 	Code        string `yaml:"code,required"`
@@ -273,20 +262,7 @@ func (o *operations) setScalar(n *yaml.Node) string {
 	return o.check()
 }
 
-func (o operations) check() string {
-	if len(o) == 0 {
-		return "needs at least one operation"
-	}
-	for _, op := range o {
-		if problem := scenario.OperationProblem(clip(op)); problem != "" {
-			return problem
-		}
-		if op == scenario.OpNotification && len(o) > 1 {
-			return "notification cannot be listed with other operations: its outcomes differ"
-		}
-	}
-	return ""
-}
+func (o operations) check() string { return scenario.OperationsProblem(o) }
 
 // headerName is an HTTP header name.
 type headerName string
@@ -383,21 +359,17 @@ func checkScenario(d *decoder, doc *scenarioDoc) {
 }
 
 // checkScope reports a scope that has nothing to count: without a sequence, or per a
-// resource the operation has no id of (a notification has no transaction id, an API
-// request no order id).
+// resource the operation has no id of.
 func checkScope(d *decoder, r *ruleDoc, notification bool) {
 	l, ok := d.at(&r.Scope)
-	if !ok || r.Scope == "" {
+	if !ok {
 		return
 	}
+	// A sequence written empty is reported as such: it would count, once it has steps.
 	_, sequence := d.at(&r.Sequence)
-	switch {
-	case !sequence && (r.Then == nil || r.Then.Probability == nil):
-		d.addf(l.node, l.path, "scope counts the calls of a sequence or of an outcome with a probability: a rule with scope needs sequence, or then with probability")
-	case r.Scope == scenario.ScopeTransaction && notification:
-		d.addf(l.node, l.path, "scope transaction: a notification has no transaction id, use scope order")
-	case r.Scope == scenario.ScopeOrder && !notification:
-		d.addf(l.node, l.path, "scope order applies to operation notification (the order a notification is about); a request's path names a transaction: use scope transaction")
+	counted := sequence || r.Then != nil && r.Then.Probability != nil
+	if problem := scenario.ScopeRuleProblem(string(r.Scope), counted, notification); problem != "" {
+		d.addf(l.node, l.path, "%s", problem)
 	}
 }
 
@@ -478,72 +450,23 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 	if o.Idempotency != "" && o.Idempotency != scenario.IdempotencyReplay {
 		problem(&o.Idempotency, "unknown idempotency mode %q (want replay)", clip(o.Idempotency))
 	}
-	if o.Issuer != nil {
-		checkIssuer(problem, o, ops)
-	}
-	if o.Terminal != nil {
-		checkTerminal(problem, o, ops)
-	}
-	if o.DuplicateCharge != "" {
-		checkDuplicateCharge(problem, o, ops)
+	for _, p := range scenario.OutcomeProblems(o.toOutcome(), ops) {
+		problem(o.member(p.Member), "%s", p.Message)
 	}
 }
 
-// checkDuplicateCharge reports a duplicate_charge that could not apply: an unknown
-// mode, one hidden by a scripted error or fault, or for an operation that takes no
-// payment.
-func checkDuplicateCharge(problem func(ptr any, format string, args ...any), o *outcomeDoc, ops operations) {
-	if o.DuplicateCharge != scenario.DuplicateRefuse {
-		problem(&o.DuplicateCharge, "unknown duplicate_charge mode %q (want %s)", clip(o.DuplicateCharge), scenario.DuplicateRefuse)
+// member points at the member of the outcome that key names in a scenario file, so
+// that a problem about it is reported where it is written (nil: the outcome's place).
+func (o *outcomeDoc) member(key string) any {
+	switch key {
+	case "issuer":
+		return &o.Issuer
+	case "terminal":
+		return &o.Terminal
+	case "duplicate_charge":
+		return &o.DuplicateCharge
 	}
-	if o.Error != nil || o.Fault != "" {
-		problem(&o.DuplicateCharge, "duplicate_charge decides how a payment executes: it cannot be combined with error or fault")
-	}
-	for _, op := range ops {
-		if op != string(sandbox.OpTransaction) {
-			problem(&o.DuplicateCharge, "duplicate_charge applies only to the transaction operation (POST /transactions), not %s", op)
-			return
-		}
-	}
-}
-
-// checkTerminal reports a scripted terminal that could not be: one the terminal
-// cannot do, hidden by a scripted error or fault, or for an operation that is no
-// device command.
-func checkTerminal(problem func(ptr any, format string, args ...any), o *outcomeDoc, ops operations) {
-	if p := scenario.TerminalProblem(o.Terminal.value()); p != "" {
-		problem(&o.Terminal, "terminal: %s", p)
-	}
-	if o.Error != nil || o.Fault != "" {
-		problem(&o.Terminal, "terminal scripts what the terminal does: it cannot be combined with error or fault")
-	}
-	for _, op := range ops {
-		if !scenario.ValidOperation(op) {
-			continue // reported with the operation
-		}
-		if !scenario.IsDeviceOperation(op) {
-			problem(&o.Terminal, "terminal applies only to the device operations (POST /devices), not %s", op)
-			return
-		}
-		if p := scenario.TerminalOperationProblem(o.Terminal.value(), op); p != "" {
-			problem(&o.Terminal, "terminal: %s", p)
-			return
-		}
-	}
-}
-
-// checkIssuer reports a scripted issuer answer that could not be given: hidden by a
-// scripted error or fault, or for an operation that asks no issuer.
-func checkIssuer(problem func(ptr any, format string, args ...any), o *outcomeDoc, ops operations) {
-	if o.Error != nil || o.Fault != "" {
-		problem(&o.Issuer, "issuer scripts the answer of an executed action: it cannot be combined with error or fault")
-	}
-	for _, op := range ops {
-		if !scenario.AsksIssuer(op) {
-			problem(&o.Issuer, "issuer applies only to operations that ask an issuer (transaction, verification), not %s", op)
-			return
-		}
-	}
+	return nil
 }
 
 func (doc *scenarioDoc) toScenario(file string) scenario.Scenario {

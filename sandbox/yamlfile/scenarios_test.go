@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/scenarios"
 )
@@ -197,6 +198,12 @@ func TestLoadScenariosProblems(t *testing.T) {
 			[]string{`s.yaml:5:12: rules[0].scope: scope transaction: a notification has no transaction id, use scope order`}},
 		{"scope order on a request", head + "  - when: {operation: order}\n    scope: order\n    sequence: [{then: pass}]\n",
 			[]string{`s.yaml:5:12: rules[0].scope: scope order applies to operation notification (the order a notification is about); a request's path names a transaction: use scope transaction`}},
+		{"notification with others", head + "  - when: {operation: [notification, order]}\n    then: pass\n",
+			[]string{`s.yaml:4:23: rules[0].when.operation: notification cannot be listed with other operations: its outcomes differ`}},
+		{"issuer on an unknown operation", head + "  - when: {operation: [transaction, chargeback]}\n    then: {issuer: {result: \"51\"}, duplicate_charge: refuse}\n",
+			[]string{`s.yaml:4:23: rules[0].when.operation: unknown operation "chargeback" (want ` + strings.Join(scenario.OperationNames(), ", ") + `)`}},
+		{"long terminal card", head + "  - when: {operation: device.sale}\n    then: {terminal: {card: " + strings.Repeat("x", 50) + "}}\n",
+			[]string{`s.yaml:5:22: rules[0].then.terminal: terminal: card "` + strings.Repeat("x", 40) + `…": want a terminal test card (` + strings.Join(sandbox.TerminalCardNames(), ", ") + `)`}},
 		{"issuer on notification", head + "  - when: {operation: notification}\n    then: {issuer: {result: \"00\"}}\n",
 			[]string{`s.yaml:5:11: rules[0].then: a notification outcome has only delay and fault (drop or duplicate)`}},
 	} {
@@ -205,6 +212,43 @@ func TestLoadScenariosProblems(t *testing.T) {
 				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
 			}
 		})
+	}
+}
+
+// A rule that both the loader and Check refuse is refused in the same words: the
+// loader's first message, after its position, is Check's after the rule's index.
+func TestScenarioChecksAgree(t *testing.T) {
+	head := "version: 1\nname: x\nrules:\n"
+	for _, rule := range []string{
+		"  - when: {operation: [transaction, capture]}\n    then: {issuer: {result: \"51\"}}\n",
+		"  - when: {operation: any}\n    sequence: [{then: {fault: reset, issuer: {result: \"51\"}}}]\n",
+		"  - when: {operation: transaction}\n    then: {duplicate_charge: block}\n",
+		"  - when: {operation: transaction}\n    then: {fault: empty, duplicate_charge: refuse}\n",
+		"  - when: {operation: [transaction, device.sale]}\n    then: {duplicate_charge: refuse}\n",
+		"  - when: {operation: refund}\n    then: {terminal: {card: visa_swipe}}\n",
+		"  - when: {operation: device.ping}\n    then: {terminal: {tip: \"100\"}}\n",
+		"  - when: {operation: device}\n    then: {fault: reset, terminal: {outcome: customer_cancels}}\n",
+		"  - when: {operation: device}\n    then: {terminal: {pin: right}}\n",
+		"  - when: {operation: order}\n    scope: order\n    sequence: [{then: pass}]\n",
+		"  - when: {operation: notification}\n    scope: transaction\n    sequence: [{then: pass}]\n",
+		"  - when: {operation: adjustment}\n    scope: transaction\n    then: {delay: 1s}\n",
+	} {
+		roots, _ := documents("s.yaml", []byte(head+rule))
+		d := newDecoder("s.yaml")
+		doc := new(scenarioDoc)
+		d.decode(roots[0], "", doc)
+		if len(roots) != 1 || len(d.problems) > 0 {
+			t.Fatalf("%s: does not decode: %v", rule, d.problems)
+		}
+		sc := doc.toScenario("s.yaml")
+		checkScenario(d, doc)
+		if len(d.problems) == 0 {
+			t.Fatalf("%s: the loader finds no problem", rule)
+		}
+		_, loaded, _ := strings.Cut(d.problems.sorted()[0].Message, ": ")
+		if err := sc.Check(); err == nil || err.Error() != "scenario x rule 0: "+loaded {
+			t.Errorf("%s: Check() = %v, the loader says %q", rule, err, loaded)
+		}
 	}
 }
 
