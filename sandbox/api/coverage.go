@@ -154,9 +154,9 @@ type coverageExample struct {
 
 // GET /_sandbox/coverage
 func (s *Server) adminCoverage(*http.Request) (any, error) {
-	var entries []JournalEntry
+	var entries []*JournalEntry
 	if s.journal != nil {
-		entries = s.journal.oldestFirst()
+		entries = s.journal.stored()
 	}
 	notes, err := s.svc.Notifications("")
 	if err != nil {
@@ -165,40 +165,47 @@ func (s *Server) adminCoverage(*http.Request) (any, error) {
 	return coverage(observe(entries), notes), nil
 }
 
-// oldestFirst copies the kept entries, oldest first, holding the journal's lock only
-// while it copies (a stored entry is never changed, only replaced whole).
-func (j *journal) oldestFirst() []JournalEntry {
+// stored returns the kept entries as stored, oldest first, holding the journal's lock
+// only while it copies their pointers. Coverage reads of an entry only what add set
+// before storing it, never changed after (a live stream's event and the weight it
+// adds, which are, it does not read), so it reads them without the lock and without
+// building their views.
+func (j *journal) stored() []*JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make([]JournalEntry, 0, len(j.entries)-j.first)
-	for _, e := range j.entries[j.first:] {
-		out = append(out, *e)
-	}
-	return out
+	return slices.Clone(j.entries[j.first:])
 }
 
-// observe reads the journal entries the checklist needs.
-func observe(entries []JournalEntry) []observation {
+// observe reads of the journal entries what the checklist needs, from the entries
+// as stored: the request and answer of a 200 (a payment's entry mode and tip, the
+// answer's status, result and amount), the answer of an error (its GP tuple).
+func observe(entries []*JournalEntry) []observation {
 	amounts := map[string]*big.Int{} // transaction id -> amount, from the answers
-	out := make([]observation, 0, len(entries))
-	for i := range entries {
-		e := entries[i].view()
-		o := observation{example: coverageExample{Seq: e.Seq, RequestID: e.RequestID}, op: e.Operation, status: e.Status}
-		_ = json.Unmarshal(e.Body, &o.request) // a body that is not an object reads as empty
-		if e.Response != nil {
-			_ = json.Unmarshal(e.Response.Body, &o.answer)
+	out := make([]observation, len(entries))
+	for i, e := range entries {
+		o := &out[i]
+		*o = observation{example: coverageExample{Seq: e.Seq, RequestID: e.RequestID}, op: e.Operation, status: e.Status}
+		if o.status != http.StatusOK && o.status < http.StatusBadRequest {
+			continue // neither an answer nor an error the report reads
 		}
-		if o.status == http.StatusOK && (o.op == string(sandbox.OpRefund) || o.op == string(sandbox.OpCapture)) {
+		if e.answer.written {
+			_ = json.Unmarshal(e.answer.body, &o.answer) // a body that is not an object reads as empty
+		}
+		if o.status != http.StatusOK {
+			continue
+		}
+		_ = json.Unmarshal(e.Body, &o.request)
+		if o.op == string(sandbox.OpRefund) || o.op == string(sandbox.OpCapture) {
 			original := amounts[pathID(e.Path)]
 			amount, ok := new(big.Int).SetString(o.answer.Amount, 10)
 			o.partial = ok && original != nil && amount.Cmp(original) < 0
 		}
-		if a, ok := new(big.Int).SetString(o.answer.Amount, 10); ok && o.answer.ID != "" && o.status == http.StatusOK {
-			if _, seen := amounts[o.answer.ID]; !seen {
-				amounts[o.answer.ID] = a // the first answer: the amount asked for at first
+		if _, seen := amounts[o.answer.ID]; !seen && o.answer.ID != "" {
+			// The first answer with an amount: the amount asked for at first.
+			if a, ok := new(big.Int).SetString(o.answer.Amount, 10); ok {
+				amounts[o.answer.ID] = a
 			}
 		}
-		out = append(out, o)
 	}
 	return out
 }

@@ -1,6 +1,10 @@
 package api
 
-import "github.com/gp-sandbox/gp-sandbox/sandbox"
+import (
+	"slices"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
 
 // The card-present certification checklist GET /_sandbox/coverage reports against:
 // what GP's official SDKs exercise in their GP API integration tests (Java and .NET
@@ -51,29 +55,14 @@ func (o *observation) failedWith(status int, details ...string) bool {
 	return false
 }
 
-var checklist = []checkItem{
+var checklist = slices.Concat([]checkItem{
 	{ID: "token", Group: "access", Title: "Access token",
 		By: "POST /accesstoken answered 200", Source: "every SDK test signs in; Java/.NET GpApiAuthenticationTest",
 		matches: func(o *observation) bool { return o.succeeded(sandbox.OpAccessToken) }},
 	{ID: "token.refused", Group: "access", Title: "A refused sign-in",
 		By: "POST /accesstoken answered 4xx (wrong key, unknown app)", Source: "Java/.NET GpApiAuthenticationTest",
 		matches: func(o *observation) bool { return o.op == string(sandbox.OpAccessToken) && o.status/100 == 4 }},
-
-	{ID: "sale.swipe", Group: "entry modes", Title: "Swiped sale",
-		By: "POST /transactions SALE approved, entry mode SWIPE", Source: "CreditCardPresentTest CreditTrackData_SaleSwipe (Java, .NET, PHP)",
-		matches: func(o *observation) bool { return o.approvedPayment("SALE") && o.entryMode() == "SWIPE" }},
-	{ID: "sale.chip", Group: "entry modes", Title: "Chip sale (track and EMV tag)",
-		By: "POST /transactions SALE approved, entry mode CHIP", Source: ".NET CreditTrackData_SaleSwipe_Chip; GpApiDebitTest DebitSaleSwipe_Chip",
-		matches: func(o *observation) bool { return o.approvedPayment("SALE") && o.entryMode() == "CHIP" }},
-	{ID: "sale.contactless", Group: "entry modes", Title: "Contactless chip sale",
-		By: "POST /transactions SALE approved, entry mode CONTACTLESS_CHIP", Source: "Java/.NET CreditTrackData_SaleContactlessChip",
-		matches: func(o *observation) bool { return o.approvedPayment("SALE") && o.entryMode() == "CONTACTLESS_CHIP" }},
-	{ID: "sale.contactless_swipe", Group: "entry modes", Title: "Contactless swipe sale",
-		By: "POST /transactions SALE approved, entry mode CONTACTLESS_SWIPE", Source: ".NET CreditTrackData_ContactlessSwipe_WithoutTagData",
-		matches: func(o *observation) bool { return o.approvedPayment("SALE") && o.entryMode() == "CONTACTLESS_SWIPE" }},
-	{ID: "sale.manual", Group: "entry modes", Title: "Keyed (manual) sale",
-		By: "POST /transactions SALE approved, entry mode MANUAL", Source: "CreditCardPresentTest CreditCard_SaleManual (Java, .NET, PHP)",
-		matches: func(o *observation) bool { return o.approvedPayment("SALE") && o.entryMode() == "MANUAL" }},
+}, entryModeSales(), []checkItem{
 	{ID: "sale.debit", Group: "entry modes", Title: "Debit sale",
 		By: "POST /transactions SALE approved with payment_method.card.funding DEBIT", Source: "GpApiDebitTest DebitSaleSwipe (Java, .NET); Node DebitCard.test",
 		matches: func(o *observation) bool {
@@ -185,4 +174,23 @@ var checklist = []checkItem{
 		By: "a notification whose listener answered 2xx (the notification log, not the journal)", Source: "GP's status_url notifications (orders, device requests)"},
 	{ID: "notification.retried", Group: "notifications", Title: "Notification retried",
 		By: "a notification with more than one delivery attempt", Source: "GP's status_url notifications"},
+})
+
+// entryModeSales are the items of approved sales that differ only in the entry mode
+// the card was taken by.
+func entryModeSales() []checkItem {
+	sales := []struct{ id, title, mode, source string }{
+		{"sale.swipe", "Swiped sale", "SWIPE", "CreditCardPresentTest CreditTrackData_SaleSwipe (Java, .NET, PHP)"},
+		{"sale.chip", "Chip sale (track and EMV tag)", "CHIP", ".NET CreditTrackData_SaleSwipe_Chip; GpApiDebitTest DebitSaleSwipe_Chip"},
+		{"sale.contactless", "Contactless chip sale", "CONTACTLESS_CHIP", "Java/.NET CreditTrackData_SaleContactlessChip"},
+		{"sale.contactless_swipe", "Contactless swipe sale", "CONTACTLESS_SWIPE", ".NET CreditTrackData_ContactlessSwipe_WithoutTagData"},
+		{"sale.manual", "Keyed (manual) sale", "MANUAL", "CreditCardPresentTest CreditCard_SaleManual (Java, .NET, PHP)"},
+	}
+	items := make([]checkItem, 0, len(sales))
+	for _, s := range sales {
+		items = append(items, checkItem{ID: s.id, Group: "entry modes", Title: s.title,
+			By: "POST /transactions SALE approved, entry mode " + s.mode, Source: s.source,
+			matches: func(o *observation) bool { return o.approvedPayment("SALE") && o.entryMode() == s.mode }})
+	}
+	return items
 }
