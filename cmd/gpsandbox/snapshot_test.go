@@ -11,9 +11,10 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 )
 
-// --snapshot naming a snapshot that does not exist stops the start: the process exits
-// non-zero naming it, and the database file stays byte for byte as it was (a token
-// in it, whose lifetime a rewrite of the file would write anew).
+// --snapshot naming a snapshot that does not exist stops the start, with --reset or
+// without: the process exits non-zero naming it, and the database file stays byte
+// for byte as it was (a token in it, whose lifetime a rewrite of the file would
+// write anew).
 func TestUnknownSnapshotStopsTheStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
@@ -25,16 +26,19 @@ func TestUnknownSnapshotStopsTheStart(t *testing.T) {
 	stop()
 	before := mustReadFile(t, db)
 
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--snapshot", "nope")
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
-		t.Errorf("start with an unknown snapshot: %v, want a non-zero exit", err)
-	}
-	if want := "gpsandbox: --snapshot nope: RESOURCE_NOT_FOUND 40008: Snapshot nope not found at this location."; !strings.Contains(string(out), want) {
-		t.Errorf("it said %q; want %q", out, want)
-	}
-	if after := mustReadFile(t, db); !bytes.Equal(after, before) {
-		t.Errorf("the failed start changed the database file: %d bytes before, %d after", len(before), len(after))
+	// --reset too: the start is refused before the reset wipes anything.
+	for _, extra := range [][]string{nil, {"--reset"}} {
+		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--snapshot", "nope"}, extra...)
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+			t.Errorf("start %v with an unknown snapshot: %v, want a non-zero exit", extra, err)
+		}
+		if want := "gpsandbox: --snapshot nope: RESOURCE_NOT_FOUND 40008: Snapshot nope not found at this location."; !strings.Contains(string(out), want) {
+			t.Errorf("start %v said %q; want %q", extra, out, want)
+		}
+		if after := mustReadFile(t, db); !bytes.Equal(after, before) {
+			t.Errorf("the failed start %v changed the database file: %d bytes before, %d after", extra, len(before), len(after))
+		}
 	}
 }

@@ -186,6 +186,13 @@ func (a *App) wire() error {
 	a.svc = sandbox.NewService(a.store, a.clock, newIDs())
 	a.svc.UseSnapshots(a.store)
 	a.svc.SetDuplicateWindow(a.cfg.DuplicateWindow)
+	if a.cfg.Snapshot != "" {
+		// Before the fixtures: a start refused for its snapshot leaves the file as it
+		// was, --reset or not.
+		if err := a.svc.CheckSnapshot(a.cfg.Snapshot); err != nil {
+			return fmt.Errorf("--snapshot %s: %w", a.cfg.Snapshot, err)
+		}
+	}
 	bindings, err := a.seed()
 	if err != nil {
 		return err

@@ -297,6 +297,16 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 	return info, err
 }
 
+// CheckSnapshot reads the snapshot saved under name as RestoreSnapshot does, and
+// answers as it would, restoring nothing.
+func (s *Store) CheckSnapshot(name string) error {
+	sn := s.snapshots
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	_, _, err := sn.read(name)
+	return err
+}
+
 // load reads a snapshot's bytes into an in-memory database, where buntdb loads (not
 // into a file's), and returns it with the scope it holds, "" for a whole snapshot.
 func load(data []byte) (*buntdb.DB, string, error) {
