@@ -119,6 +119,7 @@ func ScopeRuleProblem(scope string, counted, notification bool) string {
 // Clip shortens a value written by a user to 40 bytes for a message, which names the
 // value rather than echoing it whole.
 func Clip(s string) string {
+	s = sandbox.MaskCardData(s) // before the cut, which could leave a card number's first digits unmasked
 	const max = 40
 	if len(s) <= max {
 		return s

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 // Problem is one thing wrong in a YAML file, where it is written.
@@ -62,10 +64,15 @@ func (ps Problems) sorted() Problems {
 }
 
 // err returns the problems as an error, or nil when there are none, so that a caller
-// never receives a non-nil error holding an empty list.
+// never receives a non-nil error holding an empty list. The messages go to the log,
+// the terminal and admin answers: a card number a file holds, quoted by a problem,
+// is masked in every one.
 func (ps Problems) err() error {
 	if len(ps) == 0 {
 		return nil
+	}
+	for i := range ps {
+		ps[i].File, ps[i].Message = sandbox.MaskCardData(ps[i].File), sandbox.MaskCardData(ps[i].Message)
 	}
 	return ps.sorted()
 }

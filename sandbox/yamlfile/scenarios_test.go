@@ -348,3 +348,46 @@ func FuzzLoadScenarios(f *testing.F) {
 		}
 	})
 }
+
+// A problem quoting a value the file wrote masks a card number in it, and in the
+// file's name: problems go to the log, the terminal and admin answers.
+func TestProblemsHoldNoCardNumber(t *testing.T) {
+	const pan, masked = "4263970000005262", "426397******5262"
+	scenarioFile := "version: 1\nname: x\nrules:\n" +
+		"  - when: {operation: device}\n    then: {terminal: {card: \"" + pan + "\"}}\n" +
+		"  - when: {operation: \"" + pan + "\"}\n    then: pass\n"
+	_, err := LoadScenarios(files(pan+".yaml", scenarioFile))
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps) < 2 {
+		t.Fatalf("LoadScenarios: %v, want a problem for each rule", err)
+	}
+	fixtureFile := "transactions:\n  - id: TRN_x\n    status: \"" + pan + "\"\n"
+	_, err = LoadFixtures(files("f.yaml", fixtureFile))
+	var fps Problems
+	if !errors.As(err, &fps) {
+		t.Fatalf("LoadFixtures: %v, want problems", err)
+	}
+	for _, p := range append(ps, fps...) {
+		if s := p.String(); strings.Contains(s, pan) {
+			t.Errorf("problem %q holds the card number in clear", s)
+		}
+	}
+	// Each quotes it, masked: the file's name, the terminal card, the operation, the
+	// fixture's status.
+	all := ps.Error() + "\n" + fps.Error()
+	for _, want := range []string{masked + ".yaml:5:", "card \"" + masked + "\"", "\"" + masked + "\"", "status"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no problem quotes %q:\n%s", want, all)
+		}
+	}
+	if !strings.Contains(fps.Error(), masked) {
+		t.Errorf("the fixture's problems do not quote the status, masked:\n%s", fps.Error())
+	}
+	sc := scenario.Scenario{Name: "x", Rules: []scenario.Rule{{
+		When: scenario.When{Operations: []string{"device"}},
+		Then: &scenario.Outcome{Terminal: &scenario.Terminal{Card: pan}},
+	}}}
+	if err := sc.Check(); err == nil || strings.Contains(err.Error(), pan) || !strings.Contains(err.Error(), masked) {
+		t.Errorf("Check() = %v, want the card number masked", err)
+	}
+}
