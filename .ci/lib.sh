@@ -59,3 +59,11 @@ token_of() { sed -n 's/.*"token":"\([^"]*\)".*/\1/p'; }
 access_token() {
   curl -s "$1/accesstoken" -H 'Content-Type: application/json' -d "$(token_body "$2")" | token_of
 }
+
+# build_image image [version]: builds the checkout as image, version git describe's by default.
+build_image() {
+  DOCKER_BUILDKIT=0 docker build --network host -q \
+    --build-arg GOPROXY="$(go env GOPROXY)" \
+    --build-arg VERSION="${2:-$(git describe --always --dirty 2>/dev/null || echo dev)}" \
+    -t "$1" . >/dev/null
+}
