@@ -67,3 +67,6 @@ build_image() {
     --build-arg VERSION="${2:-$(git describe --always --dirty 2>/dev/null || echo dev)}" \
     -t "$1" . >/dev/null
 }
+
+# rss_kib pid [field]: the process's VmRSS (or field, VmHWM for the peak) in KiB.
+rss_kib() { awk -v f="${2:-VmRSS}:" '$1 == f { print $2 }' "/proc/$1/status"; }
