@@ -1,5 +1,5 @@
-# Shell functions shared by the measurement scripts (.ci/pair, .ci/ab, .ci/tail,
-# .ci/retained, .ci/soak, .ci/startup); each sources it after cd-ing to the repository's root.
+# Shell functions shared by the scripts of .ci; each sources it after cd-ing to the
+# repository's root.
 
 # free_port prints a port of 127.0.0.1 that nothing listens on now.
 free_port() {
@@ -43,3 +43,30 @@ pair_wrk() {
   fi
   taskset -c "$LOAD_CPU" wrk -t1 -c"$2" -d"${DURATION}s" --timeout 10s -s .ci/pair.lua "$1" 2>&1 | grep '^PAIR ' || true
 }
+
+# token_body nonce: the default app's /accesstoken body, its secret SHA-512 of nonce and key.
+token_body() {
+  local secret
+  secret=$(printf '%s' "${1}SandboxAppKey001" | sha512sum | cut -d' ' -f1)
+  printf '{"app_id":"SandboxPartnerAppId0000000000001","nonce":"%s","secret":"%s","grant_type":"client_credentials"}' \
+    "$1" "$secret"
+}
+
+# token_of: the token in the /accesstoken answer on stdin; nothing when it holds none.
+token_of() { sed -n 's/.*"token":"\([^"]*\)".*/\1/p'; }
+
+# access_token base nonce: a token from base/accesstoken for token_body; nothing if refused.
+access_token() {
+  curl -s "$1/accesstoken" -H 'Content-Type: application/json' -d "$(token_body "$2")" | token_of
+}
+
+# build_image image [version]: builds the checkout as image, version git describe's by default.
+build_image() {
+  DOCKER_BUILDKIT=0 docker build --network host -q \
+    --build-arg GOPROXY="$(go env GOPROXY)" \
+    --build-arg VERSION="${2:-$(git describe --always --dirty 2>/dev/null || echo dev)}" \
+    -t "$1" . >/dev/null
+}
+
+# rss_kib pid [field]: the process's VmRSS (or field, VmHWM for the peak) in KiB.
+rss_kib() { awk -v f="${2:-VmRSS}:" '$1 == f { print $2 }' "/proc/$1/status"; }
