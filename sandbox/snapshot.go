@@ -26,9 +26,6 @@ type Snapshots interface {
 	// store transaction; an unknown name is ErrNotFound, a copy damaged since it was
 	// saved a DamagedSnapshot or ForeignSnapshot, restoring nothing.
 	RestoreSnapshot(name string) (Snapshot, error)
-	// CheckSnapshot reads the copy as RestoreSnapshot would, restoring nothing, and
-	// answers as it would.
-	CheckSnapshot(name string) error
 	// Snapshots lists them by name.
 	Snapshots() ([]Snapshot, error)
 	// DeleteSnapshot forgets one; an unknown name is ErrNotFound.
@@ -110,19 +107,6 @@ func (s *Service) RestoreSnapshot(name string) (Snapshot, error) {
 	s.notifyWritten()
 	s.terminalWaiting()
 	return sn, err
-}
-
-// CheckSnapshot answers as RestoreSnapshot would, restoring nothing: a start that
-// restores a snapshot checks it before it writes anything.
-func (s *Service) CheckSnapshot(name string) error {
-	if err := s.snapshotsFor(name); err != nil {
-		return err
-	}
-	err := s.snapshots.CheckSnapshot(name)
-	if errors.Is(err, ErrNotFound) {
-		return NotFoundSnapshot(name)
-	}
-	return err
 }
 
 // Snapshots lists the snapshots by name.

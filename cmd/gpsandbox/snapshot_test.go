@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -40,5 +41,13 @@ func TestUnknownSnapshotStopsTheStart(t *testing.T) {
 		if after := mustReadFile(t, db); !bytes.Equal(after, before) {
 			t.Errorf("the failed start %v changed the database file: %d bytes before, %d after", extra, len(before), len(after))
 		}
+	}
+	// Nor is a database created for it.
+	fresh := filepath.Join(t.TempDir(), "new.db")
+	if out, err := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", fresh, "--snapshot", "nope").CombinedOutput(); err == nil {
+		t.Errorf("start on a new file with an unknown snapshot served: %s", out)
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the failed start created %s: %v", fresh, err)
 	}
 }

@@ -147,6 +147,11 @@ func Open(cfg Config) (*App, error) {
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Snapshot != "" {
+		if err := checkStartSnapshot(cfg.DB, cfg.Snapshot); err != nil {
+			return nil, fmt.Errorf("--snapshot %s: %w", cfg.Snapshot, err)
+		}
+	}
 	var err error
 	a.store, err = store.OpenWith(cfg.DB, store.Options{Reset: cfg.Reset})
 	var damaged *store.DamagedError
@@ -173,6 +178,20 @@ func Open(cfg Config) (*App, error) {
 	return a, nil
 }
 
+// checkStartSnapshot refuses, before the database is opened, a --snapshot that the
+// restore after the fixtures would refuse: a start refused for its snapshot leaves the
+// file as it was (opening it can create, mark or, with --reset, empty it).
+func checkStartSnapshot(db, name string) error {
+	if !sandbox.ValidSnapshotName(name) {
+		return sandbox.InvalidSnapshotName()
+	}
+	err := store.CheckSnapshot(db, name)
+	if errors.Is(err, sandbox.ErrNotFound) {
+		return sandbox.NotFoundSnapshot(name)
+	}
+	return err
+}
+
 // wire builds the service, seeds it, loads the scenarios and builds the handler.
 func (a *App) wire() error {
 	a.clock = sandbox.NewVirtualClock()
@@ -186,13 +205,6 @@ func (a *App) wire() error {
 	a.svc = sandbox.NewService(a.store, a.clock, newIDs())
 	a.svc.UseSnapshots(a.store)
 	a.svc.SetDuplicateWindow(a.cfg.DuplicateWindow)
-	if a.cfg.Snapshot != "" {
-		// Before the fixtures: a start refused for its snapshot leaves the file as it
-		// was, --reset or not.
-		if err := a.svc.CheckSnapshot(a.cfg.Snapshot); err != nil {
-			return fmt.Errorf("--snapshot %s: %w", a.cfg.Snapshot, err)
-		}
-	}
 	bindings, err := a.seed()
 	if err != nil {
 		return err

@@ -297,13 +297,11 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 	return info, err
 }
 
-// CheckSnapshot reads the snapshot saved under name as RestoreSnapshot does, and
-// answers as it would, restoring nothing.
-func (s *Store) CheckSnapshot(name string) error {
-	sn := s.snapshots
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
-	_, _, err := sn.read(name)
+// CheckSnapshot reads the snapshot saved under name beside the database at path as
+// RestoreSnapshot does, and answers as it would, without opening the database: a
+// start that would restore it is refused before it writes anything.
+func CheckSnapshot(path, name string) error {
+	_, _, err := newSnapshots(path).read(name)
 	return err
 }
 
