@@ -195,7 +195,7 @@ func NotFoundSnapshot(name string) *Error {
 	return newError(CodeResourceNotFound, "40008", "Snapshot "+name+" not found at this location.")
 }
 
-// DamagedSnapshot: a snapshot whose file was cut or changed since it was saved,
+// DamagedSnapshot: a snapshot whose file was cut, or its framing changed, since it was saved,
 // first at offset; it is refused whole (admin API, --snapshot) [SB].
 func DamagedSnapshot(name string, offset int64) *Error {
 	return newError(CodeSystemError, "50000",
