@@ -53,6 +53,10 @@ func TestAdminScenariosListAndActivate(t *testing.T) {
 	if bad != (gpError{400, "INVALID_REQUEST_DATA", "40213", "names: no scenario is named no-such"}) {
 		t.Errorf("unknown name: %+v", bad)
 	}
+	// An unknown name is echoed masked: it may be a card number.
+	if got := env.do("PUT", "/_sandbox/scenarios/active", jsonHeader(), `{"names":["4263970000005262"]}`).gpError(t); got.Description != "names: no scenario is named 426397******5262" {
+		t.Errorf("a card number as a name: %+v", got)
+	}
 	if got := env.do("PUT", "/_sandbox/scenarios/active", jsonHeader(), `{"names":"downstream-error"}`).gpError(t); got.Detail != "40213" {
 		t.Errorf("names not a list: %+v", got)
 	}

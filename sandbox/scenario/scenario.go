@@ -232,7 +232,7 @@ func (o Outcome) Hold() time.Duration {
 // it is usable by an Engine. It reports the first problem only.
 func (s *Scenario) Check() error {
 	if !ValidName(s.Name) {
-		return fmt.Errorf("scenario name %q: %s", s.Name, NameRule)
+		return fmt.Errorf("scenario name %q: %s", Clip(s.Name), NameRule)
 	}
 	if len(s.Rules) == 0 {
 		return fmt.Errorf("scenario %s: no rules", s.Name)
@@ -284,12 +284,13 @@ func (r Rule) notification() bool {
 }
 
 // NameRule describes a valid scenario name, for messages.
-const NameRule = "must be 1 to 100 letters, digits, '-', '_' or '.', starting with a letter or digit"
+const NameRule = "must be 1 to 100 letters, digits, '-', '_' or '.', starting with a letter or digit, and hold no card number"
 
 // ValidName reports whether name can name a scenario: it is listed in a header
-// separated by commas, so it has no commas, spaces or other punctuation.
+// separated by commas, so it has no commas, spaces or other punctuation; and it is
+// shown, logged and journaled as it is, so it holds no card number.
 func ValidName(name string) bool {
-	if name == "" || len(name) > 100 {
+	if name == "" || len(name) > 100 || sandbox.MaskCardData(name) != name {
 		return false
 	}
 	for i, c := range []byte(name) {

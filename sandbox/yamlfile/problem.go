@@ -64,13 +64,18 @@ func (ps Problems) sorted() Problems {
 }
 
 // err returns the problems as an error, or nil when there are none, so that a caller
-// never receives a non-nil error holding an empty list. The messages go to the log,
-// the terminal and admin answers: a card number a file holds, quoted by a problem,
-// is masked in every one.
+// never receives a non-nil error holding an empty list.
 func (ps Problems) err() error {
 	if len(ps) == 0 {
 		return nil
 	}
+	return ps.reported()
+}
+
+// reported is the problems as every loader hands them out: in order, and with any
+// card number a file's name or a quoted value holds masked, since problems go to the
+// log, the terminal and admin answers.
+func (ps Problems) reported() Problems {
 	for i := range ps {
 		ps[i].File, ps[i].Message = sandbox.MaskCardData(ps[i].File), sandbox.MaskCardData(ps[i].Message)
 	}

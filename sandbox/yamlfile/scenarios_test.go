@@ -234,10 +234,13 @@ func TestScenarioChecksAgree(t *testing.T) {
 		"  - when: {operation: adjustment}\n    scope: transaction\n    then: {delay: 1s}\n",
 	} {
 		roots, _ := documents("s.yaml", []byte(head+rule))
+		if len(roots) != 1 {
+			t.Fatalf("%s: %d documents", rule, len(roots))
+		}
 		d := newDecoder("s.yaml")
 		doc := new(scenarioDoc)
 		d.decode(roots[0], "", doc)
-		if len(roots) != 1 || len(d.problems) > 0 {
+		if len(d.problems) > 0 {
 			t.Fatalf("%s: does not decode: %v", rule, d.problems)
 		}
 		sc := doc.toScenario("s.yaml")
@@ -389,5 +392,17 @@ func TestProblemsHoldNoCardNumber(t *testing.T) {
 	}}}
 	if err := sc.Check(); err == nil || strings.Contains(err.Error(), pan) || !strings.Contains(err.Error(), masked) {
 		t.Errorf("Check() = %v, want the card number masked", err)
+	}
+	// A card number is no scenario's name, and a binding to one is quoted masked.
+	if got := mustScenarioProblems(t, "version: 1\nname: \""+pan+"\"\nrules: [{when: {operation: any}, then: pass}]\n"); len(got) != 1 || strings.Contains(got[0], pan) {
+		t.Errorf("a scenario named %s: %q, want one problem, the number masked", pan, got)
+	}
+	_, bindings, err := LoadFixturesWithBindings(files(pan+".yaml", "merchants:\n  - id: MER_1\n    name: one\n    scenarios: [\""+pan+"\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := CheckScenarioBindings(bindings, func(string) bool { return false })
+	if s := bound.Error(); len(bound) != 1 || strings.Contains(s, pan) || !strings.Contains(s, masked+".yaml") {
+		t.Errorf("binding problems %q, want one, the card number masked in the file's name and the scenario's", s)
 	}
 }
