@@ -279,9 +279,6 @@ func TestEveryMemberOfAClosedBatchIsClosed(t *testing.T) {
 	}
 }
 
-// A transaction seeded with the id of a batch, open or still to be opened, is one of
-// its members: the close counts it and puts it in a closed batch. Seeded again into
-// another batch, it leaves the first.
 // A batch the sandbox opens never takes an id that a seeded transaction already
 // names: it would take in that transaction, another merchant's here.
 func TestNewBatchPassesOverSeededBatchIDs(t *testing.T) {
@@ -310,6 +307,9 @@ func TestNewBatchPassesOverSeededBatchIDs(t *testing.T) {
 	}
 }
 
+// A transaction seeded with the id of a batch is one of its members: the close counts
+// it and puts it in a closed batch. Seeded again into another batch, it leaves the
+// first.
 func TestSeededTransactionIsABatchMember(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.partnerToken()

@@ -95,9 +95,6 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		if err == nil {
 			err = createIndexes(db)
 		}
-		if err == nil {
-			err = createDeviceIndexes(db)
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -157,14 +154,20 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 	if err == nil {
 		err = createIndexes(db)
 	}
-	if err == nil {
-		err = createDeviceIndexes(db)
-	}
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: start %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// createIndexes builds the buntdb indexes, which live in memory only, at every open:
+// the transaction lists' (walk.go) and the terminals' (device.go).
+func createIndexes(db *buntdb.DB) error {
+	if err := createTransactionIndexes(db); err != nil {
+		return err
+	}
+	return createDeviceIndexes(db)
 }
 
 // View runs fn in a read-only transaction; many may run at once.
