@@ -21,8 +21,8 @@ import (
 // byte for byte with the report the requests sent must give: each request says which
 // items it satisfies and what it adds to seen, and the report is built from that.
 
-// wantCoverage mirrors the report's JSON, field for field, so that its encoding is the
-// bytes the sandbox must answer.
+// wantCoverage mirrors the report's JSON, field for field: its encoding is the bytes the
+// sandbox must answer, and other tests read GET /_sandbox/coverage into it.
 type wantCoverage struct {
 	Requests int `json:"requests"`
 	Summary  struct {

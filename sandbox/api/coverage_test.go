@@ -14,48 +14,10 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
 )
 
-// coverageReport is GET /_sandbox/coverage as a test reads it.
-type coverageReport struct {
-	Requests int `json:"requests"`
-	Summary  struct {
-		Items     int      `json:"items"`
-		Covered   int      `json:"covered"`
-		Uncovered []string `json:"uncovered"`
-	} `json:"summary"`
-	Items []struct {
-		ID       string `json:"id"`
-		Covered  bool   `json:"covered"`
-		Count    int    `json:"count"`
-		Examples []struct {
-			Seq       uint64 `json:"seq"`
-			RequestID string `json:"request_id"`
-		} `json:"examples"`
-		Notifications []string `json:"notifications"`
-	} `json:"items"`
-	Seen struct {
-		Operations map[string]int `json:"operations"`
-		EntryModes map[string]int `json:"entry_modes"`
-		Outcomes   struct {
-			Approved int            `json:"approved"`
-			Declined map[string]int `json:"declined"`
-			Partial  int            `json:"partial"`
-		} `json:"outcomes"`
-		Errors []struct {
-			Status int    `json:"status"`
-			Code   string `json:"error_code"`
-			Detail string `json:"detailed_error_code"`
-			Count  int    `json:"count"`
-		} `json:"errors"`
-		Tips          int            `json:"tips"`
-		BatchCloses   int            `json:"batch_closes"`
-		Notifications map[string]int `json:"notifications"`
-	} `json:"seen"`
-}
-
-func (env *sandboxEnv) mustCoverage() coverageReport {
+func (env *sandboxEnv) mustCoverage() wantCoverage {
 	env.t.Helper()
 	r := env.do("GET", "/_sandbox/coverage", nil, "")
-	var c coverageReport
+	var c wantCoverage
 	if r.status != 200 || json.Unmarshal(r.body, &c) != nil {
 		env.t.Fatalf("GET /_sandbox/coverage: %d %s", r.status, r.body)
 	}
@@ -64,7 +26,7 @@ func (env *sandboxEnv) mustCoverage() coverageReport {
 
 // item returns the report's item id, its examples by seq; a missing item fails the
 // test.
-func (c coverageReport) item(t *testing.T, id string) (covered bool, count int, examples []uint64) {
+func (c wantCoverage) item(t *testing.T, id string) (covered bool, count int, examples []uint64) {
 	t.Helper()
 	for _, it := range c.Items {
 		if it.ID == id {
