@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -98,10 +97,7 @@ func TestCardDataNeverInClear(t *testing.T) {
 	}
 	views = append(views, env.do("GET", "/_sandbox/transactions/TRN_Seeded1", nil, "").body...)
 	views = append(views, env.do("GET", "/_sandbox/transactions/"+capturedOne, nil, "").body...)
-	db, err := os.ReadFile(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := dbRecords(t, dbPath)
 	mu.Lock()
 	defer mu.Unlock()
 	// The log's wall-clock time and a request's duration are numbers no request chose:
