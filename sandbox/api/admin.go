@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -70,6 +71,12 @@ func (s *Server) adminOnly(h http.Handler) http.Handler {
 				writeError(w, r, sandbox.InvalidAdminToken())
 				return
 			}
+		}
+		// Go's query parsing drops a pair it cannot decode: a filter with a bad
+		// escape would otherwise be no filter, and list everything.
+		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+			writeError(w, r, sandbox.InvalidDocument("query: "+err.Error()))
+			return
 		}
 		h.ServeHTTP(w, r)
 	})
