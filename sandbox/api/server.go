@@ -150,7 +150,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.recoverPanic(w, r, info)
 	setCanonicalPath(r.URL)
 	s.decodeRequestBody(r)
-	if p, action := r.URL.EscapedPath(), terminalAction(r.Method, r.URL.EscapedPath()); s.journal != nil && (!isAdminPath(p) || action != "") {
+	if action, ok := journaledAs(r); s.journal != nil && ok {
 		info.journaled, info.operation = true, action
 		info.time = s.svc.Clock().Now()
 		info.headers = journaledHeaderValues(r.Header)
@@ -169,6 +169,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // so the journal shows what clients sent to the API and, of the admin calls, only
 // the customer's actions on a terminal (terminalAction).
 func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
+
+// journaledAs reports whether the journal records the request: every API request,
+// and of the admin calls only a customer's action on a terminal, whose operation it
+// names.
+func journaledAs(r *http.Request) (action string, ok bool) {
+	p := r.URL.EscapedPath()
+	if !isAdminPath(p) {
+		return "", true
+	}
+	action = terminalAction(r.Method, p)
+	return action, action != ""
+}
 
 // setCanonicalPath makes u's path canonical in both its forms. The router matches the
 // escaped form (mux's UseEncodedPath), so an encoded slash stays part of its path

@@ -28,8 +28,11 @@ var terminalOperations = []string{opTerminalPresent, opTerminalTip, opTerminalCa
 // routes of the actions (routes.go): a POST to /_sandbox/devices/{id}/present, /tip or
 // /cancel, or to /_sandbox/device-requests/{id}/present.
 func terminalAction(method, p string) string {
+	if method != http.MethodPost {
+		return ""
+	}
 	parts := strings.Split(p, "/") // "", "_sandbox", "devices", id, action
-	if method != http.MethodPost || len(parts) != 5 || parts[1] != "_sandbox" || parts[3] == "" {
+	if len(parts) != 5 || parts[1] != "_sandbox" || parts[3] == "" {
 		return ""
 	}
 	switch {
