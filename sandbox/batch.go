@@ -430,8 +430,9 @@ func listedMembers(tx Tx, id string) ([]string, error) {
 }
 
 // closedFixtureBatches names the batches the fixtures close: those of which one
-// transaction says batch_closed. Each of their transactions is in a closed batch,
-// whatever its own line says, since an operation on it reads only its own flag.
+// transaction says batch_closed. Each of their transactions is stored in a closed
+// batch, whatever its own line says, as a close by the API marks every member: views
+// and lists show the stored flag (operations read the batch itself).
 func closedFixtureBatches(f Fixtures) map[string]bool {
 	closed := map[string]bool{}
 	for _, t := range f.Transactions {
