@@ -84,9 +84,7 @@ func (s *Service) RestoreSnapshot(name string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	sn, err := s.snapshots.RestoreSnapshot(name)
-	if errors.Is(err, ErrNotFound) {
-		return sn, NotFoundSnapshot(name)
-	}
+	err = snapshotError(name, err)
 	if err != nil || sn.Scope != "" {
 		return sn, err // a session's counters change nothing the service derives
 	}
@@ -122,7 +120,21 @@ func (s *Service) DeleteSnapshot(name string) error {
 	if err := s.snapshotsFor(name); err != nil {
 		return err
 	}
-	err := s.snapshots.DeleteSnapshot(name)
+	return snapshotError(name, s.snapshots.DeleteSnapshot(name))
+}
+
+// CheckSnapshot answers as Service.RestoreSnapshot would for a snapshot that check
+// reads, restoring nothing: a start calls it, with the store's check of the file,
+// before the store is open.
+func CheckSnapshot(name string, check func(name string) error) error {
+	if !ValidSnapshotName(name) {
+		return InvalidSnapshotName()
+	}
+	return snapshotError(name, check(name))
+}
+
+// snapshotError is the GP error of a store's ErrNotFound for the snapshot name.
+func snapshotError(name string, err error) error {
 	if errors.Is(err, ErrNotFound) {
 		return NotFoundSnapshot(name)
 	}

@@ -148,7 +148,10 @@ func Open(cfg Config) (*App, error) {
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Snapshot != "" {
-		if err := checkStartSnapshot(cfg.DB, cfg.Snapshot); err != nil {
+		// Before the open, which can create, mark or (with --reset) empty the file: a
+		// start refused for its snapshot leaves the file as it was.
+		check := func(name string) error { return store.CheckSnapshot(cfg.DB, name) }
+		if err := sandbox.CheckSnapshot(cfg.Snapshot, check); err != nil {
 			return nil, fmt.Errorf("--snapshot %s: %w", cfg.Snapshot, err)
 		}
 	}
@@ -176,20 +179,6 @@ func Open(cfg Config) (*App, error) {
 	a.startOrderSchedule(ctx)
 	a.startWatchingScenarios(ctx)
 	return a, nil
-}
-
-// checkStartSnapshot refuses, before the database is opened, a --snapshot that the
-// restore after the fixtures would refuse: a start refused for its snapshot leaves the
-// file as it was (opening it can create, mark or, with --reset, empty it).
-func checkStartSnapshot(db, name string) error {
-	if !sandbox.ValidSnapshotName(name) {
-		return sandbox.InvalidSnapshotName()
-	}
-	err := store.CheckSnapshot(db, name)
-	if errors.Is(err, sandbox.ErrNotFound) {
-		return sandbox.NotFoundSnapshot(name)
-	}
-	return err
 }
 
 // wire builds the service, seeds it, loads the scenarios and builds the handler.

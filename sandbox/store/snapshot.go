@@ -180,17 +180,21 @@ func (sn *snapshots) read(name string) ([]byte, time.Time, error) {
 		return nil, time.Time{}, err
 	}
 	data := buf.Bytes()
-	// A file edited or cut since it was written is refused whole, as a database is,
-	// but in words for a snapshot.
+	return data, st.ModTime(), checkSnapshotContent(name, path, bytes.NewReader(data))
+}
+
+// checkSnapshotContent refuses a snapshot file cut or damaged since it was written,
+// whole, as a database is, but in words for a snapshot.
+func checkSnapshotContent(name, path string, ra io.ReaderAt) error {
 	var damaged *DamagedError
-	err = checkContent(path, bytes.NewReader(data), false)
+	err := checkContent(path, ra, false)
 	switch {
 	case errors.As(err, &damaged) && damaged.Foreign:
-		err = sandbox.ForeignSnapshot(name)
+		return sandbox.ForeignSnapshot(name)
 	case errors.As(err, &damaged):
-		err = sandbox.DamagedSnapshot(name, damaged.Offset)
+		return sandbox.DamagedSnapshot(name, damaged.Offset)
 	}
-	return data, st.ModTime(), err
+	return err
 }
 
 // info describes one snapshot, sandbox.ErrNotFound when there is none.
@@ -297,12 +301,24 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 	return info, err
 }
 
-// CheckSnapshot reads the snapshot saved under name beside the database at path as
-// RestoreSnapshot does, and answers as it would, without opening the database: a
-// start that would restore it is refused before it writes anything.
+// CheckSnapshot checks the snapshot saved under name beside the database at path as
+// RestoreSnapshot does, and answers as it would, without opening the database (nor
+// holding the file in memory): a start that would restore it is refused before it
+// writes anything.
 func CheckSnapshot(path, name string) error {
-	_, _, err := newSnapshots(path).read(name)
-	return err
+	sn := newSnapshots(path)
+	if sn.dir == "" {
+		return sandbox.ErrNotFound // a database in memory starts with no snapshot
+	}
+	f, err := os.Open(sn.file(name))
+	if errors.Is(err, os.ErrNotExist) {
+		return sandbox.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return checkSnapshotContent(name, f.Name(), f)
 }
 
 // load reads a snapshot's bytes into an in-memory database, where buntdb loads (not
