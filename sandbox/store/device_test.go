@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -9,31 +8,6 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
-
-// The device indexes read members by their leading text: every member of a device
-// record up to pending is a string, even when the values hold what looks like one.
-func TestDeviceMembersLead(t *testing.T) {
-	d := sandbox.Device{
-		ID: `DEV_"merchant_id":"x\` + "\u00e9", MerchantID: `MER_"account_id":"y`, AccountID: `TRA_"pending":"z`,
-		Model: `"pending":"no"`, Status: "ACTIVE", Mode: "INITIATED", Card: `"pending":"`, Pending: "DRQ_1",
-		LastRequest: "DRQ_0", TranNo: 7, OrderID: `"pending":"ORD`,
-	}
-	raw, err := json.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, want := range map[string]string{"merchant_id": d.MerchantID, "account_id": d.AccountID, "pending": d.Pending} {
-		var got string
-		if err := json.Unmarshal([]byte(`"`+leadingMember(string(raw), memberKey(name))+`"`), &got); err != nil || got != want {
-			t.Errorf("%s: %q (%v), want %q", name, got, err, want)
-		}
-	}
-	d.Pending = ""
-	raw, _ = json.Marshal(d)
-	if got := leadingMember(string(raw), pendingKey); got != "" {
-		t.Errorf("no pending command: %q", got)
-	}
-}
 
 // boundTo is the id of the terminal BoundDevice finds, "" for none.
 func boundTo(t *testing.T, s *Store, merchantID, accountID string) string {

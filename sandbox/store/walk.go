@@ -49,9 +49,8 @@ func createTransactionIndexes(db *buntdb.DB) error {
 // 60,000 transactions cost a million comparisons at every open. buntdb.IndexJSON
 // (gjson) takes about 90 ns a member passed over, ten times what finding the member
 // takes here: leadingMember relies on what encoding/json writes for a
-// sandbox.Transaction or sandbox.Device (TestIndexedMembersLead and
-// TestDeviceMembersLead check it), its members in the order of the struct, the ones
-// indexed first and all strings.
+// sandbox.Transaction (TestIndexedMembersLead checks it), its members in the order of
+// the struct, the ones indexed first and all strings.
 
 // memberLess orders records by the text of one of their leading members.
 func memberLess(name string) func(a, b string) bool {
@@ -63,7 +62,7 @@ func memberLess(name string) func(a, b string) bool {
 // opens its value.
 func memberKey(name string) string { return `"` + name + `":"` }
 
-// leadingMember returns the raw text of a string member of an indexed record,
+// leadingMember returns the raw text of a string member of a transaction record,
 // escapes and all, given its memberKey: it is the first text "name":" in the record,
 // since the members before it are strings, inside which every quote is escaped.
 func leadingMember(record, key string) string {
