@@ -25,7 +25,7 @@ import (
 // that a snapshot is whole or absent and the live file is never touched; they
 // outlive the process. An in-memory database keeps them in memory for the run.
 //
-// A session snapshot holds only the sequence counters of one scope (step:*:<scope>)
+// A session snapshot holds only the call counters of one scope (step:*:<scope>)
 // and, after the mark, sessionKey naming the scope. Restoring replaces that scope's
 // counters and nothing else; restoring a whole snapshot replaces every record. Either
 // way it is one Update on the live database, so that a request sees the state before
@@ -62,7 +62,7 @@ func newSnapshots(path string) *snapshots {
 
 var _ sandbox.Snapshots = (*Store)(nil)
 
-// SaveSnapshot copies the state (or, with a scope, that scope's sequence counters)
+// SaveSnapshot copies the state (or, with a scope, that scope's call counters)
 // under name. An existing snapshot of that name is sandbox.ErrSnapshotExists unless
 // overwrite.
 func (s *Store) SaveSnapshot(name, scope string, overwrite bool) (sandbox.Snapshot, error) {

@@ -24,13 +24,13 @@
 //	outbox:<order id>:<seq>         "" while that notification is pending
 //	meta:<key>                      a JSON string
 //	count:txn:<merchant id>         a JSON number: the merchant's transactions (walk.go)
-//	step:<scenario>:<rule>:<scope>  a JSON number: sequence steps a scope consumed, with a buntdb TTL
+//	step:<scenario>:<rule>:<scope>  a JSON number: a scope's calls of a rule (sequence steps, probability draws), with a buntdb TTL
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the
 // API's transaction lists, which walk buntdb indexes over txn:* (walk.go), rebuilt in
 // memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
-// file, so they vanish by themselves once nobody can use them; so do sequence counters
-// once their scope has stopped stepping.
+// file, so they vanish by themselves once nobody can use them; so do call counters
+// once their scope has stopped calling.
 //
 // # Durability
 //
@@ -38,8 +38,9 @@
 // buffer) before Update returns, so a write that Update reported survives a kill -9.
 // When the OS puts it on the disk is the sync policy's choice: buntdb's EverySecond by
 // default, so an OS crash or power loss can lose about the last second of writes;
-// with Options.SyncAlways every commit is fsynced before Update returns. buntdb
-// rewrites the file (AutoShrink) once it has doubled since the last rewrite.
+// with Options.SyncAlways every commit is fsynced before Update returns. The store
+// rewrites the file (watch.go, with buntdb's AutoShrink off) once it has doubled since
+// the last rewrite.
 //
 // A file is opened by one process at a time (lock.go), and checked before buntdb
 // reads it (check.go): buntdb would take a foreign file, or drop everything after a
