@@ -178,9 +178,10 @@ func NotFoundOrder(id string) *Error {
 	return newError(CodeResourceNotFound, "40008", "Order "+id+" not found at this location.")
 }
 
-// NotFoundScenario: no loaded scenario has the name (admin API).
+// NotFoundScenario: no loaded scenario has the name (admin API); the name, a client's
+// text, is echoed masked.
 func NotFoundScenario(name string) *Error {
-	return newError(CodeResourceNotFound, "40008", "Scenario "+name+" not found at this location.")
+	return newError(CodeResourceNotFound, "40008", "Scenario "+MaskCardData(name)+" not found at this location.")
 }
 
 // InvalidSnapshotName: a snapshot name the sandbox cannot keep a file of (admin API)

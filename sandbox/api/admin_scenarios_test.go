@@ -57,6 +57,9 @@ func TestAdminScenariosListAndActivate(t *testing.T) {
 	if got := env.do("PUT", "/_sandbox/scenarios/active", jsonHeader(), `{"names":["4263970000005262"]}`).gpError(t); got.Description != "names: no scenario is named 426397******5262" {
 		t.Errorf("a card number as a name: %+v", got)
 	}
+	if got := env.do("DELETE", "/_sandbox/scenarios/4263970000005262", nil, "").gpError(t); got != (gpError{404, "RESOURCE_NOT_FOUND", "40008", "Scenario 426397******5262 not found at this location."}) {
+		t.Errorf("removing a card number as a name: %+v", got)
+	}
 	if got := env.do("PUT", "/_sandbox/scenarios/active", jsonHeader(), `{"names":"downstream-error"}`).gpError(t); got.Detail != "40213" {
 		t.Errorf("names not a list: %+v", got)
 	}

@@ -55,7 +55,7 @@ func (s *sinkEnv) mustHoldNone(t *testing.T, adminPaths []string, clear ...strin
 // buntdbFraming is what buntdb writes around a file's keys and values: counts, lengths,
 // and an item's expiry time (Unix seconds), numbers no request chose that may hold any
 // four digits a sweep looks for.
-var buntdbFraming = regexp.MustCompile(`\$2\r\n(?:ae|ex)\r\n\$\d+\r\n\d+\r\n|[*$]\d+\r\n`)
+var buntdbFraming = regexp.MustCompile(`(?m)^(?:\$2\r\n(?:ae|ex)\r\n\$\d+\r\n\d+\r\n|[*$]\d+\r\n)`)
 
 // dbRecords reads a database file as the card-data sweeps search it: its commands,
 // keys and values, each framing number replaced by a NUL.

@@ -97,9 +97,8 @@ func TestMiCRequestReachesTheBoundTerminal(t *testing.T) {
 }
 
 // GET /_sandbox/devices?merchant_id= answers that merchant's terminals only, in id
-// order; a merchant with none, or no merchant at all, answers an empty list. A value
-// the query cannot carry (a broken %-escape) is dropped with its parameter, as Go
-// parses a query, so the whole list comes back.
+// order; a merchant with none, or no merchant at all, answers an empty list. A query
+// that cannot be decoded (a broken %-escape) is refused, on this and every admin call.
 func TestAdminDevicesOfAMerchant(t *testing.T) {
 	env := mustSandbox(t)
 	device := func(n, merchant, account, model string) string {
@@ -127,7 +126,9 @@ func TestAdminDevicesOfAMerchant(t *testing.T) {
 	}
 	// A filter that cannot be decoded is refused, not dropped (which listed them all).
 	want := gpError{400, "INVALID_REQUEST_DATA", "40213", `query: invalid URL escape "%ZZ"`}
-	if got := env.do("GET", "/_sandbox/devices?merchant_id=%ZZ", nil, "").gpError(t); got != want {
-		t.Errorf("?merchant_id=%%ZZ: %+v, want %+v", got, want)
+	for _, path := range []string{"/_sandbox/devices?merchant_id=%ZZ", "/_sandbox/notifications?order_id=%ZZ", "/_sandbox/requests?operation=%ZZ"} {
+		if got := env.do("GET", path, nil, "").gpError(t); got != want {
+			t.Errorf("%s: %+v, want %+v", path, got, want)
+		}
 	}
 }

@@ -378,7 +378,7 @@ func TestProblemsHoldNoCardNumber(t *testing.T) {
 	// Each quotes it, masked: the file's name, the terminal card, the operation, the
 	// fixture's status.
 	all := ps.Error() + "\n" + fps.Error()
-	for _, want := range []string{masked + ".yaml:5:", "card \"" + masked + "\"", "\"" + masked + "\"", "status"} {
+	for _, want := range []string{masked + ".yaml:5:", "card \"" + masked + "\"", "unknown operation \"" + masked + "\"", "status"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no problem quotes %q:\n%s", want, all)
 		}
@@ -394,7 +394,7 @@ func TestProblemsHoldNoCardNumber(t *testing.T) {
 		t.Errorf("Check() = %v, want the card number masked", err)
 	}
 	// A card number is no scenario's name, and a binding to one is quoted masked.
-	if got := mustScenarioProblems(t, "version: 1\nname: \""+pan+"\"\nrules: [{when: {operation: any}, then: pass}]\n"); len(got) != 1 || strings.Contains(got[0], pan) {
+	if got := mustScenarioProblems(t, "version: 1\nname: \""+pan+"\"\nrules: [{when: {operation: any}, then: pass}]\n"); len(got) != 1 || strings.Contains(got[0], pan) || !strings.Contains(got[0], "hold no card number") {
 		t.Errorf("a scenario named %s: %q, want one problem, the number masked", pan, got)
 	}
 	_, bindings, err := LoadFixturesWithBindings(files(pan+".yaml", "merchants:\n  - id: MER_1\n    name: one\n    scenarios: [\""+pan+"\"]\n"))
