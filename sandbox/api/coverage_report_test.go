@@ -410,6 +410,32 @@ func TestCoverageReportOfARichJournal(t *testing.T) {
 		}
 		t.Errorf("GET /_sandbox/coverage: %d, differs at byte %d:\n got …%s\nwant …%s", r.status, at, around(r.body, at), around(want, at))
 	}
+
+	// The rules the expected report shares with the code, stated apart from both: two
+	// orders, three attempts, both delivered; at most five examples, the first ones;
+	// errors by status, then code, then detail.
+	var got wantCoverage
+	if err := json.Unmarshal(r.body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if n := got.Seen.Notifications; n["DELIVERED"] != 2 || n["attempts"] != 3 {
+		t.Errorf("notifications seen: %v, want 2 delivered after 3 attempts", n)
+	}
+	for _, it := range got.Items {
+		if it.Notifications != nil {
+			continue // a notification item names its orders, not requests
+		}
+		if len(it.Examples) > 5 || !slices.IsSortedFunc(it.Examples, func(a, b wantCoverageExample) int { return int(a.Seq) - int(b.Seq) }) ||
+			it.Count > len(it.Examples) && len(it.Examples) != 5 {
+			t.Errorf("%s: %d examples of %d: %v", it.ID, len(it.Examples), it.Count, it.Examples)
+		}
+	}
+	for i := 1; i < len(got.Seen.Errors); i++ {
+		a, b := got.Seen.Errors[i-1], got.Seen.Errors[i]
+		if a.Status > b.Status || a.Status == b.Status && (a.Code > b.Code || a.Code == b.Code && a.Detail >= b.Detail) {
+			t.Errorf("errors out of order: %d %s %s before %d %s %s", a.Status, a.Code, a.Detail, b.Status, b.Code, b.Detail)
+		}
+	}
 }
 
 // around is b from a little before at to a little after.
