@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // One process at a time opens a database file: two buntdb instances appending to one
@@ -57,12 +58,21 @@ func lockFile(path string) (*os.File, error) {
 	return f, nil
 }
 
-// lockHolder reads the pid the lock file names, 0 when it names none.
+// lockHolder reads the pid the lock file names, 0 when it names none. A holder that
+// has just taken the lock writes its pid right after: a start racing it waits for
+// that a little (lockHolderWait) rather than name no process.
 func lockHolder(name string) int {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return 0
+	deadline := time.Now().Add(lockHolderWait)
+	for {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return 0
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil || time.Now().After(deadline) {
+			return pid
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return pid
 }
+
+const lockHolderWait = 200 * time.Millisecond
