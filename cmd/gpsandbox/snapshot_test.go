@@ -63,3 +63,17 @@ func TestInvalidSnapshotNameStopsTheStart(t *testing.T) {
 		t.Errorf("the refused start created %s: %v", fresh, err)
 	}
 }
+
+// --snapshot with a name holding a card number is refused like any invalid name, and
+// its message, written to the log, shows the number masked.
+func TestCardNumberSnapshotNameStopsTheStartMasked(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "new.db")
+	_, err := runOnce(t, "--addr", "127.0.0.1:0", "--db", db, "--snapshot", "before-4242424242424242")
+	const want = "--snapshot before-424242******4242: INVALID_REQUEST_DATA 40213: name contains unexpected data"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "4242424242424242") {
+		t.Errorf("start: %v\nwant %s...", err, want)
+	}
+	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused start created %s: %v", db, err)
+	}
+}
