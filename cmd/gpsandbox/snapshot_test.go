@@ -35,3 +35,45 @@ func TestUnknownSnapshotStopsTheStart(t *testing.T) {
 		t.Errorf("the failed start created %s: %v", fresh, err)
 	}
 }
+
+// --snapshot with a name no snapshot can have (a path, a leading '-', too long) stops
+// the start before the database is opened, with the name rule's words: the file stays
+// byte for byte as it was, and on a path with no file, none is created.
+func TestInvalidSnapshotNameStopsTheStart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "run.db")
+	base, stop := mustRun(t, "--db", db)
+	mustIssueToken(t, base)
+	stop()
+	before := mustReadFile(t, db)
+
+	const rule = "INVALID_REQUEST_DATA 40213: name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-' and holding no card number"
+	fresh := filepath.Join(t.TempDir(), "new.db")
+	for _, name := range []string{"../x", "-x", strings.Repeat("a", 65)} {
+		for _, args := range [][]string{{"--db", db}, {"--db", db, "--reset"}, {"--db", fresh}} {
+			_, err := runOnce(t, append([]string{"--addr", "127.0.0.1:0", "--snapshot=" + name}, args...)...)
+			if want := "--snapshot " + name + ": " + rule; err == nil || err.Error() != want {
+				t.Errorf("start --snapshot %q %v: %v\nwant %s", name, args, err, want)
+			}
+		}
+	}
+	if after := mustReadFile(t, db); !bytes.Equal(after, before) {
+		t.Errorf("a refused start changed the database file: %d bytes before, %d after", len(before), len(after))
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused start created %s: %v", fresh, err)
+	}
+}
+
+// --snapshot with a name holding a card number is refused like any invalid name, and
+// its message, written to the log, shows the number masked.
+func TestCardNumberSnapshotNameStopsTheStartMasked(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "new.db")
+	_, err := runOnce(t, "--addr", "127.0.0.1:0", "--db", db, "--snapshot", "before-4242424242424242")
+	const want = "--snapshot before-424242******4242: INVALID_REQUEST_DATA 40213: name contains unexpected data"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "4242424242424242") {
+		t.Errorf("start: %v\nwant %s...", err, want)
+	}
+	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused start created %s: %v", db, err)
+	}
+}

@@ -2,12 +2,16 @@ package api_test
 
 import (
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
 func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
@@ -304,6 +308,52 @@ func TestNewBatchPassesOverSeededBatchIDs(t *testing.T) {
 	}
 	if seeded := env.do("GET", "/_sandbox/transactions/TRN_SeededIntoNextBatch1", nil, "").json(t); seeded["batch_closed"] != false {
 		t.Errorf("the seeded transaction closed with merchant 1's batch: %v", seeded)
+	}
+}
+
+// A fixture file naming the id the sandbox's numbering gives its first batch: the
+// first batch the sandbox opens passes over it, and closing it counts only its own
+// sale, not the fixture's transaction, which stays in its open batch.
+func TestNewBatchPassesOverFixtureBatchIDs(t *testing.T) {
+	plain := mustSandbox(t)
+	taken := plain.mustCharge(plain.partnerToken(), saleBody("1000", "AUTO", manualCard))["batch_id"].(string)
+
+	files := fstest.MapFS{}
+	names, err := fs.Glob(fixtures.FS, "*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		data, err := fs.ReadFile(fixtures.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = &fstest.MapFile{Data: data}
+	}
+	files["transactions.yaml"].Data = append(files["transactions.yaml"].Data, `
+  - id: TRN_FixtureInFirstBatchID001
+    merchant_id: MER_00000000000000000000000000000001
+    time_created: 2021-03-24T06:00:00.000Z
+    type: SALE
+    status: CAPTURED
+    amount: "700"
+    currency: USD
+    country: US
+    batch_id: `+taken+`
+`...)
+	env := mustSandbox(t, func(c *app.Config) { c.Fixtures = app.Files{FS: files} })
+	tok := env.partnerToken()
+	batch := env.mustCharge(tok, saleBody("400", "AUTO", manualCard))["batch_id"].(string)
+	if batch == taken {
+		t.Fatalf("the sandbox's first batch is %s, the fixture's", batch)
+	}
+	closed := env.mustPost(tok, "/batches/"+batch, "")
+	if closed["transaction_count"] != float64(1) || closed["amount"] != "400" {
+		t.Errorf("summary of %s: %v, want only its own sale of 400", batch, closed)
+	}
+	fixture := env.do("GET", "/_sandbox/transactions/TRN_FixtureInFirstBatchID001", nil, "").json(t)
+	if fixture["batch_id"] != taken || fixture["batch_closed"] != false {
+		t.Errorf("the fixture's transaction after the close: %v", fixture)
 	}
 }
 

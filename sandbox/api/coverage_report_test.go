@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
 )
 
@@ -69,53 +69,6 @@ type wantCoverageError struct {
 type wantCoverageExample struct {
 	Seq       uint64 `json:"seq"`
 	RequestID string `json:"request_id"`
-}
-
-// coverageGroups are the checklist's groups, as the inspector shows them.
-var coverageGroups = map[string][]string{
-	"access":        {"token", "token.refused"},
-	"entry modes":   {"sale.swipe", "sale.chip", "sale.contactless", "sale.contactless_swipe", "sale.manual", "sale.debit"},
-	"payments":      {"authorize", "refund.standalone", "verify"},
-	"outcomes":      {"outcome.declined.55", "outcome.declined.54", "outcome.not_verified", "outcome.partial"},
-	"follow-ups":    {"capture", "tip.adjustment", "tip.capture", "adjustment.amount", "refund", "reversal", "reauthorization", "incremental"},
-	"batches":       {"batch.close", "batch.detail"},
-	"reporting":     {"report.detail", "report.list"},
-	"card tokens":   {"card_token"},
-	"terminal":      {"terminal.sale"},
-	"error paths":   {"error.not_found", "error.duplicate", "error.missing_fields", "error.permission", "error.invalid_action", "error.over_limit", "error.pin_refund"},
-	"notifications": {"notification.delivered", "notification.retried"},
-}
-
-// checklistFromDoc reads the checklist from ADMIN.md's table, in its order: what the
-// report must name each item by.
-func checklistFromDoc(t *testing.T) []wantCoverageItem {
-	t.Helper()
-	doc, err := os.ReadFile("ADMIN.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := map[string]string{}
-	for g, ids := range coverageGroups {
-		for _, id := range ids {
-			group[id] = g
-		}
-	}
-	var out []wantCoverageItem
-	for _, line := range strings.Split(string(doc), "\n") {
-		if !strings.HasPrefix(line, "| `") || !strings.HasSuffix(line, " |") {
-			continue
-		}
-		cells := strings.Split(strings.TrimSuffix(strings.TrimPrefix(line, "| "), " |"), " | ")
-		id := strings.Trim(cells[0], "`")
-		if len(cells) != 4 || group[id] == "" {
-			continue // another table's row
-		}
-		out = append(out, wantCoverageItem{ID: id, Group: group[id], Title: cells[1], SatisfiedBy: cells[2], Source: cells[3]})
-	}
-	if len(out) != 38 {
-		t.Fatalf("ADMIN.md's checklist has %d items, want 38", len(out))
-	}
-	return out
 }
 
 // coverageStep is a journaled request and what the report must make of it.
@@ -175,8 +128,16 @@ func (j *coverageJournal) report(t *testing.T, notes []sandbox.Notification) wan
 	var w wantCoverage
 	w.Requests = len(j.steps)
 	w.Summary.Uncovered = []string{}
-	for _, it := range checklistFromDoc(t) {
-		it.Examples = []wantCoverageExample{}
+	checklist := api.Checklist()
+	for _, s := range j.steps {
+		for _, id := range s.items {
+			if !slices.ContainsFunc(checklist, func(c api.ChecklistItem) bool { return c.ID == id }) {
+				t.Fatalf("a step names %q, which is no checklist item", id)
+			}
+		}
+	}
+	for _, c := range checklist {
+		it := wantCoverageItem{ID: c.ID, Group: c.Group, Title: c.Title, SatisfiedBy: c.By, Source: c.Source, Examples: []wantCoverageExample{}}
 		for _, s := range j.steps {
 			if slices.Contains(s.items, it.ID) {
 				it.Count++

@@ -172,15 +172,40 @@ func TestCoverageNotificationDelivered(t *testing.T) {
 	}
 }
 
-// ADMIN.md lists the checklist as the code has it.
+// ADMIN.md lists the checklist as the code has it: the same rows in the same order,
+// none missing and none left over.
 func TestCoverageChecklistDocumented(t *testing.T) {
 	doc, err := os.ReadFile("ADMIN.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, row := range api.ChecklistRows() {
-		if !strings.Contains(string(doc), row+"\n") {
+	const header = "| id | item | satisfied by | SDK tests |\n|---|---|---|---|\n"
+	_, table, found := strings.Cut(string(doc), header)
+	if !found {
+		t.Fatalf("ADMIN.md has no checklist table headed\n%s", header)
+	}
+	var documented []string
+	for line := range strings.Lines(table) {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		documented = append(documented, strings.TrimSuffix(line, "\n"))
+	}
+	var want []string
+	for _, it := range api.Checklist() {
+		want = append(want, "| `"+it.ID+"` | "+it.Title+" | "+it.By+" | "+it.Source+" |")
+	}
+	for _, row := range want {
+		if !slices.Contains(documented, row) {
 			t.Errorf("ADMIN.md lacks the checklist row\n%s", row)
 		}
+	}
+	for _, row := range documented {
+		if !slices.Contains(want, row) {
+			t.Errorf("ADMIN.md's checklist has a row the code does not\n%s", row)
+		}
+	}
+	if !t.Failed() && !slices.Equal(documented, want) {
+		t.Errorf("ADMIN.md lists the checklist out of the code's order:\n%s\nwant\n%s", strings.Join(documented, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -416,6 +416,39 @@ func TestDeviceTerminalDelay(t *testing.T) {
 	}
 }
 
+// A snapshot restore that brings back a waiting command wakes the terminal delay: with
+// the clock frozen past the command's delay, nothing else would, and the command would
+// wait for a card for good. The log shows each completion.
+func TestDeviceTerminalDelayAfterRestore(t *testing.T) {
+	log := &lockedBuffer{}
+	env := mustSandboxWith(t, envOptions{log: log, configure: []func(*app.Config){func(c *app.Config) { c.TerminalDelay = 2 * time.Second }}})
+	tok := env.mustToken(partnerApp, partnerKey, "")
+	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
+	id := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)["id"].(string)
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"waiting"}`)
+	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"2s"}`)
+	completed := `"msg":"terminal delay","device_request_id":"` + id + `"`
+	awaitLog(t, log, completed, 1) // the worker has nothing left to wait for
+
+	env.mustAdmin("POST", "/_sandbox/snapshots/waiting/restore", "")
+	awaitLog(t, log, completed, 2)
+	if d := env.do("GET", "/_sandbox/device-requests/"+id, nil, "").json(t); d["status"] != "COMPLETE" {
+		t.Errorf("after the restore and the delay: %v", d["status"])
+	}
+}
+
+// awaitLog waits until the log holds line n times.
+func awaitLog(t *testing.T, log *lockedBuffer, line string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(log.String(), line) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log holds %q %d times, want %d", line, strings.Count(log.String(), line), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // A scenario's terminal outcome chooses what happens at the terminal: the card and
 // tip, a customer who cancels, a busy terminal, a host decline; a sequence step per
 // command, matched on the UPA command by body.

@@ -30,11 +30,15 @@ func RoutesOf(h http.Handler) []Route {
 // WithoutToken is the journal's redaction of an answer's token.
 var WithoutToken = withoutToken
 
-// ChecklistRows are the coverage checklist's items as ADMIN.md's table rows.
-func ChecklistRows() []string {
-	out := make([]string, 0, len(checklist))
+// ChecklistItem is an item of the coverage checklist, as the code states it.
+type ChecklistItem struct{ ID, Group, Title, By, Source string }
+
+// Checklist is the coverage checklist in its order: what the report names its items
+// by, and what ADMIN.md lists.
+func Checklist() []ChecklistItem {
+	out := make([]ChecklistItem, 0, len(checklist))
 	for _, it := range checklist {
-		out = append(out, "| `"+it.ID+"` | "+it.Title+" | "+it.By+" | "+it.Source+" |")
+		out = append(out, ChecklistItem{ID: it.ID, Group: it.Group, Title: it.Title, By: it.By, Source: it.Source})
 	}
 	return out
 }

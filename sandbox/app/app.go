@@ -152,7 +152,8 @@ func Open(cfg Config) (*App, error) {
 		// start refused for its snapshot leaves the file as it was.
 		check := func(name string) error { return store.CheckSnapshot(cfg.DB, name) }
 		if err := sandbox.CheckSnapshot(cfg.Snapshot, check); err != nil {
-			return nil, fmt.Errorf("--snapshot %s: %w", cfg.Snapshot, err)
+			// The name is refused when it holds a card number: not shown in clear.
+			return nil, fmt.Errorf("--snapshot %s: %w", sandbox.MaskCardData(cfg.Snapshot), err)
 		}
 	}
 	var err error
