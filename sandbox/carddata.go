@@ -92,6 +92,11 @@ func KeyWithoutCardData(key string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// HoldsCardData reports whether s holds anything MaskCardData would mask: a name a
+// client chooses (a scenario's, a snapshot's) is shown, logged and journaled as it
+// is, so one that does is refused rather than masked.
+func HoldsCardData(s string) bool { return !cardDataFree(s) }
+
 // cardDataFree reports whether MaskCardData leaves s as it is. It allocates nothing,
 // so the masker can keep a token without copying it.
 func cardDataFree[T string | []byte](s T) bool {

@@ -290,7 +290,7 @@ const NameRule = "must be 1 to 100 letters, digits, '-', '_' or '.', starting wi
 // separated by commas, so it has no commas, spaces or other punctuation; and it is
 // shown, logged and journaled as it is, so it holds no card number.
 func ValidName(name string) bool {
-	if name == "" || len(name) > 100 || sandbox.MaskCardData(name) != name {
+	if name == "" || len(name) > 100 || sandbox.HoldsCardData(name) {
 		return false
 	}
 	for i, c := range []byte(name) {
