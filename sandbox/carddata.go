@@ -23,6 +23,8 @@ import (
 //     card data anywhere else.
 //   - MaskCardNumber and MaskEMVData mask a value known to be a card number or EMV
 //     TLV data, for request conversions that keep such a field.
+//   - MaskedExcerpt quotes a value a user wrote in a message (a scenario's or a
+//     fixture's problem, an unknown name): masked, then cut short.
 
 // Redacted replaces a secret value: a CVV, a PIN block, track data, a credential.
 const Redacted = "[REDACTED]"
@@ -61,6 +63,23 @@ func MaskCardData(text string) string {
 	return string(maskCardNumbers([]byte(text)))
 }
 
+// MaskedExcerpt returns a value a user wrote as a message may quote it: its card data
+// masked, then cut to 40 bytes, so that a message names the value rather than echoing
+// it whole. The mask comes first: a cut through a card number could leave more of its
+// digits than the mask keeps, too few for MaskCardData to know them afterwards.
+func MaskedExcerpt(s string) string {
+	s = MaskCardData(s)
+	const max = 40
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // KeyWithoutCardData returns a key a client chose (an idempotency key, a session) as
 // the store may keep it: as sent when it holds no card data, else "sha256:" and its
 // SHA-256 in hex. Masking would not do: two keys differing only in the masked digits
@@ -72,6 +91,11 @@ func KeyWithoutCardData(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+// HoldsCardData reports whether s holds anything MaskCardData would mask: a name a
+// client chooses (a scenario's, a snapshot's) is shown, logged and journaled as it
+// is, so one that does is refused rather than masked.
+func HoldsCardData(s string) bool { return !cardDataFree(s) }
 
 // cardDataFree reports whether MaskCardData leaves s as it is. It allocates nothing,
 // so the masker can keep a token without copying it.

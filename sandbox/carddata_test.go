@@ -53,6 +53,25 @@ func TestMaskCardData(t *testing.T) {
 	}
 }
 
+// MaskedExcerpt masks before it cuts: cut first, a card number across the 40th byte
+// would keep ten of its digits, too few to be known as one and masked afterwards.
+func TestMaskedExcerpt(t *testing.T) {
+	x30 := strings.Repeat("x", 30)
+	tests := []struct{ name, in, want string }{
+		{"short value kept", "TRN_1", "TRN_1"},
+		{"forty bytes kept", strings.Repeat("a", 40), strings.Repeat("a", 40)},
+		{"long value cut", strings.Repeat("a", 41), strings.Repeat("a", 40) + "…"},
+		{"card number masked", "4263970000005262", "426397******5262"},
+		{"card number across the cut", x30 + "4263970000005262", x30 + "426397****…"},
+		{"no rune split", strings.Repeat("a", 39) + "é", strings.Repeat("a", 39) + "…"},
+	}
+	for _, tt := range tests {
+		if got := MaskedExcerpt(tt.in); got != tt.want {
+			t.Errorf("%s: MaskedExcerpt(%q) = %q, want %q", tt.name, tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestMaskCardDataJSON(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"card block", `{"payment_method":{"card":{"number":"4263970000005262","cvv":"123"}}}`,

@@ -41,7 +41,9 @@ var snapshotName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$`)
 
 // ValidSnapshotName reports whether name may name a snapshot. A name that holds a
 // card number is refused: it would be kept in clear as a file name.
-func ValidSnapshotName(name string) bool { return snapshotName.MatchString(name) && cardDataFree(name) }
+func ValidSnapshotName(name string) bool {
+	return snapshotName.MatchString(name) && !HoldsCardData(name)
+}
 
 // SessionScope is the scope of the sequence counters of an X-Sandbox-Session: the
 // session as sent, or its hash when it carries card data (see KeyWithoutCardData).

@@ -50,7 +50,7 @@ func (s *Server) adminSetActiveScenarios(r *http.Request) (any, error) {
 	names := req.Names
 	var unknown *scenario.UnknownError
 	if err := s.engine.SetGlobal(names); errors.As(err, &unknown) {
-		return nil, sandbox.InvalidDocument("names: no scenario is named " + scenario.Clip(unknown.Name))
+		return nil, sandbox.InvalidDocument("names: no scenario is named " + sandbox.MaskedExcerpt(unknown.Name))
 	} else if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -114,6 +116,20 @@ func TestOpenNamesTheBadFile(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "broken.yaml:") {
 			t.Errorf("%s: err %v, want a problem in broken.yaml", name, err)
 		}
+	}
+}
+
+// A scenario file named with a card number refuses the start, named masked.
+func TestOpenRefusesAScenarioFileNamedWithACardNumber(t *testing.T) {
+	dir := t.TempDir()
+	doc := []byte("version: 1\nname: mine\nrules: [{when: {operation: any}, then: pass}]\n")
+	if err := os.WriteFile(filepath.Join(dir, "4263970000005262.yaml"), doc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := app.Open(app.Config{Scenarios: app.Files{Dir: dir}})
+	want := filepath.Join(dir, "426397******5262.yaml") + ": the file's name holds a card number"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "4263970000005262") {
+		t.Errorf("err %v, want %q and the card number nowhere in clear", err, want)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -61,7 +60,7 @@ func OutcomeProblems(o Outcome, ops []string) []OutcomeProblem {
 	}
 	if o.DuplicateCharge != "" {
 		if o.DuplicateCharge != DuplicateRefuse {
-			add("duplicate_charge", "unknown duplicate_charge mode %q (want %s)", Clip(o.DuplicateCharge), DuplicateRefuse)
+			add("duplicate_charge", "unknown duplicate_charge mode %q (want %s)", sandbox.MaskedExcerpt(o.DuplicateCharge), DuplicateRefuse)
 		}
 		if hidden {
 			add("duplicate_charge", "duplicate_charge decides how a payment executes: it cannot be combined with error or fault")
@@ -95,7 +94,7 @@ func ScopeProblem(scope string) string {
 	if scope == "" || slices.Contains(SequenceScopes, scope) {
 		return ""
 	}
-	return fmt.Sprintf("unknown scope %q (want %s)", Clip(scope), strings.Join(SequenceScopes, " or "))
+	return fmt.Sprintf("unknown scope %q (want %s)", sandbox.MaskedExcerpt(scope), strings.Join(SequenceScopes, " or "))
 }
 
 // ScopeRuleProblem says why a rule cannot have its scope, or "": it counts nothing
@@ -114,19 +113,4 @@ func ScopeRuleProblem(scope string, counted, notification bool) string {
 		return "scope order applies to operation notification (the order a notification is about); a request's path names a transaction: use scope transaction"
 	}
 	return ""
-}
-
-// Clip shortens a value written by a user to 40 bytes for a message, which names the
-// value rather than echoing it whole.
-func Clip(s string) string {
-	s = sandbox.MaskCardData(s) // before the cut, which could leave a card number's first digits unmasked
-	const max = 40
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -56,7 +56,9 @@ type state struct {
 // UnknownError is a scenario name that no loaded scenario has.
 type UnknownError struct{ Name string }
 
-func (e *UnknownError) Error() string { return fmt.Sprintf("unknown scenario %q", Clip(e.Name)) }
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("unknown scenario %q", sandbox.MaskedExcerpt(e.Name))
+}
 
 // NewEngine returns an engine over scenarios, keeping sequence counters in store.
 func NewEngine(store sandbox.Store, scenarios []Scenario) (*Engine, error) {

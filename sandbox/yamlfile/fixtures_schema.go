@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
 // The fixture file schema. These types mirror the domain types with yaml keys and
@@ -172,7 +171,7 @@ func (s ident) check() string {
 	}
 	for _, c := range []byte(s) {
 		if !isAlnum(c) && !strings.ContainsRune("-._~", rune(c)) {
-			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", scenario.Clip(string(s)))
+			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", sandbox.MaskedExcerpt(string(s)))
 		}
 	}
 	return ""
@@ -183,7 +182,7 @@ type amount string
 
 func (s amount) check() string {
 	if len(s) == 0 || len(s) > maxIDLength || strings.Trim(string(s), "0123456789") != "" {
-		return fmt.Sprintf("must be 1 to %d digits in minor units (\"1000\" is 10.00), got %q", maxIDLength, scenario.Clip(string(s)))
+		return fmt.Sprintf("must be 1 to %d digits in minor units (\"1000\" is 10.00), got %q", maxIDLength, sandbox.MaskedExcerpt(string(s)))
 	}
 	return ""
 }
@@ -195,7 +194,7 @@ func (gpTime) timestampText() {}
 
 func (s gpTime) check() string {
 	if _, ok := s.time(); !ok {
-		return fmt.Sprintf("must be a UTC time with milliseconds like 2021-03-24T02:02:27.158Z, got %q", scenario.Clip(string(s)))
+		return fmt.Sprintf("must be a UTC time with milliseconds like 2021-03-24T02:02:27.158Z, got %q", sandbox.MaskedExcerpt(string(s)))
 	}
 	return ""
 }
@@ -221,7 +220,7 @@ func (s country) check() string {
 
 func upperLetters(s string, n int, what string) string {
 	if len(s) != n || strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-		return fmt.Sprintf("must be %s (%d upper-case letters), got %q", what, n, scenario.Clip(s))
+		return fmt.Sprintf("must be %s (%d upper-case letters), got %q", what, n, sandbox.MaskedExcerpt(s))
 	}
 	return ""
 }
@@ -244,7 +243,7 @@ func oneOf(s string, values ...string) string {
 			return ""
 		}
 	}
-	return fmt.Sprintf("must be one of %s, got %q", strings.Join(values, ", "), scenario.Clip(s))
+	return fmt.Sprintf("must be one of %s, got %q", strings.Join(values, ", "), sandbox.MaskedExcerpt(s))
 }
 
 // permission is a permission name such as TRN_POST_Adjust.
@@ -256,7 +255,7 @@ func (s permission) check() string {
 		ok = ok && (isAlnum(c) || c == '_')
 	}
 	if !ok {
-		return fmt.Sprintf("must be a permission name like TRN_POST_Adjust (letters, digits and _), got %q", scenario.Clip(string(s)))
+		return fmt.Sprintf("must be a permission name like TRN_POST_Adjust (letters, digits and _), got %q", sandbox.MaskedExcerpt(string(s)))
 	}
 	return ""
 }

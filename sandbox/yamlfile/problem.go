@@ -72,9 +72,11 @@ func (ps Problems) err() error {
 	return ps.reported()
 }
 
-// reported is the problems as every loader hands them out: in order, and with any
-// card number a file's name or a quoted value holds masked, since problems go to the
-// log, the terminal and admin answers.
+// reported is the problems as every loader hands them out: in order, and masked.
+// This is yamlfile's one masking step: problems go to the log, the terminal and admin
+// answers, and a card number can reach one in a file's name, a key in a path, an
+// anchor, a name quoted whole or the parser's own words. A value quoted through
+// sandbox.MaskedExcerpt is masked already, before its cut (see there).
 func (ps Problems) reported() Problems {
 	for i := range ps {
 		ps[i].File, ps[i].Message = sandbox.MaskCardData(ps[i].File), sandbox.MaskCardData(ps[i].Message)

@@ -37,7 +37,7 @@ func LoadScenarios(fsys fs.FS) ([]scenario.Scenario, error) {
 func DecodeScenario(data []byte, name string) (scenario.Scenario, error) {
 	if len(data) > MaxScenarioFileSize {
 		err := &tooLargeError{size: int64(len(data)), limit: MaxScenarioFileSize}
-		return scenario.Scenario{}, Problems{{File: name, Message: err.Error()}}
+		return scenario.Scenario{}, Problems{{File: name, Message: err.Error()}}.err()
 	}
 	l := &scenarioLoader{names: map[string]site{}}
 	l.file(name, data)
@@ -95,7 +95,7 @@ func CheckScenarioBindings(bindings []ScenarioBinding, known func(name string) b
 	var ps Problems
 	for _, b := range bindings {
 		if !known(b.Scenario) {
-			ps = append(ps, b.Problem(fmt.Sprintf("%s %s: unknown scenario %q", b.Kind, b.ID, scenario.Clip(b.Scenario))))
+			ps = append(ps, b.Problem(fmt.Sprintf("%s %s: unknown scenario %q", b.Kind, b.ID, sandbox.MaskedExcerpt(b.Scenario))))
 		}
 	}
 	return ps.reported()
@@ -109,6 +109,12 @@ type scenarioLoader struct {
 }
 
 func (l *scenarioLoader) file(name string, data []byte) {
+	if sandbox.HoldsCardData(name) {
+		// A scenario's file is listed by GET /_sandbox/scenarios and keys its load
+		// errors: masked, two such names could be one.
+		l.problems = append(l.problems, Problem{File: name, Message: "the file's name holds a card number: rename the file"})
+		return
+	}
 	roots, problems := documents(name, data)
 	l.problems = append(l.problems, problems...)
 	if len(roots) == 0 && len(problems) == 0 {
@@ -273,7 +279,7 @@ func (h headerName) check() string {
 	}
 	for _, c := range []byte(h) {
 		if !isAlnum(c) && !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
-			return fmt.Sprintf("not a header name: %q", scenario.Clip(string(h)))
+			return fmt.Sprintf("not a header name: %q", sandbox.MaskedExcerpt(string(h)))
 		}
 	}
 	return ""
@@ -291,7 +297,7 @@ type duration string
 func (s duration) check() string {
 	d, err := time.ParseDuration(string(s))
 	if err != nil || d < 0 || d > scenario.MaxDelay {
-		return fmt.Sprintf("must be a duration such as 1s or 250ms, at most %s, got %q", scenario.MaxDelay, scenario.Clip(string(s)))
+		return fmt.Sprintf("must be a duration such as 1s or 250ms, at most %s, got %q", scenario.MaxDelay, sandbox.MaskedExcerpt(string(s)))
 	}
 	return ""
 }
@@ -306,7 +312,7 @@ type digits string
 
 func (s digits) check() string {
 	if s == "" || len(s) > 10 || strings.Trim(string(s), "0123456789") != "" {
-		return fmt.Sprintf("must be the digits of a detailed error code such as \"40212\", got %q", scenario.Clip(string(s)))
+		return fmt.Sprintf("must be the digits of a detailed error code such as \"40212\", got %q", sandbox.MaskedExcerpt(string(s)))
 	}
 	return ""
 }
@@ -415,7 +421,7 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
 		}
 		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
-			problem(&o.Fault, "unknown notification fault %q (want drop or duplicate)", scenario.Clip(o.Fault))
+			problem(&o.Fault, "unknown notification fault %q (want drop or duplicate)", sandbox.MaskedExcerpt(o.Fault))
 		}
 		return
 	}
@@ -430,7 +436,7 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 	}
 	if e := o.Error; e != nil && e.Description == "" && e.Code != "" && e.Detail != "" &&
 		sandbox.CatalogueDescription(e.Code, string(e.Detail)) == "" {
-		problem(&e.Code, "the catalogue has no text for %s %s: write a description", scenario.Clip(e.Code), scenario.Clip(string(e.Detail)))
+		problem(&e.Code, "the catalogue has no text for %s %s: write a description", sandbox.MaskedExcerpt(e.Code), sandbox.MaskedExcerpt(string(e.Detail)))
 	}
 	if o.Body != nil && o.Error != nil {
 		problem(&o.Body, "body merges onto a success response: it cannot be combined with error")
@@ -442,13 +448,13 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 			problem(&o.Fault, "fault %s sends no answer: error and body would never be seen", o.Fault)
 		}
 	default:
-		problem(&o.Fault, "unknown fault %q (want reset, timeout, empty or malformed)", scenario.Clip(o.Fault))
+		problem(&o.Fault, "unknown fault %q (want reset, timeout, empty or malformed)", sandbox.MaskedExcerpt(o.Fault))
 	}
 	if o.Apply && o.Error == nil && o.Fault == "" {
 		problem(&o.Apply, "apply needs an error or a fault: without them the action is applied anyway")
 	}
 	if o.Idempotency != "" && o.Idempotency != scenario.IdempotencyReplay {
-		problem(&o.Idempotency, "unknown idempotency mode %q (want replay)", scenario.Clip(o.Idempotency))
+		problem(&o.Idempotency, "unknown idempotency mode %q (want replay)", sandbox.MaskedExcerpt(o.Idempotency))
 	}
 	for _, p := range scenario.OutcomeProblems(o.toOutcome(), ops) {
 		problem(o.member(p.Member), "%s", p.Message)
@@ -470,9 +476,7 @@ func (o *outcomeDoc) member(key string) any {
 }
 
 func (doc *scenarioDoc) toScenario(file string) scenario.Scenario {
-	// The file's name as problems give it (masked), so that a load error found later
-	// is listed beside the scenarios it came from.
-	sc := scenario.Scenario{Name: doc.Name, Description: doc.Description, File: sandbox.MaskCardData(file)}
+	sc := scenario.Scenario{Name: doc.Name, Description: doc.Description, File: file}
 	for _, r := range doc.Rules {
 		rule := scenario.Rule{When: r.When.toWhen(), Scope: string(r.Scope)}
 		if r.Then != nil {

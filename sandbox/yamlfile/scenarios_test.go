@@ -3,6 +3,7 @@ package yamlfile
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -358,10 +359,11 @@ func TestProblemsHoldNoCardNumber(t *testing.T) {
 	const pan, masked = "4263970000005262", "426397******5262"
 	scenarioFile := "version: 1\nname: x\nrules:\n" +
 		"  - when: {operation: device}\n    then: {terminal: {card: \"" + pan + "\"}}\n" +
-		"  - when: {operation: \"" + pan + "\"}\n    then: pass\n"
-	_, err := LoadScenarios(files(pan+".yaml", scenarioFile))
+		"  - when: {operation: \"" + pan + "\"}\n    then: pass\n" +
+		"  - when: {operation: any}\n    then: {body: {\"" + pan + "\": 0x10}}\n"
+	_, err := LoadScenarios(files("s.yaml", scenarioFile))
 	var ps Problems
-	if !errors.As(err, &ps) || len(ps) < 2 {
+	if !errors.As(err, &ps) || len(ps) < 3 {
 		t.Fatalf("LoadScenarios: %v, want a problem for each rule", err)
 	}
 	fixtureFile := "transactions:\n  - id: TRN_x\n    status: \"" + pan + "\"\n"
@@ -375,10 +377,10 @@ func TestProblemsHoldNoCardNumber(t *testing.T) {
 			t.Errorf("problem %q holds the card number in clear", s)
 		}
 	}
-	// Each quotes it, masked: the file's name, the terminal card, the operation, the
-	// fixture's status.
+	// Each quotes it, masked: the terminal card, the operation, the body's key in the
+	// path, the fixture's status.
 	all := ps.Error() + "\n" + fps.Error()
-	for _, want := range []string{masked + ".yaml:5:", "card \"" + masked + "\"", "unknown operation \"" + masked + "\"", "status"} {
+	for _, want := range []string{"card \"" + masked + "\"", "unknown operation \"" + masked + "\"", "body." + masked + ": ", "status"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no problem quotes %q:\n%s", want, all)
 		}
@@ -404,5 +406,24 @@ func TestProblemsHoldNoCardNumber(t *testing.T) {
 	bound := CheckScenarioBindings(bindings, func(string) bool { return false })
 	if s := bound.Error(); len(bound) != 1 || strings.Contains(s, pan) || !strings.Contains(s, masked+".yaml") {
 		t.Errorf("binding problems %q, want one, the card number masked in the file's name and the scenario's", s)
+	}
+}
+
+// A scenario file named with a card number is refused, named masked: its name would
+// be listed and key its load errors, and masked, two such names could be one.
+func TestScenarioFileNamedWithCardNumber(t *testing.T) {
+	const doc = "version: 1\nname: %s\nrules: [{when: {operation: any}, then: pass}]\n"
+	for name, masked := range map[string]string{
+		"4263970000005262.yaml":   "426397******5262.yaml",
+		"4263-9700-0000-5262.yml": "4263-97**-****-5262.yml",
+	} {
+		_, err := LoadScenarios(files(name, fmt.Sprintf(doc, "a"), "ok.yaml", fmt.Sprintf(doc, "b")))
+		var ps Problems
+		if !errors.As(err, &ps) || len(ps) != 1 {
+			t.Fatalf("LoadScenarios(%s): %v, want one problem", name, err)
+		}
+		if got, want := ps[0].String(), masked+": the file's name holds a card number: rename the file"; got != want {
+			t.Errorf("LoadScenarios(%s): %q, want %q", name, got, want)
+		}
 	}
 }
