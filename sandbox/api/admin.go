@@ -2,10 +2,12 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -72,14 +74,32 @@ func (s *Server) adminOnly(h http.Handler) http.Handler {
 				return
 			}
 		}
-		// Go's query parsing drops a pair it cannot decode: a filter with a bad
-		// escape would otherwise be no filter, and list everything.
-		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
-			writeError(w, r, sandbox.InvalidDocument("query: "+err.Error()))
+		q, err := parseQuery(r)
+		if err != nil {
+			writeError(w, r, err)
 			return
 		}
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), queryKey{}, q)))
 	})
+}
+
+// parseQuery parses r's query string, refusing one that does not decode: Go's query
+// parsing drops a pair it cannot decode (a bad escape, a ';'), so a filter with a bad
+// escape would otherwise be no filter, and list everything.
+func parseQuery(r *http.Request) (url.Values, error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, sandbox.InvalidDocument("query: " + err.Error())
+	}
+	return q, nil
+}
+
+type queryKey struct{}
+
+// adminQuery is the query string of an admin call, as adminOnly parsed it.
+func adminQuery(r *http.Request) url.Values {
+	q, _ := r.Context().Value(queryKey{}).(url.Values)
+	return q
 }
 
 // hostAllowed reports whether an open admin API answers a request for host (the Host
@@ -255,14 +275,15 @@ func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
 // GET /_sandbox/requests?<filters>&limit=: the matching entries, newest first, and
 // when more match, next: this query for the entries before the last one answered.
 func (s *Server) adminRequests(r *http.Request) (any, error) {
-	f, limit, err := s.parseJournalQuery(r, true)
+	f, limit, err := s.parseJournalQuery(adminQuery(r), true)
 	if err != nil || s.journal == nil {
 		return map[string]any{"requests": []JournalEntry{}}, err
 	}
 	entries, more := s.journal.list(f, limit)
 	answer := map[string]any{"requests": entries}
 	if more {
-		q := r.URL.Query()
+		q := url.Values{}
+		maps.Copy(q, adminQuery(r))
 		q.Set("before", strconv.FormatUint(entries[len(entries)-1].Seq, 10))
 		answer["next"] = r.URL.Path + "?" + q.Encode()
 	}
@@ -272,7 +293,7 @@ func (s *Server) adminRequests(r *http.Request) (any, error) {
 // GET /_sandbox/requests/count?<filters>: how many entries match, e.g. to verify
 // that a client called an operation exactly once.
 func (s *Server) adminCountRequests(r *http.Request) (any, error) {
-	f, _, err := s.parseJournalQuery(r, false)
+	f, _, err := s.parseJournalQuery(adminQuery(r), false)
 	if err != nil || s.journal == nil {
 		return map[string]int{"count": 0}, err
 	}
@@ -308,7 +329,7 @@ func NotificationBody(n sandbox.Notification) ([]byte, error) {
 
 // GET /_sandbox/notifications?order_id=
 func (s *Server) adminNotifications(r *http.Request) (any, error) {
-	list, err := s.svc.Notifications(r.URL.Query().Get("order_id"))
+	list, err := s.svc.Notifications(adminQuery(r).Get("order_id"))
 	if err != nil {
 		return nil, err
 	}
@@ -426,7 +447,7 @@ func (s *Server) adminListDevices(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := r.URL.Query()
+	q := adminQuery(r)
 	views := []adminDeviceView{}
 	for _, d := range devices {
 		if (q.Has("merchant_id") && d.MerchantID != q.Get("merchant_id")) || (q.Has("order_id") && d.OrderID != q.Get("order_id")) {

@@ -15,7 +15,7 @@ const maxListPage = 500
 
 // pageQuery reads ?after=&limit= (limit 1..maxListPage, default 100).
 func pageQuery(r *http.Request) (after string, limit int, err error) {
-	q := r.URL.Query()
+	q := adminQuery(r)
 	limit = 100
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)

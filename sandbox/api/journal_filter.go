@@ -2,7 +2,7 @@ package api
 
 import (
 	"maps"
-	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,10 +153,9 @@ func timeParam(name string, field func(*journalFilter) *time.Time) func(*Server,
 // known and given once, and its value well-formed, or the query is refused naming it,
 // rather than silently matching everything (or nothing). withLimit admits ?limit=
 // (from 1, default 100; more than maxJournalLimit reads maxJournalLimit).
-func (s *Server) parseJournalQuery(r *http.Request, withLimit bool) (journalFilter, int, error) {
+func (s *Server) parseJournalQuery(query url.Values, withLimit bool) (journalFilter, int, error) {
 	var f journalFilter
 	limit := defaultJournalLimit
-	query := r.URL.Query()
 	for _, name := range slices.Sorted(maps.Keys(query)) { // the first bad one, always the same
 		values := query[name]
 		if len(values) != 1 {

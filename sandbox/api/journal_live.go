@@ -3,7 +3,9 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"time"
@@ -138,12 +140,12 @@ func (s *Server) adminRequestStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.streams.Add(-1)
-	last, r, err := streamStart(r, s.journal)
+	last, filters, err := streamStart(r, s.journal)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	f, _, err := s.parseJournalQuery(r, false)
+	f, _, err := s.parseJournalQuery(filters, false)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -160,27 +162,26 @@ func (s *Server) adminRequestStream(w http.ResponseWriter, r *http.Request) {
 }
 
 // streamStart reads after= (or Last-Event-ID): the number of the last entry the
-// client already has, the newest one when neither is given. It returns the request
-// without after=, for the journal filters.
-func streamStart(r *http.Request, j *journal) (uint64, *http.Request, error) {
-	q := r.URL.Query()
+// client already has, the newest one when neither is given. It returns the query
+// without after=: the journal filters.
+func streamStart(r *http.Request, j *journal) (uint64, url.Values, error) {
+	q := adminQuery(r)
 	v := q.Get("after")
 	if _, given := q["after"]; given {
-		q.Del("after")
-		r = r.Clone(r.Context())
-		r.URL.RawQuery = q.Encode()
+		q = maps.Clone(q)
+		delete(q, "after")
 	} else {
 		v = r.Header.Get("Last-Event-ID")
 	}
 	if v == "" {
 		_, added := j.since(^uint64(0), journalFilter{})
-		return added, r, nil
+		return added, q, nil
 	}
 	n, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		return 0, r, sandbox.InvalidField("after")
+		return 0, q, sandbox.InvalidField("after")
 	}
-	return n, r, nil
+	return n, q, nil
 }
 
 // stream writes entries as they come until the client goes away or the server

@@ -68,10 +68,12 @@ func (s *Server) routes(pprof bool) *mux.Router {
 	r.Handle("/_sandbox/devices", s.admin(s.adminListDevices)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/devices/{id}", s.admin(s.adminChangeDevice)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/device-requests/{id}", s.admin(s.adminGetDeviceRequest)).Methods(http.MethodGet)
-	r.Handle("/_sandbox/device-requests/{id}/present", s.admin(s.adminPresentCard)).Methods(http.MethodPost)
-	r.Handle("/_sandbox/devices/{id}/present", s.admin(s.adminPresentOnDevice)).Methods(http.MethodPost)
-	r.Handle("/_sandbox/devices/{id}/tip", s.admin(s.adminChooseTip)).Methods(http.MethodPost)
-	r.Handle("/_sandbox/devices/{id}/cancel", s.admin(s.adminCancelOnDevice)).Methods(http.MethodPost)
+	// The customer's actions on a terminal, named by their journal operation
+	// (terminalAction); the two present routes share one, and no URL is built by name.
+	r.Handle("/_sandbox/device-requests/{id}/present", s.admin(s.adminPresentCard)).Methods(http.MethodPost).Name(opTerminalPresent)
+	r.Handle("/_sandbox/devices/{id}/present", s.admin(s.adminPresentOnDevice)).Methods(http.MethodPost).Name(opTerminalPresent)
+	r.Handle("/_sandbox/devices/{id}/tip", s.admin(s.adminChooseTip)).Methods(http.MethodPost).Name(opTerminalTip)
+	r.Handle("/_sandbox/devices/{id}/cancel", s.admin(s.adminCancelOnDevice)).Methods(http.MethodPost).Name(opTerminalCancel)
 	r.Handle("/_sandbox/requests", s.admin(s.adminRequests)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/requests", s.admin(s.adminClearRequests)).Methods(http.MethodDelete)
 	r.Handle("/_sandbox/requests/count", s.admin(s.adminCountRequests)).Methods(http.MethodGet)

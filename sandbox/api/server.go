@@ -150,7 +150,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.recoverPanic(w, r, info)
 	setCanonicalPath(r.URL)
 	s.decodeRequestBody(r)
-	if action, ok := journaledAs(r); s.journal != nil && ok {
+	if action, ok := s.journaledAs(r); s.journal != nil && ok {
 		info.journaled, info.operation = true, action
 		info.time = s.svc.Clock().Now()
 		info.headers = journaledHeaderValues(r.Header)
@@ -173,12 +173,11 @@ func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
 // journaledAs reports whether the journal records the request: every API request,
 // and of the admin calls only a customer's action on a terminal, whose operation it
 // names.
-func journaledAs(r *http.Request) (action string, ok bool) {
-	p := r.URL.EscapedPath()
-	if !isAdminPath(p) {
+func (s *Server) journaledAs(r *http.Request) (action string, ok bool) {
+	if !isAdminPath(r.URL.EscapedPath()) {
 		return "", true
 	}
-	action = terminalAction(r.Method, p)
+	action = s.terminalAction(r)
 	return action, action != ""
 }
 

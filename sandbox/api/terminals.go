@@ -2,7 +2,9 @@ package api
 
 import (
 	"net/http"
-	"strings"
+	"slices"
+
+	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -24,24 +26,16 @@ var terminalOperations = []string{opTerminalPresent, opTerminalTip, opTerminalCa
 
 // terminalAction is the journal operation of a request that is a customer's action on
 // a terminal, which the journal records; "" for any other request. It is decided
-// before routing (the journal keeps the body as it came), so it names exactly the
-// routes of the actions (routes.go): a POST to /_sandbox/devices/{id}/present, /tip or
-// /cancel, or to /_sandbox/device-requests/{id}/present.
-func terminalAction(method, p string) string {
-	if method != http.MethodPost {
-		return ""
+// before routing (the journal keeps the body as it came), by asking the router which
+// route the request would take: the action routes are named by their operation
+// (routes.go).
+func (s *Server) terminalAction(r *http.Request) string {
+	var m mux.RouteMatch
+	if !s.router.Match(r, &m) || m.MatchErr != nil {
+		return "" // no route, or not with this method
 	}
-	parts := strings.Split(p, "/") // "", "_sandbox", "devices", id, action
-	if len(parts) != 5 || parts[1] != "_sandbox" || parts[3] == "" {
-		return ""
-	}
-	switch {
-	case parts[4] == "present" && (parts[2] == "devices" || parts[2] == "device-requests"):
-		return opTerminalPresent
-	case parts[4] == "tip" && parts[2] == "devices":
-		return opTerminalTip
-	case parts[4] == "cancel" && parts[2] == "devices":
-		return opTerminalCancel
+	if name := m.Route.GetName(); slices.Contains(terminalOperations, name) {
+		return name
 	}
 	return ""
 }

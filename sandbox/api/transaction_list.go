@@ -17,7 +17,11 @@ var listTransactions = operation{
 	pathIDs:       []string{"merchant_id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		q, err := transactionQuery(c.r.URL.Query())
+		v, err := parseQuery(c.r) // a filter dropped would list everything [SB]
+		if err != nil {
+			return nil, err
+		}
+		q, err := transactionQuery(v)
 		if err != nil {
 			return nil, err
 		}

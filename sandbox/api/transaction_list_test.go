@@ -124,3 +124,26 @@ func TestListTransactionsPagesInEveryOrder(t *testing.T) {
 		t.Errorf("merchant Two's list: %d, total %v", r.status, n)
 	}
 }
+
+// A query string that does not decode is refused, naming the problem, as on the admin
+// API: Go's parsing drops such a pair, and ?status=%ZZ listed every transaction.
+func TestListTransactionsRefusesAnUndecodableQuery(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	for path, problem := range map[string]string{
+		"/transactions?status=%ZZ":                               `query: invalid URL escape "%ZZ"`,
+		"/transactions?page_size=1&reference=50%":                `query: invalid URL escape "%"`,
+		"/merchants/" + merchantOne + "/transactions?status=%ZZ": `query: invalid URL escape "%ZZ"`,
+		"/transactions?status=DECLINED;channel=CP":               "query: invalid semicolon separator in query",
+	} {
+		want := gpError{400, "INVALID_REQUEST_DATA", "40213", problem}
+		if got := env.do("GET", path, apiHeader(tok), "").gpError(t); got != want {
+			t.Errorf("%s: %+v, want %+v", path, got, want)
+		}
+	}
+	// Escaped, the same bytes are a value like any other, which no status has.
+	r := env.do("GET", "/transactions?status=%25ZZ", apiHeader(tok), "")
+	if got := r.json(t); r.status != 200 || got["total_record_count"] != float64(0) {
+		t.Errorf("?status=%%25ZZ: %d %s, want 200 and no transaction", r.status, r.body)
+	}
+}
