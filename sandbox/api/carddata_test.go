@@ -16,6 +16,16 @@ type cardSecret struct {
 	clear []string
 }
 
+// inClear reports whether content holds secret in clear. A CVV is looked for as a
+// number of its own: its four digits inside a longer run of letters and digits (a
+// random id, a port, a counter) are not a CVV.
+func inClear(content []byte, name, secret string) bool {
+	if name == "CVV" {
+		return regexp.MustCompile(`\b` + secret + `\b`).Match(content)
+	}
+	return bytes.Contains(content, []byte(secret))
+}
+
 var sweepSecrets = []cardSecret{
 	{"PAN", []string{"4263970000005262", "970000005"}},
 	{"PAN with dashes", []string{"3530-1113-3330-0000", "3530111333300000", "1113-3330"}},
@@ -107,7 +117,7 @@ func TestCardDataNeverInClear(t *testing.T) {
 	for place, content := range places {
 		for _, s := range sweepSecrets {
 			for _, clear := range s.clear {
-				if bytes.Contains(content, []byte(clear)) {
+				if inClear(content, s.name, clear) {
 					t.Errorf("%s in clear in the %s: %q", s.name, place, clear)
 				}
 			}
