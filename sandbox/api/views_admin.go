@@ -167,7 +167,10 @@ type healthView struct {
 }
 
 // adminDeviceView is a terminal as the sandbox keeps it: the domain's record, whose
-// JSON is the admin API's shape.
+// JSON is the admin API's shape. Its tags are not the wire's alone: they name the
+// members of the store's device record, which its indexes read (merchant_id,
+// account_id, pending), so a view declared here would copy them member for member.
+// A member the admin answer must not show is the reason to declare one.
 type adminDeviceView sandbox.Device
 
 // snapshotView is one snapshot, as POST and GET /_sandbox/snapshots show it.
