@@ -13,20 +13,17 @@ import (
 // adjustment history, notification attempts).
 
 // adminTransaction is a stored transaction as the admin API shows it: the fixture
-// fields (so that it can be PUT back), the sandbox's own state and the history. Its
-// payment method and order block are the public views'; its action shows an app it
-// lacks as "", where the public one leaves the member out.
+// fields, the sandbox's own state and the history. Its head, money, payment method
+// and order block are the public views'; its action shows an app it lacks as "",
+// where the public one leaves the member out. The members are in the order of the
+// public resource, the admin API's own after them. It is not a fixture document: a
+// PUT refuses its history and an action without an app.
 type adminTransaction struct {
-	ID                  string               `json:"id"`
+	transactionHead
+	moneyView
 	MerchantID          string               `json:"merchant_id"`
-	TimeCreated         string               `json:"time_created"`
-	Type                string               `json:"type"`
-	Status              string               `json:"status"`
-	Amount              string               `json:"amount"`
 	AuthorizationAmount string               `json:"authorization_amount,omitempty"`
 	GratuityAmount      string               `json:"gratuity_amount,omitempty"`
-	Currency            string               `json:"currency"`
-	Country             string               `json:"country"`
 	Reference           string               `json:"reference,omitempty"`
 	PaymentMethod       paymentMethodView    `json:"payment_method"`
 	Order               *orderAmountsView    `json:"order,omitempty"`
@@ -42,12 +39,10 @@ func adminTransactionView(t sandbox.Transaction, history []sandbox.Adjustment) a
 		history = []sandbox.Adjustment{}
 	}
 	return adminTransaction{
-		ID: t.ID, MerchantID: t.MerchantID, TimeCreated: sandbox.FormatTime(t.TimeCreated),
-		Type: t.Type, Status: t.Status, Amount: t.Amount, AuthorizationAmount: t.AuthorizationAmount,
-		GratuityAmount: t.GratuityAmount, Currency: t.Currency, Country: t.Country,
-		Reference: t.Reference, PaymentMethod: newPaymentMethodView(t.PaymentMethod), Order: newOrderAmountsView(t.Order),
-		BatchID:     t.BatchID,
-		BatchClosed: t.BatchClosed, EMVTag: t.EMVTag, Action: t.Action, Adjustments: history,
+		transactionHead: newTransactionHead(t), moneyView: transactionMoney(t), MerchantID: t.MerchantID,
+		AuthorizationAmount: t.AuthorizationAmount, GratuityAmount: t.GratuityAmount, Reference: t.Reference,
+		PaymentMethod: newPaymentMethodView(t.PaymentMethod), Order: newOrderAmountsView(t.Order),
+		BatchID: t.BatchID, BatchClosed: t.BatchClosed, EMVTag: t.EMVTag, Action: t.Action, Adjustments: history,
 	}
 }
 
@@ -172,7 +167,10 @@ type healthView struct {
 }
 
 // adminDeviceView is a terminal as the sandbox keeps it: the domain's record, whose
-// JSON is the admin API's shape.
+// JSON is the admin API's shape. Its tags are not the wire's alone: they name the
+// members of the store's device record, which its indexes read (merchant_id,
+// account_id, pending), so a view declared here would copy them member for member.
+// A member the admin answer must not show is the reason to declare one.
 type adminDeviceView sandbox.Device
 
 // snapshotView is one snapshot, as POST and GET /_sandbox/snapshots show it.
