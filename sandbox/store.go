@@ -118,19 +118,18 @@ type Tx interface {
 
 	// WalkTransactions calls fn with the transactions in the order orderBy names (one
 	// of TransactionOrderings; ties in id order), descending when desc, starting after
-	// the cursor a previous walk returned (the zero cursor: from the first), at most
-	// limit of them, until fn returns false. It returns the cursor of the last one it
-	// gave fn, and whether the walk reached the end. A list reads in chunks, one
-	// short View each, rather than holding the store while it reads everything.
-	WalkTransactions(orderBy string, desc bool, after TransactionCursor, limit int,
-		fn func(Transaction) bool) (TransactionCursor, bool, error)
+	// the transaction after (nil: from the first) as it was given, at most limit of
+	// them (all when limit < 0), until fn returns false. It returns the last
+	// transaction it gave fn (after when none), and whether the walk reached the end.
+	// A list reads in chunks, one short View each, rather than holding the store while
+	// it reads everything: a transaction changed between two chunks keeps the place it
+	// was given at. Of after, the walk reads only what the ordering compares: for ID
+	// order, its id alone.
+	WalkTransactions(orderBy string, desc bool, after *Transaction, limit int,
+		fn func(Transaction) bool) (*Transaction, bool, error)
 	// CountTransactions counts a merchant's transactions without reading them.
 	CountTransactions(merchantID string) (int, error)
 }
-
-// TransactionCursor is where a walk over the transactions stopped: the store's
-// marks, handed back to it as they are.
-type TransactionCursor struct{ Key, Record string }
 
 // ScenarioStep is one sequence counter: how many requests of a scope a scenario's
 // sequence rule has answered.

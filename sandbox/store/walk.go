@@ -107,17 +107,28 @@ func createdAt(record string) string {
 	return s[:len(s)-1] + "000"[len(s)-1-seconds-1:]
 }
 
-// WalkTransactions implements sandbox.Tx.
-func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.TransactionCursor, limit int,
-	fn func(sandbox.Transaction) bool) (sandbox.TransactionCursor, bool, error) {
+// WalkTransactions implements sandbox.Tx. The walk resumes at after's place in the
+// index: its record as encoding/json writes it, which is what the index compared when
+// it was stored, since the index orders read the record's text (memberLess).
+func (x tx) WalkTransactions(orderBy string, desc bool, after *sandbox.Transaction, limit int,
+	fn func(sandbox.Transaction) bool) (*sandbox.Transaction, bool, error) {
 	index, ok := txnIndexes[orderBy]
 	if !ok {
 		index = txnIndexes["TIME_CREATED"]
 	}
-	last, end := after, true
+	var pivot, afterKey string
+	if after != nil {
+		record, err := json.Marshal(after)
+		if err != nil {
+			return after, false, fmt.Errorf("store: encode txn:%s: %w", after.ID, err)
+		}
+		pivot, afterKey = string(record), "txn:"+after.ID
+	}
+	var last sandbox.Transaction
+	given, end := false, true
 	var decodeErr error
 	visit := func(key, value string) bool {
-		if key == after.Key {
+		if key == afterKey {
 			return true // the pivot: the walk's last record, given already
 		}
 		if limit == 0 {
@@ -129,7 +140,7 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.Transactio
 			return false
 		}
 		limit--
-		last = sandbox.TransactionCursor{Key: key, Record: value}
+		last, given = t, true
 		if !fn(t) {
 			end = false
 			return false
@@ -138,21 +149,24 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.Transactio
 	}
 	var err error
 	switch {
-	case after.Key == "" && desc:
+	case after == nil && desc:
 		err = x.t.Descend(index, visit)
-	case after.Key == "":
+	case after == nil:
 		err = x.t.Ascend(index, visit)
 	case desc:
 		// buntdb's pivot has no key: it sorts after, and here takes in, every record
 		// its index holds equal to it, the last one given among them.
-		err = x.t.DescendLessOrEqual(index, after.Record, visit)
+		err = x.t.DescendLessOrEqual(index, pivot, visit)
 	default:
-		err = x.t.AscendGreaterOrEqual(index, after.Record, visit)
+		err = x.t.AscendGreaterOrEqual(index, pivot, visit)
 	}
 	if err == nil {
 		err = decodeErr
 	}
-	return last, end, err
+	if !given {
+		return after, end, err
+	}
+	return &last, end, err
 }
 
 // Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
