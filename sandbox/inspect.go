@@ -14,7 +14,7 @@ type TransactionRecord struct {
 // histories took a read per transaction, and a reset between them made the page 404.
 func (s *Service) Transactions(after string, limit int) ([]TransactionRecord, error) {
 	return view(s, func(tx Tx) ([]TransactionRecord, error) {
-		page, err := tx.TransactionPage(after, limit)
+		page, err := transactionsByID(tx, after, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -27,6 +27,21 @@ func (s *Service) Transactions(after string, limit int) ([]TransactionRecord, er
 		}
 		return out, nil
 	})
+}
+
+// transactionsByID lists up to limit transactions (all when limit < 0) whose id sorts
+// after after ("" for the first page), in id order: the walk of the public list.
+func transactionsByID(tx Tx, after string, limit int) ([]Transaction, error) {
+	var from *Transaction
+	if after != "" {
+		from = &Transaction{ID: after} // the ID order reads the id alone
+	}
+	out := []Transaction{}
+	_, _, err := tx.WalkTransactions("ID", false, from, limit, func(t Transaction) bool {
+		out = append(out, t)
+		return true
+	})
+	return out, err
 }
 
 // Orders returns up to limit stored orders whose id sorts after after, in id order.
@@ -97,7 +112,7 @@ func (s *Service) ScenarioState() (ScenarioState, error) {
 		for _, m := range merchants {
 			st.bind("merchant", m.ID, m.Scenarios)
 		}
-		transactions, err := tx.TransactionPage("", -1)
+		transactions, err := transactionsByID(tx, "", -1)
 		if err != nil {
 			return err
 		}

@@ -109,7 +109,6 @@ type Tx interface {
 
 	// Listings in id order. The pages return at most limit records (all of them when
 	// limit < 0) whose id sorts after after ("" for the first page).
-	TransactionPage(after string, limit int) ([]Transaction, error)
 	OrderPage(after string, limit int) ([]Order, error)
 	BatchPage(after string, limit int) ([]Batch, error)
 	Apps() ([]App, error)

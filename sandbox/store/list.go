@@ -11,10 +11,6 @@ import (
 
 // Listings for the admin API: records in key order (by id).
 
-func (x tx) TransactionPage(after string, limit int) ([]sandbox.Transaction, error) {
-	return page[sandbox.Transaction](x.t, "txn:", after, limit)
-}
-
 func (x tx) OrderPage(after string, limit int) ([]sandbox.Order, error) {
 	return page[sandbox.Order](x.t, "order:", after, limit)
 }
