@@ -14,7 +14,19 @@ var ErrNotFound = errors.New("not found")
 type Store interface {
 	View(fn func(Tx) error) error
 	Update(fn func(Tx) error) error
+	// Inspect runs fn in a read-only transaction, as View does, with the listings
+	// only the admin inspector reads beside the Tx, in the same read.
+	Inspect(fn func(Tx, InspectTx) error) error
 	Close() error
+}
+
+// InspectTx lists records for the admin inspector, apart from Tx: no action reads
+// them. Listings are in id order; BatchPage returns at most limit batches (all of
+// them when limit < 0) whose id sorts after after ("" for the first page).
+type InspectTx interface {
+	BatchPage(after string, limit int) ([]Batch, error)
+	Merchants() ([]Merchant, error)
+	ScenarioSteps() ([]ScenarioStep, error)
 }
 
 // Tx is one store transaction. Getters return ErrNotFound for a missing record.
@@ -107,13 +119,10 @@ type Tx interface {
 	ScenarioStep(scope, scenario string, rule int) (int, error)
 	PutScenarioStep(scope, scenario string, rule int, n int, keep time.Duration) error
 
-	// Listings in id order. The pages return at most limit records (all of them when
+	// Listings in id order. OrderPage returns at most limit orders (all of them when
 	// limit < 0) whose id sorts after after ("" for the first page).
 	OrderPage(after string, limit int) ([]Order, error)
-	BatchPage(after string, limit int) ([]Batch, error)
 	Apps() ([]App, error)
-	Merchants() ([]Merchant, error)
-	ScenarioSteps() ([]ScenarioStep, error)
 
 	// WalkTransactions calls fn with the transactions in the order orderBy names (one
 	// of TransactionOrderings; ties in id order), descending when desc, starting after

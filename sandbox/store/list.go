@@ -9,7 +9,11 @@ import (
 	"github.com/tidwall/buntdb"
 )
 
-// Listings for the admin API: records in key order (by id).
+// Listings for the admin API: records in key order (by id). The orders and apps are
+// in sandbox.Tx too (the order schedule and the terminal binding read them); the
+// others are the inspector's alone.
+
+var _ sandbox.InspectTx = tx{}
 
 func (x tx) OrderPage(after string, limit int) ([]sandbox.Order, error) {
 	return page[sandbox.Order](x.t, "order:", after, limit)

@@ -176,6 +176,12 @@ func (s *Store) View(fn func(sandbox.Tx) error) error {
 	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t}) })
 }
 
+// Inspect runs fn in a read-only transaction, as View does, with the admin
+// inspector's listings (list.go).
+func (s *Store) Inspect(fn func(sandbox.Tx, sandbox.InspectTx) error) error {
+	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t}, tx{t}) })
+}
+
 // Update runs fn in the single read-write transaction, which blocks every other View
 // and Update until it ends, so fn must not wait on anything (nor call View or Update).
 // If fn returns an error nothing it wrote is kept and Update returns that error. Once

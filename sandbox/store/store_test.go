@@ -520,13 +520,19 @@ func TestScenarioSteps(t *testing.T) {
 			if n, err := tx.ScenarioStep("none", "decline", 2); err != nil || n != 0 {
 				t.Errorf("missing ScenarioStep = %d, %v", n, err)
 			}
-			steps, err := tx.ScenarioSteps()
+			return nil
+		})
+		err := s.Inspect(func(_ sandbox.Tx, in sandbox.InspectTx) error {
+			steps, err := in.ScenarioSteps()
 			want := []sandbox.ScenarioStep{{Scenario: "decline", Rule: 2, Scope: "session:a:b", Count: 5}, {Scenario: "slow", Rule: 0, Scope: "app1", Count: 1}}
 			if err != nil || !reflect.DeepEqual(steps, want) {
 				t.Errorf("ScenarioSteps = %+v, %v", steps, err)
 			}
 			return nil
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	})
 }
 
