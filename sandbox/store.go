@@ -27,6 +27,11 @@ type InspectTx interface {
 	BatchPage(after string, limit int) ([]Batch, error)
 	Merchants() ([]Merchant, error)
 	ScenarioSteps() ([]ScenarioStep, error)
+	// Devices lists the terminals.
+	Devices() ([]Device, error)
+	// Notifications lists an order's outbox entries by seq, or every entry when
+	// orderID is "".
+	Notifications(orderID string) ([]Notification, error)
 }
 
 // Tx is one store transaction. Getters return ErrNotFound for a missing record.
@@ -57,11 +62,10 @@ type Tx interface {
 	PaymentMethod(id string) (PaymentMethod, error)
 	PutPaymentMethod(PaymentMethod) error
 	DeletePaymentMethod(id string) error
-	// Device reads a terminal, Devices lists them by id; DeviceRequest reads a MiC
-	// request (a command sent to a terminal).
+	// Device reads a terminal; DeviceRequest reads a MiC request (a command sent to a
+	// terminal).
 	Device(id string) (Device, error)
 	PutDevice(Device) error
-	Devices() ([]Device, error)
 	// BoundDevice reads the terminal of a merchant bound to an account, the lowest
 	// id if several are; PendingDevices lists by id the terminals whose Pending names
 	// a device request. Neither reads the other terminals.
@@ -82,8 +86,6 @@ type Tx interface {
 	// the pending set exactly while its state is NotificationPending.
 	Notification(orderID string, seq int) (Notification, error)
 	PutNotification(Notification) error
-	// Notifications lists an order's entries by seq, or every entry when orderID is "".
-	Notifications(orderID string) ([]Notification, error)
 	// PendingNotifications lists the pending entries ordered by order id, then seq.
 	PendingNotifications() ([]Notification, error)
 

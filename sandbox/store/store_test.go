@@ -60,6 +60,13 @@ func mustView(t *testing.T, s *Store, fn func(sandbox.Tx) error) {
 	}
 }
 
+func mustInspect(t *testing.T, s *Store, fn func(sandbox.Tx, sandbox.InspectTx) error) {
+	t.Helper()
+	if err := s.Inspect(fn); err != nil {
+		t.Fatalf("Inspect: %v", err)
+	}
+}
+
 func mustClose(t *testing.T, s *Store) {
 	t.Helper()
 	if err := s.Close(); err != nil {
@@ -468,7 +475,7 @@ func TestListings(t *testing.T) {
 			}
 			return nil
 		})
-		mustView(t, s, func(tx sandbox.Tx) error {
+		mustInspect(t, s, func(tx sandbox.Tx, in sandbox.InspectTx) error {
 			for _, tc := range []struct {
 				after string
 				limit int
@@ -484,7 +491,7 @@ func TestListings(t *testing.T) {
 				}
 			}
 			var seqs []string
-			all, err := tx.Notifications("ORD_1")
+			all, err := in.Notifications("ORD_1")
 			for _, n := range all {
 				seqs = append(seqs, fmt.Sprint(n.Seq))
 			}
@@ -522,7 +529,7 @@ func TestScenarioSteps(t *testing.T) {
 			}
 			return nil
 		})
-		err := s.Inspect(func(_ sandbox.Tx, in sandbox.InspectTx) error {
+		mustInspect(t, s, func(_ sandbox.Tx, in sandbox.InspectTx) error {
 			steps, err := in.ScenarioSteps()
 			want := []sandbox.ScenarioStep{{Scenario: "decline", Rule: 2, Scope: "session:a:b", Count: 5}, {Scenario: "slow", Rule: 0, Scope: "app1", Count: 1}}
 			if err != nil || !reflect.DeepEqual(steps, want) {
@@ -530,9 +537,6 @@ func TestScenarioSteps(t *testing.T) {
 			}
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 	})
 }
 
