@@ -145,12 +145,7 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 		err = db.SetConfig(cfg)
 	}
 	if err == nil {
-		err = db.Update(func(t *buntdb.Tx) error {
-			if err := putMark(t); err != nil {
-				return err
-			}
-			return countTransactions(t)
-		})
+		err = db.Update(putMark)
 	}
 	if err == nil {
 		err = createIndexes(db)

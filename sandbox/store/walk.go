@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -171,8 +170,10 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after *sandbox.Transacti
 
 // Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
 // has, kept by PutTransaction in the transaction that stores one, so that a list's
-// total costs one read. countTransactions sets them right at every open: a file
-// written before they were kept, or by hand, gets them.
+// total costs one read. Nothing else writes a transaction: DeleteAll wipes the counts
+// with them, and a restore copies a snapshot's counts with its transactions. An open
+// does not count them again: every file it opens was written by the sandbox
+// (check.go refuses any other), which keeps them.
 
 func countKey(merchantID string) string { return "count:txn:" + merchantID }
 
@@ -229,33 +230,4 @@ func (x tx) addCount(merchantID string, delta int) error {
 		return del(x.t, countKey(merchantID))
 	}
 	return put(x.t, countKey(merchantID), n+delta)
-}
-
-// countTransactions sets every merchant's count to what the records say, writing
-// only the counts that differ.
-func countTransactions(t *buntdb.Tx) error {
-	counts := map[string]int{} // by count key
-	err := ascendPrefix(t, "txn:", func(_, value string) bool {
-		counts[countKey(merchantOf(value))]++
-		return true
-	})
-	have := map[string]string{}
-	if err == nil {
-		err = ascendPrefix(t, "count:txn:", func(key, value string) bool {
-			have[key] = value
-			return true
-		})
-	}
-	for key := range have {
-		if _, ok := counts[key]; ok || err != nil {
-			continue
-		}
-		err = del(t, key)
-	}
-	for key, n := range counts {
-		if have[key] != strconv.Itoa(n) && err == nil {
-			err = put(t, key, n)
-		}
-	}
-	return err
 }
