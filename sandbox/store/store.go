@@ -27,8 +27,8 @@
 //	step:<scenario>:<rule>:<scope>  a JSON number: a scope's calls of a rule (sequence steps, probability draws), with a buntdb TTL
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the
-// API's transaction lists, which walk buntdb indexes over txn:* (walk.go), rebuilt in
-// memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
+// transaction lists (the API's and the admin's), which walk buntdb indexes over txn:*
+// (walk.go), rebuilt in memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
 // file, so they vanish by themselves once nobody can use them; so do call counters
 // once their scope has stopped calling.
 //
