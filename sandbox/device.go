@@ -331,7 +331,7 @@ func (s *Service) PendingDeviceRequests(before time.Time) ([]DeviceRequest, erro
 
 // Devices lists every terminal, for the admin API.
 func (s *Service) Devices() ([]Device, error) {
-	return view(s, func(tx Tx) ([]Device, error) { return tx.Devices() })
+	return inspect(s, func(_ Tx, in InspectTx) ([]Device, error) { return in.Devices() })
 }
 
 // DeviceChange is what the admin API may change of a terminal; empty leaves it.

@@ -14,7 +14,7 @@ type TransactionRecord struct {
 // histories took a read per transaction, and a reset between them made the page 404.
 func (s *Service) Transactions(after string, limit int) ([]TransactionRecord, error) {
 	return view(s, func(tx Tx) ([]TransactionRecord, error) {
-		page, err := tx.TransactionPage(after, limit)
+		page, err := transactionsByID(tx, after, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -27,6 +27,21 @@ func (s *Service) Transactions(after string, limit int) ([]TransactionRecord, er
 		}
 		return out, nil
 	})
+}
+
+// transactionsByID lists up to limit transactions (all when limit < 0) whose id sorts
+// after after ("" for the first page), in id order: the walk of the public list.
+func transactionsByID(tx Tx, after string, limit int) ([]Transaction, error) {
+	var from *Transaction
+	if after != "" {
+		from = &Transaction{ID: after} // the ID order reads the id alone
+	}
+	out := []Transaction{}
+	_, _, err := tx.WalkTransactions("ID", false, from, limit, func(t Transaction) bool {
+		out = append(out, t)
+		return true
+	})
+	return out, err
 }
 
 // Orders returns up to limit stored orders whose id sorts after after, in id order.
@@ -45,12 +60,23 @@ func view[T any](s *Service, read func(Tx) (T, error)) (T, error) {
 	return out, err
 }
 
+// inspect is view with the inspector's listings.
+func inspect[T any](s *Service, read func(Tx, InspectTx) (T, error)) (T, error) {
+	var out T
+	err := s.store.Inspect(func(tx Tx, in InspectTx) error {
+		var err error
+		out, err = read(tx, in)
+		return err
+	})
+	return out, err
+}
+
 // Batches returns up to limit batches whose id sorts after after, in id order, each
 // with its members, as they are stored (a batch due to close is closed when read
 // alone, by BatchState).
 func (s *Service) Batches(after string, limit int) ([]Batch, error) {
-	return view(s, func(tx Tx) ([]Batch, error) {
-		page, err := tx.BatchPage(after, limit)
+	return inspect(s, func(tx Tx, in InspectTx) ([]Batch, error) {
+		page, err := in.BatchPage(after, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +108,7 @@ type ScenarioState struct {
 // and every sequence counter. It scans all transactions: an admin call, not a hot path.
 func (s *Service) ScenarioState() (ScenarioState, error) {
 	st := ScenarioState{Bindings: []Binding{}, Steps: []ScenarioStep{}}
-	err := s.store.View(func(tx Tx) error {
+	err := s.store.Inspect(func(tx Tx, in InspectTx) error {
 		apps, err := tx.Apps()
 		if err != nil {
 			return err
@@ -90,21 +116,21 @@ func (s *Service) ScenarioState() (ScenarioState, error) {
 		for _, a := range apps {
 			st.bind("app", a.ID, a.Scenarios)
 		}
-		merchants, err := tx.Merchants()
+		merchants, err := in.Merchants()
 		if err != nil {
 			return err
 		}
 		for _, m := range merchants {
 			st.bind("merchant", m.ID, m.Scenarios)
 		}
-		transactions, err := tx.TransactionPage("", -1)
+		transactions, err := transactionsByID(tx, "", -1)
 		if err != nil {
 			return err
 		}
 		for _, t := range transactions {
 			st.bind("transaction", t.ID, t.Scenarios)
 		}
-		steps, err := tx.ScenarioSteps()
+		steps, err := in.ScenarioSteps()
 		st.Steps = append(st.Steps, steps...)
 		return err
 	})

@@ -107,7 +107,7 @@ func (s *Service) notifyWritten() {
 // Notifications lists the outbox entries of one order, or of every order when orderID
 // is empty, oldest first.
 func (s *Service) Notifications(orderID string) ([]Notification, error) {
-	out, err := view(s, func(tx Tx) ([]Notification, error) { return tx.Notifications(orderID) })
+	out, err := inspect(s, func(_ Tx, in InspectTx) ([]Notification, error) { return in.Notifications(orderID) })
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out, err
 }

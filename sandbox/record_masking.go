@@ -118,6 +118,11 @@ func (m maskingStore) Update(fn func(Tx) error) error {
 	return m.Store.Update(func(tx Tx) error { return fn(maskingTx{tx}) })
 }
 
+// Inspect wraps the Tx as View does; the inspector's listings beside it only read.
+func (m maskingStore) Inspect(fn func(Tx, InspectTx) error) error {
+	return m.Store.Inspect(func(tx Tx, in InspectTx) error { return fn(maskingTx{tx}, in) })
+}
+
 type maskingTx struct{ Tx }
 
 func (x maskingTx) PutTransaction(t Transaction) error { return x.Tx.PutTransaction(masked(t)) }

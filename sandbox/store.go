@@ -14,7 +14,24 @@ var ErrNotFound = errors.New("not found")
 type Store interface {
 	View(fn func(Tx) error) error
 	Update(fn func(Tx) error) error
+	// Inspect runs fn in a read-only transaction, as View does, with the listings
+	// only the admin inspector reads beside the Tx, in the same read.
+	Inspect(fn func(Tx, InspectTx) error) error
 	Close() error
+}
+
+// InspectTx lists records for the admin inspector, apart from Tx: no action reads
+// them. Listings are in id order; BatchPage returns at most limit batches (all of
+// them when limit < 0) whose id sorts after after ("" for the first page).
+type InspectTx interface {
+	BatchPage(after string, limit int) ([]Batch, error)
+	Merchants() ([]Merchant, error)
+	ScenarioSteps() ([]ScenarioStep, error)
+	// Devices lists the terminals.
+	Devices() ([]Device, error)
+	// Notifications lists an order's outbox entries by seq, or every entry when
+	// orderID is "".
+	Notifications(orderID string) ([]Notification, error)
 }
 
 // Tx is one store transaction. Getters return ErrNotFound for a missing record.
@@ -45,11 +62,10 @@ type Tx interface {
 	PaymentMethod(id string) (PaymentMethod, error)
 	PutPaymentMethod(PaymentMethod) error
 	DeletePaymentMethod(id string) error
-	// Device reads a terminal, Devices lists them by id; DeviceRequest reads a MiC
-	// request (a command sent to a terminal).
+	// Device reads a terminal; DeviceRequest reads a MiC request (a command sent to a
+	// terminal).
 	Device(id string) (Device, error)
 	PutDevice(Device) error
-	Devices() ([]Device, error)
 	// BoundDevice reads the terminal of a merchant bound to an account, the lowest
 	// id if several are; PendingDevices lists by id the terminals whose Pending names
 	// a device request. Neither reads the other terminals.
@@ -70,8 +86,6 @@ type Tx interface {
 	// the pending set exactly while its state is NotificationPending.
 	Notification(orderID string, seq int) (Notification, error)
 	PutNotification(Notification) error
-	// Notifications lists an order's entries by seq, or every entry when orderID is "".
-	Notifications(orderID string) ([]Notification, error)
 	// PendingNotifications lists the pending entries ordered by order id, then seq.
 	PendingNotifications() ([]Notification, error)
 
@@ -107,30 +121,25 @@ type Tx interface {
 	ScenarioStep(scope, scenario string, rule int) (int, error)
 	PutScenarioStep(scope, scenario string, rule int, n int, keep time.Duration) error
 
-	// Listings in id order. The pages return at most limit records (all of them when
+	// Listings in id order. OrderPage returns at most limit orders (all of them when
 	// limit < 0) whose id sorts after after ("" for the first page).
-	TransactionPage(after string, limit int) ([]Transaction, error)
 	OrderPage(after string, limit int) ([]Order, error)
-	BatchPage(after string, limit int) ([]Batch, error)
 	Apps() ([]App, error)
-	Merchants() ([]Merchant, error)
-	ScenarioSteps() ([]ScenarioStep, error)
 
 	// WalkTransactions calls fn with the transactions in the order orderBy names (one
 	// of TransactionOrderings; ties in id order), descending when desc, starting after
-	// the cursor a previous walk returned (the zero cursor: from the first), at most
-	// limit of them, until fn returns false. It returns the cursor of the last one it
-	// gave fn, and whether the walk reached the end. A list reads in chunks, one
-	// short View each, rather than holding the store while it reads everything.
-	WalkTransactions(orderBy string, desc bool, after TransactionCursor, limit int,
-		fn func(Transaction) bool) (TransactionCursor, bool, error)
+	// the transaction after (nil: from the first) as it was given, at most limit of
+	// them (all when limit < 0), until fn returns false. It returns the last
+	// transaction it gave fn (after when none), and whether the walk reached the end.
+	// A list reads in chunks, one short View each, rather than holding the store while
+	// it reads everything: a transaction changed between two chunks keeps the place it
+	// was given at. Of after, the walk reads only what the ordering compares: for ID
+	// order, its id alone.
+	WalkTransactions(orderBy string, desc bool, after *Transaction, limit int,
+		fn func(Transaction) bool) (*Transaction, bool, error)
 	// CountTransactions counts a merchant's transactions without reading them.
 	CountTransactions(merchantID string) (int, error)
 }
-
-// TransactionCursor is where a walk over the transactions stopped: the store's
-// marks, handed back to it as they are.
-type TransactionCursor struct{ Key, Record string }
 
 // ScenarioStep is one sequence counter: how many requests of a scope a scenario's
 // sequence rule has answered.

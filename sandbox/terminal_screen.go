@@ -18,8 +18,8 @@ type TerminalState struct {
 // TerminalStates lists every terminal's state, in one read. It reads every terminal
 // because the Terminal view (GET /_sandbox/terminals) shows every one, idle or not.
 func (s *Service) TerminalStates() ([]TerminalState, error) {
-	return view(s, func(tx Tx) ([]TerminalState, error) {
-		devices, err := tx.Devices()
+	return inspect(s, func(tx Tx, in InspectTx) ([]TerminalState, error) {
+		devices, err := in.Devices()
 		if err != nil {
 			return nil, err
 		}

@@ -110,11 +110,11 @@ func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPag
 		}
 		return !counted || len(page.Transactions) < q.PageSize
 	}
-	var cursor TransactionCursor
+	var last *Transaction
 	for end := false; !end; {
 		err := s.store.View(func(tx Tx) error {
 			var err error
-			cursor, end, err = tx.WalkTransactions(q.OrderBy, q.Order == "DESC", cursor, listChunk, visit)
+			last, end, err = tx.WalkTransactions(q.OrderBy, q.Order == "DESC", last, listChunk, visit)
 			return err
 		})
 		if err != nil {

@@ -9,11 +9,11 @@ import (
 	"github.com/tidwall/buntdb"
 )
 
-// Listings for the admin API: records in key order (by id).
+// Listings for the admin API: records in key order (by id, then seq). The orders and
+// apps are in sandbox.Tx too (the order schedule and the terminal binding read them);
+// the others are sandbox.InspectTx's alone.
 
-func (x tx) TransactionPage(after string, limit int) ([]sandbox.Transaction, error) {
-	return page[sandbox.Transaction](x.t, "txn:", after, limit)
-}
+var _ sandbox.InspectTx = tx{}
 
 func (x tx) OrderPage(after string, limit int) ([]sandbox.Order, error) {
 	return page[sandbox.Order](x.t, "order:", after, limit)
@@ -21,6 +21,17 @@ func (x tx) OrderPage(after string, limit int) ([]sandbox.Order, error) {
 
 func (x tx) BatchPage(after string, limit int) ([]sandbox.Batch, error) {
 	return page[sandbox.Batch](x.t, "batch:", after, limit)
+}
+
+func (x tx) Devices() ([]sandbox.Device, error) { return scan[sandbox.Device](x.t, "device:") }
+
+// Notifications lists by seq (ntf keys, see tx.go) the entries of one order, or all.
+func (x tx) Notifications(orderID string) ([]sandbox.Notification, error) {
+	prefix := "ntf:"
+	if orderID != "" {
+		prefix = "ntf:" + orderID + ":"
+	}
+	return scan[sandbox.Notification](x.t, prefix)
 }
 
 func (x tx) Apps() ([]sandbox.App, error) { return scan[sandbox.App](x.t, "app:") }

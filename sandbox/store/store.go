@@ -27,8 +27,8 @@
 //	step:<scenario>:<rule>:<scope>  a JSON number: a scope's calls of a rule (sequence steps, probability draws), with a buntdb TTL
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the
-// API's transaction lists, which walk buntdb indexes over txn:* (walk.go), rebuilt in
-// memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
+// transaction lists (the API's and the admin's), which walk buntdb indexes over txn:*
+// (walk.go), rebuilt in memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
 // file, so they vanish by themselves once nobody can use them; so do call counters
 // once their scope has stopped calling.
 //
@@ -145,12 +145,7 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 		err = db.SetConfig(cfg)
 	}
 	if err == nil {
-		err = db.Update(func(t *buntdb.Tx) error {
-			if err := putMark(t); err != nil {
-				return err
-			}
-			return countTransactions(t)
-		})
+		err = db.Update(putMark)
 	}
 	if err == nil {
 		err = createIndexes(db)
@@ -174,6 +169,12 @@ func createIndexes(db *buntdb.DB) error {
 // View runs fn in a read-only transaction; many may run at once.
 func (s *Store) View(fn func(sandbox.Tx) error) error {
 	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t}) })
+}
+
+// Inspect runs fn in a read-only transaction, as View does, with the admin
+// inspector's listings (list.go).
+func (s *Store) Inspect(fn func(sandbox.Tx, sandbox.InspectTx) error) error {
+	return s.db.View(func(t *buntdb.Tx) error { return fn(tx{t}, tx{t}) })
 }
 
 // Update runs fn in the single read-write transaction, which blocks every other View

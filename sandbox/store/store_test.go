@@ -60,6 +60,13 @@ func mustView(t *testing.T, s *Store, fn func(sandbox.Tx) error) {
 	}
 }
 
+func mustInspect(t *testing.T, s *Store, fn func(sandbox.Tx, sandbox.InspectTx) error) {
+	t.Helper()
+	if err := s.Inspect(fn); err != nil {
+		t.Fatalf("Inspect: %v", err)
+	}
+}
+
 func mustClose(t *testing.T, s *Store) {
 	t.Helper()
 	if err := s.Close(); err != nil {
@@ -452,8 +459,8 @@ func mustHistory(t *testing.T, s *Store, txn string) string {
 func TestListings(t *testing.T) {
 	forEachStore(t, func(t *testing.T, s *Store) {
 		mustUpdate(t, s, func(tx sandbox.Tx) error {
-			for _, id := range []string{"TRN_3", "TRN_1", "TRN_2", "TRN_4"} {
-				if err := tx.PutTransaction(sandbox.Transaction{ID: id}); err != nil {
+			for _, id := range []string{"ORD_3", "ORD_1", "ORD_2", "ORD_4"} {
+				if err := tx.PutOrder(sandbox.Order{ID: id}); err != nil {
 					return err
 				}
 			}
@@ -466,25 +473,25 @@ func TestListings(t *testing.T) {
 					return err
 				}
 			}
-			return tx.PutOrder(sandbox.Order{ID: "ORD_1"})
+			return nil
 		})
-		mustView(t, s, func(tx sandbox.Tx) error {
+		mustInspect(t, s, func(tx sandbox.Tx, in sandbox.InspectTx) error {
 			for _, tc := range []struct {
 				after string
 				limit int
 				want  string
-			}{{"", 2, "TRN_1,TRN_2"}, {"TRN_2", 2, "TRN_3,TRN_4"}, {"TRN_4", 2, ""}, {"", -1, "TRN_1,TRN_2,TRN_3,TRN_4"}} {
-				page, err := tx.TransactionPage(tc.after, tc.limit)
+			}{{"", 2, "ORD_1,ORD_2"}, {"ORD_2", 2, "ORD_3,ORD_4"}, {"ORD_4", 2, ""}, {"", -1, "ORD_1,ORD_2,ORD_3,ORD_4"}} {
+				page, err := tx.OrderPage(tc.after, tc.limit)
 				var ids []string
-				for _, t := range page {
-					ids = append(ids, t.ID)
+				for _, o := range page {
+					ids = append(ids, o.ID)
 				}
 				if err != nil || strings.Join(ids, ",") != tc.want || page == nil {
-					t.Errorf("TransactionPage(%q, %d) = %v, %v; want %s", tc.after, tc.limit, ids, err, tc.want)
+					t.Errorf("OrderPage(%q, %d) = %v, %v; want %s", tc.after, tc.limit, ids, err, tc.want)
 				}
 			}
 			var seqs []string
-			all, err := tx.Notifications("ORD_1")
+			all, err := in.Notifications("ORD_1")
 			for _, n := range all {
 				seqs = append(seqs, fmt.Sprint(n.Seq))
 			}
@@ -498,9 +505,6 @@ func TestListings(t *testing.T) {
 			}
 			if err != nil || strings.Join(seqs, ",") != "1,3,5,7,9" {
 				t.Errorf("PendingNotifications = %v, %v", seqs, err)
-			}
-			if orders, err := tx.OrderPage("", 10); err != nil || len(orders) != 1 {
-				t.Errorf("OrderPage = %v, %v", orders, err)
 			}
 			return nil
 		})
@@ -523,7 +527,10 @@ func TestScenarioSteps(t *testing.T) {
 			if n, err := tx.ScenarioStep("none", "decline", 2); err != nil || n != 0 {
 				t.Errorf("missing ScenarioStep = %d, %v", n, err)
 			}
-			steps, err := tx.ScenarioSteps()
+			return nil
+		})
+		mustInspect(t, s, func(_ sandbox.Tx, in sandbox.InspectTx) error {
+			steps, err := in.ScenarioSteps()
 			want := []sandbox.ScenarioStep{{Scenario: "decline", Rule: 2, Scope: "session:a:b", Count: 5}, {Scenario: "slow", Rule: 0, Scope: "app1", Count: 1}}
 			if err != nil || !reflect.DeepEqual(steps, want) {
 				t.Errorf("ScenarioSteps = %+v, %v", steps, err)

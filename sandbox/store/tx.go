@@ -67,7 +67,6 @@ func (x tx) PutOrder(o sandbox.Order) error         { return put(x.t, "order:"+o
 
 func (x tx) Device(id string) (sandbox.Device, error) { return get[sandbox.Device](x.t, "device:"+id) }
 func (x tx) PutDevice(d sandbox.Device) error         { return put(x.t, "device:"+d.ID, d) }
-func (x tx) Devices() ([]sandbox.Device, error)       { return scan[sandbox.Device](x.t, "device:") }
 
 func (x tx) DeviceRequest(id string) (sandbox.DeviceRequest, error) {
 	return get[sandbox.DeviceRequest](x.t, "devreq:"+id)
@@ -106,14 +105,6 @@ func (x tx) PutNotification(n sandbox.Notification) error {
 		return put(x.t, outboxKey(n.OrderID, n.Seq), "")
 	}
 	return del(x.t, outboxKey(n.OrderID, n.Seq))
-}
-
-func (x tx) Notifications(orderID string) ([]sandbox.Notification, error) {
-	prefix := "ntf:"
-	if orderID != "" {
-		prefix = "ntf:" + orderID + ":"
-	}
-	return scan[sandbox.Notification](x.t, prefix)
 }
 
 func (x tx) PendingNotifications() ([]sandbox.Notification, error) {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -107,17 +106,28 @@ func createdAt(record string) string {
 	return s[:len(s)-1] + "000"[len(s)-1-seconds-1:]
 }
 
-// WalkTransactions implements sandbox.Tx.
-func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.TransactionCursor, limit int,
-	fn func(sandbox.Transaction) bool) (sandbox.TransactionCursor, bool, error) {
+// WalkTransactions implements sandbox.Tx. The walk resumes at after's place in the
+// index: its record as encoding/json writes it, which is what the index compared when
+// it was stored, since the index orders read the record's text (memberLess).
+func (x tx) WalkTransactions(orderBy string, desc bool, after *sandbox.Transaction, limit int,
+	fn func(sandbox.Transaction) bool) (*sandbox.Transaction, bool, error) {
 	index, ok := txnIndexes[orderBy]
 	if !ok {
 		index = txnIndexes["TIME_CREATED"]
 	}
-	last, end := after, true
+	var pivot, afterKey string
+	if after != nil {
+		record, err := json.Marshal(after)
+		if err != nil {
+			return after, false, fmt.Errorf("store: encode txn:%s: %w", after.ID, err)
+		}
+		pivot, afterKey = string(record), "txn:"+after.ID
+	}
+	var last sandbox.Transaction
+	given, end := false, true
 	var decodeErr error
 	visit := func(key, value string) bool {
-		if key == after.Key {
+		if key == afterKey {
 			return true // the pivot: the walk's last record, given already
 		}
 		if limit == 0 {
@@ -129,7 +139,7 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.Transactio
 			return false
 		}
 		limit--
-		last = sandbox.TransactionCursor{Key: key, Record: value}
+		last, given = t, true
 		if !fn(t) {
 			end = false
 			return false
@@ -138,27 +148,32 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after sandbox.Transactio
 	}
 	var err error
 	switch {
-	case after.Key == "" && desc:
+	case after == nil && desc:
 		err = x.t.Descend(index, visit)
-	case after.Key == "":
+	case after == nil:
 		err = x.t.Ascend(index, visit)
 	case desc:
 		// buntdb's pivot has no key: it sorts after, and here takes in, every record
 		// its index holds equal to it, the last one given among them.
-		err = x.t.DescendLessOrEqual(index, after.Record, visit)
+		err = x.t.DescendLessOrEqual(index, pivot, visit)
 	default:
-		err = x.t.AscendGreaterOrEqual(index, after.Record, visit)
+		err = x.t.AscendGreaterOrEqual(index, pivot, visit)
 	}
 	if err == nil {
 		err = decodeErr
 	}
-	return last, end, err
+	if !given {
+		return after, end, err
+	}
+	return &last, end, err
 }
 
 // Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
 // has, kept by PutTransaction in the transaction that stores one, so that a list's
-// total costs one read. countTransactions sets them right at every open: a file
-// written before they were kept, or by hand, gets them.
+// total costs one read. Nothing else writes a transaction: DeleteAll wipes the counts
+// with them, and a restore copies a snapshot's counts with its transactions. An open
+// does not count them again: every file it opens was written by the sandbox
+// (check.go refuses any other), which keeps them.
 
 func countKey(merchantID string) string { return "count:txn:" + merchantID }
 
@@ -215,33 +230,4 @@ func (x tx) addCount(merchantID string, delta int) error {
 		return del(x.t, countKey(merchantID))
 	}
 	return put(x.t, countKey(merchantID), n+delta)
-}
-
-// countTransactions sets every merchant's count to what the records say, writing
-// only the counts that differ.
-func countTransactions(t *buntdb.Tx) error {
-	counts := map[string]int{} // by count key
-	err := ascendPrefix(t, "txn:", func(_, value string) bool {
-		counts[countKey(merchantOf(value))]++
-		return true
-	})
-	have := map[string]string{}
-	if err == nil {
-		err = ascendPrefix(t, "count:txn:", func(key, value string) bool {
-			have[key] = value
-			return true
-		})
-	}
-	for key := range have {
-		if _, ok := counts[key]; ok || err != nil {
-			continue
-		}
-		err = del(t, key)
-	}
-	for key, n := range counts {
-		if have[key] != strconv.Itoa(n) && err == nil {
-			err = put(t, key, n)
-		}
-	}
-	return err
 }

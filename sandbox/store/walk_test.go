@@ -2,11 +2,12 @@ package store
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/tidwall/buntdb"
 )
 
 // The index orders read the leading members of a transaction record as text: they
@@ -41,8 +42,8 @@ func TestIndexedMembersLead(t *testing.T) {
 	}
 }
 
-// Every merchant's count follows its transactions, and is set right on open when the
-// file's counts are wrong or missing.
+// Every merchant's count follows its transactions, is kept in the file, and goes
+// with them.
 func TestTransactionCounts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
@@ -70,21 +71,79 @@ func TestTransactionCounts(t *testing.T) {
 		return tx.PutTransaction(sandbox.Transaction{ID: "2", MerchantID: "B"})
 	})
 	want(s, map[string]int{"A": 2, "B": 2, "C": 0})
-	err := s.db.Update(func(tx *buntdb.Tx) error {
-		_, _, err := tx.Set(countKey("A"), "99", nil)
-		if err == nil {
-			_, _, err = tx.Set(countKey("C"), "5", nil)
-		}
-		if err == nil {
-			_, err = tx.Delete(countKey("B"))
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	mustClose(t, s)
 	s = mustOpen(t, path)
 	defer mustClose(t, s)
 	want(s, map[string]int{"A": 2, "B": 2, "C": 0})
+	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.DeleteAll() })
+	want(s, map[string]int{"A": 0, "B": 0, "C": 0})
+}
+
+// walkIDs walks the transactions in chunks of chunk, one View each, from after, and
+// returns the ids given; between chunks it runs between.
+func walkIDs(t *testing.T, s *Store, orderBy string, desc bool, after *sandbox.Transaction, chunk int, between func()) string {
+	t.Helper()
+	var ids []string
+	for end := false; !end; {
+		mustView(t, s, func(tx sandbox.Tx) error {
+			var err error
+			after, end, err = tx.WalkTransactions(orderBy, desc, after, chunk, func(tr sandbox.Transaction) bool {
+				ids = append(ids, tr.ID)
+				return true
+			})
+			return err
+		})
+		if between != nil {
+			between()
+		}
+	}
+	return strings.Join(ids, ",")
+}
+
+// A walk resumes right after the transaction it gave last, in every ordering and
+// both directions, ties and all, at the place it was given at even if it changed
+// since.
+func TestWalkResumes(t *testing.T) {
+	s := mustOpen(t, ":memory:")
+	statuses := []string{"CAPTURED", "DECLINED", "CAPTURED", "PREAUTHORIZED", "CAPTURED", "DECLINED"}
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		for i, st := range statuses {
+			// Two transactions a millisecond: ties in time order, broken by id.
+			tr := sandbox.Transaction{ID: fmt.Sprintf("TRN_%d", 9-i), TimeCreated: ms(i / 2), Type: "SALE", Status: st}
+			if err := tx.PutTransaction(tr); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, orderBy := range sandbox.TransactionOrderings {
+		for _, desc := range []bool{false, true} {
+			whole := walkIDs(t, s, orderBy, desc, nil, -1, nil)
+			if n := strings.Count(whole, ",") + 1; n != len(statuses) {
+				t.Fatalf("%s desc=%v: %s, want %d transactions", orderBy, desc, whole, len(statuses))
+			}
+			if got := walkIDs(t, s, orderBy, desc, nil, 1, nil); got != whole {
+				t.Errorf("%s desc=%v: in chunks of one %s, want %s", orderBy, desc, got, whole)
+			}
+		}
+	}
+	// By status TRN_5 and TRN_7 (CAPTURED) come first; TRN_7 turns AUTHORIZED, which
+	// sorts before them, before the next chunk. Resuming from its new place would give
+	// TRN_5 again.
+	first := true
+	got := walkIDs(t, s, "STATUS", false, nil, 2, func() {
+		if first {
+			first = false
+			mustUpdate(t, s, func(tx sandbox.Tx) error {
+				return tx.PutTransaction(sandbox.Transaction{ID: "TRN_7", TimeCreated: ms(1), Type: "SALE", Status: "AUTHORIZED"})
+			})
+		}
+	})
+	if want := "TRN_5,TRN_7,TRN_9,TRN_4,TRN_8,TRN_6"; got != want {
+		t.Errorf("a walk across a change gave %s, want %s", got, want)
+	}
+	// For ID order, a transaction's id alone says where to resume.
+	if got, want := walkIDs(t, s, "ID", false, &sandbox.Transaction{ID: "TRN_6"}, 2, nil), "TRN_7,TRN_8,TRN_9"; got != want {
+		t.Errorf("after TRN_6 by id: %s, want %s", got, want)
+	}
 }

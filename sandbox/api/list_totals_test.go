@@ -1,0 +1,70 @@
+package api_test
+
+import (
+	"net/url"
+	"testing"
+)
+
+// An unfiltered list's total is the count the store keeps per merchant; a filter that
+// every sandbox transaction matches (payment_method=CARD) makes the list count the
+// records it walks instead. Every path that writes or wipes transactions keeps the
+// two equal: a payment, an admin PUT that adds, replaces or moves one to another
+// merchant, a snapshot restore and a reset.
+func TestListTotalsFollowEveryWrite(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.partnerToken()
+	total := func(merchant string, query url.Values) int {
+		t.Helper()
+		query.Set("page_size", "1")
+		r := env.do("GET", "/merchants/"+merchant+"/transactions?"+query.Encode(), apiHeader(tok), "")
+		n, ok := r.json(t)["total_record_count"].(float64)
+		if r.status != 200 || !ok {
+			t.Fatalf("list of %s: %d %s", merchant, r.status, r.body)
+		}
+		return int(n)
+	}
+	// totals checks the kept counts against the records, and returns them.
+	totals := func(step string) [2]int {
+		t.Helper()
+		var out [2]int
+		for i, m := range []string{merchantOne, merchantTwo} {
+			kept, counted := total(m, url.Values{}), total(m, url.Values{"payment_method": {"CARD"}})
+			if kept != counted {
+				t.Errorf("%s: %s's list totals %d, but %d transactions are stored", step, m, kept, counted)
+			}
+			out[i] = kept
+		}
+		return out
+	}
+	want := func(step string, got, want [2]int) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s: totals %v, want %v", step, got, want)
+		}
+	}
+	start := totals("fixtures")
+	if start[0] == 0 {
+		t.Fatalf("fixtures: totals %v, want transactions of the first merchant", start)
+	}
+
+	env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	want("a sale", totals("a sale"), [2]int{start[0] + 1, start[1]})
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+merchantOne+`"}`)
+	want("an admin PUT", totals("an admin PUT"), [2]int{start[0] + 2, start[1]})
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+merchantOne+`","amount":"5"}`)
+	want("an admin PUT replacing", totals("an admin PUT replacing"), [2]int{start[0] + 2, start[1]})
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+merchantTwo+`"}`)
+	saved := totals("an admin PUT moving")
+	want("an admin PUT moving", saved, [2]int{start[0] + 1, start[1] + 1})
+
+	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"totals"}`)
+	env.mustCharge(tok, saleBody("700", "AUTO", manualCard))
+	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+merchantOne+`"}`)
+	want("after the save", totals("after the save"), [2]int{start[0] + 3, start[1]})
+	env.mustAdmin("POST", "/_sandbox/snapshots/totals/restore", "")
+	want("a restore", totals("a restore"), saved)
+
+	env.mustAdmin("POST", "/_sandbox/reset", "")
+	tok = env.partnerToken() // the reset forgot the token too
+	want("a reset", totals("a reset"), start)
+}
