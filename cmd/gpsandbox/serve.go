@@ -25,11 +25,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	logs := newLogBuffer(stderr, logDelay)
-	defer logs.Flush()
 	// The log format is decided once, here: this one logger writes the request log
 	// and every event of the sandbox.
-	logger := newLogger(cfg.logFormat == "json", logs)
+	logger := newLogger(cfg.logFormat == "json", stderr)
 	if cfg.adminOpen && cfg.adminToken == "" && !isLoopback(cfg.addr) {
 		logger.Warn("the admin API is open to every client that reaches --addr, as --admin-open asks", "addr", cfg.addr)
 	}
