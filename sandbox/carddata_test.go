@@ -222,18 +222,6 @@ func TestAppendNormalizedKeyAgreesWithNormalizeKey(t *testing.T) {
 	}
 }
 
-// unquote's fast path must read what encoding/json reads, and leave the rest to it.
-func TestUnquoteAgreesWithEncodingJSON(t *testing.T) {
-	for _, tok := range []string{`"plain"`, `""`, `"a\"b"`, `"caf\u00e9"`, `"café"`, `"tab	in"`, `"unclosed`, `"`, `x`, `"\n"`} {
-		var want string
-		wantOK := json.Unmarshal([]byte(tok), &want) == nil
-		got, ok := unquote([]byte(tok))
-		if ok != wantOK || ok && got != want {
-			t.Errorf("unquote(%q) = %q, %v; encoding/json: %q, %v", tok, got, ok, want, wantOK)
-		}
-	}
-}
-
 // BenchmarkMaskCardData masks texts of the hot path: a request path with one of the
 // sandbox's ids, a short body without card data, a body with a card number.
 func BenchmarkMaskCardData(b *testing.B) {
