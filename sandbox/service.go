@@ -22,8 +22,9 @@ const expiredTokenRetention = 24 * time.Hour
 // consumed while a test holds the sandbox clock still.
 const idempotencyRetention = 2 * IdempotencyWindow
 
-// Service holds the sandbox's use cases. It owns no state of its own: everything lives
-// in the Store, time comes from the Clock and identifiers from IDs.
+// Service holds the sandbox's use cases. Every record lives in the Store, time comes
+// from the Clock and identifiers from IDs; the Service keeps only a cache of callers
+// (see Authenticate), the order schedule and its settings.
 type Service struct {
 	store    Store
 	clock    Clock
@@ -118,6 +119,10 @@ func (s *Service) Authenticate(value string) (Caller, error) {
 	}
 	// A token never changes once issued and an app changes only when fixtures are
 	// (re)loaded, which empties the cache; expiry is still judged on every request.
+	// Reading both from the store on every request cost about a tenth of the keyed
+	// adjustment's throughput (.ci/ab, this against it without the cache: at 64
+	// connections -9.4% req/s and +11.2% CPU per request over 6 rounds, at one
+	// -10.1% and +14.7% over 4).
 	c, cached := s.callers.Get(value)
 	if !cached {
 		var err error
