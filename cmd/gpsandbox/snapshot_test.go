@@ -14,45 +14,39 @@ import (
 // it was (a token in it, whose lifetime a rewrite of the file would write anew); on a
 // path with no file, none is created.
 func TestUnknownSnapshotStopsTheStart(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "run.db")
-	base, stop := mustRun(t, "--db", db)
-	mustIssueToken(t, base)
-	stop()
-	before := mustReadFile(t, db)
-
-	const want = "--snapshot nope: RESOURCE_NOT_FOUND 40008: Snapshot nope not found at this location."
-	fresh := filepath.Join(t.TempDir(), "new.db")
-	for _, args := range [][]string{{"--db", db}, {"--db", db, "--reset"}, {"--db", fresh}} {
-		_, err := runOnce(t, append([]string{"--addr", "127.0.0.1:0", "--snapshot", "nope"}, args...)...)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("start %v: %v; want %q", args, err, want)
-		}
-	}
-	if after := mustReadFile(t, db); !bytes.Equal(after, before) {
-		t.Errorf("a failed start changed the database file: %d bytes before, %d after", len(before), len(after))
-	}
-	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the failed start created %s: %v", fresh, err)
-	}
+	mustRefuseSnapshotStarts(t, []string{"nope"}, func(string) string {
+		return "--snapshot nope: RESOURCE_NOT_FOUND 40008: Snapshot nope not found at this location."
+	})
 }
 
 // --snapshot with a name no snapshot can have (a path, a leading '-', too long) stops
-// the start before the database is opened, with the name rule's words: the file stays
-// byte for byte as it was, and on a path with no file, none is created.
+// the start before the database is opened, with the name rule's words, leaving the
+// files as TestUnknownSnapshotStopsTheStart does.
 func TestInvalidSnapshotNameStopsTheStart(t *testing.T) {
+	const rule = "INVALID_REQUEST_DATA 40213: name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-' and holding no card number"
+	mustRefuseSnapshotStarts(t, []string{"../x", "-x", strings.Repeat("a", 65)}, func(name string) string {
+		return "--snapshot " + name + ": " + rule
+	})
+}
+
+// mustRefuseSnapshotStarts starts the sandbox with --snapshot set to each name, over a
+// database holding a token (with --reset and without) and on a path with no file. Each
+// start must fail with the error want gives for the name, the database file must stay
+// byte for byte as it was, and no file may be created on the new path.
+func mustRefuseSnapshotStarts(t *testing.T, names []string, want func(name string) string) {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "run.db")
 	base, stop := mustRun(t, "--db", db)
 	mustIssueToken(t, base)
 	stop()
 	before := mustReadFile(t, db)
 
-	const rule = "INVALID_REQUEST_DATA 40213: name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-' and holding no card number"
 	fresh := filepath.Join(t.TempDir(), "new.db")
-	for _, name := range []string{"../x", "-x", strings.Repeat("a", 65)} {
+	for _, name := range names {
 		for _, args := range [][]string{{"--db", db}, {"--db", db, "--reset"}, {"--db", fresh}} {
 			_, err := runOnce(t, append([]string{"--addr", "127.0.0.1:0", "--snapshot=" + name}, args...)...)
-			if want := "--snapshot " + name + ": " + rule; err == nil || err.Error() != want {
-				t.Errorf("start --snapshot %q %v: %v\nwant %s", name, args, err, want)
+			if w := want(name); err == nil || err.Error() != w {
+				t.Errorf("start --snapshot %q %v: %v\nwant %s", name, args, err, w)
 			}
 		}
 	}
