@@ -34,6 +34,9 @@ func (s *Service) SeedTransaction(t Transaction) (Transaction, error) {
 		// An id is a key: masked, it would be another id, and no valid one.
 		return Transaction{}, InvalidDocument("id: holds a card number")
 	}
+	if problem := IDProblem(t.ID); t.ID != "" && problem != "" {
+		return Transaction{}, InvalidDocument("id: " + problem)
+	}
 	maskRecord(&t)
 	err := s.store.Update(func(tx Tx) error {
 		now := s.clock.Now()

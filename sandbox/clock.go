@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"crypto/rand"
+	"fmt"
 	mrand "math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 )
@@ -20,6 +22,26 @@ type IDs interface {
 }
 
 const alphanumerics = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+// MaxIDLength is the longest id GP accepts in a path or header (the wire contract, §3
+// and §8).
+const MaxIDLength = 50
+
+// IDProblem says what makes id unfit to name a record the sandbox keeps (a fixture's,
+// a seeded transaction's), "" when it is fit: 1..MaxIDLength characters that need no
+// escaping in a URL path, since ids end up in one. A record stored under any other id
+// could not be asked for by its id, nor be placed in its list's order.
+func IDProblem(id string) string {
+	if len(id) == 0 || len(id) > MaxIDLength {
+		return fmt.Sprintf("must be 1 to %d characters long, got %d", MaxIDLength, len(id))
+	}
+	for _, c := range []byte(id) {
+		if !strings.ContainsRune(alphanumerics+"-._~", rune(c)) {
+			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", MaskedExcerpt(id))
+		}
+	}
+	return ""
+}
 
 // RandomIDs draws identifiers from crypto/rand.
 type RandomIDs struct{}

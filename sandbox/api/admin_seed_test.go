@@ -100,9 +100,13 @@ func TestSeedTransactionRefusesBadInput(t *testing.T) {
 		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"payment_method":{"bnpl":{}}}`, "40213", "provider"},
 		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `[1]`, "40213", "body:1:1"},
 		{"POST", "/_sandbox/transactions", `{"id":"TRN_Mine"}`, "40213", "id: the sandbox generates it"},
+		// An id a list could not place nor a path name: not UTF-8, or too long.
+		{"PUT", "/_sandbox/transactions/TRN_%FFx", `{}`, "40213", "id: must contain only letters, digits"},
+		{"PUT", "/_sandbox/transactions/TRN_a%20b", `{}`, "40213", "id: must contain only letters, digits"},
+		{"PUT", "/_sandbox/transactions/TRN_" + strings.Repeat("x", 47), `{}`, "40213", "id: must be 1 to 50 characters long, got 51"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.body, func(t *testing.T) {
+		t.Run(tt.path+" "+tt.body, func(t *testing.T) {
 			e := env.do(tt.method, tt.path, jsonHeader(), tt.body).gpError(t)
 			if e.Status != 400 || e.Detail != tt.detail || !strings.Contains(e.Description, tt.names) {
 				t.Errorf("got %+v, want 400 %s naming %q", e, tt.detail, tt.names)

@@ -158,31 +158,17 @@ type actionDoc struct {
 	AppName     string `yaml:"app_name"`
 }
 
-// maxIDLength is the longest id GP accepts in a path or header [sandbox/api/README.md §3, §8].
-const maxIDLength = 50
-
-// ident is an id: 1..50 characters that need no escaping in a URL path, since
-// transaction and merchant ids end up in one.
+// ident is an id: sandbox.IDProblem's rule.
 type ident string
 
-func (s ident) check() string {
-	if len(s) == 0 || len(s) > maxIDLength {
-		return fmt.Sprintf("must be 1 to %d characters long, got %d", maxIDLength, len(s))
-	}
-	for _, c := range []byte(s) {
-		if !isAlnum(c) && !strings.ContainsRune("-._~", rune(c)) {
-			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", sandbox.MaskedExcerpt(string(s)))
-		}
-	}
-	return ""
-}
+func (s ident) check() string { return sandbox.IDProblem(string(s)) }
 
 // amount is a GP amount: digits in the currency's minor unit, 1..50 of them.
 type amount string
 
 func (s amount) check() string {
-	if len(s) == 0 || len(s) > maxIDLength || strings.Trim(string(s), "0123456789") != "" {
-		return fmt.Sprintf("must be 1 to %d digits in minor units (\"1000\" is 10.00), got %q", maxIDLength, sandbox.MaskedExcerpt(string(s)))
+	if len(s) == 0 || len(s) > sandbox.MaxIDLength || strings.Trim(string(s), "0123456789") != "" {
+		return fmt.Sprintf("must be 1 to %d digits in minor units (\"1000\" is 10.00), got %q", sandbox.MaxIDLength, sandbox.MaskedExcerpt(string(s)))
 	}
 	return ""
 }
