@@ -30,7 +30,7 @@ var currencyCountry = map[string]string{
 // batch (a new BAT_ batch when none is open). A replaced transaction starts with no
 // adjustment history. Card data in free-text fields is masked before it is stored.
 func (s *Service) SeedTransaction(t Transaction) (Transaction, error) {
-	if !cardDataFree(t.ID) {
+	if HoldsCardData(t.ID) {
 		// An id is a key: masked, it would be another id, and no valid one.
 		return Transaction{}, InvalidDocument("id: holds a card number")
 	}

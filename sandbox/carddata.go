@@ -95,10 +95,11 @@ func KeyWithoutCardData(key string) string {
 // HoldsCardData reports whether s holds anything MaskCardData would mask: a name a
 // client chooses (a scenario's, a snapshot's) is shown, logged and journaled as it
 // is, so one that does is refused rather than masked.
-func HoldsCardData(s string) bool { return !cardDataFree(s) }
+func HoldsCardData(s string) bool { return MaskCardData(s) != s }
 
-// cardDataFree reports whether MaskCardData leaves s as it is. It allocates nothing,
-// so the masker can keep a token without copying it.
+// cardDataFree reports true only when MaskCardData leaves s as it is; it may report
+// false for text that merely looks like track data, which the masker then reads in
+// full. It allocates nothing, so the masker can keep a token without copying it.
 func cardDataFree[T string | []byte](s T) bool {
 	cardLike, trackLike := scanDigitRuns(s)
 	return !cardLike || !trackLike && !hasCardNumber(s)

@@ -368,3 +368,17 @@ func withoutSeparators(s string) string {
 	}
 	return b.String()
 }
+
+// A name is refused for card data exactly when the masker would change it: a run of
+// digits that only looks like track data (a 'D' or '=' after twelve digits, no card
+// number) is a name like any other.
+func TestHoldsCardDataIsWhatTheMaskerMasks(t *testing.T) {
+	for _, name := range []string{"run-000000000000d", "a.123456789012D", "x123456789012=1", "before-4242424242424242", "nightly-1", "4263970000005262"} {
+		if got, want := HoldsCardData(name), MaskCardData(name) != name; got != want {
+			t.Errorf("HoldsCardData(%q) = %v, but the masker %s it", name, got, map[bool]string{true: "changes", false: "keeps"}[want])
+		}
+	}
+	if !HoldsCardData("before-4242424242424242") || HoldsCardData("run-000000000000d") {
+		t.Error("a card number must be held, a track-like run without one not")
+	}
+}
