@@ -17,11 +17,12 @@ type cardSecret struct {
 }
 
 // inClear reports whether content holds secret in clear. A CVV is looked for as a
-// number of its own: its four digits inside a longer run of letters and digits (a
-// random id, a port, a counter) are not a CVV.
+// number of its own, between characters that are neither letters nor digits ('_'
+// included, so that cvv_2468 is found): its four digits inside a longer run of
+// letters and digits (a random id, a port) are not a CVV.
 func inClear(content []byte, name, secret string) bool {
 	if name == "CVV" {
-		return regexp.MustCompile(`\b` + secret + `\b`).Match(content)
+		return regexp.MustCompile(`(?:^|[^0-9A-Za-z])` + secret + `(?:[^0-9A-Za-z]|$)`).Match(content)
 	}
 	return bytes.Contains(content, []byte(secret))
 }
