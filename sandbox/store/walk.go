@@ -173,7 +173,10 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after *sandbox.Transacti
 // total costs one read. Nothing else writes a transaction: DeleteAll wipes the counts
 // with them, and a restore copies a snapshot's counts with its transactions. An open
 // does not count them again: every file it opens was written by the sandbox
-// (check.go refuses any other), which keeps them.
+// (check.go refuses any other), which keeps them. The one exception is a commit cut
+// short by a crash of the machine (the file is synced once a second, and a torn last
+// command is dropped): it may keep a transaction without its count, and its
+// merchant's unfiltered total stays one off until a reset.
 
 func countKey(merchantID string) string { return "count:txn:" + merchantID }
 
