@@ -24,7 +24,8 @@ const idempotencyRetention = 2 * IdempotencyWindow
 
 // Service holds the sandbox's use cases. Every record lives in the Store, time comes
 // from the Clock and identifiers from IDs; the Service keeps only a cache of callers
-// (see Authenticate), the order schedule and its settings.
+// (see Authenticate), the order schedule, whether any record binds a scenario, and
+// its settings.
 type Service struct {
 	store    Store
 	clock    Clock
