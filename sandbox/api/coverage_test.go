@@ -209,3 +209,36 @@ func TestCoverageChecklistDocumented(t *testing.T) {
 		t.Errorf("ADMIN.md lists the checklist out of the code's order:\n%s\nwant\n%s", strings.Join(documented, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// The checklist's groups, stated here apart from the code's table, so that an item
+// moved to another group, or the order of the items changed, is seen.
+func TestCoverageChecklistGroups(t *testing.T) {
+	want := []struct {
+		group string
+		ids   []string
+	}{
+		{"access", []string{"token", "token.refused"}},
+		{"entry modes", []string{"sale.swipe", "sale.chip", "sale.contactless", "sale.contactless_swipe", "sale.manual", "sale.debit"}},
+		{"payments", []string{"authorize", "refund.standalone", "verify"}},
+		{"outcomes", []string{"outcome.declined.55", "outcome.declined.54", "outcome.not_verified", "outcome.partial"}},
+		{"follow-ups", []string{"capture", "tip.adjustment", "tip.capture", "adjustment.amount", "refund", "reversal", "reauthorization", "incremental"}},
+		{"batches", []string{"batch.close", "batch.detail"}},
+		{"reporting", []string{"report.detail", "report.list"}},
+		{"card tokens", []string{"card_token"}},
+		{"terminal", []string{"terminal.sale"}},
+		{"error paths", []string{"error.not_found", "error.duplicate", "error.missing_fields", "error.permission", "error.invalid_action", "error.over_limit", "error.pin_refund"}},
+		{"notifications", []string{"notification.delivered", "notification.retried"}},
+	}
+	var wantItems, gotItems []string
+	for _, g := range want {
+		for _, id := range g.ids {
+			wantItems = append(wantItems, g.group+": "+id)
+		}
+	}
+	for _, it := range api.Checklist() {
+		gotItems = append(gotItems, it.Group+": "+it.ID)
+	}
+	if !slices.Equal(gotItems, wantItems) {
+		t.Errorf("checklist groups:\n got %q\nwant %q", gotItems, wantItems)
+	}
+}
