@@ -150,7 +150,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.recoverPanic(w, r, info)
 	setCanonicalPath(r.URL)
 	s.decodeRequestBody(r)
-	if action, ok := s.journaledAs(r); s.journal != nil && ok {
+	if action, ok := s.journaledAs(r); ok {
 		info.journaled, info.operation = true, action
 		info.time = s.svc.Clock().Now()
 		info.headers = journaledHeaderValues(r.Header)
@@ -174,8 +174,13 @@ func isAdminPath(p string) bool { return strings.HasPrefix(p, "/_sandbox/") }
 // and of the admin calls only a customer's action on a terminal, whose operation it
 // names.
 func (s *Server) journaledAs(r *http.Request) (action string, ok bool) {
-	if !isAdminPath(r.URL.EscapedPath()) {
+	switch {
+	case s.journal == nil:
+		return "", false
+	case !isAdminPath(r.URL.EscapedPath()):
 		return "", true
+	case r.Method != http.MethodPost:
+		return "", false // every terminal action is a POST: no need to ask the router
 	}
 	action = s.terminalAction(r)
 	return action, action != ""
