@@ -282,8 +282,7 @@ func (s *Server) adminRequests(r *http.Request) (any, error) {
 	entries, more := s.journal.list(f, limit)
 	answer := map[string]any{"requests": entries}
 	if more {
-		q := url.Values{}
-		maps.Copy(q, adminQuery(r))
+		q := maps.Clone(adminQuery(r))
 		q.Set("before", strconv.FormatUint(entries[len(entries)-1].Seq, 10))
 		answer["next"] = r.URL.Path + "?" + q.Encode()
 	}

@@ -165,17 +165,6 @@ func (s *Server) adminCoverage(*http.Request) (any, error) {
 	return coverage(observe(entries), notes), nil
 }
 
-// stored returns the kept entries as stored, oldest first, holding the journal's lock
-// only while it copies their pointers. Coverage reads of an entry only what add set
-// before storing it, never changed after (a live stream's event and the weight it
-// adds, which are, it does not read), so it reads them without the lock and without
-// building their views.
-func (j *journal) stored() []*JournalEntry {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return slices.Clone(j.entries[j.first:])
-}
-
 // observe reads of the journal entries what the checklist needs, from the entries
 // as stored: the request and answer of a 200 (a payment's entry mode and tip, the
 // answer's status, result and amount), the answer of an error (its GP tuple).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -402,4 +403,15 @@ func maskedBody(raw []byte, truncated bool) json.RawMessage {
 	}
 	b, _ := json.Marshal(string(masked))
 	return b
+}
+
+// stored returns the kept entries as stored, oldest first, holding the journal's lock
+// only while it copies their pointers. Coverage reads of an entry only what add set
+// before storing it, never changed after (a live stream's event and the weight it
+// adds, which are, it does not read), so it reads them without the lock and without
+// building their views.
+func (j *journal) stored() []*JournalEntry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return slices.Clone(j.entries[j.first:])
 }
