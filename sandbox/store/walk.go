@@ -123,8 +123,7 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after *sandbox.Transacti
 		}
 		pivot, afterKey = string(record), "txn:"+after.ID
 	}
-	var last sandbox.Transaction
-	given, end := false, true
+	last, end := after, true
 	var decodeErr error
 	visit := func(key, value string) bool {
 		if key == afterKey {
@@ -139,7 +138,7 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after *sandbox.Transacti
 			return false
 		}
 		limit--
-		last, given = t, true
+		last = &t
 		if !fn(t) {
 			end = false
 			return false
@@ -162,10 +161,7 @@ func (x tx) WalkTransactions(orderBy string, desc bool, after *sandbox.Transacti
 	if err == nil {
 		err = decodeErr
 	}
-	if !given {
-		return after, end, err
-	}
-	return &last, end, err
+	return last, end, err
 }
 
 // Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
