@@ -34,8 +34,10 @@ func (s *Service) SeedTransaction(t Transaction) (Transaction, error) {
 		// An id is a key: masked, it would be another id, and no valid one.
 		return Transaction{}, InvalidDocument("id: holds a card number")
 	}
-	if problem := IDProblem(t.ID); t.ID != "" && problem != "" {
-		return Transaction{}, InvalidDocument("id: " + problem)
+	if t.ID != "" {
+		if problem := IDProblem(t.ID); problem != "" {
+			return Transaction{}, InvalidDocument("id: " + problem)
+		}
 	}
 	maskRecord(&t)
 	err := s.store.Update(func(tx Tx) error {

@@ -30,7 +30,7 @@ import (
 // counters and nothing else; restoring a whole snapshot replaces every record. Either
 // way it is one Update on the live database, so that a request sees the state before
 // or after, and the file stays the one the lock and the watch know. A restore reads
-// the file once: the check (check.go, which refuses a snapshot cut short too) and the
+// the file once (a --snapshot start checks it before, with CheckSnapshot): the check (check.go, which refuses a snapshot cut short too) and the
 // load work on the same bytes.
 
 // sessionKey records the scope of a session snapshot. It sorts right after the mark,
