@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Clock is the sandbox's only source of time: timestamps, token expiry and the
@@ -37,7 +39,7 @@ func IDProblem(id string) string {
 	}
 	for _, c := range []byte(id) {
 		if !strings.ContainsRune(alphanumerics+"-._~", rune(c)) {
-			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", MaskedExcerpt(id))
+			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", carddata.Excerpt(id))
 		}
 	}
 	return ""

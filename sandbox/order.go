@@ -53,18 +53,6 @@ type OrderPayment struct {
 	AVSPostalCode string `json:"avs_postal_code,omitempty"`
 }
 
-// MaskCardNumber keeps the first six and last four digits of a card number.
-func MaskCardNumber(number string) string {
-	if len(number) <= 10 {
-		return "**********"[:len(number)]
-	}
-	masked := []byte(number)
-	for i := 6; i < len(masked)-4; i++ {
-		masked[i] = '*'
-	}
-	return string(masked)
-}
-
 // Price is what a FOR_REVIEW order would cost, amounts in minor units.
 type Price struct {
 	Amount   string

@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"slices"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // The card-present operations, named as scenarios and the apps' live configuration
@@ -177,7 +179,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
 		Encryption: req.Encryption,
 	}
-	t.Card.Name = MaskCardData(req.Card.Name)
+	t.Card.Name = carddata.Mask(req.Card.Name)
 	if action == actionRefund {
 		t.Type = TypeRefund
 	}

@@ -1,6 +1,10 @@
 package api
 
-import "github.com/gp-sandbox/gp-sandbox/sandbox"
+import (
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
+)
 
 // adjustment is POST /transactions/{id}/adjustment and its partner form
 // /merchants/{merchant_id}/transactions/{id}/adjustment. Every member is optional
@@ -41,7 +45,7 @@ func adjust(s *Server, c *call, req adjustmentRequest) (any, error) {
 		MerchantID:     c.vars["merchant_id"],
 		Amount:         req.Amount,
 		GratuityAmount: req.GratuityAmount,
-		Tag:            sandbox.MaskEMVData(req.PaymentMethod.Card.Tag),
+		Tag:            carddata.MaskEMV(req.PaymentMethod.Card.Tag),
 		Version:        c.version,
 		Idempotency:    c.idem,
 	})

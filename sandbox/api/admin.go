@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // The admin API under /_sandbox/: JSON in and out, errors in the GP shape. It reads and
@@ -344,7 +345,7 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 			action, status = d.Action.Type, d.Status
 		}
 		v := notificationView{
-			OrderID: n.OrderID, Seq: n.Seq, Action: action, OrderStatus: status, URL: sandbox.MaskCardData(n.URL),
+			OrderID: n.OrderID, Seq: n.Seq, Action: action, OrderStatus: status, URL: carddata.Mask(n.URL),
 			Signature: sandbox.Sign(body, n.AppKey),
 			State:     n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: formatOptional(n.NextAttempt),
 			Attempts: []attemptView{}, Body: body,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -50,7 +51,7 @@ func (s *Server) adminSetActiveScenarios(r *http.Request) (any, error) {
 	names := req.Names
 	var unknown *scenario.UnknownError
 	if err := s.engine.SetGlobal(names); errors.As(err, &unknown) {
-		return nil, sandbox.InvalidDocument("names: no scenario is named " + sandbox.MaskedExcerpt(unknown.Name))
+		return nil, sandbox.InvalidDocument("names: no scenario is named " + carddata.Excerpt(unknown.Name))
 	} else if err != nil {
 		return nil, err
 	}

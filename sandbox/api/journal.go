@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -320,7 +321,7 @@ func journaledHeaderValues(h http.Header) requestHeaderValues {
 		case jh.redacted:
 			v = "[REDACTED]"
 		default:
-			v = sandbox.MaskCardData(v)
+			v = carddata.Mask(v)
 		}
 		if len(v) > journalHeaderCap {
 			v = v[:journalHeaderCap]
@@ -390,14 +391,14 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // maskedBody returns the body for the journal with its card data and secrets masked
-// (see sandbox.MaskCardDataJSON): a whole JSON value stays JSON, as sent; anything
+// (see carddata.MaskJSON): a whole JSON value stays JSON, as sent; anything
 // else (a syntax error, a body cut at the journal's cap, not JSON at all) becomes a
 // JSON string.
 func maskedBody(raw []byte, truncated bool) json.RawMessage {
 	if len(raw) == 0 {
 		return json.RawMessage(`null`)
 	}
-	masked := sandbox.MaskCardDataJSON(raw)
+	masked := carddata.MaskJSON(raw)
 	if !truncated && json.Valid(masked) {
 		return masked
 	}

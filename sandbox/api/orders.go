@@ -1,6 +1,10 @@
 package api
 
-import "github.com/gp-sandbox/gp-sandbox/sandbox"
+import (
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
+)
 
 // orders is POST /merchants/{merchant_id}/orders: a device order, or with status
 // FOR_REVIEW only its price. products is one object as the service document writes
@@ -143,7 +147,7 @@ func (req orderRequest) domain() sandbox.OrderRequest {
 	}
 	if pm := req.PaymentMethod; pm != nil {
 		out.PaymentMethod = &sandbox.OrderPayment{
-			Name: pm.Name, MaskedNumber: sandbox.MaskCardNumber(pm.Card.Number),
+			Name: pm.Name, MaskedNumber: carddata.MaskNumber(pm.Card.Number),
 			ExpiryMonth: pm.Card.ExpiryMonth, ExpiryYear: pm.Card.ExpiryYear,
 			AVSPostalCode: pm.Card.AVSPostalCode,
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -15,8 +15,8 @@ import (
 func (s *Server) logRequest(r *http.Request, info *requestInfo) {
 	// The fields a request chose, for both sinks: a version or a session header may
 	// carry card data like any other value.
-	info.appID, info.version, info.session = sandbox.MaskCardData(info.appID), sandbox.MaskCardData(info.version), sandbox.MaskCardData(info.session)
-	info.miss = sandbox.MaskCardData(info.miss)
+	info.appID, info.version, info.session = carddata.Mask(info.appID), carddata.Mask(info.version), carddata.Mask(info.session)
+	info.miss = carddata.Mask(info.miss)
 	s.log.LogAttrs(r.Context(), requestLevel(info), "request", requestAttrs(info, time.Since(info.start))...)
 	if info.journaled {
 		s.journal.add(info)
@@ -75,7 +75,7 @@ func requestAttrs(info *requestInfo, elapsed time.Duration) []slog.Attr {
 		attrs = append(attrs, slog.String("duplicate_of", info.duplicateOf))
 	}
 	if info.cause != nil {
-		attrs = append(attrs, slog.String("cause", sandbox.MaskCardData(info.cause.Error())))
+		attrs = append(attrs, slog.String("cause", carddata.Mask(info.cause.Error())))
 	}
 	return attrs
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -141,7 +142,7 @@ func NewServer(cfg Config) *Server {
 // 405 answers, and those must be logged and rendered like any other.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := &requestInfo{
-		id: s.nextRequestID(), start: time.Now(), path: sandbox.MaskCardData(r.URL.Path), method: r.Method,
+		id: s.nextRequestID(), start: time.Now(), path: carddata.Mask(r.URL.Path), method: r.Method,
 		session: r.Header.Get("X-Sandbox-Session"),
 	}
 	r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // The admin views: every shape the admin API (/_sandbox/...) sends, beside the public
@@ -60,7 +61,7 @@ type adminOrder struct {
 func adminOrderView(o sandbox.Order) adminOrder {
 	// The status_url is stored as sent, to be called as given; it is shown masked.
 	req := o.Request
-	req.StatusURL = sandbox.MaskCardData(req.StatusURL)
+	req.StatusURL = carddata.Mask(req.StatusURL)
 	return adminOrder{
 		orderView: newOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: req.StatusURL,
 		Request: req, History: o.History,

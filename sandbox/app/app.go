@@ -21,6 +21,7 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
@@ -153,7 +154,7 @@ func Open(cfg Config) (*App, error) {
 		check := func(name string) error { return store.CheckSnapshot(cfg.DB, name) }
 		if err := sandbox.CheckSnapshot(cfg.Snapshot, check); err != nil {
 			// The name is refused when it holds a card number: not shown in clear.
-			return nil, fmt.Errorf("--snapshot %s: %w", sandbox.MaskCardData(cfg.Snapshot), err)
+			return nil, fmt.Errorf("--snapshot %s: %w", carddata.Mask(cfg.Snapshot), err)
 		}
 	}
 	var err error

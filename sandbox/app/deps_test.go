@@ -14,7 +14,8 @@ import (
 const module = "github.com/gp-sandbox/gp-sandbox/"
 
 // Dependencies point inward: app wires the sandbox's packages, only the command and
-// sandboxtest (besides tests) build on app, and the domain package speaks no HTTP.
+// sandboxtest (besides tests) build on app, the domain package speaks no HTTP, and
+// the card-data masker, which every package uses, imports the standard library only.
 func TestDependenciesPointInward(t *testing.T) {
 	root := filepath.Join("..", "..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -36,6 +37,9 @@ func TestDependenciesPointInward(t *testing.T) {
 			if dir == "sandbox" && (imp == "net/http" || strings.HasPrefix(imp, "net/http/")) {
 				t.Errorf("%s imports %s: the domain knows no HTTP; statuses and wire shapes live in its adapters", path, imp)
 			}
+			if dir == "sandbox/carddata" && strings.Contains(strings.Split(imp, "/")[0], ".") {
+				t.Errorf("%s imports %s: the card-data masker is a leaf, standard library only", path, imp)
+			}
 			if imp == module+"sandbox/app" && !strings.HasPrefix(dir, "cmd/") && dir != "sandbox/sandboxtest" {
 				t.Errorf("%s imports sandbox/app: only the commands and sandboxtest may", path)
 			}
@@ -49,7 +53,7 @@ func TestDependenciesPointInward(t *testing.T) {
 
 func allowedInApp(pkg string) bool {
 	switch pkg {
-	case "sandbox", "sandbox/api", "sandbox/store", "sandbox/scenario", "sandbox/notify",
+	case "sandbox", "sandbox/carddata", "sandbox/api", "sandbox/store", "sandbox/scenario", "sandbox/notify",
 		"sandbox/yamlfile", "fixtures", "scenarios":
 		return true
 	}

@@ -1,4 +1,20 @@
-package sandbox
+// Package carddata is the one place that knows what card data looks like, so that
+// none reaches the store, the log or the request journal in clear. It is pure and
+// imports the standard library only:
+//
+//   - Mask masks free text: card numbers written with or without spaces or
+//     dashes, and magnetic-stripe track data.
+//   - MaskJSON masks a whole request body, valid JSON or not, compact or
+//     pretty-printed, whole or cut short: the value of every sensitive member (CVV,
+//     PIN block, track data, secrets; any case, any spelling of the separators) and
+//     card data anywhere else.
+//   - MaskNumber and MaskEMV mask a value known to be a card number or EMV
+//     TLV data, for request conversions that keep such a field.
+//   - KeyWithout keeps a key a client chose storable, HoldsCardData and NoneIn tell
+//     whether text holds card data, InteracChip reads an EMV application id.
+//   - Excerpt quotes a value a user wrote in a message (a scenario's or a
+//     fixture's problem, an unknown name): masked, then cut short.
+package carddata
 
 import (
 	"bytes"
@@ -12,22 +28,20 @@ import (
 	"unicode/utf8"
 )
 
-// Card data never reaches the store, the log or the request journal in clear. The
-// helpers here are the one place that knows what card data looks like:
-//
-//   - MaskCardData masks free text: card numbers written with or without spaces or
-//     dashes, and magnetic-stripe track data.
-//   - MaskCardDataJSON masks a whole request body, valid JSON or not, compact or
-//     pretty-printed, whole or cut short: the value of every sensitive member (CVV,
-//     PIN block, track data, secrets; any case, any spelling of the separators) and
-//     card data anywhere else.
-//   - MaskCardNumber and MaskEMVData mask a value known to be a card number or EMV
-//     TLV data, for request conversions that keep such a field.
-//   - MaskedExcerpt quotes a value a user wrote in a message (a scenario's or a
-//     fixture's problem, an unknown name): masked, then cut short.
-
 // Redacted replaces a secret value: a CVV, a PIN block, track data, a credential.
 const Redacted = "[REDACTED]"
+
+// MaskNumber keeps the first six and last four digits of a card number.
+func MaskNumber(number string) string {
+	if len(number) <= 10 {
+		return "**********"[:len(number)]
+	}
+	masked := []byte(number)
+	for i := 6; i < len(masked)-4; i++ {
+		masked[i] = '*'
+	}
+	return string(masked)
+}
 
 // maskChar replaces each hidden digit of a card number.
 const maskChar = '*'
@@ -39,7 +53,7 @@ const maskChar = '*'
 var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,200}\^[0-9]{4}[^?\n"]{0,79}\??` +
 	`|;?[0-9]{12,19}[=Dd][0-9]{4}[0-9A-Fa-f]{0,40}\??`)
 
-// MaskCardData returns text with its card data masked: track data is replaced by
+// Mask returns text with its card data masked: track data is replaced by
 // [REDACTED], and every card number keeps at most its first six and last four digits.
 // A card number is 12 to 19 digits passing the Luhn check and not starting with 0,
 // however it is written: in one run, in groups of any size separated by runs of
@@ -49,7 +63,7 @@ var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,200}\^[0-9]{4}
 // its digits). Every such sequence is masked, overlapping ones included, so that a
 // date before a card number, say, cannot hide it; dates, phone numbers and the
 // sandbox's ids have no such sequence and stay readable.
-func MaskCardData(text string) string {
+func Mask(text string) string {
 	cardLike, trackLike := scanDigitRuns(text)
 	if !cardLike {
 		return text // fast path: too few digits for a card number
@@ -63,12 +77,12 @@ func MaskCardData(text string) string {
 	return string(maskCardNumbers([]byte(text)))
 }
 
-// MaskedExcerpt returns a value a user wrote as a message may quote it: its card data
+// Excerpt returns a value a user wrote as a message may quote it: its card data
 // masked, then cut to 40 bytes, so that a message names the value rather than echoing
 // it whole. The mask comes first: a cut through a card number could leave more of its
-// digits than the mask keeps, too few for MaskCardData to know them afterwards.
-func MaskedExcerpt(s string) string {
-	s = MaskCardData(s)
+// digits than the mask keeps, too few for Mask to know them afterwards.
+func Excerpt(s string) string {
+	s = Mask(s)
 	const max = 40
 	if len(s) <= max {
 		return s
@@ -80,27 +94,27 @@ func MaskedExcerpt(s string) string {
 	return s[:cut] + "…"
 }
 
-// KeyWithoutCardData returns a key a client chose (an idempotency key, a session) as
+// KeyWithout returns a key a client chose (an idempotency key, a session) as
 // the store may keep it: as sent when it holds no card data, else "sha256:" and its
 // SHA-256 in hex. Masking would not do: two keys differing only in the masked digits
 // must stay two keys.
-func KeyWithoutCardData(key string) string {
-	if cardDataFree(key) {
+func KeyWithout(key string) string {
+	if NoneIn(key) {
 		return key
 	}
 	sum := sha256.Sum256([]byte(key))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// HoldsCardData reports whether s holds anything MaskCardData would mask: a name a
+// HoldsCardData reports whether s holds anything Mask would mask: a name a
 // client chooses (a scenario's, a snapshot's) is shown, logged and journaled as it
 // is, so one that does is refused rather than masked.
-func HoldsCardData(s string) bool { return MaskCardData(s) != s }
+func HoldsCardData(s string) bool { return Mask(s) != s }
 
-// cardDataFree reports true only when MaskCardData leaves s as it is; it may report
+// NoneIn reports true only when Mask leaves s as it is; it may report
 // false for text that merely looks like track data, which the masker then reads in
 // full. It allocates nothing, so the masker can keep a token without copying it.
-func cardDataFree[T string | []byte](s T) bool {
+func NoneIn[T string | []byte](s T) bool {
 	cardLike, trackLike := scanDigitRuns(s)
 	return !cardLike || !trackLike && !hasCardNumber(s)
 }
@@ -392,26 +406,26 @@ func maskValueAs(class keyClass, v string) string {
 	case keySecret:
 		return Redacted
 	case keyCardNumber:
-		return MaskCardNumber(v)
+		return MaskNumber(v)
 	case keyEMV:
-		return MaskEMVData(v)
+		return MaskEMV(v)
 	}
-	return MaskCardData(v)
+	return Mask(v)
 }
 
-// MaskCardDataJSON returns a request body with its card data masked. It reads the
+// MaskJSON returns a request body with its card data masked. It reads the
 // body as JSON but tolerates anything (syntax errors, a body cut short, text that is
 // not JSON at all, key=value forms): the value of every sensitive member is masked
-// according to its name, and card data anywhere else as MaskCardData does. A body
+// according to its name, and card data anywhere else as Mask does. A body
 // that was valid JSON stays valid JSON, with the same layout.
-func MaskCardDataJSON(raw []byte) []byte {
+func MaskJSON(raw []byte) []byte {
 	in := raw
 	if _, trackLike := scanDigitRuns(raw); trackLike {
 		in = trackData.ReplaceAll(raw, []byte(Redacted))
 	}
 	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16)}
 	m.run()
-	if !cardDataFree(m.out) && !json.Valid(raw) {
+	if !NoneIn(m.out) && !json.Valid(raw) {
 		// A card number spread over tokens ("4263 9700 ..." in a body that is not
 		// JSON: valid JSON separates its tokens with more than spaces). The check
 		// keeps a valid body's values as each was masked: the digits of an EMV tag
@@ -487,11 +501,11 @@ func (m *jsonMasker) bare(i int) int {
 	}
 	if m.followedByKeySeparator(end) {
 		m.key, m.hasKey = m.in[i:end], true
-		m.out = append(m.out, MaskCardData(string(m.key))...)
+		m.out = append(m.out, Mask(string(m.key))...)
 		return end
 	}
 	class := m.class()
-	if class == keyPlain && cardDataFree(m.in[i:end]) {
+	if class == keyPlain && NoneIn(m.in[i:end]) {
 		m.out = append(m.out, m.in[i:end]...) // a number, a literal: kept as sent
 		m.key, m.hasKey = nil, false
 		return end
@@ -586,7 +600,7 @@ func plainASCII(b []byte) bool {
 // string when it was one.
 func maskStringToken(tok []byte, class keyClass) []byte {
 	if class == keyPlain && len(tok) >= 2 && tok[0] == '"' && tok[len(tok)-1] == '"' {
-		if text := tok[1 : len(tok)-1]; plainASCII(text) && cardDataFree(text) {
+		if text := tok[1 : len(tok)-1]; plainASCII(text) && NoneIn(text) {
 			return tok // the usual member: plain text without card data, kept as sent
 		}
 	}

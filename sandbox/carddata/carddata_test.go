@@ -1,4 +1,4 @@
-package sandbox
+package carddata
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestMaskCardData(t *testing.T) {
+func TestMask(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"plain PAN", "card 4263970000005262 ok", "card 426397******5262 ok"},
 		{"dashes", "3530-1113-3330-0000", "3530-11**-****-0000"},
@@ -46,16 +46,16 @@ func TestMaskCardData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := MaskCardData(tt.in); got != tt.want {
-				t.Errorf("MaskCardData(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := Mask(tt.in); got != tt.want {
+				t.Errorf("Mask(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
 }
 
-// MaskedExcerpt masks before it cuts: cut first, a card number across the 40th byte
+// Excerpt masks before it cuts: cut first, a card number across the 40th byte
 // would keep ten of its digits, too few to be known as one and masked afterwards.
-func TestMaskedExcerpt(t *testing.T) {
+func TestExcerpt(t *testing.T) {
 	x30 := strings.Repeat("x", 30)
 	tests := []struct{ name, in, want string }{
 		{"short value kept", "TRN_1", "TRN_1"},
@@ -66,13 +66,13 @@ func TestMaskedExcerpt(t *testing.T) {
 		{"no rune split", strings.Repeat("a", 39) + "é", strings.Repeat("a", 39) + "…"},
 	}
 	for _, tt := range tests {
-		if got := MaskedExcerpt(tt.in); got != tt.want {
-			t.Errorf("%s: MaskedExcerpt(%q) = %q, want %q", tt.name, tt.in, got, tt.want)
+		if got := Excerpt(tt.in); got != tt.want {
+			t.Errorf("%s: Excerpt(%q) = %q, want %q", tt.name, tt.in, got, tt.want)
 		}
 	}
 }
 
-func TestMaskCardDataJSON(t *testing.T) {
+func TestMaskJSON(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"card block", `{"payment_method":{"card":{"number":"4263970000005262","cvv":"123"}}}`,
 			`{"payment_method":{"card":{"number":"426397******5262","cvv":"[REDACTED]"}}}`},
@@ -109,9 +109,9 @@ func TestMaskCardDataJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := string(MaskCardDataJSON([]byte(tt.in)))
+			got := string(MaskJSON([]byte(tt.in)))
 			if got != tt.want {
-				t.Errorf("MaskCardDataJSON(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+				t.Errorf("MaskJSON(%s)\n got %s\nwant %s", tt.in, got, tt.want)
 			}
 			if json.Valid([]byte(tt.in)) && !json.Valid([]byte(got)) {
 				t.Errorf("valid JSON became invalid: %s", got)
@@ -120,7 +120,7 @@ func TestMaskCardDataJSON(t *testing.T) {
 	}
 }
 
-func TestMaskEMVData(t *testing.T) {
+func TestMaskEMV(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"PAN tag", "5A084263970000005262", "5A08426397******5262"},
 		{"track 2 equivalent", "57114263970000005262D2512101000000000F", "5711**********************************"},
@@ -135,8 +135,8 @@ func TestMaskEMVData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := MaskEMVData(tt.in); got != tt.want {
-				t.Errorf("MaskEMVData(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := MaskEMV(tt.in); got != tt.want {
+				t.Errorf("MaskEMV(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -144,9 +144,9 @@ func TestMaskEMVData(t *testing.T) {
 
 // The masking work is linear: a body of a million digit groups is masked quickly and
 // without error.
-func TestMaskCardDataManyGroups(t *testing.T) {
+func TestMaskManyGroups(t *testing.T) {
 	in := strings.Repeat("1 ", 500000)
-	if got := MaskCardData(in); len(got) != len(in) {
+	if got := Mask(in); len(got) != len(in) {
 		t.Errorf("length changed: %d, want %d", len(got), len(in))
 	}
 }
@@ -185,9 +185,9 @@ func TestScanDigitRunsNeverMissesTrackData(t *testing.T) {
 	}
 }
 
-// hasCardNumber and cardDataFree decide, without a copy, that a text has nothing to
+// hasCardNumber and NoneIn decide, without a copy, that a text has nothing to
 // mask: they must agree with the masking itself on every text.
-func TestCardDataFreeAgreesWithMasking(t *testing.T) {
+func TestNoneInAgreesWithMasking(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const alphabet = "0123456789 -x^=D;%B?"
 	for range 200000 {
@@ -197,8 +197,8 @@ func TestCardDataFreeAgreesWithMasking(t *testing.T) {
 		if got := hasCardNumber(text); got != (masked != text) || hasCardNumber(b) != got {
 			t.Fatalf("hasCardNumber(%q) = %v, but masking gives %q", text, got, masked)
 		}
-		if (cardDataFree(text) || cardDataFree(b)) && MaskCardData(text) != text {
-			t.Fatalf("cardDataFree(%q) = true, but MaskCardData gives %q", text, MaskCardData(text))
+		if (NoneIn(text) || NoneIn(b)) && Mask(text) != text {
+			t.Fatalf("NoneIn(%q) = true, but Mask gives %q", text, Mask(text))
 		}
 	}
 }
@@ -233,7 +233,7 @@ func BenchmarkMaskCardData(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				MaskCardData(in.text)
+				Mask(in.text)
 			}
 		})
 	}
@@ -251,7 +251,7 @@ func BenchmarkMaskCardDataJSON(b *testing.B) {
 			b.ReportAllocs()
 			raw := []byte(in.body)
 			for range b.N {
-				MaskCardDataJSON(raw)
+				MaskJSON(raw)
 			}
 		})
 	}
@@ -271,15 +271,15 @@ func randomDigitText(r *rand.Rand, minLen, spread, oneIn int, alphabet string) [
 	return b
 }
 
-// FuzzMaskCardData writes a Luhn-valid card number of 12 to 19 digits in any of the
+// FuzzMask writes a Luhn-valid card number of 12 to 19 digits in any of the
 // forms a person or a program might (any decimal digits, separators of any kind and
 // number between any digits, inside longer digit runs, between arbitrary text) and
 // checks that neither the free-text nor the body masking lets it through: with the
 // separators taken out and every digit read as ASCII, the number is nowhere in what
 // they return. Run it for longer with
 //
-//	go test -run '^$' -fuzz FuzzMaskCardData -fuzztime 5m ./sandbox/
-func FuzzMaskCardData(f *testing.F) {
+//	go test -run '^$' -fuzz FuzzMask -fuzztime 5m ./sandbox/carddata/
+func FuzzMask(f *testing.F) {
 	f.Add("ref ", " ok", uint64(4263970000005262), uint8(16), uint8(0), " ")
 	f.Add("", "", uint64(3530111333300000), uint8(16), uint8(1), "\u00a0")
 	f.Add("00", "1229", uint64(5425233430109903), uint8(19), uint8(2), "-")
@@ -289,8 +289,8 @@ func FuzzMaskCardData(f *testing.F) {
 		pan := luhnNumber(seed, 12+int(length)%8)
 		text := prefix + writeCardNumber(pan, seed, script, seps) + suffix
 		for name, masked := range map[string]string{
-			"MaskCardData":     MaskCardData(text),
-			"MaskCardDataJSON": string(MaskCardDataJSON([]byte(text))),
+			"Mask":     Mask(text),
+			"MaskJSON": string(MaskJSON([]byte(text))),
 		} {
 			if strings.Contains(withoutSeparators(masked), pan) {
 				t.Fatalf("%s(%q) = %q: %s in clear", name, text, masked, pan)

@@ -1,4 +1,4 @@
-package sandbox
+package carddata
 
 import (
 	"bytes"
@@ -12,20 +12,20 @@ import (
 // is kept: a name is not card data to the sandbox, in EMV data as in any name field.
 var emvCardTags = map[string]bool{"5A": true, "57": true, "56": true, "9F6B": true, "9F1F": true, "9F20": true, "99": true}
 
-// MaskEMVData masks the card data of EMV TLV data written in hex, at any depth: the
+// MaskEMV masks the card data of EMV TLV data written in hex, at any depth: the
 // items of a constructed tag (a template such as 70 or 77) are masked as the top level
 // is. The value of each card-data tag is replaced by '*' characters (the PAN of tag 5A
 // keeps its first six and last four digits); every other value is kept, but for card
-// numbers written in it (see MaskCardData). Data that does not parse as TLV is
+// numbers written in it (see Mask). Data that does not parse as TLV is
 // redacted whole, and so is a constructed value that does not: a card number may
 // hide anywhere in it. Masking masked data changes nothing.
-func MaskEMVData(tlv string) string {
+func MaskEMV(tlv string) string {
 	raw, err := hex.DecodeString(tlv)
 	if err != nil {
 		if strings.Trim(tlv, "0123456789ABCDEFabcdef*") == "" {
 			// Masked already (a record is masked again whenever it is written): no
 			// longer TLV, but any card number left in it is masked as free text.
-			return MaskCardData(tlv)
+			return Mask(tlv)
 		}
 		return Redacted
 	}
@@ -95,11 +95,11 @@ func maskTLVItems(out *strings.Builder, raw []byte, depth int) bool {
 func maskTLVValue(tag, value string) string {
 	switch {
 	case tag == "5A":
-		return MaskCardNumber(value)
+		return MaskNumber(value)
 	case emvCardTags[tag]:
 		return strings.Repeat("*", len(value))
 	}
-	return MaskCardData(value)
+	return Mask(value)
 }
 
 // nextTLV reads the TLV item at raw[i]: its tag in hex, the length of its value, where
