@@ -208,3 +208,9 @@ func (c *VirtualClock) signal() {
 	close(c.changed)
 	c.changed = make(chan struct{})
 }
+
+// TimeFormat is GP's timestamp shape: UTC, exactly three fractional digits, Z.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// FormatTime renders t the way GP does, in UTC with milliseconds (TimeFormat).
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
