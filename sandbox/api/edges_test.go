@@ -2,16 +2,12 @@ package api_test
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 // mustRawExchange sends request bytes exactly as written (no client tidies them up)
@@ -153,70 +149,5 @@ func TestEncodedSlashIsNotRouted(t *testing.T) {
 		if r := mustRawExchange(t, env.URL, rawPost(path, headers, tip)); r.status != 200 {
 			t.Errorf("%s: %d %s", path, r.status, r.body)
 		}
-	}
-}
-
-// mustGzip compresses b, with an empty deflate block after it flushes times over
-// (a stream that is big while its content is small).
-func mustGzip(t *testing.T, b []byte, flushes int) string {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(b); err != nil {
-		t.Fatal(err)
-	}
-	for range flushes {
-		if err := zw.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
-}
-
-// A gzip request body is decoded, within the body limit counted on both sides of the
-// decoding; an encoding the sandbox cannot decode is refused naming the header.
-func TestContentEncodingOfRequests(t *testing.T) {
-	env := mustSandbox(t) // body limit 64 KiB
-	token := tokenBody(partnerApp, partnerKey, "")
-	tooLarge := gpError{413, "INVALID_REQUEST_DATA", "40213", "Request body is larger than 65536 bytes"}
-	unexpected := gpError{400, "INVALID_REQUEST_DATA", "40213", "Request body contains unexpected data"}
-	badHeader := gpError{400, "INVALID_REQUEST_DATA", "40213", "Content-Encoding contains unexpected data"}
-	tests := []struct {
-		name, encoding, body string
-		want                 gpError // zero: 200
-	}{
-		{"gzip", "gzip", mustGzip(t, []byte(token), 0), gpError{}},
-		{"x-gzip in capitals", "X-GZIP", mustGzip(t, []byte(token), 0), gpError{}},
-		{"identity", "identity", token, gpError{}},
-		{"gzip bomb", "gzip", mustGzip(t, bytes.Repeat([]byte(" "), 50<<20), 0), tooLarge},
-		{"small content in a large stream", "gzip", mustGzip(t, []byte(token), 20000), tooLarge},
-		{"not gzip at all", "gzip", token, unexpected},
-		{"gzip cut short", "gzip", mustGzip(t, []byte(token), 0)[:30], unexpected},
-		{"deflate", "deflate", token, badHeader},
-		{"br", "br", token, badHeader},
-		{"gzip twice", "gzip, gzip", mustGzip(t, []byte(mustGzip(t, []byte(token), 0)), 0), badHeader},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := mustRawExchange(t, env.URL, rawPost("/accesstoken", []string{"Content-Encoding: " + tt.encoding}, tt.body))
-			if tt.want == (gpError{}) {
-				if r.status != 200 {
-					t.Fatalf("got %d %s, want 200", r.status, r.body)
-				}
-				return
-			}
-			if got := r.gpError(t); got != tt.want {
-				t.Errorf("got  %+v\nwant %+v", got, tt.want)
-			}
-		})
-	}
-	// The journal holds the decoded body, where its secrets can be masked.
-	mustRawExchange(t, env.URL, rawPost("/accesstoken", []string{"Content-Encoding: gzip"}, mustGzip(t, []byte(token), 0)))
-	r := env.do("GET", "/_sandbox/requests?limit=1", nil, "")
-	if !strings.Contains(string(r.body), `"nonce":"nonce-123"`) || strings.Contains(string(r.body), sandbox.Secret("nonce-123", partnerKey)) {
-		t.Errorf("journal entry of a gzip body: %s", r.body)
 	}
 }

@@ -261,14 +261,17 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
 	var tooLarge *http.MaxBytesError
-	var refused *sandbox.Error // from decodeRequestBody: the encoding or its size
 	switch {
 	case errors.As(err, &tooLarge):
 		return nil, s.bodyTooLarge()
-	case errors.As(err, &refused):
-		return nil, err // as refused, with the status it was raised with
 	case err != nil:
 		return nil, sandbox.BodyUnexpected() // the client went away or sent a broken chunk
 	}
 	return raw, nil
+}
+
+// bodyTooLarge is the answer to a body over the limit: 413, the status its error code
+// does not say.
+func (s *Server) bodyTooLarge() error {
+	return withStatus(http.StatusRequestEntityTooLarge, sandbox.BodyTooLarge(s.maxBody))
 }

@@ -150,7 +150,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.logRequest(r, info)
 	defer s.recoverPanic(w, r, info)
 	setCanonicalPath(r.URL)
-	s.decodeRequestBody(r)
 	if action, ok := s.journaledAs(r); ok {
 		info.journaled, info.operation = true, action
 		info.time = s.svc.Clock().Now()

@@ -259,7 +259,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 			errc <- srv.ServeTLS(ln, "", "") // certificates come from srv.TLSConfig
 			return
 		}
-		errc <- srv.Serve(api.GPTransportErrors(ln)) // GP-shaped 4xx/5xx from net/http itself
+		errc <- srv.Serve(ln)
 	}()
 	select {
 	case err := <-errc:
