@@ -26,15 +26,7 @@ type checkItem struct {
 
 // succeeded is an answered 200 of one of ops.
 func (o *observation) succeeded(ops ...sandbox.Operation) bool {
-	if o.status != 200 {
-		return false
-	}
-	for _, op := range ops {
-		if o.op == string(op) {
-			return true
-		}
-	}
-	return false
+	return o.status == 200 && slices.Contains(ops, sandbox.Operation(o.op))
 }
 
 // approvedPayment is a payment (POST /transactions) the issuer approved.

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"cmp"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"slices"
 )
 
 // POST /devices (and /merchants/{merchant_id}/devices): Meet in the Cloud. The body
@@ -217,7 +219,7 @@ var upaCommands = []string{
 // path, else the body.
 func (b deviceBody) domain(c *call) (sandbox.DeviceCommandRequest, error) {
 	d := b.Request.Data
-	if !contains(upaCommands, d.Command) {
+	if !slices.Contains(upaCommands, d.Command) {
 		return sandbox.DeviceCommandRequest{}, sandbox.InvalidField("request.data.command")
 	}
 	tr, params := d.Data.Transaction, d.Data.Params
@@ -252,22 +254,13 @@ func (b deviceBody) domain(c *call) (sandbox.DeviceCommandRequest, error) {
 		*a.into = v
 	}
 	return sandbox.DeviceCommandRequest{
-		MerchantID: orDefaultString(c.vars["merchant_id"], b.MerchantID), AccountID: b.AccountID, AccountName: b.AccountName,
+		MerchantID: cmp.Or(c.vars["merchant_id"], b.MerchantID), AccountID: b.AccountID, AccountName: b.AccountName,
 		Channel: b.Channel, Country: b.Country, Currency: b.Currency, Reference: string(b.Reference),
 		StatusURL: b.Notifications.StatusURL, Command: u, Presentation: c.terminal, Idempotency: c.idem,
 	}, nil
 }
 
 func orScalar(values ...scalar) scalar {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-func orDefaultString(values ...string) string {
 	for _, v := range values {
 		if v != "" {
 			return v

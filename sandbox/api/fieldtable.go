@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -130,8 +130,8 @@ func unknownFields(obj object, spec []field, prefix string) []string {
 			unknown = append(unknown, unknownFields(sub, f.fields, prefix+name+".")...)
 		}
 	}
-	sort.Strings(unknown)
-	return dedupe(unknown)
+	slices.Sort(unknown)
+	return slices.Compact(unknown)
 }
 
 func missingFields(obj object, spec []field, prefix string) []string {
@@ -239,7 +239,7 @@ func checkValue(f field, v any, path string) error {
 	case kHex:
 		ok = len(s)%2 == 0 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
 	case kEnum:
-		ok = contains(f.enum, s)
+		ok = slices.Contains(f.enum, s)
 	case kURL:
 		if !absoluteHTTPURL(s) {
 			return sandbox.InvalidURLField(path)
@@ -319,23 +319,4 @@ func lookup(spec []field, name string) (field, bool) {
 		}
 	}
 	return field{}, false
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func dedupe(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -359,10 +360,10 @@ func TestListTransactionsAndOrdersByPage(t *testing.T) {
 		}
 	}
 	txns := ids("transactions")
-	if len(txns) != 6 || !isSorted(txns) || !contains(txns, capturedOne) {
+	if len(txns) != 6 || !isSorted(txns) || !slices.Contains(txns, capturedOne) {
 		t.Errorf("transactions: %v", txns)
 	}
-	if got := ids("orders"); len(got) != 3 || !isSorted(got) || !contains(got, orders[0]) || !contains(got, orders[2]) {
+	if got := ids("orders"); len(got) != 3 || !isSorted(got) || !slices.Contains(got, orders[0]) || !slices.Contains(got, orders[2]) {
 		t.Errorf("orders: %v, placed %v", got, orders)
 	}
 	for _, bad := range []string{"?limit=0", "?limit=501", "?limit=x"} {
@@ -380,15 +381,6 @@ func isSorted(s []string) bool {
 		}
 	}
 	return true
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func TestScenarioState(t *testing.T) {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 
@@ -76,8 +77,8 @@ func newTerminalView(st sandbox.TerminalState) terminalView {
 		v.Screen = "WAITING_FOR_CARD"
 		v.Waiting = &waitingView{
 			DeviceRequestID: d.ID, Command: d.Command.Command, Currency: d.Currency,
-			BaseAmount: orDefaultString(d.Command.BaseAmount, d.Command.TotalAmount),
-			TipPrompt:  sandbox.AsksForTip(d.Command), TipAmount: orDefaultString(d.Presentation.Tip, d.Command.TipAmount),
+			BaseAmount: cmp.Or(d.Command.BaseAmount, d.Command.TotalAmount),
+			TipPrompt:  sandbox.AsksForTip(d.Command), TipAmount: cmp.Or(d.Presentation.Tip, d.Command.TipAmount),
 			TimeCreated: sandbox.FormatTime(d.TimeCreated),
 		}
 	}

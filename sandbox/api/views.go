@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -651,7 +652,7 @@ func newUPADataView(merchantName string, r sandbox.UPAResponse) *upaDataView {
 	if b := r.Batch; b != nil {
 		v.Host = &upaHostView{
 			BatchID: b.BatchID, BatchSeqNbr: b.BatchID, GatewayResponseCode: "00", GatewayResponseMessage: "Success",
-			RespDateTime: orDefaultString(b.Closed, b.Opened),
+			RespDateTime: cmp.Or(b.Closed, b.Opened),
 		}
 		v.BatchRecord = &upaBatchRecordView{
 			BatchID: b.BatchID, BatchSeqNbr: b.BatchID, BatchStatus: b.Status, OpenUTCDateTime: b.Opened,
