@@ -214,3 +214,12 @@ const TimeFormat = "2006-01-02T15:04:05.000Z"
 
 // FormatTime renders t the way GP does, in UTC with milliseconds (TimeFormat).
 func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
+
+// FormatOptionalTime renders t as FormatTime does, and the zero time, a time that has
+// not come yet (a batch not closed, no attempt due), as "".
+func FormatOptionalTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return FormatTime(t)
+}

@@ -14,11 +14,11 @@ var adjustment = operation{
 	op:            sandbox.OpAdjustment,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id", "id"},
-	body: []field{
+	body: []Field{
 		{name: "amount", kind: kDigits, min: 1, max: 50},
 		{name: "gratuity_amount", kind: kDigits, min: 1, max: 50},
-		{name: "payment_method", kind: kObject, fields: []field{
-			{name: "card", kind: kObject, fields: []field{
+		{name: "payment_method", kind: kObject, fields: []Field{
+			{name: "card", kind: kObject, fields: []Field{
 				{name: "tag", kind: kHex, min: 2, max: 4096},
 			}},
 		}},
