@@ -108,3 +108,19 @@ func NormalizeAmount(digits string) string {
 	}
 	return trimmed
 }
+
+// Adjustment is one entry of a transaction's adjustment history.
+type Adjustment struct {
+	Seq      int               `json:"seq"` // 1 for the transaction's first adjustment
+	ActionID string            `json:"action_id"`
+	Time     string            `json:"time"`
+	AppID    string            `json:"app_id"`
+	Version  string            `json:"version,omitempty"`
+	Changes  map[string]Change `json:"changes"`
+}
+
+// Change is a field's value before and after an adjustment.
+type Change struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}

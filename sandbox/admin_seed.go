@@ -3,6 +3,8 @@ package sandbox
 import (
 	"errors"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // defaultMerchantMeta records the first merchant of the fixtures: the merchant of a
@@ -30,7 +32,7 @@ var currencyCountry = map[string]string{
 // batch (a new BAT_ batch when none is open). A replaced transaction starts with no
 // adjustment history. Card data in free-text fields is masked before it is stored.
 func (s *Service) SeedTransaction(t Transaction) (Transaction, error) {
-	if HoldsCardData(t.ID) {
+	if carddata.HoldsCardData(t.ID) {
 		// An id is a key: masked, it would be another id, and no valid one.
 		return Transaction{}, InvalidDocument("id: holds a card number")
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Clock is the sandbox's only source of time: timestamps, token expiry and the
@@ -37,7 +39,7 @@ func IDProblem(id string) string {
 	}
 	for _, c := range []byte(id) {
 		if !strings.ContainsRune(alphanumerics+"-._~", rune(c)) {
-			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", MaskedExcerpt(id))
+			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", carddata.Excerpt(id))
 		}
 	}
 	return ""
@@ -205,4 +207,19 @@ func (c *VirtualClock) Changed() <-chan struct{} {
 func (c *VirtualClock) signal() {
 	close(c.changed)
 	c.changed = make(chan struct{})
+}
+
+// TimeFormat is GP's timestamp shape: UTC, exactly three fractional digits, Z.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// FormatTime renders t the way GP does, in UTC with milliseconds (TimeFormat).
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
+
+// FormatOptionalTime renders t as FormatTime does, and the zero time, a time that has
+// not come yet (a batch not closed, no attempt due), as "".
+func FormatOptionalTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return FormatTime(t)
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Meet in the Cloud: POST /devices sends a UPA command to the card-present terminal
@@ -210,7 +212,7 @@ func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, n
 		ID: "DRQ_" + s.ids.Alphanumeric(30), DeviceID: dev.ID, MerchantID: m.ID, MerchantName: m.Name,
 		AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID, Channel: orDefault(req.Channel, ChannelCP),
 		Country: orDefault(req.Country, "US"), Currency: orDefault(req.Currency, "USD"),
-		Reference: MaskCardData(req.Reference), TimeCreated: now, StatusURL: req.StatusURL,
+		Reference: carddata.Mask(req.Reference), TimeCreated: now, StatusURL: req.StatusURL,
 		Command: req.Command, Presentation: req.Presentation, Status: DeviceRequestInitiated,
 		Action: s.newAction(c, "PROCESS_DEVICE_COMMAND", now),
 	}

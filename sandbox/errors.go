@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Error is a GP API error: the three fields every GP error body carries. It is built
@@ -92,7 +94,7 @@ func UnknownScenario(header, name string, known []string) *Error {
 	if len(name) > 100 {
 		name = name[:100] + "..."
 	}
-	desc := fmt.Sprintf("%s contains unexpected data: unknown scenario %q", header, MaskCardData(name))
+	desc := fmt.Sprintf("%s contains unexpected data: unknown scenario %q", header, carddata.Mask(name))
 	switch {
 	case len(known) == 0:
 		desc += "; no scenario is loaded"
@@ -181,7 +183,7 @@ func NotFoundOrder(id string) *Error {
 // NotFoundScenario: no loaded scenario has the name (admin API); the name, a client's
 // text, is echoed masked.
 func NotFoundScenario(name string) *Error {
-	return newError(CodeResourceNotFound, "40008", "Scenario "+MaskCardData(name)+" not found at this location.")
+	return newError(CodeResourceNotFound, "40008", "Scenario "+carddata.Mask(name)+" not found at this location.")
 }
 
 // InvalidSnapshotName: a snapshot name the sandbox cannot keep a file of (admin API)
@@ -458,7 +460,7 @@ func BatchIDMissing() *Error {
 // InvalidPaymentMethodID: a payment_method.id that is not a PMT_ id [GP: SDK tests
 // VerifyTokenizedPaymentMethod_WithMalformedId]. The id is echoed masked.
 func InvalidPaymentMethodID(id string) *Error {
-	return newError(CodeInvalidRequestData, "40213", "payment_method.id: "+MaskCardData(id)+" contains unexpected data")
+	return newError(CodeInvalidRequestData, "40213", "payment_method.id: "+carddata.Mask(id)+" contains unexpected data")
 }
 
 // NotFoundPaymentMethod: a well-formed payment method id the app holds no token for.
@@ -539,6 +541,6 @@ func TipOverBase(tip, base string) *Error {
 // UnknownTerminalCard: a card to present that is neither a terminal test card nor a
 // card number [SB]; names the cards there are.
 func UnknownTerminalCard(name string) *Error {
-	return newError(CodeInvalidRequestData, "40213", "card contains unexpected data: "+MaskCardData(name)+
+	return newError(CodeInvalidRequestData, "40213", "card contains unexpected data: "+carddata.Mask(name)+
 		" is not a terminal test card ("+strings.Join(TerminalCardNames(), ", ")+") or a card number")
 }

@@ -53,18 +53,6 @@ type OrderPayment struct {
 	AVSPostalCode string `json:"avs_postal_code,omitempty"`
 }
 
-// MaskCardNumber keeps the first six and last four digits of a card number.
-func MaskCardNumber(number string) string {
-	if len(number) <= 10 {
-		return "**********"[:len(number)]
-	}
-	masked := []byte(number)
-	for i := 6; i < len(masked)-4; i++ {
-		masked[i] = '*'
-	}
-	return string(masked)
-}
-
 // Price is what a FOR_REVIEW order would cost, amounts in minor units.
 type Price struct {
 	Amount   string
@@ -304,4 +292,36 @@ func priceOrder(tx Tx, m Merchant, req OrderRequest) (Price, error) {
 	}
 	price.Amount = total.String()
 	return price, nil
+}
+
+// Order statuses: the request may ask only FOR_REVIEW; a placed order starts INITIATED.
+const (
+	OrderForReview  = "FOR_REVIEW"
+	OrderInitiated  = "INITIATED"
+	OrderProcessing = "PROCESSING"
+	OrderShipped    = "SHIPPED"
+	OrderDelivered  = "DELIVERED"
+	OrderCancelled  = "CANCELLED"
+)
+
+// Order is a stored device order.
+type Order struct {
+	ID              string       `json:"id"`
+	MerchantID      string       `json:"merchant_id"`
+	MerchantName    string       `json:"merchant_name"`
+	Status          string       `json:"status"`
+	TimeCreated     time.Time    `json:"time_created"`
+	TimeLastUpdated time.Time    `json:"time_last_updated"`
+	AppID           string       `json:"app_id"`
+	Version         string       `json:"version,omitempty"`
+	Request         OrderRequest `json:"request"`
+	Action          Action       `json:"action"`
+	History         []Action     `json:"history,omitempty"`
+}
+
+// PricingProfile prices device products for FOR_REVIEW orders.
+type PricingProfile struct {
+	Name     string            `json:"name"`
+	Currency string            `json:"currency"`
+	Products map[string]string `json:"products"` // product id -> unit amount in minor units
 }

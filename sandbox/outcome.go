@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"slices"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Test values of GP's sandbox, and the sandbox's own where GP documents none. The
@@ -190,7 +192,7 @@ func debitCard(in CardInput) bool {
 	if in.Funding != "" {
 		return in.Funding == FundingDebit
 	}
-	return InteracChip(in.Tag)
+	return carddata.InteracChip(in.Tag)
 }
 
 // withCVVResult notes a CVV the issuer did not judge otherwise as matched.

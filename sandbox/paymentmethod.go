@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Payment method (token) statuses and usage modes [GP].
@@ -58,7 +60,7 @@ func (s *Service) newPaymentMethodID() string {
 		}
 		h := string(raw)
 		id := "PMT_" + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-		if cardDataFree(id) {
+		if carddata.NoneIn(id) {
 			return id
 		}
 	}
@@ -95,7 +97,7 @@ func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error)
 		pm := PaymentMethod{
 			ID: s.newPaymentMethodID(), MerchantID: m.ID, MerchantName: m.Name, AccountID: acct.ID,
 			AccountName: acct.Name, AppID: c.App.ID, Status: TokenActive, UsageMode: orDefault(req.UsageMode, UsageMultiple),
-			Reference: MaskCardData(req.Reference), Name: MaskCardData(req.Name), Card: d.stored(""),
+			Reference: carddata.Mask(req.Reference), Name: carddata.Mask(req.Name), Card: d.stored(""),
 			ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
 			Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),
 		}
@@ -189,7 +191,7 @@ func (s *Service) EditPaymentMethod(c Caller, req EditPaymentMethodRequest) (Pay
 			}
 		}
 		if req.Name != "" {
-			pm.Name = MaskCardData(req.Name)
+			pm.Name = carddata.Mask(req.Name)
 		}
 		pm.UsageMode = orDefault(req.UsageMode, pm.UsageMode)
 		pm.TimeLastUpdated, pm.Action = now, s.newAction(c, "PAYMENT_METHOD_EDIT", now)

@@ -3,24 +3,26 @@ package sandbox
 import (
 	"reflect"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Records are masked as a whole, not field by field: maskRecord walks every string of
 // a record, so that a field added later is masked without anyone remembering to. A
-// field tagged `mask:"emv"` holds EMV TLV data (see MaskEMVData); one tagged
+// field tagged `mask:"emv"` holds EMV TLV data (see carddata.MaskEMV); one tagged
 // `mask:"keep"` is kept as sent: a notification URL is where the partner asked to be
 // called, and is masked where it is shown instead.
 
 // maskRecord masks, in place, card data in every string of the record ptr points to
-// (see MaskCardData). Slices are copied before they are changed: a record may share
+// (see carddata.Mask). Slices are copied before they are changed: a record may share
 // them with the request it was built from.
 func maskRecord(ptr any) { maskValue(reflect.ValueOf(ptr).Elem()) }
 
 func maskValue(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
-		if s := v.String(); !cardDataFree(s) {
-			v.SetString(MaskCardData(s))
+		if s := v.String(); !carddata.NoneIn(s) {
+			v.SetString(carddata.Mask(s))
 		}
 	case reflect.Struct:
 		maskFields(v)
@@ -70,7 +72,7 @@ func maskFields(v reflect.Value) {
 			continue
 		case "emv":
 			if s := v.Field(i).String(); s != "" {
-				v.Field(i).SetString(MaskEMVData(s))
+				v.Field(i).SetString(carddata.MaskEMV(s))
 			}
 			continue
 		}
@@ -85,7 +87,7 @@ func maskFields(v reflect.Value) {
 func (r OrderRequest) WithCardDataMasked() OrderRequest {
 	if r.PaymentMethod != nil {
 		p := *r.PaymentMethod
-		p.MaskedNumber = MaskCardNumber(p.MaskedNumber)
+		p.MaskedNumber = carddata.MaskNumber(p.MaskedNumber)
 		r.PaymentMethod = &p
 	}
 	maskRecord(&r)
@@ -107,7 +109,7 @@ func maskedTransactions(ts []Transaction) []Transaction { return masked(ts) }
 // maskingStore is the Service's store: every transaction, order, notification,
 // adjustment, card token, terminal and device request an update writes has its card data masked on the way in (see
 // maskRecord), whichever use case built it, and idempotency keys go by
-// KeyWithoutCardData.
+// carddata.KeyWithout.
 type maskingStore struct{ Store }
 
 func (m maskingStore) View(fn func(Tx) error) error {
@@ -152,10 +154,10 @@ func masked[T any](rec T) T {
 // An idempotency key is a client's free text: one carrying card data is kept, and
 // looked up, as its hash.
 func (x maskingTx) Idempotency(appID, key string) (IdempotencyRecord, error) {
-	return x.Tx.Idempotency(appID, KeyWithoutCardData(key))
+	return x.Tx.Idempotency(appID, carddata.KeyWithout(key))
 }
 
 func (x maskingTx) PutIdempotency(r IdempotencyRecord, keep time.Duration) error {
-	r.Key = KeyWithoutCardData(r.Key)
+	r.Key = carddata.KeyWithout(r.Key)
 	return x.Tx.PutIdempotency(r, keep)
 }

@@ -431,3 +431,27 @@ func putFixtures(tx Tx, f Fixtures) error {
 	}
 	return putFixtureDevices(tx, f.Devices)
 }
+
+// Action is the action block of a response: what the last request did.
+type Action struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	TimeCreated string `json:"time_created"`
+	ResultCode  string `json:"result_code"`
+	AppID       string `json:"app_id"`
+	AppName     string `json:"app_name"`
+}
+
+// IdempotencyRecord remembers what an idempotency key executed, for 24 hours: what a
+// repeat's 409 names (the first resource, and for an order its status), and in replay
+// mode what a true repeat gets again. The app and the key name the record in the store
+// and are not kept again inside it: a day of keys can be millions of records.
+type IdempotencyRecord struct {
+	AppID      string          `json:"-"`
+	Key        string          `json:"-"`
+	ResourceID string          `json:"resource_id"`
+	Kind       string          `json:"kind"` // "transaction" or "order": what ResourceID names
+	Time       time.Time       `json:"time"`
+	Request    string          `json:"request,omitempty"`  // replay mode only: Idempotency.Request of the first request
+	Response   json.RawMessage `json:"response,omitempty"` // replay mode only: the action's typed value, JSON-encoded
+}

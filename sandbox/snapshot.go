@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Snapshot describes a named copy of the sandbox's state: the whole database, or the
@@ -42,12 +44,12 @@ var snapshotName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$`)
 // ValidSnapshotName reports whether name may name a snapshot. A name that holds a
 // card number is refused: it would be kept in clear as a file name.
 func ValidSnapshotName(name string) bool {
-	return snapshotName.MatchString(name) && !HoldsCardData(name)
+	return snapshotName.MatchString(name) && !carddata.HoldsCardData(name)
 }
 
 // SessionScope is the scope of the sequence counters of an X-Sandbox-Session: the
-// session as sent, or its hash when it carries card data (see KeyWithoutCardData).
-func SessionScope(session string) string { return "session:" + KeyWithoutCardData(session) }
+// session as sent, or its hash when it carries card data (see carddata.KeyWithout).
+func SessionScope(session string) string { return "session:" + carddata.KeyWithout(session) }
 
 // ScopeSession is the session of a SessionScope, "" for any other scope.
 func ScopeSession(scope string) string {

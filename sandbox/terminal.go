@@ -3,6 +3,8 @@ package sandbox
 import (
 	"errors"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // The simulated UPA terminal: what it does with each command. Card commands take a
@@ -284,7 +286,7 @@ func (s *Service) originalOf(tx Tx, dev *Device, u UPACommand) (string, error) {
 	} else if err != nil && !errors.Is(err, ErrNotFound) {
 		return "", err
 	}
-	return "", newError(CodeResourceNotFound, errNoOriginal, "TRANSACTION NOT FOUND "+MaskCardData(orDefault(ref, tranNo)))
+	return "", newError(CodeResourceNotFound, errNoOriginal, "TRANSACTION NOT FOUND "+carddata.Mask(orDefault(ref, tranNo)))
 }
 
 func tranNoMeta(deviceID, tranNo string) string {

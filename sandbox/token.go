@@ -1,9 +1,11 @@
 package sandbox
 
 import (
+	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/subtle"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"time"
 )
@@ -167,4 +169,47 @@ func scopeAccounts(app App, requested []string) ([]Account, []string, error) {
 		perms = append(perms, kept...)
 	}
 	return accounts, perms, nil
+}
+
+// Permission names GP uses in token scopes.
+const (
+	PermAdjust = "TRN_POST_Adjust" // adjustment of a transaction [GP]
+	PermOrder  = "MMA_POST_Order"  // device orders for a merchant [SB]
+
+	PermAuthorize = "TRN_POST_Authorize" // POST /transactions, verifications, reauthorization, incremental [GP]/[SB]
+	PermCapture   = "TRN_POST_Capture"   // capture, and closing a batch [GP]/[SB]
+	PermRefund    = "TRN_POST_Refund"    // refund of a transaction [GP]
+	PermReverse   = "TRN_POST_Reverse"   // reversal [GP]
+	PermGetSingle = "TRN_GET_Single"     // GET /transactions/{id} [GP]
+	PermGetList   = "TRN_GET_List"       // GET /transactions [GP]
+
+	// The tokenization account's permissions [GP]; which operation each guards is ours [SB].
+	PermTokenize       = "PMT_POST_Create"        // POST /payment-methods
+	PermTokenizeSingle = "PMT_POST_Create_Single" // POST /payment-methods too (a browser's restricted token)
+	PermTokenGet       = "PMT_GET_Single"         // GET /payment-methods/{id}
+	PermTokenEdit      = "PMT_PATCH_Edit"         // PATCH /payment-methods/{id}
+	PermTokenDelete    = "PMT_DELETE_Single"      // DELETE /payment-methods/{id}
+)
+
+// Token is an issued access token. The store keeps its Hash, never its Value: the
+// value is a credential, and is given to the client once, in the token's answer.
+type Token struct {
+	Value       string    `json:"-"`
+	Hash        string    `json:"hash"` // TokenHash(Value): the key the store finds it by
+	AppID       string    `json:"app_id"`
+	Permissions []string  `json:"permissions"`
+	Restricted  bool      `json:"restricted,omitempty"`
+	Created     time.Time `json:"created"`
+	Expires     time.Time `json:"expires"`
+}
+
+// TokenHash is what the store keeps of a token's value: its SHA-256 in hex.
+func TokenHash(value string) string {
+	sum := sha256.Sum256([]byte(value))
+	return hex.EncodeToString(sum[:])
+}
+
+// Has reports whether the token carries the permission.
+func (t Token) Has(permission string) bool {
+	return slices.Contains(t.Permissions, permission)
 }

@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"slices"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // The card-present operations, named as scenarios and the apps' live configuration
@@ -177,7 +179,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
 		Encryption: req.Encryption,
 	}
-	t.Card.Name = MaskCardData(req.Card.Name)
+	t.Card.Name = carddata.Mask(req.Card.Name)
 	if action == actionRefund {
 		t.Type = TypeRefund
 	}
@@ -314,4 +316,123 @@ func orDefault(values ...string) string {
 		}
 	}
 	return ""
+}
+
+// Transaction statuses the sandbox distinguishes.
+const (
+	StatusCaptured      = "CAPTURED"
+	StatusPreauthorized = "PREAUTHORIZED"
+	StatusDeclined      = "DECLINED"
+	StatusReversed      = "REVERSED"
+	StatusVerified      = "VERIFIED"
+	StatusNotVerified   = "NOT_VERIFIED"
+)
+
+// Transaction types, channels and capture modes [GP].
+const (
+	TypeSale   = "SALE"
+	TypeRefund = "REFUND"
+
+	ChannelCP  = "CP"
+	ChannelCNP = "CNP"
+
+	CaptureAuto     = "AUTO"
+	CaptureLater    = "LATER"
+	CaptureMultiple = "MULTIPLE"
+)
+
+// Transaction is a stored card-present transaction with everything the Transaction
+// resource shows plus the sandbox's own state (gratuity, batch, history).
+type Transaction struct {
+	ID                  string        `json:"id"`
+	MerchantID          string        `json:"merchant_id"`
+	TimeCreated         time.Time     `json:"time_created"`
+	Type                string        `json:"type"`
+	Status              string        `json:"status"`
+	Amount              string        `json:"amount"`
+	AuthorizationAmount string        `json:"authorization_amount,omitempty"`
+	GratuityAmount      string        `json:"gratuity_amount,omitempty"`
+	Currency            string        `json:"currency"`
+	Country             string        `json:"country"`
+	Reference           string        `json:"reference"`
+	PaymentMethod       PaymentResult `json:"payment_method"`
+	Order               *OrderAmounts `json:"order,omitempty"`
+	BatchID             string        `json:"batch_id"`
+	BatchClosed         bool          `json:"batch_closed"`
+	EMVTag              string        `json:"emv_tag,omitempty" mask:"emv"` // stored, never echoed
+	AdjustmentCount     int           `json:"adjustment_count,omitempty"`   // adjustments ever made: numbers the history
+	Action              Action        `json:"action"`
+	Scenarios           []string      `json:"scenarios,omitempty"`
+
+	// Set for transactions made through the API (and fixtures that say so).
+	Channel        string      `json:"channel,omitempty"`
+	CaptureMode    string      `json:"capture_mode,omitempty"`
+	MerchantName   string      `json:"merchant_name,omitempty"`
+	AccountID      string      `json:"account_id,omitempty"`
+	AccountName    string      `json:"account_name,omitempty"`
+	AppID          string      `json:"app_id,omitempty"`          // the app that created it
+	ParentID       string      `json:"parent_id,omitempty"`       // a refund's original transaction
+	RefundedAmount string      `json:"refunded_amount,omitempty"` // refunds made against it
+	CapturedAmount string      `json:"captured_amount,omitempty"` // captures of a MULTIPLE authorization
+	ReversedStatus string      `json:"reversed_status,omitempty"` // the status a reversal ended
+	ReauthorizedBy string      `json:"reauthorized_by,omitempty"` // the one reauthorization made of it
+	Card           StoredCard  `json:"card,omitempty"`
+	Encryption     *Encryption `json:"encryption,omitempty"` // an encrypted track's scheme
+	Lodging        *Lodging    `json:"lodging,omitempty"`    // the last incremental authorization's
+
+	// DuplicateOf names the earlier approved payment this one repeats (same card,
+	// amount, currency and reference within the duplicate window) [SB].
+	DuplicateOf string `json:"duplicate_of,omitempty"`
+}
+
+// PaymentResult is the payment_method block of a Transaction response.
+type PaymentResult struct {
+	ID        string      `json:"id,omitempty"` // the token charged, if any
+	Result    string      `json:"result"`
+	Message   string      `json:"message"`
+	EntryMode string      `json:"entry_mode,omitempty"`
+	Card      CardResult  `json:"card"`
+	BNPL      *BNPLResult `json:"bnpl,omitempty"`
+}
+
+// CardResult is payment_method.card of a Transaction response.
+type CardResult struct {
+	Brand             string        `json:"brand,omitempty"`
+	MaskedNumberLast4 string        `json:"masked_number_last4,omitempty"`
+	Authcode          string        `json:"authcode"`
+	BrandReference    string        `json:"brand_reference"`
+	BrandTimeCreated  string        `json:"brand_time_created,omitempty"`
+	TagResponse       string        `json:"tag_response,omitempty"`
+	CVVResult         string        `json:"cvv_result,omitempty"`
+	AVSAddressResult  string        `json:"avs_address_result,omitempty"`
+	AVSPostalResult   string        `json:"avs_postal_code_result,omitempty"`
+	Provider          *CardProvider `json:"provider,omitempty"`
+	Funding           string        `json:"funding,omitempty"`
+}
+
+// CardProvider is payment_method.card.provider: the issuer's own codes, which GP
+// shows for its AVS test cards [GP].
+type CardProvider struct {
+	Result           string `json:"result"`
+	CVVResult        string `json:"cvv_result"`
+	AVSAddressResult string `json:"avs_address_result"`
+	AVSPostalResult  string `json:"avs_postal_code_result"`
+}
+
+// BNPLResult is payment_method.bnpl of a Transaction response.
+type BNPLResult struct {
+	Provider string `json:"provider"`
+}
+
+// OrderAmounts is the order block of a Transaction response.
+type OrderAmounts struct {
+	Taxes          []Tax  `json:"taxes,omitempty"`
+	DutyAmount     string `json:"duty_amount,omitempty"`
+	ShippingAmount string `json:"shipping_amount,omitempty"`
+}
+
+// Tax is one tax line of a transaction's order block.
+type Tax struct {
+	Type   string `json:"type"`
+	Amount string `json:"amount"`
 }

@@ -5,7 +5,7 @@ import "github.com/gp-sandbox/gp-sandbox/sandbox"
 // accessToken is POST /accesstoken: no token needed, the app's credentials instead.
 var accessToken = operation{
 	op: sandbox.OpAccessToken,
-	body: []field{
+	body: []Field{
 		{name: "app_id", kind: kString, required: true, min: 1, max: 50},
 		{name: "nonce", kind: kString, required: true, min: 1, max: 255},
 		{name: "secret", kind: kString, required: true, min: 1, max: 255},

@@ -1,6 +1,10 @@
 package api
 
-import "github.com/gp-sandbox/gp-sandbox/sandbox"
+import (
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
+)
 
 // adjustment is POST /transactions/{id}/adjustment and its partner form
 // /merchants/{merchant_id}/transactions/{id}/adjustment. Every member is optional
@@ -10,11 +14,11 @@ var adjustment = operation{
 	op:            sandbox.OpAdjustment,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id", "id"},
-	body: []field{
+	body: []Field{
 		{name: "amount", kind: kDigits, min: 1, max: 50},
 		{name: "gratuity_amount", kind: kDigits, min: 1, max: 50},
-		{name: "payment_method", kind: kObject, fields: []field{
-			{name: "card", kind: kObject, fields: []field{
+		{name: "payment_method", kind: kObject, fields: []Field{
+			{name: "card", kind: kObject, fields: []Field{
 				{name: "tag", kind: kHex, min: 2, max: 4096},
 			}},
 		}},
@@ -41,7 +45,7 @@ func adjust(s *Server, c *call, req adjustmentRequest) (any, error) {
 		MerchantID:     c.vars["merchant_id"],
 		Amount:         req.Amount,
 		GratuityAmount: req.GratuityAmount,
-		Tag:            sandbox.MaskEMVData(req.PaymentMethod.Card.Tag),
+		Tag:            carddata.MaskEMV(req.PaymentMethod.Card.Tag),
 		Version:        c.version,
 		Idempotency:    c.idem,
 	})

@@ -20,7 +20,7 @@ var closeBatch = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newBatchView(b), nil
+		return NewBatchView(b), nil
 	}),
 }
 
@@ -31,10 +31,10 @@ var closeOpenBatch = operation{
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
 	bodyOptional:  true,
-	body: []field{
-		text("account_name", 100),
-		text("account_id", 50),
-		enum("channel", sandbox.ChannelCP, sandbox.ChannelCNP),
+	body: []Field{
+		Text("account_name", 100),
+		Text("account_id", 50),
+		Enum("channel", sandbox.ChannelCP, sandbox.ChannelCNP),
 		{name: "currency", kind: kString, min: 3, max: 3},
 		{name: "country", kind: kString, min: 2, max: 2},
 		{name: "payment_methods", kind: kArray, elem: kString, max: 10}, // e.g. CARD: not judged [SB]
@@ -47,7 +47,7 @@ var closeOpenBatch = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newBatchView(b), nil
+		return NewBatchView(b), nil
 	}),
 }
 
@@ -87,7 +87,7 @@ var getBatch = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newBatchView(b), nil
+		return NewBatchView(b), nil
 	}),
 }
 

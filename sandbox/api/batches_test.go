@@ -12,43 +12,44 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	tok := env.PartnerToken()
+	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
 	batch := sale["batch_id"].(string)
-	second := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
-	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")
-	captured := env.mustPost(tok, "/transactions/"+auth+"/capture", `{"amount":"1000","gratuity":"200"}`)
-	refund := env.mustPost(tok, "/transactions/"+second["id"].(string)+"/refund", `{"amount":"500"}`)
-	env.mustTransactionIn(tok, "REVERSED") // in the batch, settled as nothing
+	second := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
+	auth := env.MustTransactionIn(tok, "PREAUTHORIZED")
+	captured := env.MustPost(tok, "/transactions/"+auth+"/capture", `{"amount":"1000","gratuity":"200"}`)
+	refund := env.MustPost(tok, "/transactions/"+second["id"].(string)+"/refund", `{"amount":"500"}`)
+	env.MustTransactionIn(tok, "REVERSED") // in the batch, settled as nothing
 	for _, got := range []map[string]any{second, captured, refund} {
 		if got["batch_id"] != batch {
 			t.Fatalf("%v joined %v, want the open batch %s", got["id"], got["batch_id"], batch)
 		}
 	}
 
-	closed := env.mustPost(tok, "/batches/"+batch, "")
+	closed := env.MustPost(tok, "/batches/"+batch, "")
 	if closed["id"] != batch || closed["status"] != "CLOSED" || closed["transaction_count"] != float64(4) || closed["amount"] != "2700" {
 		t.Errorf("batch summary %v: want 4 transactions, 1000+1000+1000+200-500", closed)
 	}
 
-	r := env.do("POST", "/transactions/"+sale["id"].(string)+"/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
-	want := gpError{400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch."}
-	if got := r.gpError(t); got != want {
+	r := env.Do("POST", "/transactions/"+sale["id"].(string)+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"100"}`)
+	want := apitest.Err(400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch.")
+	if got := r.GPError(t); got != want {
 		t.Errorf("tip after the close: %+v", got)
 	}
-	next := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	next := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
 	if next["batch_id"] == batch || next["batch_id"] == "" {
 		t.Errorf("a sale after the close joined %v", next["batch_id"])
 	}
-	r = env.do("POST", "/batches/"+batch, apiHeader(tok), "")
-	if got := r.gpError(t); got != (gpError{502, "ACTION_FAILED", "500010", "Action failed unexpectedly. Please try again "}) {
+	r = env.Do("POST", "/batches/"+batch, apitest.APIHeader(tok), "")
+	if got := r.GPError(t); got != (apitest.Err(502, "ACTION_FAILED", "500010", "Action failed unexpectedly. Please try again ")) {
 		t.Errorf("closing twice: %+v", got)
 	}
-	admin := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)
+	admin := env.Do("GET", "/_sandbox/batches/"+batch, nil, "").JSON(t)
 	if admin["status"] != "CLOSED" || admin["closed_by"] != "request" || len(admin["transactions"].([]any)) != 5 {
 		t.Errorf("admin view %v", admin)
 	}
@@ -56,44 +57,44 @@ func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
 
 func TestBatchCloseErrors(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	open := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["batch_id"].(string)
+	tok := env.PartnerToken()
+	open := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["batch_id"].(string)
 	cases := []struct {
 		name, path string
-		want       gpError
+		want       apitest.GPError
 	}{
-		{"a GUID", "/batches/8f0c5e5a-3b0e-4c1e-9d55-7d0f6c3a2b11", gpError{400, "INVALID_REQUEST_DATA", "40213", "batch_id contains unexpected data"}},
-		{"unknown batch", "/batches/BAT_999", gpError{404, "RESOURCE_NOT_FOUND", "40118", "Batch BAT_999 not found at this location."}},
-		{"another merchant's path", "/merchants/" + merchantTwo + "/batches/" + open, gpError{404, "RESOURCE_NOT_FOUND", "40118", "Batch " + open + " not found at this location."}},
-		{"no id", "/batches/", gpError{400, "MANDATORY_DATA_MISSING", "40223", "Request expects the batch_id"}},
+		{"a GUID", "/batches/8f0c5e5a-3b0e-4c1e-9d55-7d0f6c3a2b11", apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "batch_id contains unexpected data")},
+		{"unknown batch", "/batches/BAT_999", apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Batch BAT_999 not found at this location.")},
+		{"another merchant's path", "/merchants/" + apitest.MerchantTwo + "/batches/" + open, apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Batch "+open+" not found at this location.")},
+		{"no id", "/batches/", apitest.Err(400, "MANDATORY_DATA_MISSING", "40223", "Request expects the batch_id")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := env.do("POST", tc.path, apiHeader(tok), "").gpError(t); got != tc.want {
+			if got := env.Do("POST", tc.path, apitest.APIHeader(tok), "").GPError(t); got != tc.want {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
 			}
 		})
 	}
-	restricted := env.mustToken(restrictedApp, restrictedKey, "")
-	if got := env.do("POST", "/batches/"+open, apiHeader(restricted), "").gpError(t); got.Detail != "40212" {
+	restricted := env.MustToken(apitest.RestrictedApp, apitest.RestrictedKey, "")
+	if got := env.Do("POST", "/batches/"+open, apitest.APIHeader(restricted), "").GPError(t); got.Detail != "40212" {
 		t.Errorf("restricted app: %+v", got)
 	}
 }
 
 func TestEmptyBatchStaysOpen(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
-	env.mustPost(tok, "/transactions/"+sale["id"].(string)+"/reversal", `{}`)
+	tok := env.PartnerToken()
+	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
+	env.MustPost(tok, "/transactions/"+sale["id"].(string)+"/reversal", `{}`)
 	batch := sale["batch_id"].(string)
-	r := env.do("POST", "/batches/"+batch, apiHeader(tok), "{}")
-	if got := r.gpError(t); got.Detail != "40017" {
+	r := env.Do("POST", "/batches/"+batch, apitest.APIHeader(tok), "{}")
+	if got := r.GPError(t); got.Detail != "40017" {
 		t.Fatalf("closing a batch with nothing to settle: %+v", got)
 	}
-	if got := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)["status"]; got != "OPEN" {
+	if got := env.Do("GET", "/_sandbox/batches/"+batch, nil, "").JSON(t)["status"]; got != "OPEN" {
 		t.Errorf("status %v after a refused close", got)
 	}
-	if next := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard)); next["batch_id"] != batch {
+	if next := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard)); next["batch_id"] != batch {
 		t.Errorf("the next sale joined %v, want the still open %s", next["batch_id"], batch)
 	}
 }
@@ -102,25 +103,25 @@ func TestEmptyBatchStaysOpen(t *testing.T) {
 // on the sandbox clock.
 func TestBatchCloseTime(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	orders := "/merchants/" + merchantOne + "/orders"
-	r := env.do("POST", orders, apiHeader(tok), `{"batch_close_time":"25:00"}`)
-	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "batch_close_time contains unexpected data"}) {
+	tok := env.PartnerToken()
+	orders := "/merchants/" + apitest.MerchantOne + "/orders"
+	r := env.Do("POST", orders, apitest.APIHeader(tok), `{"batch_close_time":"25:00"}`)
+	if got := r.GPError(t); got != (apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "batch_close_time contains unexpected data")) {
 		t.Errorf("bad close time: %+v", got)
 	}
-	env.mustPost(tok, orders, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"batch_close_time":"23:00"}`)
-	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard)) // 10:00
+	env.MustPost(tok, orders, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"batch_close_time":"23:00"}`)
+	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard)) // 10:00
 	batch := sale["batch_id"].(string)
-	env.clock.Set(startTime.Add(13 * time.Hour)) // 23:00: closed
-	r = env.do("POST", "/transactions/"+sale["id"].(string)+"/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
-	if got := r.gpError(t); got.Description != "Cannot PROCESS Adjustment over a transaction that is in a closed batch." {
+	env.Clock.Set(apitest.StartTime.Add(13 * time.Hour)) // 23:00: closed
+	r = env.Do("POST", "/transactions/"+sale["id"].(string)+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"100"}`)
+	if got := r.GPError(t); got.Description != "Cannot PROCESS Adjustment over a transaction that is in a closed batch." {
 		t.Errorf("tip after the daily close: %+v", got)
 	}
-	admin := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)
+	admin := env.Do("GET", "/_sandbox/batches/"+batch, nil, "").JSON(t)
 	if admin["status"] != "CLOSED" || admin["closed_by"] != "batch_close_time" || admin["time_closed"] != "2021-03-22T23:00:00.000Z" {
 		t.Errorf("admin view %v", admin)
 	}
-	next := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	next := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
 	if next["batch_id"] == batch {
 		t.Errorf("a sale after the daily close joined the closed batch")
 	}
@@ -132,8 +133,8 @@ func TestBatchCloseTime(t *testing.T) {
 		{36*time.Hour + time.Minute, "OPEN"}, // the next day, 22:01
 		{37 * time.Hour, "CLOSED"},           // the next day, 23:00
 	} {
-		env.clock.Set(startTime.Add(step.at))
-		if got := env.do("GET", "/_sandbox/batches/"+nextBatch, nil, "").json(t)["status"]; got != step.want {
+		env.Clock.Set(apitest.StartTime.Add(step.at))
+		if got := env.Do("GET", "/_sandbox/batches/"+nextBatch, nil, "").JSON(t)["status"]; got != step.want {
 			t.Errorf("at +%v: status %v, want %s", step.at, got, step.want)
 		}
 	}
@@ -143,16 +144,16 @@ func TestBatchCloseTime(t *testing.T) {
 // is refused as GP refuses it.
 func TestFixtureBatchCloses(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	closed := env.mustPost(tok, "/batches/BAT_1136475", "")
+	tok := env.PartnerToken()
+	closed := env.MustPost(tok, "/batches/BAT_1136475", "")
 	if closed["transaction_count"] != float64(2) || closed["amount"] != "2000" {
 		t.Errorf("fixture batch summary %v: want the two captured fixture sales", closed)
 	}
-	r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
-	if got := r.gpError(t); got.Description != "Cannot PROCESS Adjustment over a transaction that is in a closed batch." {
+	r := env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"100"}`)
+	if got := r.GPError(t); got.Description != "Cannot PROCESS Adjustment over a transaction that is in a closed batch." {
 		t.Errorf("tip after the close: %+v", got)
 	}
-	if got := env.do("POST", "/batches/BAT_1136474", apiHeader(tok), "").gpError(t); got.Detail != "500010" {
+	if got := env.Do("POST", "/batches/BAT_1136474", apitest.APIHeader(tok), "").GPError(t); got.Detail != "500010" {
 		t.Errorf("the fixtures' closed batch: %+v", got)
 	}
 }
@@ -161,15 +162,15 @@ func TestFixtureBatchCloses(t *testing.T) {
 // included, and keeps it for GET /batches/{id} and the admin view.
 func TestBatchSummaryMembers(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	sale := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	tok := env.PartnerToken()
+	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
 	batch := sale["batch_id"].(string)
 	mc := `{"number":"5425230000004415","expiry_month":"12","expiry_year":"30"}`
-	env.mustCharge(tok, saleBody("2000", "AUTO", mc))
-	env.mustPost(tok, "/transactions/"+sale["id"].(string)+"/adjustment", `{"gratuity_amount":"150"}`)
-	env.mustPost(tok, "/transactions/"+sale["id"].(string)+"/refund", `{"amount":"400"}`)
+	env.MustCharge(tok, apitest.SaleBody("2000", "AUTO", mc))
+	env.MustPost(tok, "/transactions/"+sale["id"].(string)+"/adjustment", `{"gratuity_amount":"150"}`)
+	env.MustPost(tok, "/transactions/"+sale["id"].(string)+"/refund", `{"amount":"400"}`)
 
-	closed := env.mustPost(tok, "/batches/"+batch, "")
+	closed := env.MustPost(tok, "/batches/"+batch, "")
 	want := map[string]any{
 		"status": "CLOSED", "transaction_count": 3.0, "count": 3.0, "amount": "2750", "gratuity_amount": "150",
 		"sales.count": 2.0, "sales.amount": "3150", "refunds.count": 1.0, "refunds.amount": "400",
@@ -186,17 +187,17 @@ func TestBatchSummaryMembers(t *testing.T) {
 	if closed["open_action_id"] != field(sale, "action", "id") || closed["close_action_id"] != field(closed, "action", "id") || closed["time_closed"] == nil {
 		t.Errorf("action ids and close time: %v", closed)
 	}
-	read := env.do("GET", "/batches/"+batch, apiHeader(tok), "").json(t)
+	read := env.Do("GET", "/batches/"+batch, apitest.APIHeader(tok), "").JSON(t)
 	if fmt.Sprint(read) != fmt.Sprint(closed) {
 		t.Errorf("GET after the close:\n got %v\nwant %v", read, closed)
 	}
-	admin := env.do("GET", "/_sandbox/batches/"+batch, nil, "").json(t)
+	admin := env.Do("GET", "/_sandbox/batches/"+batch, nil, "").JSON(t)
 	if member(admin, "summary.brand_breakdown.0.brand") != "MASTERCARD" {
 		t.Errorf("admin view: %v", admin)
 	}
 	// An open batch reads with its totals so far, and no close.
-	next := env.mustCharge(tok, saleBody("500", "AUTO", manualCard))["batch_id"].(string)
-	open := env.do("GET", "/batches/"+next, apiHeader(tok), "").json(t)
+	next := env.MustCharge(tok, apitest.SaleBody("500", "AUTO", apitest.ManualCard))["batch_id"].(string)
+	open := env.Do("GET", "/batches/"+next, apitest.APIHeader(tok), "").JSON(t)
 	if open["status"] != "OPEN" || open["amount"] != "500" || open["action"] != nil || len(open["brand_breakdown"].([]any)) != 1 {
 		t.Errorf("open batch: %v", open)
 	}
@@ -225,39 +226,39 @@ func member(m map[string]any, path string) any {
 // POST /batches closes the account's open batch, as Java and .NET do without an id.
 func TestBatchCloseWithoutID(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	nothing := gpError{400, "MANDATORY_DATA_MISSING", "40223", "Request expects the batch_id"}
-	if got := env.do("POST", "/batches", apiHeader(tok), `{"account_name":"transaction_processing"}`).gpError(t); got != nothing {
+	tok := env.PartnerToken()
+	nothing := apitest.Err(400, "MANDATORY_DATA_MISSING", "40223", "Request expects the batch_id")
+	if got := env.Do("POST", "/batches", apitest.APIHeader(tok), `{"account_name":"transaction_processing"}`).GPError(t); got != nothing {
 		t.Errorf("nothing open: %+v", got)
 	}
-	batch := env.mustCharge(tok, saleBody("1300", "AUTO", manualCard))["batch_id"].(string)
+	batch := env.MustCharge(tok, apitest.SaleBody("1300", "AUTO", apitest.ManualCard))["batch_id"].(string)
 	cases := []struct {
 		name, path, body string
-		want             gpError
+		want             apitest.GPError
 	}{
 		{"another currency", "/batches", `{"account_name":"transaction_processing","currency":"PLN","country":"US","payment_methods":["CARD"]}`,
-			gpError{400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CP, currency - PLN"}},
+			apitest.Err(400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CP, currency - PLN")},
 		{"card not present", "/batches", `{"channel":"CNP","currency":"USD"}`,
-			gpError{400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CNP, currency - USD"}},
+			apitest.Err(400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CNP, currency - USD")},
 		{"an account the app lacks", "/batches", `{"account_name":"test_account_X"}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: test_account_X , " + merchantOne}},
-		{"merchant Two has nothing open", "/merchants/" + merchantTwo + "/batches", `{"currency":"USD"}`,
-			gpError{400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CP, currency - USD"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: test_account_X , "+apitest.MerchantOne)},
+		{"merchant Two has nothing open", "/merchants/" + apitest.MerchantTwo + "/batches", `{"currency":"USD"}`,
+			apitest.Err(400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CP, currency - USD")},
 		{"unknown member", "/batches", `{"batch_id":"` + batch + `"}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: batch_id"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: batch_id")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := env.do("POST", tc.path, apiHeader(tok), tc.body).gpError(t); got != tc.want {
+			if got := env.Do("POST", tc.path, apitest.APIHeader(tok), tc.body).GPError(t); got != tc.want {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
 			}
 		})
 	}
-	closed := env.mustPost(tok, "/merchants/"+merchantOne+"/batches", `{"account_name":"transaction_processing","channel":"CP","currency":"USD","country":"US","payment_methods":["CARD"]}`)
+	closed := env.MustPost(tok, "/merchants/"+apitest.MerchantOne+"/batches", `{"account_name":"transaction_processing","channel":"CP","currency":"USD","country":"US","payment_methods":["CARD"]}`)
 	if closed["id"] != batch || closed["status"] != "CLOSED" || closed["transaction_count"] != 1.0 {
 		t.Errorf("closed without id: %v", closed)
 	}
-	if got := env.do("POST", "/batches", apiHeader(tok), "").gpError(t); got != nothing {
+	if got := env.Do("POST", "/batches", apitest.APIHeader(tok), "").GPError(t); got != nothing {
 		t.Errorf("after the close: %+v", got)
 	}
 }
@@ -267,17 +268,17 @@ func TestBatchCloseWithoutID(t *testing.T) {
 // Each is refused an adjustment as GP refuses one after the close.
 func TestEveryMemberOfAClosedBatchIsClosed(t *testing.T) {
 	const closedBatch = "BAT_1136474" // closed by TRN_BatchedSale0000000000000000001's line
-	env := mustSandboxWith(t, envOptions{fixtures: func(fx *sandbox.Fixtures) {
+	env := mustSandboxWith(t, apitest.Options{Fixtures: func(fx *sandbox.Fixtures) {
 		late := fx.Transactions[0]
 		late.ID, late.Reference, late.BatchID, late.BatchClosed = "TRN_LateBatchMember0001", "late-member", closedBatch, false
 		fx.Transactions = append(fx.Transactions, late)
 	}})
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededIntoClosed01", `{"amount":"1000","batch_id":"`+closedBatch+`"}`)
-	tok := env.partnerToken()
-	want := gpError{400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch."}
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_SeededIntoClosed01", `{"amount":"1000","batch_id":"`+closedBatch+`"}`)
+	tok := env.PartnerToken()
+	want := apitest.Err(400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch.")
 	for _, id := range []string{"TRN_BatchedSale0000000000000000001", "TRN_LateBatchMember0001", "TRN_SeededIntoClosed01"} {
-		r := env.do("POST", "/transactions/"+id+"/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
-		if got := r.gpError(t); got != want {
+		r := env.Do("POST", "/transactions/"+id+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"100"}`)
+		if got := r.GPError(t); got != want {
 			t.Errorf("%s: %+v", id, got)
 		}
 	}
@@ -287,26 +288,26 @@ func TestEveryMemberOfAClosedBatchIsClosed(t *testing.T) {
 // names: it would take in that transaction, another merchant's here.
 func TestNewBatchPassesOverSeededBatchIDs(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	first := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["batch_id"].(string)
+	tok := env.PartnerToken()
+	first := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["batch_id"].(string)
 	var n int
 	if _, err := fmt.Sscanf(first, "BAT_%d", &n); err != nil {
 		t.Fatalf("batch id %q: %v", first, err)
 	}
 	next := fmt.Sprintf("BAT_%d", n+1)
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededIntoNextBatch1",
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_SeededIntoNextBatch1",
 		`{"amount":"700","merchant_id":"MER_00000000000000000000000000000002","batch_id":"`+next+`"}`)
-	env.mustPost(tok, "/batches/"+first, "")
+	env.MustPost(tok, "/batches/"+first, "")
 
-	second := env.mustCharge(tok, saleBody("400", "AUTO", manualCard))["batch_id"].(string)
+	second := env.MustCharge(tok, apitest.SaleBody("400", "AUTO", apitest.ManualCard))["batch_id"].(string)
 	if second == first || second == next {
 		t.Fatalf("the new batch is %s (first %s, seeded %s)", second, first, next)
 	}
-	closed := env.mustPost(tok, "/batches/"+second, "")
+	closed := env.MustPost(tok, "/batches/"+second, "")
 	if closed["transaction_count"] != float64(1) || closed["amount"] != "400" {
 		t.Errorf("summary of %s: %v, want only its own sale of 400", second, closed)
 	}
-	if seeded := env.do("GET", "/_sandbox/transactions/TRN_SeededIntoNextBatch1", nil, "").json(t); seeded["batch_closed"] != false {
+	if seeded := env.Do("GET", "/_sandbox/transactions/TRN_SeededIntoNextBatch1", nil, "").JSON(t); seeded["batch_closed"] != false {
 		t.Errorf("the seeded transaction closed with merchant 1's batch: %v", seeded)
 	}
 }
@@ -316,7 +317,7 @@ func TestNewBatchPassesOverSeededBatchIDs(t *testing.T) {
 // sale, not the fixture's transaction, which stays in its open batch.
 func TestNewBatchPassesOverFixtureBatchIDs(t *testing.T) {
 	plain := mustSandbox(t)
-	taken := plain.mustCharge(plain.partnerToken(), saleBody("1000", "AUTO", manualCard))["batch_id"].(string)
+	taken := plain.MustCharge(plain.PartnerToken(), apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["batch_id"].(string)
 
 	files := fstest.MapFS{}
 	names, err := fs.Glob(fixtures.FS, "*.yaml")
@@ -342,16 +343,16 @@ func TestNewBatchPassesOverFixtureBatchIDs(t *testing.T) {
     batch_id: `+taken+`
 `...)
 	env := mustSandbox(t, func(c *app.Config) { c.Fixtures = app.Files{FS: files} })
-	tok := env.partnerToken()
-	batch := env.mustCharge(tok, saleBody("400", "AUTO", manualCard))["batch_id"].(string)
+	tok := env.PartnerToken()
+	batch := env.MustCharge(tok, apitest.SaleBody("400", "AUTO", apitest.ManualCard))["batch_id"].(string)
 	if batch == taken {
 		t.Fatalf("the sandbox's first batch is %s, the fixture's", batch)
 	}
-	closed := env.mustPost(tok, "/batches/"+batch, "")
+	closed := env.MustPost(tok, "/batches/"+batch, "")
 	if closed["transaction_count"] != float64(1) || closed["amount"] != "400" {
 		t.Errorf("summary of %s: %v, want only its own sale of 400", batch, closed)
 	}
-	fixture := env.do("GET", "/_sandbox/transactions/TRN_FixtureInFirstBatchID001", nil, "").json(t)
+	fixture := env.Do("GET", "/_sandbox/transactions/TRN_FixtureInFirstBatchID001", nil, "").JSON(t)
 	if fixture["batch_id"] != taken || fixture["batch_closed"] != false {
 		t.Errorf("the fixture's transaction after the close: %v", fixture)
 	}
@@ -362,25 +363,25 @@ func TestNewBatchPassesOverFixtureBatchIDs(t *testing.T) {
 // first.
 func TestSeededTransactionIsABatchMember(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	batch := env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["batch_id"].(string)
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededIntoOpen01", `{"amount":"700","batch_id":"`+batch+`"}`)
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededThenMoved01", `{"amount":"300","batch_id":"`+batch+`"}`)
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_SeededThenMoved01", `{"amount":"300","batch_id":"BAT_999999"}`)
+	tok := env.PartnerToken()
+	batch := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["batch_id"].(string)
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_SeededIntoOpen01", `{"amount":"700","batch_id":"`+batch+`"}`)
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_SeededThenMoved01", `{"amount":"300","batch_id":"`+batch+`"}`)
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_SeededThenMoved01", `{"amount":"300","batch_id":"BAT_999999"}`)
 
-	closed := env.mustPost(tok, "/batches/"+batch, "")
+	closed := env.MustPost(tok, "/batches/"+batch, "")
 	if closed["transaction_count"] != float64(2) || closed["amount"] != "1700" {
 		t.Errorf("batch summary %v: want the sale and the seeded 700, not the moved 300", closed)
 	}
-	want := gpError{400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch."}
-	r := env.do("POST", "/transactions/TRN_SeededIntoOpen01/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`)
-	if got := r.gpError(t); got != want {
+	want := apitest.Err(400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch.")
+	r := env.Do("POST", "/transactions/TRN_SeededIntoOpen01/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"100"}`)
+	if got := r.GPError(t); got != want {
 		t.Errorf("adjusting the seeded member after the close: %+v", got)
 	}
-	if r := env.do("POST", "/transactions/TRN_SeededThenMoved01/adjustment", apiHeader(tok), `{"gratuity_amount":"100"}`); r.status != 200 {
-		t.Errorf("the transaction that moved to another batch: %d %s", r.status, r.body)
+	if r := env.Do("POST", "/transactions/TRN_SeededThenMoved01/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"100"}`); r.Status != 200 {
+		t.Errorf("the transaction that moved to another batch: %d %s", r.Status, r.Body)
 	}
-	admin := env.do("GET", "/_sandbox/transactions/TRN_SeededIntoOpen01", nil, "").json(t)
+	admin := env.Do("GET", "/_sandbox/transactions/TRN_SeededIntoOpen01", nil, "").JSON(t)
 	if admin["batch_closed"] != true {
 		t.Errorf("admin view of the seeded member: %v", admin)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // benchListSize is how many transactions the list benchmarks seed: the size at which
@@ -27,16 +28,16 @@ const benchListPollers = 4
 //
 //	go test -run '^$' -bench TransactionList -benchtime 50x ./sandbox/api/
 func BenchmarkTransactionList(b *testing.B) {
-	env := mustSandboxWith(b, envOptions{
-		dbPath:   filepath.Join(b.TempDir(), "bench.db"),
-		fixtures: seedTransactions(benchListSize),
+	env := mustSandboxWith(b, apitest.Options{
+		DBPath:   filepath.Join(b.TempDir(), "bench.db"),
+		Fixtures: seedTransactions(benchListSize),
 	})
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	client := benchClient()
 	listURL := env.URL + "/transactions?page_size=10"
 	list := func() *http.Request {
 		req, _ := http.NewRequest("GET", listURL, nil)
-		setAPIHeaders(req, tok, 0)
+		apitest.SetAPIHeaders(req, tok, 0)
 		return req
 	}
 	b.Run("page", func(b *testing.B) {
@@ -58,7 +59,7 @@ func BenchmarkTransactionList(b *testing.B) {
 			})
 		}
 		time.Sleep(100 * time.Millisecond) // the pollers are in the middle of their pages
-		adjustURL := env.URL + "/transactions/" + capturedOne + "/adjustment"
+		adjustURL := env.URL + "/transactions/" + apitest.CapturedOne + "/adjustment"
 		var took []time.Duration
 		for i := 0; b.Loop(); i++ {
 			start := time.Now()
@@ -78,13 +79,13 @@ func BenchmarkTransactionList(b *testing.B) {
 // apart.
 func seedTransactions(n int) func(*sandbox.Fixtures) {
 	return func(fx *sandbox.Fixtures) {
-		i := slices.IndexFunc(fx.Transactions, func(t sandbox.Transaction) bool { return t.ID == capturedOne })
+		i := slices.IndexFunc(fx.Transactions, func(t sandbox.Transaction) bool { return t.ID == apitest.CapturedOne })
 		model := fx.Transactions[i]
 		model.BatchID = ""
 		for i := range n {
 			t := model
 			t.ID = fmt.Sprintf("TRN_Bench%026d", i)
-			t.TimeCreated = startTime.Add(-time.Duration(i) * time.Second)
+			t.TimeCreated = apitest.StartTime.Add(-time.Duration(i) * time.Second)
 			fx.Transactions = append(fx.Transactions, t)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // benchConns is the number of concurrent client connections of the benchmarks.
@@ -24,8 +25,8 @@ const benchConns = 64
 // file-backed store, an idempotency key on every request and parallel clients.
 func BenchmarkAdjustment(b *testing.B) {
 	env := mustSandboxAt(b, filepath.Join(b.TempDir(), "bench.db"))
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	url := env.URL + "/transactions/" + capturedOne + "/adjustment"
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	url := env.URL + "/transactions/" + apitest.CapturedOne + "/adjustment"
 	client := benchClient()
 	var seq atomic.Uint64
 	b.SetParallelism(benchConns / 2) // 32 x GOMAXPROCS(2) clients
@@ -55,19 +56,19 @@ func BenchmarkAdjustmentServerMemory(b *testing.B) {
 }
 
 func benchAdjustmentServer(b *testing.B, dbPath string) {
-	env := mustSandboxWith(b, envOptions{
-		dbPath: dbPath,
-		configure: []func(*app.Config){func(c *app.Config) {
+	env := mustSandboxWith(b, apitest.Options{
+		DBPath: dbPath,
+		Configure: []func(*app.Config){func(c *app.Config) {
 			c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil)) // as the binary logs by default
 		}},
 	})
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	url := env.URL + "/transactions/" + capturedOne + "/adjustment"
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	url := env.URL + "/transactions/" + apitest.CapturedOne + "/adjustment"
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
 		w := httptest.NewRecorder()
-		env.handler.ServeHTTP(w, adjustmentRequest(url, tok, uint64(i)))
+		env.Handler.ServeHTTP(w, adjustmentRequest(url, tok, uint64(i)))
 		if w.Code != http.StatusOK {
 			b.Fatalf("status %d: %s", w.Code, w.Body)
 		}
@@ -102,18 +103,18 @@ func BenchmarkVersusBaseline(b *testing.B) {
 	})
 
 	env := mustSandboxAt(b, filepath.Join(b.TempDir(), "bench.db"))
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	adjustURL := env.URL + "/transactions/" + capturedOne + "/adjustment"
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	adjustURL := env.URL + "/transactions/" + apitest.CapturedOne + "/adjustment"
 	run("adjustment", func(i uint64) *http.Request { return adjustmentRequest(adjustURL, tok, i) })
 	run("accesstoken", func(uint64) *http.Request {
-		req, _ := http.NewRequest("POST", env.URL+"/accesstoken", strings.NewReader(tokenBody(partnerApp, partnerKey, "")))
+		req, _ := http.NewRequest("POST", env.URL+"/accesstoken", strings.NewReader(apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, "")))
 		req.Header.Set("Content-Type", "application/json")
 		return req
 	})
-	orderURL := env.URL + "/merchants/" + merchantOne + "/orders"
+	orderURL := env.URL + "/merchants/" + apitest.MerchantOne + "/orders"
 	run("order", func(i uint64) *http.Request {
 		req, _ := http.NewRequest("POST", orderURL, strings.NewReader(`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}]}`))
-		setAPIHeaders(req, tok, i)
+		apitest.SetAPIHeaders(req, tok, i)
 		return req
 	})
 	if base := rates["baseline"]; base > 0 {
@@ -164,19 +165,8 @@ func benchClient() *http.Client {
 
 func adjustmentRequest(url, tok string, i uint64) *http.Request {
 	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"gratuity_amount":"150"}`))
-	setAPIHeaders(req, tok, i)
+	apitest.SetAPIHeaders(req, tok, i)
 	return req
-}
-
-// benchKeys numbers idempotency keys across every run of every benchmark: a
-// benchmark function runs several times against the same store.
-var benchKeys atomic.Uint64
-
-func setAPIHeaders(req *http.Request, tok string, _ uint64) {
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("X-GP-Version", version)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-GP-Idempotency", fmt.Sprintf("bench-%d", benchKeys.Add(1)))
 }
 
 func mustSend(b *testing.B, client *http.Client, req *http.Request) {
@@ -205,20 +195,20 @@ func BenchmarkOrderNotifiedServerMemory(b *testing.B) {
 		received.Add(1)
 	}))
 	defer listener.Close()
-	env := mustSandboxWith(b, envOptions{configure: []func(*app.Config){func(c *app.Config) {
+	env := mustSandboxWith(b, apitest.Options{Configure: []func(*app.Config){func(c *app.Config) {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}}})
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	url := env.URL + "/merchants/" + merchantOne + "/orders"
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	url := env.URL + "/merchants/" + apitest.MerchantOne + "/orders"
 	body := `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"notifications":{"status_url":"` + listener.URL + `/status"}}`
 	start := received.Load()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
 		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-		setAPIHeaders(req, tok, uint64(i))
+		apitest.SetAPIHeaders(req, tok, uint64(i))
 		w := httptest.NewRecorder()
-		env.handler.ServeHTTP(w, req)
+		env.Handler.ServeHTTP(w, req)
 		if w.Code != http.StatusOK {
 			b.Fatalf("status %d: %s", w.Code, w.Body)
 		}
@@ -246,10 +236,10 @@ func mustAwaitNotifications(b *testing.B, received *atomic.Int64, want int64) {
 //
 //	go test -run '^$' -bench OperationServer/sale -benchmem -cpuprofile cpu.out ./sandbox/api/
 func BenchmarkOperationServerMemory(b *testing.B) {
-	env := mustSandboxWith(b, envOptions{configure: []func(*app.Config){func(c *app.Config) {
+	env := mustSandboxWith(b, apitest.Options{Configure: []func(*app.Config){func(c *app.Config) {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}}})
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	sale := `{"account_name":"transaction_processing","channel":"CP","type":"SALE","capture_mode":"AUTO",` +
 		`"amount":"1000","currency":"USD","country":"US","reference":"load","payment_method":{"entry_mode":"SWIPE",` +
 		`"card":{"track":"%B4012002000060016^VI TEST CREDIT^251210118039000000000396?;4012002000060016=25121011803939600000?","funding":"CREDIT"}}}`
@@ -257,10 +247,10 @@ func BenchmarkOperationServerMemory(b *testing.B) {
 		name, method, path, body string
 		authenticated            bool
 	}{
-		{"accesstoken", "POST", "/accesstoken", tokenBody(partnerApp, partnerKey, ""), false},
-		{"order-review", "POST", "/merchants/" + merchantOne + "/orders", `{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`, true},
+		{"accesstoken", "POST", "/accesstoken", apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""), false},
+		{"order-review", "POST", "/merchants/" + apitest.MerchantOne + "/orders", `{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`, true},
 		{"sale", "POST", "/transactions", sale, true},
-		{"get", "GET", "/transactions/" + capturedOne, "", true},
+		{"get", "GET", "/transactions/" + apitest.CapturedOne, "", true},
 	} {
 		b.Run(op.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -268,10 +258,10 @@ func BenchmarkOperationServerMemory(b *testing.B) {
 				req, _ := http.NewRequest(op.method, env.URL+op.path, strings.NewReader(op.body))
 				req.Header.Set("Content-Type", "application/json")
 				if op.authenticated {
-					setAPIHeaders(req, tok, uint64(i))
+					apitest.SetAPIHeaders(req, tok, uint64(i))
 				}
 				w := httptest.NewRecorder()
-				env.handler.ServeHTTP(w, req)
+				env.Handler.ServeHTTP(w, req)
 				if w.Code != http.StatusOK {
 					b.Fatalf("status %d: %s", w.Code, w.Body)
 				}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -22,10 +23,10 @@ type sinkEnv struct {
 	logs   bytes.Buffer
 }
 
-func mustSinkSandbox(t *testing.T, o envOptions) *sinkEnv {
+func mustSinkSandbox(t *testing.T, o apitest.Options) *sinkEnv {
 	t.Helper()
 	s := &sinkEnv{dbPath: filepath.Join(t.TempDir(), "sandbox.db")}
-	o.dbPath, o.log = s.dbPath, lockedWriter{&s.mu, &s.logs}
+	o.DBPath, o.Log = s.dbPath, lockedWriter{&s.mu, &s.logs}
 	s.sandboxEnv = mustSandboxWith(t, o)
 	return s
 }
@@ -34,9 +35,9 @@ func mustSinkSandbox(t *testing.T, o envOptions) *sinkEnv {
 // the journal, or the answers of the admin paths (the inspector reads those).
 func (s *sinkEnv) mustHoldNone(t *testing.T, adminPaths []string, clear ...string) {
 	t.Helper()
-	places := map[string][]byte{"journal": s.do("GET", "/_sandbox/requests?limit=1000", nil, "").body}
+	places := map[string][]byte{"journal": s.Do("GET", "/_sandbox/requests?limit=1000", nil, "").Body}
 	for _, p := range adminPaths {
-		places["admin "+p] = s.do("GET", p, nil, "").body
+		places["admin "+p] = s.Do("GET", p, nil, "").Body
 	}
 	places["database file"] = dbRecords(t, s.dbPath)
 	s.mu.Lock()
@@ -89,14 +90,14 @@ func TestScenarioMissKeepsNoRequestValue(t *testing.T) {
 		},
 		Then: &scenario.Outcome{},
 	}}}
-	env := mustSinkSandbox(t, envOptions{scenarios: []scenario.Scenario{picky}})
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	r := env.do("POST", "/transactions", apiHeader(tok, "X-Sandbox-Scenario", "picky"),
+	env := mustSinkSandbox(t, apitest.Options{Scenarios: []scenario.Scenario{picky}})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-Sandbox-Scenario", "picky"),
 		cardSaleBody(`{"number":"4012002000060016","expiry_month":"12","expiry_year":"30","cvv":"826"}`, ""))
-	if r.status != 200 {
-		t.Fatalf("sale: %d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("sale: %d %s", r.Status, r.Body)
 	}
-	entries := env.mustJournal("?operation=transaction")
+	entries := env.MustJournal("?operation=transaction")
 	if len(entries) == 0 {
 		t.Fatal("no journal entry")
 	}
@@ -109,33 +110,33 @@ func TestScenarioMissKeepsNoRequestValue(t *testing.T) {
 // Finding 2: a PAN or track 2 equivalent inside an EMV template is masked in the
 // store, the admin view and the journal.
 func TestEMVCardDataInTemplatesMasked(t *testing.T) {
-	env := mustSinkSandbox(t, envOptions{})
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	env := mustSinkSandbox(t, apitest.Options{})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	tag := "7010" + "5A08" + panVisa + "5F2403251231" + "770C" + "570A" + panVisa + "D251"
-	r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"payment_method":{"card":{"tag":"`+tag+`"}}}`)
-	if r.status != 200 {
-		t.Fatalf("adjustment: %d %s", r.status, r.body)
+	r := env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"payment_method":{"card":{"tag":"`+tag+`"}}}`)
+	if r.Status != 200 {
+		t.Fatalf("adjustment: %d %s", r.Status, r.Body)
 	}
-	if got := env.mustTransaction(capturedOne).EMVTag; !strings.Contains(got, "5A08426397******5262") {
+	if got := env.mustTransaction(apitest.CapturedOne).EMVTag; !strings.Contains(got, "5A08426397******5262") {
 		t.Errorf("stored tag %q: the adjustment did not reach the store", got)
 	}
-	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + capturedOne}, panVisa, panMiddle)
+	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + apitest.CapturedOne}, panVisa, panMiddle)
 }
 
 // Finding 3: an offline authcode is free text: a card number in it is masked in
 // the store, the answers, the transaction list and its authcode search.
 func TestAuthcodeCardNumberMasked(t *testing.T) {
-	env := mustSinkSandbox(t, envOptions{})
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	r := env.do("POST", "/transactions", apiHeader(tok),
+	env := mustSinkSandbox(t, apitest.Options{})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	r := env.Do("POST", "/transactions", apitest.APIHeader(tok),
 		cardSaleBody(`{"number":"4012002000060016","expiry_month":"12","expiry_year":"30","authcode":"`+panVisa+`"}`, ""))
-	if r.status != 200 || !bytes.Contains(r.body, []byte(`"authcode":"426397******5262"`)) {
-		t.Fatalf("sale: %d %s", r.status, r.body)
+	if r.Status != 200 || !bytes.Contains(r.Body, []byte(`"authcode":"426397******5262"`)) {
+		t.Fatalf("sale: %d %s", r.Status, r.Body)
 	}
-	id := r.json(t)["id"].(string)
+	id := r.JSON(t)["id"].(string)
 	for _, path := range []string{"/transactions?authcode=" + panVisa, "/transactions/" + id} {
-		if r := env.do("GET", path, apiHeader(tok), ""); r.status != 200 || bytes.Contains(r.body, []byte(panVisa)) {
-			t.Errorf("GET %s: %d %s", path, r.status, r.body)
+		if r := env.Do("GET", path, apitest.APIHeader(tok), ""); r.Status != 200 || bytes.Contains(r.Body, []byte(panVisa)) {
+			t.Errorf("GET %s: %d %s", path, r.Status, r.Body)
 		}
 	}
 	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + id}, panVisa, panMiddle)
@@ -148,21 +149,21 @@ func TestHeaderCardDataMasked(t *testing.T) {
 		When:     scenario.When{Operations: []string{string(sandbox.OpAdjustment)}},
 		Sequence: []scenario.Step{{Then: scenario.Outcome{}, Times: 1}, {Then: scenario.Outcome{}}},
 	}}}
-	env := mustSinkSandbox(t, envOptions{scenarios: []scenario.Scenario{steps}, global: []string{"steps"}})
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	headers := apiHeader(tok, "X-GP-Idempotency", "key "+panVisa, "X-Sandbox-Session", "4263 9700 0000 5262",
+	env := mustSinkSandbox(t, apitest.Options{Scenarios: []scenario.Scenario{steps}, Global: []string{"steps"}})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	headers := apitest.APIHeader(tok, "X-GP-Idempotency", "key "+panVisa, "X-Sandbox-Session", "4263 9700 0000 5262",
 		"User-Agent", "agent/"+panVisa, "Accept-Encoding", panVisa, "X-Sandbox-Scenario", "steps")
 	for range 2 {
-		if r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", headers, `{"amount":"1"}`); r.status != 200 && r.status != 409 {
-			t.Fatalf("adjustment: %d %s", r.status, r.body)
+		if r := env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", headers, `{"amount":"1"}`); r.Status != 200 && r.Status != 409 {
+			t.Fatalf("adjustment: %d %s", r.Status, r.Body)
 		}
 	}
 	headers["X-GP-Version"], headers["Content-Type"] = panVisa, "application/json; "+panVisa
-	env.do("POST", "/transactions/"+capturedOne+"/adjustment", headers, `{"amount":"1"}`)
-	if r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", headers, `{"amount":"1"}`); r.status < 400 {
-		t.Errorf("a card number as version: %d", r.status)
+	env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", headers, `{"amount":"1"}`)
+	if r := env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", headers, `{"amount":"1"}`); r.Status < 400 {
+		t.Errorf("a card number as version: %d", r.Status)
 	}
-	entries := env.mustJournal("")
+	entries := env.MustJournal("")
 	if len(entries) == 0 || entries[0].Session != "4263 97** **** 5262" {
 		t.Errorf("journaled session: %+v", entries)
 	}
@@ -172,8 +173,8 @@ func TestHeaderCardDataMasked(t *testing.T) {
 // Finding 5: card numbers written in every way a person or a program might, in a
 // reference, are masked in the store, the admin view and the journal.
 func TestFreeTextCardNumbersMasked(t *testing.T) {
-	env := mustSinkSandbox(t, envOptions{})
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	env := mustSinkSandbox(t, apitest.Options{})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	card := `{"number":"4012002000060016","expiry_month":"12","expiry_year":"30"}`
 	forms := []string{
 		"4263    9700    0000    5262", "4 2 6 3 9 7 0 0 0 0 0 0 5 2 6 2", "4263.9700.0000.5262",
@@ -182,15 +183,15 @@ func TestFreeTextCardNumbersMasked(t *testing.T) {
 	}
 	var ids []string
 	for _, f := range forms {
-		r := env.do("POST", "/transactions", apiHeader(tok), cardSaleBody(card, `,"reference":"`+f+`"`))
-		if r.status != 200 {
-			t.Fatalf("sale with reference %q: %d %s", f, r.status, r.body)
+		r := env.Do("POST", "/transactions", apitest.APIHeader(tok), cardSaleBody(card, `,"reference":"`+f+`"`))
+		if r.Status != 200 {
+			t.Fatalf("sale with reference %q: %d %s", f, r.Status, r.Body)
 		}
-		ids = append(ids, "/_sandbox/transactions/"+r.json(t)["id"].(string))
+		ids = append(ids, "/_sandbox/transactions/"+r.JSON(t)["id"].(string))
 	}
 	track := "%B" + panVisa + "^" + strings.Repeat("LONGNAME", 5) + "^2512101000000000000?"
-	if r := env.do("POST", "/transactions", apiHeader(tok), cardSaleBody(`{"track":"`+track+`"}`, "")); r.status >= 500 {
-		t.Fatalf("swipe: %d %s", r.status, r.body)
+	if r := env.Do("POST", "/transactions", apitest.APIHeader(tok), cardSaleBody(`{"track":"`+track+`"}`, "")); r.Status >= 500 {
+		t.Fatalf("swipe: %d %s", r.Status, r.Body)
 	}
 	clear := append([]string{panMiddle, "2512101000000000000", "970000 005", "0 0 0 0 0", "9700.0000", "9700_0000",
 		"9700/0000", "9700\u00a00000", "９７００００"}, forms...)
@@ -200,23 +201,23 @@ func TestFreeTextCardNumbersMasked(t *testing.T) {
 // Finding 6: fixture transactions are masked when loaded, and an admin seed is masked
 // in every member, its id included.
 func TestFixtureAndSeedCardDataMasked(t *testing.T) {
-	env := mustSinkSandbox(t, envOptions{fixtures: func(f *sandbox.Fixtures) {
+	env := mustSinkSandbox(t, apitest.Options{Fixtures: func(f *sandbox.Fixtures) {
 		f.Transactions[0].Reference = panVisa
 		f.Transactions[0].PaymentMethod.Card.Authcode = "5425 2334 3010 9903"
 	}})
-	fixtureID := env.mustTransaction(capturedOne).ID
-	seed := `{"id":"TRN_Seeded","merchant_id":"` + merchantOne + `","type":"SALE","status":"CAPTURED","amount":"100",` +
+	fixtureID := env.mustTransaction(apitest.CapturedOne).ID
+	seed := `{"id":"TRN_Seeded","merchant_id":"` + apitest.MerchantOne + `","type":"SALE","status":"CAPTURED","amount":"100",` +
 		`"currency":"USD","country":"US","reference":"r","payment_method":{"result":"00","message":"ok",` +
 		`"card":{"authcode":"1","brand_reference":"b"},"bnpl":{"provider":"` + panVisa + `"}},` +
 		`"order":{"taxes":[{"type":"` + panVisa + `","amount":"1"}]},"action":{"id":"ACT_1","time_created":"2021-03-22T10:00:00.000Z","result_code":"SUCCESS",` +
 		`"type":"` + panVisa + `","app_name":"` + panVisa + `"}}`
-	if r := env.do("PUT", "/_sandbox/transactions/TRN_Seeded", jsonHeader(), seed); r.status != 200 {
-		t.Fatalf("seed: %d %s", r.status, r.body)
+	if r := env.Do("PUT", "/_sandbox/transactions/TRN_Seeded", apitest.JSONHeader(), seed); r.Status != 200 {
+		t.Fatalf("seed: %d %s", r.Status, r.Body)
 	}
 	// An id is a key, not masked but refused.
 	byID := strings.Replace(seed, "TRN_Seeded", "TRN_"+panVisa, 1)
-	if r := env.do("PUT", "/_sandbox/transactions/TRN_"+panVisa, jsonHeader(), byID); r.status != 400 {
-		t.Errorf("seed with a card number as id: %d %s", r.status, r.body)
+	if r := env.Do("PUT", "/_sandbox/transactions/TRN_"+panVisa, apitest.JSONHeader(), byID); r.Status != 400 {
+		t.Errorf("seed with a card number as id: %d %s", r.Status, r.Body)
 	}
 	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + fixtureID, "/_sandbox/transactions/TRN_Seeded"},
 		panVisa, panMiddle, "5425 2334 3010 9903", "2334 3010")
@@ -225,13 +226,38 @@ func TestFixtureAndSeedCardDataMasked(t *testing.T) {
 // Finding 7: other names of a CVV and an encryption key are journaled redacted, and
 // access tokens are not kept in the database in clear.
 func TestSecretNamesRedactedAndTokensHashed(t *testing.T) {
-	env := mustSinkSandbox(t, envOptions{})
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	env := mustSinkSandbox(t, apitest.Options{})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	body := `{"payment_method":{"card":{"cardCode":"7319","card_code":"4826","tag":"9F0206000000001000"},` +
 		`"encryption":{"version":"01","key":"S3CRETKEY","ksn":"FFFF01"}}}`
-	env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), body)
-	if r := env.do("GET", "/transactions/"+capturedOne, apiHeader(tok), ""); r.status != 200 {
-		t.Fatalf("the token does not authenticate: %d %s", r.status, r.body)
+	env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), body)
+	if r := env.Do("GET", "/transactions/"+apitest.CapturedOne, apitest.APIHeader(tok), ""); r.Status != 200 {
+		t.Fatalf("the token does not authenticate: %d %s", r.Status, r.Body)
 	}
 	env.mustHoldNone(t, nil, "7319", "4826", "S3CRETKEY", tok)
+}
+
+// A scenario is named as it is written in listings, headers, the log and the journal:
+// one named with a card number, however written, is refused naming the rule, and the
+// number is kept nowhere in clear.
+func TestInstallScenarioNamedWithCardNumber(t *testing.T) {
+	env := mustSinkSandbox(t, apitest.Options{})
+	yamlHeader := map[string]string{"Content-Type": "application/yaml"}
+	names := []string{panVisa, "4263-9700-0000-5262", "x.4263970000005262"}
+	for _, name := range names {
+		body := strings.Replace(apitest.InstalledScenario, "name: my-decline", `name: "`+name+`"`, 1)
+		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "body:2:7: name: "+scenario.NameRule)
+		if got := env.Do("POST", "/_sandbox/scenarios", yamlHeader, body).GPError(t); got != want {
+			t.Errorf("%s: %+v, want %+v", name, got, want)
+		}
+	}
+	// Each refusal was logged (an admin call is not journaled: the sweep of the journal
+	// finds the requests made beside it), and nothing was installed.
+	env.mu.Lock()
+	logged := strings.Count(env.logs.String(), `"path":"/_sandbox/scenarios"`)
+	env.mu.Unlock()
+	if logged != len(names) {
+		t.Errorf("%d refused installs logged, want %d", logged, len(names))
+	}
+	env.mustHoldNone(t, []string{"/_sandbox/scenarios"}, panVisa, "4263-9700-0000-5262", panMiddle)
 }

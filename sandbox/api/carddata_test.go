@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // cardSecret is a piece of card data a request carries, and every clear form of it
@@ -38,7 +40,7 @@ var sweepSecrets = []cardSecret{
 
 // cardDataSweep is a set of requests, valid and not, that carry card data.
 func cardDataSweep(tok string) []struct{ name, method, path, body string } {
-	orders := "/merchants/" + merchantOne + "/orders"
+	orders := "/merchants/" + apitest.MerchantOne + "/orders"
 	card := `{"number":"4263970000005262","cvv":"2468","expiry_month":"12","expiry_year":"29"}`
 	return []struct{ name, method, path, body string }{
 		{"valid order", "POST", orders, `{"payment_method":{"name":"3530-1113-3330-0000","card":` + card + `}}`},
@@ -53,7 +55,7 @@ func cardDataSweep(tok string) []struct{ name, method, path, body string } {
 		{"track 2 in a line", "POST", orders, `{"addresses":[{"name":"a","line_1":";4263970000005262=2512101999?"}]}`},
 		{"PIN block", "POST", orders, `{"payment_method":{"card":{"number":"4263970000005262","pin_block":"8F3A1B2C3D4E5F60"}}}`},
 		{"form body", "POST", orders, `number=4263970000005262&cvv=4826`},
-		{"EMV PAN tag", "POST", "/transactions/" + capturedOne + "/adjustment", `{"payment_method":{"card":{"tag":"5A084263970000005262"}}}`},
+		{"EMV PAN tag", "POST", "/transactions/" + apitest.CapturedOne + "/adjustment", `{"payment_method":{"card":{"tag":"5A084263970000005262"}}}`},
 		{"card-present sale with a card number in its reference", "POST", "/transactions",
 			`{"account_name":"transaction_processing","channel":"CP","country":"US","type":"SALE","capture_mode":"LATER","amount":"100",` +
 				`"currency":"USD","reference":"5425 2334 3010 9903","payment_method":{"entry_mode":"MANUAL","card":` +
@@ -65,7 +67,7 @@ func cardDataSweep(tok string) []struct{ name, method, path, body string } {
 		{"card-present chip refund refused", "POST", "/transactions", strings.Replace(cardPresentSweepBody("CHIP",
 			`{"track":";4263970000005262=2512101999?","tag":"5A084263970000005262","pin_block":"8F3A1B2C3D4E5F60"}`), `"SALE"`, `"REFUND"`, 1)},
 		{"verification", "POST", "/verifications", cardPresentSweepBody("MANUAL", card)},
-		{"PAN in an admin seed", "PUT", "/_sandbox/transactions/TRN_Seeded1", `{"id":"TRN_Seeded1","merchant_id":"` + merchantOne +
+		{"PAN in an admin seed", "PUT", "/_sandbox/transactions/TRN_Seeded1", `{"id":"TRN_Seeded1","merchant_id":"` + apitest.MerchantOne +
 			`","time_created":"2021-03-22T10:00:00.000Z","type":"SALE","status":"CAPTURED","amount":"100","currency":"USD","country":"US",` +
 			`"reference":"4263-9700-0000-5262","payment_method":{"result":"00","message":"ok","card":{"authcode":"1","brand_reference":"b"}}}`},
 	}
@@ -83,31 +85,31 @@ func TestCardDataNeverInClear(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "sandbox.db")
 	var logs bytes.Buffer
 	var mu sync.Mutex
-	env := mustSandboxWith(t, envOptions{dbPath: dbPath, log: lockedWriter{&mu, &logs}})
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	env := mustSandboxWith(t, apitest.Options{DBPath: dbPath, Log: lockedWriter{&mu, &logs}})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var orderIDs []string
 	for _, req := range cardDataSweep(tok) {
-		r := env.do(req.method, req.path, apiHeader(tok), req.body)
-		if r.status >= 500 || req.method == "PUT" && r.status != 200 {
-			t.Errorf("%s: %d %s", req.name, r.status, r.body)
+		r := env.Do(req.method, req.path, apitest.APIHeader(tok), req.body)
+		if r.Status >= 500 || req.method == "PUT" && r.Status != 200 {
+			t.Errorf("%s: %d %s", req.name, r.Status, r.Body)
 		}
-		if strings.HasPrefix(req.name, "card-present sale with") && r.status != 200 {
-			t.Errorf("%s: %d %s: the sweep does not reach the store", req.name, r.status, r.body)
+		if strings.HasPrefix(req.name, "card-present sale with") && r.Status != 200 {
+			t.Errorf("%s: %d %s: the sweep does not reach the store", req.name, r.Status, r.Body)
 		}
-		if id, _ := r.json(t)["id"].(string); strings.HasPrefix(id, "ORD_") {
+		if id, _ := r.JSON(t)["id"].(string); strings.HasPrefix(id, "ORD_") {
 			orderIDs = append(orderIDs, id)
 		}
 	}
 	if len(orderIDs) < 3 {
 		t.Fatalf("only %d orders placed: the sweep does not reach the store", len(orderIDs))
 	}
-	journal := env.do("GET", "/_sandbox/requests?limit=100", nil, "").body
+	journal := env.Do("GET", "/_sandbox/requests?limit=100", nil, "").Body
 	var views []byte
 	for _, id := range orderIDs {
-		views = append(views, env.do("GET", "/_sandbox/orders/"+id, nil, "").body...)
+		views = append(views, env.Do("GET", "/_sandbox/orders/"+id, nil, "").Body...)
 	}
-	views = append(views, env.do("GET", "/_sandbox/transactions/TRN_Seeded1", nil, "").body...)
-	views = append(views, env.do("GET", "/_sandbox/transactions/"+capturedOne, nil, "").body...)
+	views = append(views, env.Do("GET", "/_sandbox/transactions/TRN_Seeded1", nil, "").Body...)
+	views = append(views, env.Do("GET", "/_sandbox/transactions/"+apitest.CapturedOne, nil, "").Body...)
 	db := dbRecords(t, dbPath)
 	mu.Lock()
 	defer mu.Unlock()

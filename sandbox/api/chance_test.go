@@ -9,6 +9,7 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -20,29 +21,29 @@ func chaosRun(t *testing.T, seed uint64) []int {
 	p := 0.3
 	fail := scenario.Outcome{Status: 502, Probability: &p,
 		Error: &scenario.Error{Code: "SYSTEM_ERROR_DOWNSTREAM", Detail: "50046", Description: "chaos"}}
-	log := &lockedBuffer{}
-	env := mustSandboxWith(t, envOptions{
-		log: log,
-		scenarios: []scenario.Scenario{{Name: "chaos", Rules: []scenario.Rule{{
+	log := &apitest.LockedBuffer{}
+	env := mustSandboxWith(t, apitest.Options{
+		Log: log,
+		Scenarios: []scenario.Scenario{{Name: "chaos", Rules: []scenario.Rule{{
 			When: scenario.When{Operations: []string{string(sandbox.OpAdjustment)}}, Then: &fail,
 		}}}},
-		configure: []func(*app.Config){func(c *app.Config) { c.Seed, c.Seeded = seed, true }},
+		Configure: []func(*app.Config){func(c *app.Config) { c.Seed, c.Seeded = seed, true }},
 	})
 	var listed struct{ Seed string }
-	if err := json.Unmarshal(env.do("GET", "/_sandbox/scenarios", nil, "").body, &listed); err != nil || listed.Seed != strconv.FormatUint(seed, 10) {
+	if err := json.Unmarshal(env.Do("GET", "/_sandbox/scenarios", nil, "").Body, &listed); err != nil || listed.Seed != strconv.FormatUint(seed, 10) {
 		t.Fatalf("GET /_sandbox/scenarios: seed %q (%v), want %d", listed.Seed, err, seed)
 	}
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	h := apiHeader(tok, "X-Sandbox-Scenario", "chaos", "X-Sandbox-Session", "ci-run")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	h := apitest.APIHeader(tok, "X-Sandbox-Scenario", "chaos", "X-Sandbox-Session", "ci-run")
 	var failed []int
 	for call := 1; call <= 200; call++ {
-		r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", h, `{"gratuity_amount":"1"}`)
+		r := env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", h, `{"gratuity_amount":"1"}`)
 		switch {
-		case r.status == 502 && r.header.Get("X-Sandbox-Rule") == "chaos#0":
+		case r.Status == 502 && r.Header.Get("X-Sandbox-Rule") == "chaos#0":
 			failed = append(failed, call)
-		case r.status == 200 && r.header.Get("X-Sandbox-Rule") == "":
+		case r.Status == 200 && r.Header.Get("X-Sandbox-Rule") == "":
 		default:
-			t.Fatalf("call %d: %d (rule %q) %s", call, r.status, r.header.Get("X-Sandbox-Rule"), r.body)
+			t.Fatalf("call %d: %d (rule %q) %s", call, r.Status, r.Header.Get("X-Sandbox-Rule"), r.Body)
 		}
 	}
 	// The journal shows the last call's draw, and it agrees with the answer.
@@ -53,7 +54,7 @@ func chaosRun(t *testing.T, seed uint64) []int {
 			Draws  []scenario.Draw `json:"draws"`
 		} `json:"requests"`
 	}
-	if err := json.Unmarshal(env.do("GET", "/_sandbox/requests?operation=adjustment&limit=1", nil, "").body, &list); err != nil || len(list.Requests) != 1 {
+	if err := json.Unmarshal(env.Do("GET", "/_sandbox/requests?operation=adjustment&limit=1", nil, "").Body, &list); err != nil || len(list.Requests) != 1 {
 		t.Fatalf("journal: %v %+v", err, list)
 	}
 	last := list.Requests[0]

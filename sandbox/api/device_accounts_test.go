@@ -3,6 +3,8 @@ package api_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 const layoutAccount = "TRA_00000000000000000000000000000003"
@@ -11,15 +13,15 @@ const layoutAccount = "TRA_00000000000000000000000000000003"
 // through accountID) reaches, "" for none. Every terminal is INACTIVE, so that the
 // refusal names the one reached and nothing changes.
 func (env *sandboxEnv) reachedDevice(tok, accountID string) string {
-	env.t.Helper()
-	got := env.do("POST", "/devices", apiHeader(tok), micBody("Ping", "")).gpError(env.t)
-	none := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Device for account " + accountID + " of merchant " + merchantOne + " not found at this location."}
+	env.T.Helper()
+	got := env.Do("POST", "/devices", apitest.APIHeader(tok), apitest.MICBody("Ping", "")).GPError(env.T)
+	none := apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Device for account "+accountID+" of merchant "+apitest.MerchantOne+" not found at this location.")
 	if got == none {
 		return ""
 	}
 	id, inactive := strings.CutSuffix(strings.TrimPrefix(got.Description, "Device "), " is not active")
-	if got != (gpError{400, "INVALID_ACTION", "40290", "Device " + id + " is not active"}) || !inactive {
-		env.t.Fatalf("MiC request through %s: %+v", accountID, got)
+	if got != (apitest.Err(400, "INVALID_ACTION", "40290", "Device "+id+" is not active")) || !inactive {
+		env.T.Fatalf("MiC request through %s: %+v", accountID, got)
 	}
 	return id
 }
@@ -30,9 +32,9 @@ func (env *sandboxEnv) reachedDevice(tok, accountID string) string {
 // restored.
 func TestMiCRequestReachesTheBoundTerminal(t *testing.T) {
 	env := mustSandbox(t)
-	partner, layout := env.mustToken(partnerApp, partnerKey, ""), env.mustToken(layoutApp, layoutKey, "")
+	partner, layout := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, ""), env.MustToken(layoutApp, layoutKey, "")
 	const dev1, dev4 = "DEV_00000000000000000000000000000001", "DEV_00000000000000000000000000000004"
-	order := env.mustPlaceOrder(partner, terminalOrder(2, ""))
+	order := env.MustPlaceOrder(partner, terminalOrder(2, ""))
 	env.mustDeliver(order)
 	spares := env.mustDevices("order_id=" + order)
 	if len(spares) != 2 || spares[0]["account_id"] != "" || spares[1]["account_id"] != "" {
@@ -40,11 +42,11 @@ func TestMiCRequestReachesTheBoundTerminal(t *testing.T) {
 	}
 	x, y := spares[0]["id"].(string), spares[1]["id"].(string)
 	for _, d := range env.mustDevices("") {
-		env.mustAdmin("POST", "/_sandbox/devices/"+d["id"].(string), `{"status":"INACTIVE"}`)
+		env.MustAdmin("POST", "/_sandbox/devices/"+d["id"].(string), `{"status":"INACTIVE"}`)
 	}
 	bind := func(id, account string) {
 		t.Helper()
-		env.mustAdmin("POST", "/_sandbox/devices/"+id, `{"account_id":"`+account+`"}`)
+		env.MustAdmin("POST", "/_sandbox/devices/"+id, `{"account_id":"`+account+`"}`)
 	}
 	reach := func(when, wantPartner, wantLayout string) {
 		t.Helper()
@@ -75,7 +77,7 @@ func TestMiCRequestReachesTheBoundTerminal(t *testing.T) {
 
 	bind(dev1, partnerAccount)
 	reach("the old terminal bound again", dev1, y)
-	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"rebound"}`)
+	env.MustAdmin("POST", "/_sandbox/snapshots", `{"name":"rebound"}`)
 
 	bind(x, partnerAccount)
 	reach("the other spare bound", x, y)
@@ -83,14 +85,14 @@ func TestMiCRequestReachesTheBoundTerminal(t *testing.T) {
 
 	// A reset takes the tokens too; the snapshot brings back the ones it holds.
 	saved := [2]string{partner, layout}
-	env.mustReseed(withoutDevicesOf(merchantOne))
-	partner, layout = env.mustToken(partnerApp, partnerKey, ""), env.mustToken(layoutApp, layoutKey, "")
+	env.MustReseed(withoutDevicesOf(apitest.MerchantOne))
+	partner, layout = env.MustToken(apitest.PartnerApp, apitest.PartnerKey, ""), env.MustToken(layoutApp, layoutKey, "")
 	reach("every terminal of the merchant deleted", "", "")
-	if got := env.mustDevices("merchant_id=" + merchantOne); len(got) != 0 {
+	if got := env.mustDevices("merchant_id=" + apitest.MerchantOne); len(got) != 0 {
 		t.Errorf("deleted: %v", got)
 	}
 
-	env.mustAdmin("POST", "/_sandbox/snapshots/rebound/restore", ``)
+	env.MustAdmin("POST", "/_sandbox/snapshots/rebound/restore", ``)
 	partner, layout = saved[0], saved[1]
 	reach("the snapshot restored", dev1, y)
 	spare("the snapshot restored", dev4, x)
@@ -110,24 +112,24 @@ func TestAdminDevicesOfAMerchant(t *testing.T) {
 	one := list(device("1", "1", "1", "PAX A920"), device("3", "1", "2", "PAX A920"), device("4", "1", "3", "PAX A920"))
 	two := list(device("2", "2", "1", "PAX A80"))
 	for query, want := range map[string]string{
-		"merchant_id=" + merchantOne:                           one,
-		"merchant_id=" + merchantTwo:                           two,
-		"merchant_id=MER_Nope":                                 list(),
-		"merchant_id=" + strings.ToLower(merchantOne):          list(),
-		"merchant_id=":                                         list(),
-		"merchant_id":                                          list(),
-		"merchant_id=" + merchantTwo + "&merchant_id=MER_Nope": two,
-		"merchant_id=" + merchantOne + "&order_id=ORD_Nope":    list(),
+		"merchant_id=" + apitest.MerchantOne:                  one,
+		"merchant_id=" + apitest.MerchantTwo:                  two,
+		"merchant_id=MER_Nope":                                list(),
+		"merchant_id=" + strings.ToLower(apitest.MerchantOne): list(),
+		"merchant_id=": list(),
+		"merchant_id":  list(),
+		"merchant_id=" + apitest.MerchantTwo + "&merchant_id=MER_Nope": two,
+		"merchant_id=" + apitest.MerchantOne + "&order_id=ORD_Nope":    list(),
 	} {
-		r := env.do("GET", "/_sandbox/devices?"+query, nil, "")
-		if got := strings.TrimSpace(string(r.body)); r.status != 200 || got != want {
-			t.Errorf("?%s: %d %s\nwant 200 %s", query, r.status, got, want)
+		r := env.Do("GET", "/_sandbox/devices?"+query, nil, "")
+		if got := strings.TrimSpace(string(r.Body)); r.Status != 200 || got != want {
+			t.Errorf("?%s: %d %s\nwant 200 %s", query, r.Status, got, want)
 		}
 	}
 	// A filter that cannot be decoded is refused, not dropped (which listed them all).
-	want := gpError{400, "INVALID_REQUEST_DATA", "40213", `query: invalid URL escape "%ZZ"`}
+	want := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", `query: invalid URL escape "%ZZ"`)
 	for _, path := range []string{"/_sandbox/devices?merchant_id=%ZZ", "/_sandbox/notifications?order_id=%ZZ", "/_sandbox/requests?operation=%ZZ"} {
-		if got := env.do("GET", path, nil, "").gpError(t); got != want {
+		if got := env.Do("GET", path, nil, "").GPError(t); got != want {
 			t.Errorf("%s: %+v, want %+v", path, got, want)
 		}
 	}

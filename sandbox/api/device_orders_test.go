@@ -9,6 +9,7 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 const (
@@ -27,15 +28,15 @@ func terminalOrder(quantity int, statusURL string) string {
 
 // orderState reads an order through the admin API.
 func (env *sandboxEnv) orderState(id string) map[string]any {
-	env.t.Helper()
-	return env.mustAdmin("GET", "/_sandbox/orders/"+id, "")
+	env.T.Helper()
+	return env.MustAdmin("GET", "/_sandbox/orders/"+id, "")
 }
 
 // mustDeliver moves a placed order on to DELIVERED through the admin API.
 func (env *sandboxEnv) mustDeliver(id string) {
-	env.t.Helper()
+	env.T.Helper()
 	for _, s := range []string{"PROCESSING", "SHIPPED", "DELIVERED"} {
-		env.mustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"`+s+`"}`)
+		env.MustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"`+s+`"}`)
 	}
 }
 
@@ -57,32 +58,32 @@ func withoutDevicesOf(merchantID string) func(*sandbox.Fixtures) {
 // DELIVERED its first unit is the terminal of the merchant's account (which had none)
 // and takes a sale on a card presented to it, a real transaction.
 func TestOrderedDeviceTakesASale(t *testing.T) {
-	env := mustSandboxWith(t, envOptions{
-		fixtures:  withoutDevicesOf(merchantTwo),
-		configure: []func(*app.Config){func(c *app.Config) { c.OrderStep = 24 * time.Hour }},
+	env := mustSandboxWith(t, apitest.Options{
+		Fixtures:  withoutDevicesOf(apitest.MerchantTwo),
+		Configure: []func(*app.Config){func(c *app.Config) { c.OrderStep = 24 * time.Hour }},
 	})
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	h := mustHook(t)
-	id := env.mustPlaceOrderFor(tok, merchantTwo, terminalOrder(2, h.URL))
-	env.mustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"PROCESSING"}`)
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"23h59m59s"}`)
+	id := env.MustPlaceOrderFor(tok, apitest.MerchantTwo, terminalOrder(2, h.URL))
+	env.MustAdmin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"PROCESSING"}`)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"23h59m59s"}`)
 	if got := env.orderState(id)["status"]; got != "PROCESSING" {
 		t.Errorf("a second before its step: %v", got)
 	}
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
 	if got := env.orderState(id)["status"]; got != "SHIPPED" {
 		t.Errorf("a step after PROCESSING: %v", got)
 	}
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"24h"}`)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"24h"}`)
 	o := env.orderState(id)
-	if o["status"] != "DELIVERED" || dig(o, "action.type") != "ORDER_DELIVERED" || dig(o, "action.time_created") != "2021-03-24T10:00:00.000Z" {
+	if o["status"] != "DELIVERED" || apitest.Dig(o, "action.type") != "ORDER_DELIVERED" || apitest.Dig(o, "action.time_created") != "2021-03-24T10:00:00.000Z" {
 		t.Errorf("delivered: %v", o)
 	}
 	for _, want := range []string{"ORDER_INITIATED", "ORDER_PROCESSING", "ORDER_SHIPPED", "ORDER_DELIVERED"} {
 		body, _ := h.next(t)
 		var n map[string]any
 		json.Unmarshal([]byte(body), &n)
-		if dig(n, "action.type") != want {
+		if apitest.Dig(n, "action.type") != want {
 			t.Errorf("notification %s, want %s", body, want)
 		}
 	}
@@ -96,7 +97,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 		bound, spare = spare, bound
 	}
 	for _, d := range devices {
-		if d["merchant_id"] != merchantTwo || d["order_id"] != id || d["product_id"] != a920 || d["status"] != "ACTIVE" ||
+		if d["merchant_id"] != apitest.MerchantTwo || d["order_id"] != id || d["product_id"] != a920 || d["status"] != "ACTIVE" ||
 			d["time_created"] != "2021-03-24T10:00:00Z" || !strings.HasPrefix(d["id"].(string), "DEV_") {
 			t.Errorf("delivered device: %v", d)
 		}
@@ -106,28 +107,28 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 	}
 
 	devID := bound["id"].(string)
-	env.mustAdmin("POST", "/_sandbox/devices/"+devID, `{"mode":"INITIATED"}`)
-	tok = env.mustToken(partnerApp, partnerKey, "") // the first expired with the days
-	sale := strings.Replace(micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`), `{`, `{"merchant_id":"`+merchantTwo+`",`, 1)
-	r := env.do("POST", "/devices", apiHeader(tok), sale)
-	if d := r.json(t); r.status != 200 || d["status"] != "INITIATED" || d["merchant_id"] != merchantTwo {
-		t.Fatalf("sale: %d %s", r.status, r.body)
+	env.MustAdmin("POST", "/_sandbox/devices/"+devID, `{"mode":"INITIATED"}`)
+	tok = env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "") // the first expired with the days
+	sale := strings.Replace(apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`), `{`, `{"merchant_id":"`+apitest.MerchantTwo+`",`, 1)
+	r := env.Do("POST", "/devices", apitest.APIHeader(tok), sale)
+	if d := r.JSON(t); r.Status != 200 || d["status"] != "INITIATED" || d["merchant_id"] != apitest.MerchantTwo {
+		t.Fatalf("sale: %d %s", r.Status, r.Body)
 	}
-	drq := r.json(t)["id"].(string)
+	drq := r.JSON(t)["id"].(string)
 	if got := env.mustDevice(devID)["pending"]; got != drq {
 		t.Errorf("pending on the delivered terminal: %v, want %s", got, drq)
 	}
-	done := env.mustAdmin("POST", "/_sandbox/device-requests/"+drq+"/present", `{"card":"visa_contactless"}`)
-	trn, _ := dig(done, "response.data.host.referenceNumber").(string)
+	done := env.MustAdmin("POST", "/_sandbox/device-requests/"+drq+"/present", `{"card":"visa_contactless"}`)
+	trn, _ := apitest.Dig(done, "response.data.host.referenceNumber").(string)
 	if done["status"] != "COMPLETE" || trn == "" {
 		t.Fatalf("presented: %v", done)
 	}
-	txn := env.do("GET", "/transactions/"+trn, apiHeader(tok), "").json(t)
+	txn := env.Do("GET", "/transactions/"+trn, apitest.APIHeader(tok), "").JSON(t)
 	for path, want := range map[string]any{
-		"status": "CAPTURED", "amount": "1000", "merchant_id": merchantTwo,
+		"status": "CAPTURED", "amount": "1000", "merchant_id": apitest.MerchantTwo,
 		"payment_method.entry_mode": "CONTACTLESS_CHIP", "payment_method.result": "00",
 	} {
-		if got := dig(txn, path); got != want {
+		if got := apitest.Dig(txn, path); got != want {
 			t.Errorf("transaction %s = %v, want %v", path, got, want)
 		}
 	}
@@ -141,29 +142,29 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 // leaves orders to the admin API.
 func TestOrderScheduleOnTheClock(t *testing.T) {
 	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = 24 * time.Hour })
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	id := env.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"100h"}`)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	id := env.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"100h"}`)
 	o := env.orderState(id)
 	var times []string
 	for _, a := range o["history"].([]any) {
-		times = append(times, dig(a.(map[string]any), "type").(string)+"@"+dig(a.(map[string]any), "time_created").(string))
+		times = append(times, apitest.Dig(a.(map[string]any), "type").(string)+"@"+apitest.Dig(a.(map[string]any), "time_created").(string))
 	}
 	want := "ORDER_INITIATED@2021-03-22T10:00:00.000Z ORDER_PROCESSING@2021-03-23T10:00:00.000Z " +
 		"ORDER_SHIPPED@2021-03-24T10:00:00.000Z ORDER_DELIVERED@2021-03-25T10:00:00.000Z"
 	if got := strings.Join(times, " "); got != want {
 		t.Errorf("history\n%s\nwant\n%s", got, want)
 	}
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"100h"}`)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"100h"}`)
 	if got := env.mustDevices("order_id=" + id); len(got) != 1 || got[0]["account_id"] != "" {
 		t.Errorf("devices after a second advance: %v (merchant One's account has a terminal: a spare)", got)
 	}
 
 	// A clock moved without the admin API (a Go test's Clock.Advance) is seen by the
 	// schedule's worker.
-	tok = env.mustToken(partnerApp, partnerKey, "")
-	id = env.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
-	env.clock.Advance(72 * time.Hour)
+	tok = env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	id = env.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))
+	env.Clock.Advance(72 * time.Hour)
 	deadline := time.Now().Add(5 * time.Second)
 	for env.orderState(id)["status"] != "DELIVERED" && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
@@ -173,9 +174,9 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 	}
 
 	off := mustSandbox(t)
-	tok = off.mustToken(partnerApp, partnerKey, "")
-	id = off.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
-	off.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1000h"}`)
+	tok = off.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	id = off.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))
+	off.MustAdmin("POST", "/_sandbox/clock", `{"advance":"1000h"}`)
 	if got := off.orderState(id)["status"]; got != "INITIATED" {
 		t.Errorf("without an order step: %v", got)
 	}
@@ -185,23 +186,23 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 // until then becomes the spare, and MiC requests of that account reach the new one.
 func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	id := env.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	id := env.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))
 	env.mustDeliver(id)
 	devices := env.mustDevices("order_id=" + id)
 	if len(devices) != 1 || devices[0]["account_id"] != "" {
 		t.Fatalf("merchant One's account has a terminal, so the delivered one is a spare: %v", devices)
 	}
 	devID := devices[0]["id"].(string)
-	r := env.do("POST", "/_sandbox/devices/"+devID, jsonHeader(), `{"account_id":"`+partnerAccount+`"}`)
-	if d := r.json(t); r.status != 200 || d["account_id"] != partnerAccount {
-		t.Fatalf("bind: %d %s", r.status, r.body)
+	r := env.Do("POST", "/_sandbox/devices/"+devID, apitest.JSONHeader(), `{"account_id":"`+partnerAccount+`"}`)
+	if d := r.JSON(t); r.Status != 200 || d["account_id"] != partnerAccount {
+		t.Fatalf("bind: %d %s", r.Status, r.Body)
 	}
 	const old = "DEV_00000000000000000000000000000001"
 	if got := env.mustDevice(old)["account_id"]; got != "" {
 		t.Errorf("the terminal bound before: account %v, want a spare", got)
 	}
-	env.mic(tok, "Sale", `{"transaction":{"baseAmount":"5.00"}}`)
+	env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"5.00"}}`)
 	if n, o := env.mustDevice(devID)["tran_no"], env.mustDevice(old)["tran_no"]; n != 1.0 || o != 0.0 {
 		t.Errorf("tran_no: new %v, old %v", n, o)
 	}
@@ -211,29 +212,29 @@ func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
 // changes nothing.
 func TestDeviceOrderErrors(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	id := env.mustPlaceOrderFor(tok, merchantTwo, terminalOrder(1, ""))
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	id := env.MustPlaceOrderFor(tok, apitest.MerchantTwo, terminalOrder(1, ""))
 	env.mustDeliver(id)
 	devID := env.mustDevices("order_id=" + id)[0]["id"].(string)
 	for name, c := range map[string]struct {
 		path, body string
-		want       gpError
+		want       apitest.GPError
 	}{
 		"unknown order": {"/_sandbox/orders/ORD_Nope/status", `{"status":"PROCESSING"}`,
-			gpError{404, "RESOURCE_NOT_FOUND", "40008", "Order ORD_Nope not found at this location."}},
+			apitest.Err(404, "RESOURCE_NOT_FOUND", "40008", "Order ORD_Nope not found at this location.")},
 		"delivered again": {"/_sandbox/orders/" + id + "/status", `{"status":"DELIVERED"}`,
-			gpError{400, "INVALID_ACTION", "40290", "Cannot change the status of an Order from DELIVERED to DELIVERED."}},
+			apitest.Err(400, "INVALID_ACTION", "40290", "Cannot change the status of an Order from DELIVERED to DELIVERED.")},
 		"unknown device": {"/_sandbox/devices/DEV_Nope", `{"account_id":"` + partnerAccount + `"}`,
-			gpError{404, "RESOURCE_NOT_FOUND", "40118", "Device DEV_Nope not found at this location."}},
+			apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Device DEV_Nope not found at this location.")},
 		// The restricted app's account acts for merchant One only.
 		"a device of another merchant": {"/_sandbox/devices/" + devID, `{"account_id":"TRA_00000000000000000000000000000002","mode":"INITIATED"}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: TRA_00000000000000000000000000000002 , " + merchantTwo}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: TRA_00000000000000000000000000000002 , "+apitest.MerchantTwo)},
 		"unknown account": {"/_sandbox/devices/" + devID, `{"account_id":"TRA_Nope"}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: TRA_Nope , " + merchantTwo}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: TRA_Nope , "+apitest.MerchantTwo)},
 		"not a processing account": {"/_sandbox/devices/" + devID, `{"account_id":"MMA_00000000000000000000000000000001"}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: MMA_00000000000000000000000000000001 , " + merchantTwo}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: MMA_00000000000000000000000000000001 , "+apitest.MerchantTwo)},
 	} {
-		if got := env.do("POST", c.path, jsonHeader(), c.body).gpError(t); got != c.want {
+		if got := env.Do("POST", c.path, apitest.JSONHeader(), c.body).GPError(t); got != c.want {
 			t.Errorf("%s: %+v\nwant %+v", name, got, c.want)
 		}
 	}
@@ -249,15 +250,15 @@ func TestDeviceOrderErrors(t *testing.T) {
 // DELIVERED: the schedule reads the orders again, and moves them on as the clock goes.
 func TestOrderScheduleAfterARestore(t *testing.T) {
 	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = time.Hour })
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	id := env.mustPlaceOrderFor(tok, merchantOne, terminalOrder(1, ""))
-	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"placed"}`)
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"5h"}`)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	id := env.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))
+	env.MustAdmin("POST", "/_sandbox/snapshots", `{"name":"placed"}`)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"5h"}`)
 	if got := env.orderState(id)["status"]; got != "DELIVERED" {
 		t.Fatalf("before the restore: %v", got)
 	}
-	env.mustAdmin("POST", "/_sandbox/snapshots/placed/restore", ``)
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1m"}`)
+	env.MustAdmin("POST", "/_sandbox/snapshots/placed/restore", ``)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"1m"}`)
 	if got := env.orderState(id)["status"]; got != "DELIVERED" {
 		t.Errorf("after the restore and an advance: %v, want DELIVERED (its steps are due)", got)
 	}

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"cmp"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"slices"
 )
 
 // POST /devices (and /merchants/{merchant_id}/devices): Meet in the Cloud. The body
@@ -10,10 +12,10 @@ import (
 // zero-padded "0010.00").
 
 // upa is a member of a UPA command: a string or a number of at most 100 characters.
-func upa(name string) field { return field{name: name, kind: kScalar, min: 1, max: 100} }
+func upa(name string) Field { return Field{name: name, kind: kScalar, min: 1, max: 100} }
 
 // upaTransactionFields is request.data.data.transaction as the SDKs send it.
-var upaTransactionFields = []field{
+var upaTransactionFields = []Field{
 	upa("baseAmount"),
 	upa("tipAmount"),
 	upa("taxAmount"),
@@ -44,7 +46,7 @@ var upaTransactionFields = []field{
 }
 
 // upaParamFields is request.data.data.params (and the Java SDK's request.data.params).
-var upaParamFields = []field{
+var upaParamFields = []Field{
 	upa("clerkId"),
 	upa("tokenRequest"),
 	upa("tokenValue"),
@@ -77,29 +79,29 @@ var deviceOp = operation{
 	op:            sandbox.OpDevice,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: []field{
-		text("merchant_id", 50),
-		text("account_id", 50),
-		text("account_name", 100),
+	body: []Field{
+		Text("merchant_id", 50),
+		Text("account_id", 50),
+		Text("account_name", 100),
 		{name: "channel", kind: kEnum, enum: []string{sandbox.ChannelCP}, required: true},
 		{name: "country", kind: kString, min: 2, max: 2},
 		{name: "currency", kind: kString, min: 3, max: 3},
 		{name: "reference", kind: kScalar, min: 1, max: 100},
-		{name: "request", kind: kObject, required: true, fields: []field{
+		{name: "request", kind: kObject, required: true, fields: []Field{
 			{name: "message", kind: kEnum, enum: []string{"MSG"}, required: true},
-			{name: "data", kind: kObject, required: true, fields: []field{
+			{name: "data", kind: kObject, required: true, fields: []Field{
 				{name: "command", kind: kString, min: 1, max: 50, required: true},
 				{name: "requestId", kind: kScalar, min: 1, max: 50, required: true},
 				{name: "EcrId", kind: kScalar, min: 1, max: 50},
 				{name: "ecrId", kind: kScalar, min: 1, max: 50}, // the Node SDK 3.10.10's spelling
 				{name: "params", kind: kObject, fields: upaParamFields},
-				{name: "data", kind: kObject, fields: []field{
+				{name: "data", kind: kObject, fields: []Field{
 					{name: "params", kind: kObject, fields: upaParamFields},
 					{name: "transaction", kind: kObject, fields: upaTransactionFields},
 				}},
 			}},
 		}},
-		{name: "notifications", kind: kObject, fields: []field{{name: "status_url", kind: kURL, max: 2000}}},
+		{name: "notifications", kind: kObject, fields: []Field{{name: "status_url", kind: kURL, max: 2000}}},
 	},
 	handler: handle(func(s *Server, c *call, req deviceBody) (any, error) {
 		in, err := req.domain(c)
@@ -110,7 +112,7 @@ var deviceOp = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newDeviceRequestView(d), nil
+		return NewDeviceRequestView(d), nil
 	}),
 }
 
@@ -217,7 +219,7 @@ var upaCommands = []string{
 // path, else the body.
 func (b deviceBody) domain(c *call) (sandbox.DeviceCommandRequest, error) {
 	d := b.Request.Data
-	if !contains(upaCommands, d.Command) {
+	if !slices.Contains(upaCommands, d.Command) {
 		return sandbox.DeviceCommandRequest{}, sandbox.InvalidField("request.data.command")
 	}
 	tr, params := d.Data.Transaction, d.Data.Params
@@ -252,22 +254,13 @@ func (b deviceBody) domain(c *call) (sandbox.DeviceCommandRequest, error) {
 		*a.into = v
 	}
 	return sandbox.DeviceCommandRequest{
-		MerchantID: orDefaultString(c.vars["merchant_id"], b.MerchantID), AccountID: b.AccountID, AccountName: b.AccountName,
+		MerchantID: cmp.Or(c.vars["merchant_id"], b.MerchantID), AccountID: b.AccountID, AccountName: b.AccountName,
 		Channel: b.Channel, Country: b.Country, Currency: b.Currency, Reference: string(b.Reference),
 		StatusURL: b.Notifications.StatusURL, Command: u, Presentation: c.terminal, Idempotency: c.idem,
 	}, nil
 }
 
 func orScalar(values ...scalar) scalar {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-func orDefaultString(values ...string) string {
 	for _, v := range values {
 		if v != "" {
 			return v

@@ -12,45 +12,13 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
-
-// micBody is a MiC request as the Java and .NET SDKs send it, around one UPA command.
-func micBody(command, data string) string {
-	inner := `"command":"` + command + `","requestId":"10001","EcrId":"13"`
-	if data != "" {
-		inner += `,"data":` + data
-	}
-	return `{"account_name":"transaction_processing","channel":"CP","country":"US","currency":"USD","reference":"10001",` +
-		`"request":{"message":"MSG","data":{` + inner + `}},"notifications":{}}`
-}
-
-// mic sends a command and returns the device request, failing unless it is 200.
-func (env *sandboxEnv) mic(tok, command, data string) map[string]any {
-	env.t.Helper()
-	r := env.do("POST", "/devices", apiHeader(tok), micBody(command, data))
-	if r.status != 200 {
-		env.t.Fatalf("%s: %d %s", command, r.status, r.body)
-	}
-	return r.json(env.t)
-}
-
-// dig walks a decoded JSON object by dotted path.
-func dig(m map[string]any, path string) any {
-	var v any = m
-	for _, k := range strings.Split(path, ".") {
-		o, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = o[k]
-	}
-	return v
-}
 
 func TestDeviceSaleWithTip(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	d := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"1.00"}}`)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	d := env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"1.00"}}`)
 	want := map[string]any{
 		"status": "COMPLETE", "action.result_code": "SUCCESS", "response.response": "Sale",
 		"response.requestId": "10001", "response.EcrId": "13", "response.cmdResult.result": "Success",
@@ -61,7 +29,7 @@ func TestDeviceSaleWithTip(t *testing.T) {
 		"account_id": "TRA_00000000000000000000000000000001",
 	}
 	for path, v := range want {
-		if got := dig(d, path); got != v {
+		if got := apitest.Dig(d, path); got != v {
 			t.Errorf("%s = %v, want %v", path, got, v)
 		}
 	}
@@ -71,20 +39,20 @@ func TestDeviceSaleWithTip(t *testing.T) {
 	if id, _ := d["id"].(string); !strings.HasPrefix(id, "DRQ_") {
 		t.Errorf("id = %q, want DRQ_...", id)
 	}
-	trn := dig(d, "response.data.host.referenceNumber").(string)
-	r := env.do("GET", "/transactions/"+trn, apiHeader(tok), "")
-	txn := r.json(t)
+	trn := apitest.Dig(d, "response.data.host.referenceNumber").(string)
+	r := env.Do("GET", "/transactions/"+trn, apitest.APIHeader(tok), "")
+	txn := r.JSON(t)
 	for path, v := range map[string]any{
 		"status": "CAPTURED", "amount": "1000", "payment_method.entry_mode": "CHIP",
 		"payment_method.card.brand": "VISA", "payment_method.card.masked_number_last4": "XXXXXXXXXXXX0016",
 		"payment_method.result": "00",
 	} {
-		if got := dig(txn, path); got != v {
-			t.Errorf("transaction %s = %v, want %v (%s)", path, got, v, r.body)
+		if got := apitest.Dig(txn, path); got != v {
+			t.Errorf("transaction %s = %v, want %v (%s)", path, got, v, r.Body)
 		}
 	}
-	if got := dig(txn, "payment_method.card.authcode"); got != dig(d, "response.data.host.approvalCode") {
-		t.Errorf("authcode %v, terminal approval code %v", got, dig(d, "response.data.host.approvalCode"))
+	if got := apitest.Dig(txn, "payment_method.card.authcode"); got != apitest.Dig(d, "response.data.host.approvalCode") {
+		t.Errorf("authcode %v, terminal approval code %v", got, apitest.Dig(d, "response.data.host.approvalCode"))
 	}
 }
 
@@ -92,68 +60,68 @@ func TestDeviceSaleWithTip(t *testing.T) {
 // zero-padded amounts; the .NET path with a merchant.
 func TestDeviceSpellings(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
 		`"data":{"params":{"clerkId":"1234"},"transaction":{"amount":"15.00","taxAmount":1.5,"cardAcquisition":"C"}}}},"notifications":{}}`
-	r := env.do("POST", "/devices", apiHeader(tok), node)
-	if r.status != 200 {
-		t.Fatalf("node: %d %s", r.status, r.body)
+	r := env.Do("POST", "/devices", apitest.APIHeader(tok), node)
+	if r.Status != 200 {
+		t.Fatalf("node: %d %s", r.Status, r.Body)
 	}
-	d := r.json(t)
-	if dig(d, "response.requestId") != "11377" || dig(d, "response.EcrId") != "12" || dig(d, "response.data.host.baseAmount") != "15.00" || d["currency"] != "USD" {
-		t.Errorf("node spelling answered %s", r.body)
+	d := r.JSON(t)
+	if apitest.Dig(d, "response.requestId") != "11377" || apitest.Dig(d, "response.EcrId") != "12" || apitest.Dig(d, "response.data.host.baseAmount") != "15.00" || d["currency"] != "USD" {
+		t.Errorf("node spelling answered %s", r.Body)
 	}
-	php := strings.Replace(micBody("Sale", `{"transaction":{"baseAmount":"0010.00","tipAmount":"001.05"}}`), `"EcrId":"13"`, `"EcrId":"1"`, 1)
-	r = env.do("POST", "/merchants/"+merchantTwo+"/devices", apiHeader(tok), php)
-	d = r.json(t)
-	if r.status != 200 || dig(d, "response.data.host.totalAmount") != "11.05" || d["merchant_id"] != merchantTwo {
-		t.Errorf("php spelling on the merchant path: %d %s", r.status, r.body)
+	php := strings.Replace(apitest.MICBody("Sale", `{"transaction":{"baseAmount":"0010.00","tipAmount":"001.05"}}`), `"EcrId":"13"`, `"EcrId":"1"`, 1)
+	r = env.Do("POST", "/merchants/"+apitest.MerchantTwo+"/devices", apitest.APIHeader(tok), php)
+	d = r.JSON(t)
+	if r.Status != 200 || apitest.Dig(d, "response.data.host.totalAmount") != "11.05" || d["merchant_id"] != apitest.MerchantTwo {
+		t.Errorf("php spelling on the merchant path: %d %s", r.Status, r.Body)
 	}
 }
 
 func TestDeviceChainedCommands(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	txn := func(id string) map[string]any {
 		t.Helper()
-		return env.do("GET", "/transactions/"+id, apiHeader(tok), "").json(t)
+		return env.Do("GET", "/transactions/"+id, apitest.APIHeader(tok), "").JSON(t)
 	}
 	// PreAuth, then AuthCompletion by the device request id (the Node SDK's way).
-	auth := env.mic(tok, "PreAuth", `{"transaction":{"amount":"20.00"}}`)
-	authTrn := dig(auth, "response.data.host.referenceNumber").(string)
+	auth := env.MIC(tok, "PreAuth", `{"transaction":{"amount":"20.00"}}`)
+	authTrn := apitest.Dig(auth, "response.data.host.referenceNumber").(string)
 	if s := txn(authTrn)["status"]; s != "PREAUTHORIZED" {
 		t.Fatalf("preauth status %v", s)
 	}
-	capture := env.mic(tok, "AuthCompletion", fmt.Sprintf(`{"transaction":{"amount":"22.00","referenceNumber":%q}}`, auth["id"]))
-	if dig(capture, "response.cmdResult.result") != "Success" {
+	capture := env.MIC(tok, "AuthCompletion", fmt.Sprintf(`{"transaction":{"amount":"22.00","referenceNumber":%q}}`, auth["id"]))
+	if apitest.Dig(capture, "response.cmdResult.result") != "Success" {
 		t.Fatalf("capture: %v", capture)
 	}
 	if got := txn(authTrn); got["status"] != "CAPTURED" || got["amount"] != "2200" {
 		t.Errorf("captured: %v %v", got["status"], got["amount"])
 	}
 	// A sale refunded by its tranNo (Java's withTerminalRefNumber) ...
-	sale := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"5.00"}}`)
-	saleTrn := dig(sale, "response.data.host.referenceNumber").(string)
-	refund := env.mic(tok, "Refund", fmt.Sprintf(`{"transaction":{"totalAmount":"5.00","tranNo":%q}}`, dig(sale, "response.data.host.tranNo")))
-	refundTrn := dig(refund, "response.data.host.referenceNumber").(string)
+	sale := env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"5.00"}}`)
+	saleTrn := apitest.Dig(sale, "response.data.host.referenceNumber").(string)
+	refund := env.MIC(tok, "Refund", fmt.Sprintf(`{"transaction":{"totalAmount":"5.00","tranNo":%q}}`, apitest.Dig(sale, "response.data.host.tranNo")))
+	refundTrn := apitest.Dig(refund, "response.data.host.referenceNumber").(string)
 	if r := txn(refundTrn); r["type"] != "REFUND" || r["amount"] != "500" {
 		t.Errorf("linked refund: %v", r)
 	}
 	// ... another voided by host.referenceNumber, its tip adjusted before.
-	sale2 := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"7.00"}}`)
-	trn2 := dig(sale2, "response.data.host.referenceNumber").(string)
-	tip := env.mic(tok, "TipAdjust", fmt.Sprintf(`{"transaction":{"tipAmount":"1.50","referenceNumber":%q}}`, trn2))
-	admin := env.do("GET", "/_sandbox/transactions/"+trn2, map[string]string{}, "")
-	if dig(tip, "response.data.host.tipAmount") != "1.50" || !strings.Contains(string(admin.body), `"gratuity_amount":"150"`) {
+	sale2 := env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"7.00"}}`)
+	trn2 := apitest.Dig(sale2, "response.data.host.referenceNumber").(string)
+	tip := env.MIC(tok, "TipAdjust", fmt.Sprintf(`{"transaction":{"tipAmount":"1.50","referenceNumber":%q}}`, trn2))
+	admin := env.Do("GET", "/_sandbox/transactions/"+trn2, map[string]string{}, "")
+	if apitest.Dig(tip, "response.data.host.tipAmount") != "1.50" || !strings.Contains(string(admin.Body), `"gratuity_amount":"150"`) {
 		t.Errorf("tip adjust: %v", tip)
 	}
-	env.mic(tok, "Void", fmt.Sprintf(`{"transaction":{"referenceNumber":%q}}`, trn2))
+	env.MIC(tok, "Void", fmt.Sprintf(`{"transaction":{"referenceNumber":%q}}`, trn2))
 	if s := txn(trn2)["status"]; s != "REVERSED" {
 		t.Errorf("voided sale status %v", s)
 	}
 	// A void of something the terminal never did: the terminal's Failed answer.
-	bad := env.mic(tok, "Void", `{"transaction":{"referenceNumber":"9999"}}`)
-	if bad["status"] != "DECLINED" || dig(bad, "action.result_code") != "ERROR" || dig(bad, "response.cmdResult.result") != "Failed" {
+	bad := env.MIC(tok, "Void", `{"transaction":{"referenceNumber":"9999"}}`)
+	if bad["status"] != "DECLINED" || apitest.Dig(bad, "action.result_code") != "ERROR" || apitest.Dig(bad, "response.cmdResult.result") != "Failed" {
 		t.Errorf("void of nothing: %v", bad)
 	}
 	if s := txn(saleTrn)["status"]; s != "CAPTURED" {
@@ -163,79 +131,79 @@ func TestDeviceChainedCommands(t *testing.T) {
 
 func TestDeviceOtherCommands(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	verify := env.mic(tok, "CardVerify", `{"params":{"tokenRequest":"0"},"transaction":{}}`)
-	trn := dig(verify, "response.data.host.referenceNumber").(string)
-	if s := env.do("GET", "/transactions/"+trn, apiHeader(tok), "").json(t)["status"]; s != "VERIFIED" {
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	verify := env.MIC(tok, "CardVerify", `{"params":{"tokenRequest":"0"},"transaction":{}}`)
+	trn := apitest.Dig(verify, "response.data.host.referenceNumber").(string)
+	if s := env.Do("GET", "/transactions/"+trn, apitest.APIHeader(tok), "").JSON(t)["status"]; s != "VERIFIED" {
 		t.Errorf("verify status %v", s)
 	}
-	standalone := env.mic(tok, "Refund", `{"transaction":{"totalAmount":"3.00"}}`)
-	if dig(standalone, "response.data.payment.transactionType") != "Refund" {
+	standalone := env.MIC(tok, "Refund", `{"transaction":{"totalAmount":"3.00"}}`)
+	if apitest.Dig(standalone, "response.data.payment.transactionType") != "Refund" {
 		t.Errorf("standalone refund: %v", standalone)
 	}
 	for _, cmd := range []string{"Ping", "LineItemDisplay", "CancelTransaction"} {
-		d := env.mic(tok, cmd, "")
-		if d["status"] != "COMPLETE" || dig(d, "response.cmdResult.result") != "Success" || dig(d, "response.response") != cmd {
+		d := env.MIC(tok, cmd, "")
+		if d["status"] != "COMPLETE" || apitest.Dig(d, "response.cmdResult.result") != "Success" || apitest.Dig(d, "response.response") != cmd {
 			t.Errorf("%s: %v", cmd, d)
 		}
 	}
-	env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)
-	report := env.mic(tok, "GetBatchReport", "")
+	env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	report := env.MIC(tok, "GetBatchReport", "")
 	// The sale and the standalone refund: 10.00 - 3.00.
-	if dig(report, "response.data.batchRecord.batchStatus") != "OPEN" || dig(report, "response.data.batchRecord.totalCnt") != 2.0 ||
-		dig(report, "response.data.batchRecord.totalAmount") != "7.00" {
+	if apitest.Dig(report, "response.data.batchRecord.batchStatus") != "OPEN" || apitest.Dig(report, "response.data.batchRecord.totalCnt") != 2.0 ||
+		apitest.Dig(report, "response.data.batchRecord.totalAmount") != "7.00" {
 		t.Errorf("batch report: %v", report)
 	}
-	eod := env.mic(tok, "EODProcessing", "")
-	batch := dig(eod, "response.data.host.batchId")
-	if batch == nil || dig(eod, "response.data.batchRecord.batchStatus") != "CLOSED" || dig(eod, "response.data.batchRecord.totalAmount") != "7.00" {
+	eod := env.MIC(tok, "EODProcessing", "")
+	batch := apitest.Dig(eod, "response.data.host.batchId")
+	if batch == nil || apitest.Dig(eod, "response.data.batchRecord.batchStatus") != "CLOSED" || apitest.Dig(eod, "response.data.batchRecord.totalAmount") != "7.00" {
 		t.Errorf("end of day: %v", eod)
 	}
-	r := env.do("GET", "/_sandbox/batches/BAT_"+batch.(string), map[string]string{}, "")
-	if !strings.Contains(string(r.body), `"CLOSED"`) {
-		t.Errorf("batch after end of day: %d %s", r.status, r.body)
+	r := env.Do("GET", "/_sandbox/batches/BAT_"+batch.(string), map[string]string{}, "")
+	if !strings.Contains(string(r.Body), `"CLOSED"`) {
+		t.Errorf("batch after end of day: %d %s", r.Status, r.Body)
 	}
 	// The batch summary names the terminal whose end of day closed it.
-	summary := env.do("GET", "/batches/BAT_"+batch.(string), apiHeader(tok), "")
-	if got := summary.json(t)["device_reference"]; summary.status != 200 || got != "DEV_00000000000000000000000000000001" {
-		t.Errorf("device_reference after end of day: %d %v", summary.status, got)
+	summary := env.Do("GET", "/batches/BAT_"+batch.(string), apitest.APIHeader(tok), "")
+	if got := summary.JSON(t)["device_reference"]; summary.Status != 200 || got != "DEV_00000000000000000000000000000001" {
+		t.Errorf("device_reference after end of day: %d %v", summary.Status, got)
 	}
-	unsupported := env.mic(tok, "Reboot", "")
-	if dig(unsupported, "response.cmdResult.errorCode") != "ERR017" {
+	unsupported := env.MIC(tok, "Reboot", "")
+	if apitest.Dig(unsupported, "response.cmdResult.errorCode") != "ERR017" {
 		t.Errorf("unsupported command: %v", unsupported)
 	}
 }
 
 func TestDeviceErrors(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	restricted := env.mustToken(restrictedApp, restrictedKey, "")
-	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	restricted := env.MustToken(apitest.RestrictedApp, apitest.RestrictedKey, "")
+	sale := apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	tests := []struct {
 		name string
 		tok  string
 		body string
-		want gpError
+		want apitest.GPError
 	}{
-		{"no request", tok, `{"channel":"CP"}`, gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request"}},
+		{"no request", tok, `{"channel":"CP"}`, apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request")},
 		{"no command", tok, strings.Replace(sale, `"command":"Sale",`, "", 1),
-			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.command"}},
+			apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.command")},
 		{"no requestId", tok, strings.Replace(sale, `"requestId":"10001",`, "", 1),
-			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.requestId"}},
-		{"not a UPA command", tok, micBody("Teleport", ""),
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "request.data.command contains unexpected data"}},
-		{"amount not an amount", tok, micBody("Sale", `{"transaction":{"baseAmount":"10.001"}}`),
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "request.data.data.transaction.baseAmount contains unexpected data"}},
-		{"sale without amount", tok, micBody("Sale", `{"transaction":{}}`),
-			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.data.transaction.baseAmount"}},
-		{"unknown UPA member", tok, micBody("Sale", `{"transaction":{"baseAmount":"1.00","pan":"4111"}}`),
-			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: request.data.data.transaction.pan"}},
+			apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.requestId")},
+		{"not a UPA command", tok, apitest.MICBody("Teleport", ""),
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "request.data.command contains unexpected data")},
+		{"amount not an amount", tok, apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.001"}}`),
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "request.data.data.transaction.baseAmount contains unexpected data")},
+		{"sale without amount", tok, apitest.MICBody("Sale", `{"transaction":{}}`),
+			apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields request.data.data.transaction.baseAmount")},
+		{"unknown UPA member", tok, apitest.MICBody("Sale", `{"transaction":{"baseAmount":"1.00","pan":"4111"}}`),
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: request.data.data.transaction.pan")},
 		{"live configuration without devices", restricted, sale,
-			gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}},
+			apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action")},
 	}
 	for _, tc := range tests {
-		r := env.do("POST", "/devices", apiHeader(tc.tok), tc.body)
-		if got := r.gpError(t); got != tc.want {
+		r := env.Do("POST", "/devices", apitest.APIHeader(tc.tok), tc.body)
+		if got := r.GPError(t); got != tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
@@ -244,14 +212,14 @@ func TestDeviceErrors(t *testing.T) {
 	}
 
 	// An inactive terminal, then none at all.
-	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"status":"INACTIVE"}`)
-	if got := env.do("POST", "/devices", apiHeader(tok), sale).gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is not active"}) {
+	env.MustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"status":"INACTIVE"}`)
+	if got := env.Do("POST", "/devices", apitest.APIHeader(tok), sale).GPError(t); got != (apitest.Err(400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is not active")) {
 		t.Errorf("inactive: %+v", got)
 	}
-	env.mustReseed(func(f *sandbox.Fixtures) { f.Devices = nil })
-	tok = env.mustToken(partnerApp, partnerKey, "")
-	want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Device for account TRA_00000000000000000000000000000001 of merchant MER_00000000000000000000000000000001 not found at this location."}
-	if got := env.do("POST", "/devices", apiHeader(tok), sale).gpError(t); got != want {
+	env.MustReseed(func(f *sandbox.Fixtures) { f.Devices = nil })
+	tok = env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	want := apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Device for account TRA_00000000000000000000000000000001 of merchant MER_00000000000000000000000000000001 not found at this location.")
+	if got := env.Do("POST", "/devices", apitest.APIHeader(tok), sale).GPError(t); got != want {
 		t.Errorf("no device: %+v", got)
 	}
 }
@@ -260,34 +228,34 @@ func TestDeviceErrors(t *testing.T) {
 // card is presented; an idempotency key is consumed like elsewhere.
 func TestDeviceInitiatedMode(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	r := env.do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", jsonHeader(), `{"mode":"INITIATED"}`)
-	if r.status != 200 || !strings.Contains(string(r.body), `"mode":"INITIATED"`) {
-		t.Fatalf("set mode: %d %s", r.status, r.body)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	r := env.Do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", apitest.JSONHeader(), `{"mode":"INITIATED"}`)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"mode":"INITIATED"`) {
+		t.Fatalf("set mode: %d %s", r.Status, r.Body)
 	}
-	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"2.00"}}`)
-	first := env.do("POST", "/devices", apiHeader(tok, "X-GP-Idempotency", "mic-1"), sale)
-	d := first.json(t)
-	if first.status != 200 || d["status"] != "INITIATED" || dig(d, "action.result_code") != "SUCCESS" || d["response"] != nil {
-		t.Fatalf("initiated: %d %s", first.status, first.body)
+	sale := apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"2.00"}}`)
+	first := env.Do("POST", "/devices", apitest.APIHeader(tok, "X-GP-Idempotency", "mic-1"), sale)
+	d := first.JSON(t)
+	if first.Status != 200 || d["status"] != "INITIATED" || apitest.Dig(d, "action.result_code") != "SUCCESS" || d["response"] != nil {
+		t.Fatalf("initiated: %d %s", first.Status, first.Body)
 	}
-	again := env.do("POST", "/devices", apiHeader(tok, "X-GP-Idempotency", "mic-1"), sale)
-	if got := again.gpError(t); got.Code != "DUPLICATE_ACTION" || !strings.Contains(got.Description, d["id"].(string)) {
+	again := env.Do("POST", "/devices", apitest.APIHeader(tok, "X-GP-Idempotency", "mic-1"), sale)
+	if got := again.GPError(t); got.Code != "DUPLICATE_ACTION" || !strings.Contains(got.Description, d["id"].(string)) {
 		t.Errorf("repeat key: %+v", got)
 	}
-	busy := env.do("POST", "/devices", apiHeader(tok), micBody("Ping", ""))
-	if got := busy.gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is busy with " + d["id"].(string)}) {
+	busy := env.Do("POST", "/devices", apitest.APIHeader(tok), apitest.MICBody("Ping", ""))
+	if got := busy.GPError(t); got != (apitest.Err(400, "INVALID_ACTION", "40290", "Device DEV_00000000000000000000000000000001 is busy with "+d["id"].(string))) {
 		t.Errorf("busy: %+v", got)
 	}
-	c := env.mustAdmin("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", `{"card":"mastercard_manual","tip":"300"}`)
-	if c["status"] != "COMPLETE" || dig(c, "response.data.payment.cardType") != "MASTERCARD" || dig(c, "response.data.host.totalAmount") != "13.00" {
+	c := env.MustAdmin("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", `{"card":"mastercard_manual","tip":"300"}`)
+	if c["status"] != "COMPLETE" || apitest.Dig(c, "response.data.payment.cardType") != "MASTERCARD" || apitest.Dig(c, "response.data.host.totalAmount") != "13.00" {
 		t.Errorf("presented: %v", c)
 	}
-	if got := env.do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", jsonHeader(), `{}`).gpError(t); got.Detail != "40290" {
+	if got := env.Do("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", apitest.JSONHeader(), `{}`).GPError(t); got.Detail != "40290" {
 		t.Errorf("second presentation: %+v", got)
 	}
-	if r := env.do("POST", "/devices", apiHeader(tok), micBody("Ping", "")); r.status != 200 {
-		t.Errorf("idle again: %d %s", r.status, r.body)
+	if r := env.Do("POST", "/devices", apitest.APIHeader(tok), apitest.MICBody("Ping", "")); r.Status != 200 {
+		t.Errorf("idle again: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -295,31 +263,31 @@ func TestDeviceInitiatedMode(t *testing.T) {
 // every one, "order_id=ORD_..." for those an order delivered. Any answer but a 200
 // with a list fails the test.
 func (env *sandboxEnv) mustDevices(query string) []map[string]any {
-	env.t.Helper()
+	env.T.Helper()
 	path := "/_sandbox/devices"
 	if query != "" {
 		path += "?" + query
 	}
-	r := env.do("GET", path, nil, "")
+	r := env.Do("GET", path, nil, "")
 	var list struct {
 		Devices []map[string]any `json:"devices"`
 	}
-	if err := json.Unmarshal(r.body, &list); err != nil || r.status != 200 || list.Devices == nil {
-		env.t.Fatalf("GET %s: %d %s", path, r.status, r.body)
+	if err := json.Unmarshal(r.Body, &list); err != nil || r.Status != 200 || list.Devices == nil {
+		env.T.Fatalf("GET %s: %d %s", path, r.Status, r.Body)
 	}
 	return list.Devices
 }
 
 // mustDevice reads one terminal from GET /_sandbox/devices.
 func (env *sandboxEnv) mustDevice(id string) map[string]any {
-	env.t.Helper()
+	env.T.Helper()
 	devices := env.mustDevices("")
 	for _, d := range devices {
 		if d["id"] == id {
 			return d
 		}
 	}
-	env.t.Fatalf("no device %s in %v", id, devices)
+	env.T.Fatalf("no device %s in %v", id, devices)
 	return nil
 }
 
@@ -354,30 +322,30 @@ func (h hook) next(t *testing.T) (body, signature string) {
 }
 
 func micBodyNotified(command, data, statusURL string) string {
-	return strings.Replace(micBody(command, data), `"notifications":{}`, `"notifications":{"status_url":"`+statusURL+`"}`, 1)
+	return strings.Replace(apitest.MICBody(command, data), `"notifications":{}`, `"notifications":{"status_url":"`+statusURL+`"}`, 1)
 }
 
 // A command that completes notifies its status_url with the device request as POST
 // /devices answered it, signed like order notifications.
 func TestDeviceNotification(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	h := mustHook(t)
-	r := env.do("POST", "/devices", apiHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
-	if r.status != 200 {
-		t.Fatalf("sale: %d %s", r.status, r.body)
+	r := env.Do("POST", "/devices", apitest.APIHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
+	if r.Status != 200 {
+		t.Fatalf("sale: %d %s", r.Status, r.Body)
 	}
 	body, signature := h.next(t)
-	if body != string(r.body) {
-		t.Errorf("notification body\n%s\nwant the answer\n%s", body, r.body)
+	if body != string(r.Body) {
+		t.Errorf("notification body\n%s\nwant the answer\n%s", body, r.Body)
 	}
-	if want := sandbox.Sign([]byte(body), partnerKey); signature != want {
+	if want := sandbox.Sign([]byte(body), apitest.PartnerKey); signature != want {
 		t.Errorf("X-GP-Signature %q, want %q", signature, want)
 	}
-	id := r.json(t)["id"].(string)
-	list := env.do("GET", "/_sandbox/notifications?order_id="+id, map[string]string{}, "").json(t)
+	id := r.JSON(t)["id"].(string)
+	list := env.Do("GET", "/_sandbox/notifications?order_id="+id, map[string]string{}, "").JSON(t)
 	n, _ := list["notifications"].([]any)
-	if len(n) != 1 || dig(n[0].(map[string]any), "order_status") != "COMPLETE" || dig(n[0].(map[string]any), "action") != "PROCESS_DEVICE_COMMAND" {
+	if len(n) != 1 || apitest.Dig(n[0].(map[string]any), "order_status") != "COMPLETE" || apitest.Dig(n[0].(map[string]any), "action") != "PROCESS_DEVICE_COMMAND" {
 		t.Errorf("admin notifications: %v", list)
 	}
 }
@@ -386,32 +354,32 @@ func TestDeviceNotification(t *testing.T) {
 // card once the terminal delay has passed on the sandbox clock, and notifies.
 func TestDeviceTerminalDelay(t *testing.T) {
 	env := mustSandbox(t, func(c *app.Config) { c.TerminalDelay = 2 * time.Second })
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	h := mustHook(t)
-	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
-	r := env.do("POST", "/devices", apiHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
-	if d := r.json(t); r.status != 200 || d["status"] != "INITIATED" {
-		t.Fatalf("sale: %d %s", r.status, r.body)
+	env.MustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
+	r := env.Do("POST", "/devices", apitest.APIHeader(tok), micBodyNotified("Sale", `{"transaction":{"baseAmount":"10.00"}}`, h.URL))
+	if d := r.JSON(t); r.Status != 200 || d["status"] != "INITIATED" {
+		t.Fatalf("sale: %d %s", r.Status, r.Body)
 	}
-	id := r.json(t)["id"].(string)
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
-	if got := env.do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "").json(t); got["status"] != "INITIATED" {
+	id := r.JSON(t)["id"].(string)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
+	if got := env.Do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "").JSON(t); got["status"] != "INITIATED" {
 		t.Errorf("after 1s of a 2s delay: %v", got["status"])
 	}
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
 	body, signature := h.next(t)
-	state := env.do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "")
-	if body != string(state.body) {
-		t.Errorf("notification body\n%s\nwant the device request\n%s", body, state.body)
+	state := env.Do("GET", "/_sandbox/device-requests/"+id, map[string]string{}, "")
+	if body != string(state.Body) {
+		t.Errorf("notification body\n%s\nwant the device request\n%s", body, state.Body)
 	}
-	if want := sandbox.Sign([]byte(body), partnerKey); signature != want {
+	if want := sandbox.Sign([]byte(body), apitest.PartnerKey); signature != want {
 		t.Errorf("X-GP-Signature %q, want %q", signature, want)
 	}
-	d := state.json(t)
-	if d["status"] != "COMPLETE" || dig(d, "response.data.payment.cardAcquisition") != "Insert" || dig(d, "response.data.host.baseAmount") != "10.00" {
-		t.Errorf("completed by itself: %s", state.body)
+	d := state.JSON(t)
+	if d["status"] != "COMPLETE" || apitest.Dig(d, "response.data.payment.cardAcquisition") != "Insert" || apitest.Dig(d, "response.data.host.baseAmount") != "10.00" {
+		t.Errorf("completed by itself: %s", state.Body)
 	}
-	if got := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{}`).gpError(t); got.Detail != "40290" {
+	if got := env.Do("POST", "/_sandbox/device-requests/"+id+"/present", apitest.JSONHeader(), `{}`).GPError(t); got.Detail != "40290" {
 		t.Errorf("presenting after the delay: %+v", got)
 	}
 }
@@ -420,25 +388,25 @@ func TestDeviceTerminalDelay(t *testing.T) {
 // the clock frozen past the command's delay, nothing else would, and the command would
 // wait for a card for good. The log shows each completion.
 func TestDeviceTerminalDelayAfterRestore(t *testing.T) {
-	log := &lockedBuffer{}
-	env := mustSandboxWith(t, envOptions{log: log, configure: []func(*app.Config){func(c *app.Config) { c.TerminalDelay = 2 * time.Second }}})
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
-	id := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)["id"].(string)
-	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"waiting"}`)
-	env.mustAdmin("POST", "/_sandbox/clock", `{"advance":"2s"}`)
+	log := &apitest.LockedBuffer{}
+	env := mustSandboxWith(t, apitest.Options{Log: log, Configure: []func(*app.Config){func(c *app.Config) { c.TerminalDelay = 2 * time.Second }}})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	env.MustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
+	id := env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)["id"].(string)
+	env.MustAdmin("POST", "/_sandbox/snapshots", `{"name":"waiting"}`)
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"2s"}`)
 	completed := `"msg":"terminal delay","device_request_id":"` + id + `"`
 	awaitLog(t, log, completed, 1) // the worker has nothing left to wait for
 
-	env.mustAdmin("POST", "/_sandbox/snapshots/waiting/restore", "")
+	env.MustAdmin("POST", "/_sandbox/snapshots/waiting/restore", "")
 	awaitLog(t, log, completed, 2)
-	if d := env.do("GET", "/_sandbox/device-requests/"+id, nil, "").json(t); d["status"] != "COMPLETE" {
+	if d := env.Do("GET", "/_sandbox/device-requests/"+id, nil, "").JSON(t); d["status"] != "COMPLETE" {
 		t.Errorf("after the restore and the delay: %v", d["status"])
 	}
 }
 
 // awaitLog waits until the log holds line n times.
-func awaitLog(t *testing.T, log *lockedBuffer, line string, n int) {
+func awaitLog(t *testing.T, log *apitest.LockedBuffer, line string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for strings.Count(log.String(), line) < n {
@@ -454,7 +422,7 @@ func awaitLog(t *testing.T, log *lockedBuffer, line string, n int) {
 // command, matched on the UPA command by body.
 func TestDeviceScenarioTerminal(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
 name: terminal-script
 rules:
@@ -466,38 +434,38 @@ rules:
       - then: {terminal: {outcome: host_decline}}
       - then: {terminal: {card: visa_swipe, entry_mode: CONTACTLESS_CHIP}}
 `
-	env.mustInstallScenario(scenarios)
-	header := apiHeader(tok, "X-Sandbox-Scenario", "terminal-script")
-	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	env.MustInstallScenario(scenarios)
+	header := apitest.APIHeader(tok, "X-Sandbox-Scenario", "terminal-script")
+	sale := apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	send := func() map[string]any {
-		r := env.do("POST", "/devices", header, sale)
-		if r.status != 200 {
-			t.Fatalf("sale: %d %s", r.status, r.body)
+		r := env.Do("POST", "/devices", header, sale)
+		if r.Status != 200 {
+			t.Fatalf("sale: %d %s", r.Status, r.Body)
 		}
-		return r.json(t)
+		return r.JSON(t)
 	}
-	if d := send(); dig(d, "response.data.payment.cardType") != "MASTERCARD" || dig(d, "response.data.host.totalAmount") != "13.00" {
+	if d := send(); apitest.Dig(d, "response.data.payment.cardType") != "MASTERCARD" || apitest.Dig(d, "response.data.host.totalAmount") != "13.00" {
 		t.Errorf("card and tip: %v", d["response"])
 	}
-	if d := send(); d["status"] != "DECLINED" || dig(d, "response.cmdResult.errorCode") != "ERR018" {
+	if d := send(); d["status"] != "DECLINED" || apitest.Dig(d, "response.cmdResult.errorCode") != "ERR018" {
 		t.Errorf("customer cancels: %v", d)
 	}
-	if got := env.do("POST", "/devices", header, sale).gpError(t); got.Detail != "40290" || !strings.Contains(got.Description, "is busy") {
+	if got := env.Do("POST", "/devices", header, sale).GPError(t); got.Detail != "40290" || !strings.Contains(got.Description, "is busy") {
 		t.Errorf("terminal busy: %+v", got)
 	}
-	if d := send(); d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "05" {
+	if d := send(); d["status"] != "DECLINED" || apitest.Dig(d, "response.data.host.responseCode") != "05" {
 		t.Errorf("host decline: %v", d)
 	}
-	if d := send(); dig(d, "response.data.payment.cardAcquisition") != "Contactless" {
+	if d := send(); apitest.Dig(d, "response.data.payment.cardAcquisition") != "Contactless" {
 		t.Errorf("entry mode: %v", d["response"])
 	}
 	// Other commands are not matched: a Ping passes.
-	if r := env.do("POST", "/devices", header, micBody("Ping", "")); r.status != 200 || !strings.Contains(string(r.body), `"result":"Success"`) {
-		t.Errorf("ping: %d %s", r.status, r.body)
+	if r := env.Do("POST", "/devices", header, apitest.MICBody("Ping", "")); r.Status != 200 || !strings.Contains(string(r.Body), `"result":"Success"`) {
+		t.Errorf("ping: %d %s", r.Status, r.Body)
 	}
 	bad := strings.Replace(scenarios, "operation: device", "operation: transaction", 1)
-	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, bad); r.status != 400 || !strings.Contains(string(r.body), "terminal applies only to the device operation") {
-		t.Errorf("terminal on another operation: %d %s", r.status, r.body)
+	if r := env.Do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, bad); r.Status != 400 || !strings.Contains(string(r.Body), "terminal applies only to the device operation") {
+		t.Errorf("terminal on another operation: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -506,17 +474,17 @@ rules:
 // device requests. A terminal's default card and a scenario's choice, which are kept
 // until a command runs, take only test card names.
 func TestDeviceKeyedCardIsNotKept(t *testing.T) {
-	env := mustSinkSandbox(t, envOptions{})
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	env := mustSinkSandbox(t, apitest.Options{})
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const dev = "/_sandbox/devices/DEV_00000000000000000000000000000001"
-	if r := env.do("POST", dev, jsonHeader(), `{"mode":"INITIATED"}`); r.status != 200 {
-		t.Fatalf("set mode: %d %s", r.status, r.body)
+	if r := env.Do("POST", dev, apitest.JSONHeader(), `{"mode":"INITIATED"}`); r.Status != 200 {
+		t.Fatalf("set mode: %d %s", r.Status, r.Body)
 	}
-	if got := env.do("POST", dev, jsonHeader(), `{"card":"`+panVisa+`"}`).gpError(t); got.Detail != "40213" {
+	if got := env.Do("POST", dev, apitest.JSONHeader(), `{"card":"`+panVisa+`"}`).GPError(t); got.Detail != "40213" {
 		t.Errorf("a card number as the default card: %+v, want 40213", got)
 	}
-	d := env.do("POST", "/devices", apiHeader(tok), micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).json(t)
-	if c := env.mustAdmin("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", `{"card":"`+panVisa+`"}`); c["status"] != "COMPLETE" || dig(c, "response.data.payment.cardType") != "VISA" {
+	d := env.Do("POST", "/devices", apitest.APIHeader(tok), apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).JSON(t)
+	if c := env.MustAdmin("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", `{"card":"`+panVisa+`"}`); c["status"] != "COMPLETE" || apitest.Dig(c, "response.data.payment.cardType") != "VISA" {
 		t.Fatalf("presented: %v", c)
 	}
 	env.mustHoldNone(t, []string{"/_sandbox/devices", "/_sandbox/device-requests/" + d["id"].(string)}, panVisa)
@@ -527,37 +495,37 @@ func TestDeviceKeyedCardIsNotKept(t *testing.T) {
 // terminal cannot key is refused.
 func TestDeviceWrongPIN(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
 name: wrong-pin
 rules:
   - when: {operation: device}
     then: {terminal: {card: visa_contactless, pin: wrong}}
 `
-	env.mustInstallScenario(scenarios)
-	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
-	r := env.do("POST", "/devices", apiHeader(tok, "X-Sandbox-Scenario", "wrong-pin"), sale)
-	d := r.json(t)
-	if d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "55" || dig(d, "response.data.payment.cardAcquisition") != "Contactless" {
-		t.Fatalf("scripted wrong PIN: %d %s", r.status, r.body)
+	env.MustInstallScenario(scenarios)
+	sale := apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	r := env.Do("POST", "/devices", apitest.APIHeader(tok, "X-Sandbox-Scenario", "wrong-pin"), sale)
+	d := r.JSON(t)
+	if d["status"] != "DECLINED" || apitest.Dig(d, "response.data.host.responseCode") != "55" || apitest.Dig(d, "response.data.payment.cardAcquisition") != "Contactless" {
+		t.Fatalf("scripted wrong PIN: %d %s", r.Status, r.Body)
 	}
-	txn := env.do("GET", "/transactions/"+dig(d, "response.data.host.referenceNumber").(string), apiHeader(tok), "").json(t)
-	if txn["status"] != "DECLINED" || dig(txn, "payment_method.result") != "55" {
+	txn := env.Do("GET", "/transactions/"+apitest.Dig(d, "response.data.host.referenceNumber").(string), apitest.APIHeader(tok), "").JSON(t)
+	if txn["status"] != "DECLINED" || apitest.Dig(txn, "payment_method.result") != "55" {
 		t.Errorf("the transaction: %v", txn)
 	}
 
-	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
-	id := env.mic(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)["id"].(string)
-	if got := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"pin":"1234"}`).gpError(t); got.Detail != "40213" {
+	env.MustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
+	id := env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)["id"].(string)
+	if got := env.Do("POST", "/_sandbox/device-requests/"+id+"/present", apitest.JSONHeader(), `{"pin":"1234"}`).GPError(t); got.Detail != "40213" {
 		t.Errorf("pin 1234: %+v", got)
 	}
-	done := env.mustAdmin("POST", "/_sandbox/device-requests/"+id+"/present", `{"pin":"wrong"}`)
-	if done["status"] != "DECLINED" || dig(done, "response.data.host.responseCode") != "55" {
+	done := env.MustAdmin("POST", "/_sandbox/device-requests/"+id+"/present", `{"pin":"wrong"}`)
+	if done["status"] != "DECLINED" || apitest.Dig(done, "response.data.host.responseCode") != "55" {
 		t.Errorf("presented with a wrong PIN: %v", done)
 	}
 	bad := strings.Replace(scenarios, "pin: wrong", "pin: right", 1)
-	if r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, bad); r.status != 400 || !strings.Contains(string(r.body), `pin \"right\": want wrong`) {
-		t.Errorf("pin: right: %d %s", r.status, r.body)
+	if r := env.Do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, bad); r.Status != 400 || !strings.Contains(string(r.Body), `pin \"right\": want wrong`) {
+		t.Errorf("pin: right: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -565,15 +533,15 @@ rules:
 // and refusing it leaves the command waiting.
 func TestPresentedTipWithinBase(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	env.mustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
-	d := env.do("POST", "/devices", apiHeader(tok), micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).json(t)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	env.MustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
+	d := env.Do("POST", "/devices", apitest.APIHeader(tok), apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).JSON(t)
 	id := d["id"].(string)
-	over := env.do("POST", "/_sandbox/device-requests/"+id+"/present", jsonHeader(), `{"card":"mastercard_manual","tip":"99999999999999999999"}`)
-	if got := over.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "tip contains unexpected data: 99999999999999999999 is more than the base amount 1000"}) {
+	over := env.Do("POST", "/_sandbox/device-requests/"+id+"/present", apitest.JSONHeader(), `{"card":"mastercard_manual","tip":"99999999999999999999"}`)
+	if got := over.GPError(t); got != (apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "tip contains unexpected data: 99999999999999999999 is more than the base amount 1000")) {
 		t.Errorf("tip over the base: %+v", got)
 	}
-	if c := env.mustAdmin("POST", "/_sandbox/device-requests/"+id+"/present", `{"card":"mastercard_manual","tip":"1000"}`); c["status"] != "COMPLETE" || dig(c, "response.data.host.totalAmount") != "20.00" {
+	if c := env.MustAdmin("POST", "/_sandbox/device-requests/"+id+"/present", `{"card":"mastercard_manual","tip":"1000"}`); c["status"] != "COMPLETE" || apitest.Dig(c, "response.data.host.totalAmount") != "20.00" {
 		t.Errorf("tip of the whole base: %v", c)
 	}
 }
@@ -582,23 +550,23 @@ func TestPresentedTipWithinBase(t *testing.T) {
 // it, and not to a Refund; device still applies to every command.
 func TestDeviceScenarioPerCommand(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	env.mustInstallScenario(`version: 1
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	env.MustInstallScenario(`version: 1
 name: sale-only
 rules:
   - when: {operation: device.sale}
     then: {terminal: {card: mastercard_manual}}
 `)
-	env.mustInstallScenario(`version: 1
+	env.MustInstallScenario(`version: 1
 name: every-command
 rules:
   - when: {operation: device}
     then: {terminal: {card: amex_manual}}
 `)
-	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	sale := apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
 		`"data":{"transaction":{"amount":"15.00","cardAcquisition":"C"}}}},"notifications":{}}`
-	refund := micBody("Refund", `{"transaction":{"totalAmount":"5.00"}}`)
+	refund := apitest.MICBody("Refund", `{"transaction":{"totalAmount":"5.00"}}`)
 	for _, c := range []struct {
 		scenario, name, body, rule, brand string
 	}{
@@ -608,14 +576,14 @@ rules:
 		{"every-command", "sale", sale, "every-command#0", "AMEX"},
 		{"every-command", "refund", refund, "every-command#0", "AMEX"},
 	} {
-		r := env.do("POST", "/devices", apiHeader(tok, "X-Sandbox-Scenario", c.scenario), c.body)
-		if r.status != 200 {
-			t.Fatalf("%s %s: %d %s", c.scenario, c.name, r.status, r.body)
+		r := env.Do("POST", "/devices", apitest.APIHeader(tok, "X-Sandbox-Scenario", c.scenario), c.body)
+		if r.Status != 200 {
+			t.Fatalf("%s %s: %d %s", c.scenario, c.name, r.Status, r.Body)
 		}
-		if got := r.header.Get("X-Sandbox-Rule"); got != c.rule {
+		if got := r.Header.Get("X-Sandbox-Rule"); got != c.rule {
 			t.Errorf("%s %s: rule %q, want %q", c.scenario, c.name, got, c.rule)
 		}
-		if got := dig(r.json(t), "response.data.payment.cardType"); got != c.brand {
+		if got := apitest.Dig(r.JSON(t), "response.data.payment.cardType"); got != c.brand {
 			t.Errorf("%s %s: card %v, want %s", c.scenario, c.name, got, c.brand)
 		}
 	}
@@ -625,7 +593,7 @@ rules:
 // with the rule's result code, 05 when it names none; terminal_busy stores nothing.
 func TestDeviceScenarioPerCommandOutcomes(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
 name: per-command
 rules:
@@ -640,50 +608,50 @@ rules:
   - when: {operation: device.refund}
     then: {terminal: {outcome: host_decline}}
 `
-	env.mustInstallScenario(scenarios)
-	header := apiHeader(tok, "X-Sandbox-Scenario", "per-command")
-	sale := micBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	env.MustInstallScenario(scenarios)
+	header := apitest.APIHeader(tok, "X-Sandbox-Scenario", "per-command")
+	sale := apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	send := func(body string) map[string]any {
 		t.Helper()
-		r := env.do("POST", "/devices", header, body)
-		if r.status != 200 {
-			t.Fatalf("%d %s", r.status, r.body)
+		r := env.Do("POST", "/devices", header, body)
+		if r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
 		}
-		return r.json(t)
+		return r.JSON(t)
 	}
-	if d := send(sale); dig(d, "response.data.payment.cardAcquisition") != "Contactless" || dig(d, "response.data.host.tipAmount") != "2.00" {
+	if d := send(sale); apitest.Dig(d, "response.data.payment.cardAcquisition") != "Contactless" || apitest.Dig(d, "response.data.host.tipAmount") != "2.00" {
 		t.Errorf("card, entry mode and tip: %v", d["response"])
 	}
-	if d := send(sale); d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "55" {
+	if d := send(sale); d["status"] != "DECLINED" || apitest.Dig(d, "response.data.host.responseCode") != "55" {
 		t.Errorf("wrong pin: %v", d)
 	}
-	if d := send(sale); dig(d, "response.cmdResult.errorCode") != "ERR018" {
+	if d := send(sale); apitest.Dig(d, "response.cmdResult.errorCode") != "ERR018" {
 		t.Errorf("customer cancels: %v", d)
 	}
-	if d := send(sale); dig(d, "response.cmdResult.errorCode") != "ERR019" {
+	if d := send(sale); apitest.Dig(d, "response.cmdResult.errorCode") != "ERR019" {
 		t.Errorf("terminal timeout: %v", d)
 	}
-	before := env.do("GET", "/_sandbox/devices", nil, "").body
-	r := env.do("POST", "/devices", header, sale)
-	if got := r.gpError(t); r.status != 400 || got.Code != "INVALID_ACTION" || got.Detail != "40290" || !strings.Contains(got.Description, "is busy with another command") {
-		t.Errorf("terminal busy: %d %+v", r.status, got)
+	before := env.Do("GET", "/_sandbox/devices", nil, "").Body
+	r := env.Do("POST", "/devices", header, sale)
+	if got := r.GPError(t); r.Status != 400 || got.Code != "INVALID_ACTION" || got.Detail != "40290" || !strings.Contains(got.Description, "is busy with another command") {
+		t.Errorf("terminal busy: %d %+v", r.Status, got)
 	}
-	if after := env.do("GET", "/_sandbox/devices", nil, "").body; string(after) != string(before) {
+	if after := env.Do("GET", "/_sandbox/devices", nil, "").Body; string(after) != string(before) {
 		t.Errorf("a busy terminal changed: %s, was %s", after, before)
 	}
 	d := send(sale)
-	if d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "51" {
+	if d["status"] != "DECLINED" || apitest.Dig(d, "response.data.host.responseCode") != "51" {
 		t.Errorf("host decline 51: %v", d)
 	}
-	trn, _ := dig(d, "response.data.host.referenceNumber").(string)
-	if got := dig(env.do("GET", "/transactions/"+trn, apiHeader(tok), "").json(t), "status"); got != "DECLINED" {
+	trn, _ := apitest.Dig(d, "response.data.host.referenceNumber").(string)
+	if got := apitest.Dig(env.Do("GET", "/transactions/"+trn, apitest.APIHeader(tok), "").JSON(t), "status"); got != "DECLINED" {
 		t.Errorf("the declined sale's transaction is %v", got)
 	}
-	if d := send(micBody("Refund", `{"transaction":{"totalAmount":"5.00"}}`)); d["status"] != "DECLINED" || dig(d, "response.data.host.responseCode") != "05" {
+	if d := send(apitest.MICBody("Refund", `{"transaction":{"totalAmount":"5.00"}}`)); d["status"] != "DECLINED" || apitest.Dig(d, "response.data.host.responseCode") != "05" {
 		t.Errorf("host decline on a refund: %v", d)
 	}
 	// A void reads no card: the sale's rule leaves it alone.
-	if d := send(micBody("Void", `{"transaction":{"referenceNumber":"`+trn+`"}}`)); dig(d, "response.response") != "Void" {
+	if d := send(apitest.MICBody("Void", `{"transaction":{"referenceNumber":"`+trn+`"}}`)); apitest.Dig(d, "response.response") != "Void" {
 		t.Errorf("void: %v", d)
 	}
 }
@@ -697,9 +665,9 @@ func TestDeviceScenarioUnknownCommand(t *testing.T) {
 		"version: 1\nname: ping-card\nrules:\n  - when: {operation: device.ping}\n    then: {terminal: {card: visa_swipe}}\n":  `rules[0].then.terminal: terminal: device.ping reads no card`,
 		"version: 1\nname: stray-result\nrules:\n  - when: {operation: device.sale}\n    then: {terminal: {result: \"51\"}}\n": `result is the host's decline code: it needs outcome host_decline`,
 	} {
-		r := env.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, yaml)
-		if r.status != 400 || !strings.Contains(string(r.body), want) {
-			t.Errorf("%s: %d %s, want %s", yaml, r.status, r.body, want)
+		r := env.Do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, yaml)
+		if r.Status != 400 || !strings.Contains(string(r.Body), want) {
+			t.Errorf("%s: %d %s, want %s", yaml, r.Status, r.Body, want)
 		}
 	}
 }

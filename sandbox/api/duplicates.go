@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // noteDuplicate tells of a payment that repeats an earlier approved one (same card,
@@ -16,8 +17,8 @@ func (s *Server) noteDuplicate(r *http.Request, t sandbox.Transaction) {
 		return
 	}
 	requestID := ""
-	if info := infoOf(r); info != nil {
-		info.duplicateOf, requestID = t.DuplicateOf, info.id
+	if rec := web.RecordOf(r); rec != nil {
+		rec.DuplicateOf, requestID = t.DuplicateOf, rec.ID
 	}
 	s.log.LogAttrs(r.Context(), slog.LevelWarn, "possible double charge: a payment repeats an earlier one with the same card, amount, currency and reference",
 		slog.String("transaction_id", t.ID), slog.String("duplicate_of", t.DuplicateOf), slog.String("request_id", requestID))

@@ -1,15 +1,14 @@
 package api_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -24,52 +23,34 @@ func repeatSale(amount, reference, expiryYear string) string {
 		`"payment_method":{"entry_mode":"MANUAL","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"` + expiryYear + `"}}}`
 }
 
-// lockedBuffer is a log sink the server writes while the test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 type dupEnv struct {
 	*sandboxEnv
 	t   *testing.T
 	tok string
-	log *lockedBuffer
+	log *apitest.LockedBuffer
 }
 
-func newDupEnv(t *testing.T, o envOptions) *dupEnv {
-	log := &lockedBuffer{}
-	o.log = log
+func newDupEnv(t *testing.T, o apitest.Options) *dupEnv {
+	log := &apitest.LockedBuffer{}
+	o.Log = log
 	env := mustSandboxWith(t, o)
-	return &dupEnv{sandboxEnv: env, t: t, tok: env.mustToken(partnerApp, partnerKey, ""), log: log}
+	return &dupEnv{sandboxEnv: env, t: t, tok: env.MustToken(apitest.PartnerApp, apitest.PartnerKey, ""), log: log}
 }
 
 // sale sends a sale under an idempotency key ("" for none) and returns the new
 // transaction's id and the journal's duplicate_of for it.
 func (e *dupEnv) sale(key, body string, extra ...string) (id, duplicateOf string) {
 	e.t.Helper()
-	h := apiHeader(e.tok, extra...)
+	h := apitest.APIHeader(e.tok, extra...)
 	if key != "" {
 		h["X-GP-Idempotency"] = key
 	}
-	r := e.do("POST", "/transactions", h, body)
-	if r.status != 200 {
-		e.t.Fatalf("sale: %d %s", r.status, r.body)
+	r := e.Do("POST", "/transactions", h, body)
+	if r.Status != 200 {
+		e.t.Fatalf("sale: %d %s", r.Status, r.Body)
 	}
-	if m := r.json(e.t); m["status"] != "CAPTURED" {
-		e.t.Fatalf("sale not captured: %s", r.body)
+	if m := r.JSON(e.t); m["status"] != "CAPTURED" {
+		e.t.Fatalf("sale not captured: %s", r.Body)
 	} else {
 		id = m["id"].(string)
 	}
@@ -82,7 +63,7 @@ func (e *dupEnv) lastDuplicateOf() string {
 	var list struct {
 		Requests []map[string]any `json:"requests"`
 	}
-	if err := json.Unmarshal(e.do("GET", "/_sandbox/requests?operation=transaction&limit=1", nil, "").body, &list); err != nil || len(list.Requests) != 1 {
+	if err := json.Unmarshal(e.Do("GET", "/_sandbox/requests?operation=transaction&limit=1", nil, "").Body, &list); err != nil || len(list.Requests) != 1 {
 		e.t.Fatalf("journal: %v", err)
 	}
 	s, _ := list.Requests[0]["duplicate_of"].(string)
@@ -93,12 +74,12 @@ func (e *dupEnv) lastDuplicateOf() string {
 // flagged, under another key or none: the journal names the first, a warning in the
 // log names both, the answer is the normal one; the card number is nowhere in the log.
 func TestDuplicateChargeFlagged(t *testing.T) {
-	e := newDupEnv(t, envOptions{})
+	e := newDupEnv(t, apitest.Options{})
 	first, dup := e.sale("key-1", repeatSale("1000", "order-7", "30"))
 	if dup != "" {
 		t.Fatalf("the first sale is flagged as a duplicate of %s", dup)
 	}
-	e.clock.Advance(9 * time.Minute)
+	e.Clock.Advance(9 * time.Minute)
 	second, dup := e.sale("key-2", repeatSale("1000", "order-7", "30"))
 	if dup != first {
 		t.Errorf("second sale under another key: duplicate_of %q, want %q", dup, first)
@@ -125,7 +106,7 @@ func TestDuplicateChargeFlagged(t *testing.T) {
 // expiry, a replay of the same idempotency key; two sales without a reference are
 // alike.
 func TestDuplicateChargeNotFlagged(t *testing.T) {
-	e := newDupEnv(t, envOptions{})
+	e := newDupEnv(t, apitest.Options{})
 	e.sale("a-1", repeatSale("1000", "r", "30"))
 	for _, tc := range []struct{ name, body string }{
 		{"another amount", repeatSale("1001", "r", "30")},
@@ -138,8 +119,8 @@ func TestDuplicateChargeNotFlagged(t *testing.T) {
 		}
 	}
 	// The same key again is GP's idempotency answer, not a second charge.
-	if r := e.do("POST", "/transactions", apiHeader(e.tok, "X-GP-Idempotency", "a-1"), repeatSale("1000", "r", "30")); r.status != 409 {
-		t.Errorf("same key: %d %s", r.status, r.body)
+	if r := e.Do("POST", "/transactions", apitest.APIHeader(e.tok, "X-GP-Idempotency", "a-1"), repeatSale("1000", "r", "30")); r.Status != 409 {
+		t.Errorf("same key: %d %s", r.Status, r.Body)
 	}
 	if dup := e.lastDuplicateOf(); dup != "" {
 		t.Errorf("same key: flagged as a duplicate of %s", dup)
@@ -155,7 +136,7 @@ func TestDuplicateChargeNotFlagged(t *testing.T) {
 		t.Errorf("two sales without reference: duplicate_of %q, want %q", dup, first)
 	}
 	// Past the window (10 minutes of sandbox time by default).
-	e.clock.Advance(10*time.Minute + time.Millisecond)
+	e.Clock.Advance(10*time.Minute + time.Millisecond)
 	if _, dup := e.sale("n-3", repeatSale("700", "", "30")); dup != "" {
 		t.Errorf("past the window: flagged as a duplicate of %s", dup)
 	}
@@ -171,9 +152,9 @@ func TestDuplicateChargeWindow(t *testing.T) {
 		{time.Minute, 61 * time.Second, false},
 		{-1, 0, false},
 	} {
-		e := newDupEnv(t, envOptions{configure: []func(*app.Config){func(c *app.Config) { c.DuplicateWindow = tc.window }}})
+		e := newDupEnv(t, apitest.Options{Configure: []func(*app.Config){func(c *app.Config) { c.DuplicateWindow = tc.window }}})
 		e.sale("w-1", repeatSale("1000", "w", "30"))
-		e.clock.Advance(tc.wait)
+		e.Clock.Advance(tc.wait)
 		if _, dup := e.sale("w-2", repeatSale("1000", "w", "30")); (dup != "") != tc.flagged {
 			t.Errorf("window %v, second sale %v later: duplicate_of %q, want flagged %v", tc.window, tc.wait, dup, tc.flagged)
 		}
@@ -184,7 +165,7 @@ func TestDuplicateChargeWindow(t *testing.T) {
 // DUPLICATE_ACTION 40039 naming the first, and writes nothing: no transaction, the
 // idempotency key stays free, and the first stays the one a later repeat names.
 func TestDuplicateChargeRefusedByScenario(t *testing.T) {
-	e := newDupEnv(t, envOptions{scenarios: []scenario.Scenario{{Name: "no-double-charge", Rules: []scenario.Rule{{
+	e := newDupEnv(t, apitest.Options{Scenarios: []scenario.Scenario{{Name: "no-double-charge", Rules: []scenario.Rule{{
 		When: scenario.When{Operations: []string{string(sandbox.OpTransaction)}},
 		Then: &scenario.Outcome{DuplicateCharge: scenario.DuplicateRefuse},
 	}}}}})
@@ -192,9 +173,9 @@ func TestDuplicateChargeRefusedByScenario(t *testing.T) {
 	first, _ := e.sale("r-1", repeatSale("1000", "order-9", "30"), refuse...)
 	count := func() int {
 		n := 0
-		if err := e.db.View(func(tx sandbox.Tx) error {
+		if err := e.DB.View(func(tx sandbox.Tx) error {
 			var err error
-			n, err = tx.CountTransactions(merchantOne)
+			n, err = tx.CountTransactions(apitest.MerchantOne)
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -202,13 +183,13 @@ func TestDuplicateChargeRefusedByScenario(t *testing.T) {
 		return n
 	}
 	before := count()
-	r := e.do("POST", "/transactions", apiHeader(e.tok, append(refuse, "X-GP-Idempotency", "r-2")...), repeatSale("1000", "order-9", "30"))
-	want := gpError{409, "DUPLICATE_ACTION", "40039", "Duplicate transaction seen before: id=" + first}
-	if got := r.gpError(t); got != want {
+	r := e.Do("POST", "/transactions", apitest.APIHeader(e.tok, append(refuse, "X-GP-Idempotency", "r-2")...), repeatSale("1000", "order-9", "30"))
+	want := apitest.Err(409, "DUPLICATE_ACTION", "40039", "Duplicate transaction seen before: id="+first)
+	if got := r.GPError(t); got != want {
 		t.Errorf("refused repeat: %+v, want %+v", got, want)
 	}
-	if r.header.Get("X-Sandbox-Rule") != "no-double-charge#0" {
-		t.Errorf("refused repeat: X-Sandbox-Rule %q", r.header.Get("X-Sandbox-Rule"))
+	if r.Header.Get("X-Sandbox-Rule") != "no-double-charge#0" {
+		t.Errorf("refused repeat: X-Sandbox-Rule %q", r.Header.Get("X-Sandbox-Rule"))
 	}
 	if after := count(); after != before {
 		t.Errorf("the refused repeat wrote a transaction: %d, then %d", before, after)

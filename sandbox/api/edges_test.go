@@ -2,8 +2,6 @@ package api_test
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"io"
 	"net"
 	"net/http"
@@ -11,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // mustRawExchange sends request bytes exactly as written (no client tidies them up)
 // and returns the response the sandbox sent back.
-func mustRawExchange(t *testing.T, baseURL, request string) reply {
+func mustRawExchange(t *testing.T, baseURL, request string) apitest.Reply {
 	t.Helper()
 	conn := mustRawConn(t, baseURL)
 	if _, err := io.WriteString(conn, request); err != nil {
@@ -39,7 +37,7 @@ func mustRawConn(t *testing.T, baseURL string) *net.TCPConn {
 }
 
 // mustReadReply reads one HTTP response from conn.
-func mustReadReply(t *testing.T, conn net.Conn) reply {
+func mustReadReply(t *testing.T, conn net.Conn) apitest.Reply {
 	t.Helper()
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
@@ -50,7 +48,7 @@ func mustReadReply(t *testing.T, conn net.Conn) reply {
 	if err != nil {
 		t.Fatalf("read body: %v", err)
 	}
-	return reply{status: resp.StatusCode, header: resp.Header, body: body}
+	return apitest.Reply{Status: resp.StatusCode, Header: resp.Header, Body: body}
 }
 
 // rawPost is a POST with the given header lines and JSON body, as one HTTP/1.1 request.
@@ -77,10 +75,10 @@ func itoa(n int) string {
 // Credentials that could be read two ways are refused, never resolved by a guess.
 func TestAmbiguousCredentialsRefused(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	path := "/transactions/" + capturedOne + "/adjustment"
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
 	const tip = `{"gratuity_amount":"200"}`
-	invalid := gpError{401, "NOT_AUTHENTICATED", "40001", "Invalid access token"}
+	invalid := apitest.Err(401, "NOT_AUTHENTICATED", "40001", "Invalid access token")
 	tests := []struct {
 		name    string
 		headers []string
@@ -98,15 +96,15 @@ func TestAmbiguousCredentialsRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			headers := append([]string{"X-GP-Version: " + version}, tt.headers...)
+			headers := append([]string{"X-GP-Version: " + apitest.Version}, tt.headers...)
 			r := mustRawExchange(t, env.URL, rawPost(path, headers, tip))
 			if tt.want == 200 {
-				if r.status != 200 {
-					t.Fatalf("got %d %s, want 200", r.status, r.body)
+				if r.Status != 200 {
+					t.Fatalf("got %d %s, want 200", r.Status, r.Body)
 				}
 				return
 			}
-			if got := r.gpError(t); got != invalid {
+			if got := r.GPError(t); got != invalid {
 				t.Errorf("got  %+v\nwant %+v", got, invalid)
 			}
 		})
@@ -118,105 +116,40 @@ func TestAmbiguousCredentialsRefused(t *testing.T) {
 // POST to it is refused as a method the path does not take.
 func TestEncodedSlashIsNotRouted(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const tip = `{"gratuity_amount":"200"}`
-	headers := []string{"Authorization: Bearer " + tok, "X-GP-Version: " + version}
+	headers := []string{"Authorization: Bearer " + tok, "X-GP-Version: " + apitest.Version}
 	for _, tt := range []struct{ path, shown string }{
-		{"/transactions/" + capturedOne + "%2Fadjustment", "/transactions/" + capturedOne + "%2Fadjustment"},
-		{"/transactions/" + capturedOne + "%2fadjustment", "/transactions/" + capturedOne + "%2Fadjustment"},
-		{"/ucp/transactions/" + capturedOne + "%2Fadjustment", "/transactions/" + capturedOne + "%2Fadjustment"},
-		{"/ucp%2Ftransactions/" + capturedOne + "/adjustment", "/ucp%2Ftransactions/" + capturedOne + "/adjustment"},
-		{"/merchants/" + merchantOne + "%2Ftransactions/" + capturedOne + "/adjustment", "/merchants/" + merchantOne + "%2Ftransactions/" + capturedOne + "/adjustment"},
-		{"/merchants/" + merchantOne + "/transactions%2F" + capturedOne + "/adjustment", "/merchants/" + merchantOne + "/transactions%2F" + capturedOne + "/adjustment"},
-		{"/merchants%2F" + merchantOne + "/orders", "/merchants%2F" + merchantOne + "/orders"},
-		{"/transactions/" + capturedOne + "%2F", "/transactions/" + capturedOne + "%2F"},
-		{"/_sandbox/transactions/" + capturedOne + "%2Fx", "/_sandbox/transactions/" + capturedOne + "%2Fx"},
+		{"/transactions/" + apitest.CapturedOne + "%2Fadjustment", "/transactions/" + apitest.CapturedOne + "%2Fadjustment"},
+		{"/transactions/" + apitest.CapturedOne + "%2fadjustment", "/transactions/" + apitest.CapturedOne + "%2Fadjustment"},
+		{"/ucp/transactions/" + apitest.CapturedOne + "%2Fadjustment", "/transactions/" + apitest.CapturedOne + "%2Fadjustment"},
+		{"/ucp%2Ftransactions/" + apitest.CapturedOne + "/adjustment", "/ucp%2Ftransactions/" + apitest.CapturedOne + "/adjustment"},
+		{"/merchants/" + apitest.MerchantOne + "%2Ftransactions/" + apitest.CapturedOne + "/adjustment", "/merchants/" + apitest.MerchantOne + "%2Ftransactions/" + apitest.CapturedOne + "/adjustment"},
+		{"/merchants/" + apitest.MerchantOne + "/transactions%2F" + apitest.CapturedOne + "/adjustment", "/merchants/" + apitest.MerchantOne + "/transactions%2F" + apitest.CapturedOne + "/adjustment"},
+		{"/merchants%2F" + apitest.MerchantOne + "/orders", "/merchants%2F" + apitest.MerchantOne + "/orders"},
+		{"/transactions/" + apitest.CapturedOne + "%2F", "/transactions/" + apitest.CapturedOne + "%2F"},
+		{"/_sandbox/transactions/" + apitest.CapturedOne + "%2Fx", "/_sandbox/transactions/" + apitest.CapturedOne + "%2Fx"},
 	} {
 		t.Run(tt.path, func(t *testing.T) {
 			r := mustRawExchange(t, env.URL, rawPost(tt.path, headers, tip))
-			want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Resource " + tt.shown + " not found"}
-			if got := r.gpError(t); got != want {
+			want := apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Resource "+tt.shown+" not found")
+			if got := r.GPError(t); got != want {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
 		})
 	}
 	// Nothing was adjusted.
-	r := env.do("GET", "/_sandbox/transactions/"+capturedOne, nil, "")
-	if r.status != 200 || strings.Contains(string(r.body), `"gratuity_amount":"200"`) {
-		t.Errorf("the transaction changed: %d %s", r.status, r.body)
+	r := env.Do("GET", "/_sandbox/transactions/"+apitest.CapturedOne, nil, "")
+	if r.Status != 200 || strings.Contains(string(r.Body), `"gratuity_amount":"200"`) {
+		t.Errorf("the transaction changed: %d %s", r.Status, r.Body)
 	}
 	// Other escapes still read as the characters they encode.
 	for _, path := range []string{
-		"/transactions/" + capturedOne + "/adjustmen%74",
+		"/transactions/" + apitest.CapturedOne + "/adjustmen%74",
 		"/transactions/TRN%5FCapturedSale000000000000000001/adjustment",
 	} {
-		if r := mustRawExchange(t, env.URL, rawPost(path, headers, tip)); r.status != 200 {
-			t.Errorf("%s: %d %s", path, r.status, r.body)
+		if r := mustRawExchange(t, env.URL, rawPost(path, headers, tip)); r.Status != 200 {
+			t.Errorf("%s: %d %s", path, r.Status, r.Body)
 		}
-	}
-}
-
-// mustGzip compresses b, with an empty deflate block after it flushes times over
-// (a stream that is big while its content is small).
-func mustGzip(t *testing.T, b []byte, flushes int) string {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(b); err != nil {
-		t.Fatal(err)
-	}
-	for range flushes {
-		if err := zw.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
-}
-
-// A gzip request body is decoded, within the body limit counted on both sides of the
-// decoding; an encoding the sandbox cannot decode is refused naming the header.
-func TestContentEncodingOfRequests(t *testing.T) {
-	env := mustSandbox(t) // body limit 64 KiB
-	token := tokenBody(partnerApp, partnerKey, "")
-	tooLarge := gpError{413, "INVALID_REQUEST_DATA", "40213", "Request body is larger than 65536 bytes"}
-	unexpected := gpError{400, "INVALID_REQUEST_DATA", "40213", "Request body contains unexpected data"}
-	badHeader := gpError{400, "INVALID_REQUEST_DATA", "40213", "Content-Encoding contains unexpected data"}
-	tests := []struct {
-		name, encoding, body string
-		want                 gpError // zero: 200
-	}{
-		{"gzip", "gzip", mustGzip(t, []byte(token), 0), gpError{}},
-		{"x-gzip in capitals", "X-GZIP", mustGzip(t, []byte(token), 0), gpError{}},
-		{"identity", "identity", token, gpError{}},
-		{"gzip bomb", "gzip", mustGzip(t, bytes.Repeat([]byte(" "), 50<<20), 0), tooLarge},
-		{"small content in a large stream", "gzip", mustGzip(t, []byte(token), 20000), tooLarge},
-		{"not gzip at all", "gzip", token, unexpected},
-		{"gzip cut short", "gzip", mustGzip(t, []byte(token), 0)[:30], unexpected},
-		{"deflate", "deflate", token, badHeader},
-		{"br", "br", token, badHeader},
-		{"gzip twice", "gzip, gzip", mustGzip(t, []byte(mustGzip(t, []byte(token), 0)), 0), badHeader},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := mustRawExchange(t, env.URL, rawPost("/accesstoken", []string{"Content-Encoding: " + tt.encoding}, tt.body))
-			if tt.want == (gpError{}) {
-				if r.status != 200 {
-					t.Fatalf("got %d %s, want 200", r.status, r.body)
-				}
-				return
-			}
-			if got := r.gpError(t); got != tt.want {
-				t.Errorf("got  %+v\nwant %+v", got, tt.want)
-			}
-		})
-	}
-	// The journal holds the decoded body, where its secrets can be masked.
-	mustRawExchange(t, env.URL, rawPost("/accesstoken", []string{"Content-Encoding: gzip"}, mustGzip(t, []byte(token), 0)))
-	r := env.do("GET", "/_sandbox/requests?limit=1", nil, "")
-	if !strings.Contains(string(r.body), `"nonce":"nonce-123"`) || strings.Contains(string(r.body), sandbox.Secret("nonce-123", partnerKey)) {
-		t.Errorf("journal entry of a gzip body: %s", r.body)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -15,18 +15,18 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// A field describes one member of a request body: its JSON type and rules. Bodies are
+// A Field describes one member of a request body: its JSON type and rules. Bodies are
 // checked against these descriptions before they are decoded into typed requests,
 // because GP's errors name the offending field by its dotted path and come in a fixed
 // order (every unknown field, then every missing one, then the first bad value), which
 // a struct decoder cannot say: "payment_method.card.tag contains unexpected data".
-type field struct {
+type Field struct {
 	name     string
 	kind     kind
 	required bool
 	min, max int      // string length in characters, integer range, array length
 	enum     []string // allowed values of a kEnum
-	fields   []field  // members of a kObject or kObjects, or of each element of a kArray of objects
+	fields   []Field  // members of a kObject or kObjects, or of each element of a kArray of objects
 	elem     kind     // element kind of a kArray
 }
 
@@ -52,18 +52,32 @@ const (
 
 // Shorthands for the fields the tables declare most.
 
-// text is a plain string field of 1..max characters.
-func text(name string, max int) field { return field{name: name, kind: kString, min: 1, max: max} }
+// Text is a plain string field of 1..max characters.
+func Text(name string, max int) Field { return Field{name: name, kind: kString, min: 1, max: max} }
 
-// digits is a string of 1..max decimal digits.
-func digits(name string, max int) field { return field{name: name, kind: kDigits, min: 1, max: max} }
+// Digits is a string of 1..max decimal digits.
+func Digits(name string, max int) Field { return Field{name: name, kind: kDigits, min: 1, max: max} }
 
-// enum is a string that must be one of values.
-func enum(name string, values ...string) field { return field{name: name, kind: kEnum, enum: values} }
+// Enum is a string that must be one of values.
+func Enum(name string, values ...string) Field { return Field{name: name, kind: kEnum, enum: values} }
+
+// Flag is true or false.
+func Flag(name string) Field { return Field{name: name, kind: kBool} }
+
+// Strings is an array of at most max strings, each of 1..255 characters.
+func Strings(name string, max int) Field {
+	return Field{name: name, kind: kArray, elem: kString, max: max}
+}
+
+// Required is f, which the body must hold.
+func Required(f Field) Field {
+	f.required = true
+	return f
+}
 
 // ignored is a member an SDK sends that the sandbox accepts and does not use; each
 // use names the SDKs that send it.
-func ignored(name string) field { return field{name: name, kind: kAny} }
+func ignored(name string) Field { return Field{name: name, kind: kAny} }
 
 type object = map[string]any
 
@@ -108,7 +122,7 @@ func requestHash(method, path string, body object) string {
 
 // checkBody validates obj against spec: unknown fields first (40043), then missing
 // required fields (40005), then each present field's type and rules (40213 / 40090).
-func checkBody(obj object, spec []field) error {
+func checkBody(obj object, spec []Field) error {
 	if unknown := unknownFields(obj, spec, ""); len(unknown) > 0 {
 		return sandbox.UnexpectedFields(unknown)
 	}
@@ -118,7 +132,7 @@ func checkBody(obj object, spec []field) error {
 	return checkFields(obj, spec, "")
 }
 
-func unknownFields(obj object, spec []field, prefix string) []string {
+func unknownFields(obj object, spec []Field, prefix string) []string {
 	var unknown []string
 	for name, v := range obj {
 		f, ok := lookup(spec, name)
@@ -130,11 +144,11 @@ func unknownFields(obj object, spec []field, prefix string) []string {
 			unknown = append(unknown, unknownFields(sub, f.fields, prefix+name+".")...)
 		}
 	}
-	sort.Strings(unknown)
-	return dedupe(unknown)
+	slices.Sort(unknown)
+	return slices.Compact(unknown)
 }
 
-func missingFields(obj object, spec []field, prefix string) []string {
+func missingFields(obj object, spec []Field, prefix string) []string {
 	var missing []string
 	for _, f := range spec {
 		v, present := obj[f.name]
@@ -151,7 +165,7 @@ func missingFields(obj object, spec []field, prefix string) []string {
 // memberObjects returns the objects v holds for a field whose members are described
 // by f.fields: v itself, or the objects of an array. Anything else holds none (the
 // type check reports it later).
-func memberObjects(f field, v any) []object {
+func memberObjects(f Field, v any) []object {
 	if sub, ok := v.(object); ok && f.kind == kIDOrObject {
 		return []object{sub}
 	}
@@ -178,7 +192,7 @@ func memberObjects(f field, v any) []object {
 	return nil
 }
 
-func checkFields(obj object, spec []field, prefix string) error {
+func checkFields(obj object, spec []Field, prefix string) error {
 	for _, f := range spec {
 		v, present := obj[f.name]
 		if !present || v == nil { // null is absent: SDKs serialise unset members as null
@@ -191,7 +205,7 @@ func checkFields(obj object, spec []field, prefix string) error {
 	return nil
 }
 
-func checkValue(f field, v any, path string) error {
+func checkValue(f Field, v any, path string) error {
 	switch f.kind {
 	case kObject:
 		sub, ok := v.(object)
@@ -201,19 +215,19 @@ func checkValue(f field, v any, path string) error {
 		return checkFields(sub, f.fields, path+".")
 	case kObjects:
 		if _, isArray := v.([]any); isArray {
-			return checkArray(field{name: f.name, kind: kArray, elem: kObject, fields: f.fields, max: f.max}, v, path)
+			return checkArray(Field{name: f.name, kind: kArray, elem: kObject, fields: f.fields, max: f.max}, v, path)
 		}
-		return checkValue(field{name: f.name, kind: kObject, fields: f.fields}, v, path)
+		return checkValue(Field{name: f.name, kind: kObject, fields: f.fields}, v, path)
 	case kArray:
 		return checkArray(f, v, path)
 	case kOneOrMore:
 		if _, isArray := v.([]any); isArray {
-			return checkArray(field{name: f.name, kind: kArray, elem: f.elem, enum: f.enum, max: f.max}, v, path)
+			return checkArray(Field{name: f.name, kind: kArray, elem: f.elem, enum: f.enum, max: f.max}, v, path)
 		}
-		return checkValue(field{name: f.name, kind: f.elem, enum: f.enum, min: 1, max: 255}, v, path)
+		return checkValue(Field{name: f.name, kind: f.elem, enum: f.enum, min: 1, max: 255}, v, path)
 	case kIDOrObject:
 		if _, isObject := v.(object); isObject {
-			return checkValue(field{name: f.name, kind: kObject, fields: f.fields}, v, path)
+			return checkValue(Field{name: f.name, kind: kObject, fields: f.fields}, v, path)
 		}
 	case kAny:
 		return nil
@@ -239,7 +253,7 @@ func checkValue(f field, v any, path string) error {
 	case kHex:
 		ok = len(s)%2 == 0 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
 	case kEnum:
-		ok = contains(f.enum, s)
+		ok = slices.Contains(f.enum, s)
 	case kURL:
 		if !absoluteHTTPURL(s) {
 			return sandbox.InvalidURLField(path)
@@ -251,12 +265,12 @@ func checkValue(f field, v any, path string) error {
 	return nil
 }
 
-func checkArray(f field, v any, path string) error {
+func checkArray(f Field, v any, path string) error {
 	arr, ok := v.([]any)
 	if !ok || (f.max > 0 && len(arr) > f.max) {
 		return sandbox.InvalidField(path)
 	}
-	elem := field{name: f.name, kind: f.elem, fields: f.fields, enum: f.enum, min: 1, max: 255}
+	elem := Field{name: f.name, kind: f.elem, fields: f.fields, enum: f.enum, min: 1, max: 255}
 	for _, e := range arr {
 		if e == nil {
 			return sandbox.InvalidField(path)
@@ -268,7 +282,7 @@ func checkArray(f field, v any, path string) error {
 	return nil
 }
 
-func checkInteger(f field, v any, path string) error {
+func checkInteger(f Field, v any, path string) error {
 	var text string
 	switch n := v.(type) {
 	case json.Number:
@@ -312,30 +326,11 @@ func absoluteHTTPURL(s string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil
 }
 
-func lookup(spec []field, name string) (field, bool) {
+func lookup(spec []Field, name string) (Field, bool) {
 	for _, f := range spec {
 		if f.name == name {
 			return f, true
 		}
 	}
-	return field{}, false
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func dedupe(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
+	return Field{}, false
 }

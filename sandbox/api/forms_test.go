@@ -7,14 +7,15 @@ import (
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // Both forms of products (the service document's single object and the SDKs' array),
 // with quantity as a digit string or an integer, place and price an order.
 func TestOrderProductsObjectOrArray(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	orders := "/merchants/" + merchantOne + "/orders"
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	orders := "/merchants/" + apitest.MerchantOne + "/orders"
 	const product = `{"id":"PRO_TRA_CP-US-CARD-A920_SP","name":"A920","device":{"quantity":%s}}`
 	forms := map[string]func(qty string) string{
 		"object": func(qty string) string { return strings.Replace(product, "%s", qty, 1) },
@@ -22,16 +23,16 @@ func TestOrderProductsObjectOrArray(t *testing.T) {
 	}
 	for name, form := range forms {
 		for _, qty := range []string{`"2"`, `2`} {
-			placed := env.do("POST", orders, apiHeader(tok), `{"products":`+form(qty)+`}`)
-			if m := placed.json(t); placed.status != 200 || m["status"] != "INITIATED" {
-				t.Errorf("%s, quantity %s, placed: %d %s", name, qty, placed.status, placed.body)
+			placed := env.Do("POST", orders, apitest.APIHeader(tok), `{"products":`+form(qty)+`}`)
+			if m := placed.JSON(t); placed.Status != 200 || m["status"] != "INITIATED" {
+				t.Errorf("%s, quantity %s, placed: %d %s", name, qty, placed.Status, placed.Body)
 				continue
 			}
-			stored := env.mustOrder(placed.json(t)["id"].(string))
+			stored := env.mustOrder(placed.JSON(t)["id"].(string))
 			if len(stored.Request.Products) != 1 || stored.Request.Products[0].Quantity != 2 || stored.Request.Products[0].Name != "A920" {
 				t.Errorf("%s, quantity %s: stored products %+v", name, qty, stored.Request.Products)
 			}
-			priced := env.do("POST", orders, apiHeader(tok), `{"status":"FOR_REVIEW","products":`+form(qty)+`}`)
+			priced := env.Do("POST", orders, apitest.APIHeader(tok), `{"status":"FOR_REVIEW","products":`+form(qty)+`}`)
 			var got struct {
 				Status string
 				Price  struct {
@@ -39,9 +40,9 @@ func TestOrderProductsObjectOrArray(t *testing.T) {
 					Lines  []struct{ Quantity int }
 				}
 			}
-			if err := json.Unmarshal(priced.body, &got); err != nil || priced.status != 200 ||
+			if err := json.Unmarshal(priced.Body, &got); err != nil || priced.Status != 200 ||
 				got.Status != "FOR_REVIEW" || got.Price.Amount != "59800" || len(got.Price.Lines) != 1 || got.Price.Lines[0].Quantity != 2 {
-				t.Errorf("%s, quantity %s, priced: %d %s", name, qty, priced.status, priced.body)
+				t.Errorf("%s, quantity %s, priced: %d %s", name, qty, priced.Status, priced.Body)
 			}
 		}
 	}
@@ -50,33 +51,33 @@ func TestOrderProductsObjectOrArray(t *testing.T) {
 // Errors name a member of products by the same path in both forms.
 func TestOrderProductsErrorsNameTheField(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	orders := "/merchants/" + merchantOne + "/orders"
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	orders := "/merchants/" + apitest.MerchantOne + "/orders"
 	tests := []struct {
 		name, body string
-		want       gpError
+		want       apitest.GPError
 	}{
 		{"object, bad quantity", `{"products":{"device":{"quantity":"two"}}}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "products.device.quantity contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "products.device.quantity contains unexpected data")},
 		{"array, bad quantity", `{"products":[{"device":{"quantity":"two"}}]}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "products.device.quantity contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "products.device.quantity contains unexpected data")},
 		{"object, quantity zero", `{"products":{"device":{"quantity":0}}}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "products.device.quantity contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "products.device.quantity contains unexpected data")},
 		{"object, unknown member", `{"products":{"id":"x","colour":"red","device":{"size":1}}}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: products.colour, products.device.size"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: products.colour, products.device.size")},
 		{"array, unknown member", `{"products":[{"colour":"red"},{"device":{"size":1}}]}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: products.colour, products.device.size"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: products.colour, products.device.size")},
 		{"object, id too long", `{"products":{"id":"` + strings.Repeat("P", 51) + `"}}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "products.id contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "products.id contains unexpected data")},
 		{"array of strings", `{"products":["PRO_TRA_CP-US-CARD-A920_SP"]}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "products contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "products contains unexpected data")},
 		{"a number", `{"products":1}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "products contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "products contains unexpected data")},
 		{"priced object, unknown product", `{"status":"FOR_REVIEW","products":{"id":"PRO_NOPE"}}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "products.id contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "products.id contains unexpected data")},
 	}
 	for _, tt := range tests {
-		if got := env.do("POST", orders, apiHeader(tok), tt.body).gpError(t); got != tt.want {
+		if got := env.Do("POST", orders, apitest.APIHeader(tok), tt.body).GPError(t); got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
@@ -86,34 +87,34 @@ func TestOrderProductsErrorsNameTheField(t *testing.T) {
 // order too, naming the first resource; pricing with a fresh key leaves it free.
 func TestForReviewRefusesAConsumedKey(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	orders := "/merchants/" + merchantOne + "/orders"
-	used := apiHeader(tok, "X-GP-Idempotency", "used-by-an-adjustment")
-	if r := env.do("POST", "/transactions/"+capturedOne+"/adjustment", used, `{"gratuity_amount":"5"}`); r.status != 200 {
-		t.Fatalf("adjustment: %d %s", r.status, r.body)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	orders := "/merchants/" + apitest.MerchantOne + "/orders"
+	used := apitest.APIHeader(tok, "X-GP-Idempotency", "used-by-an-adjustment")
+	if r := env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", used, `{"gratuity_amount":"5"}`); r.Status != 200 {
+		t.Fatalf("adjustment: %d %s", r.Status, r.Body)
 	}
-	got := env.do("POST", orders, used, `{"status":"FOR_REVIEW","products":{"id":"PRO_TRA_CP-US-CARD-A920_SP"}}`).gpError(t)
-	if want := (gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + capturedOne}); got != want {
+	got := env.Do("POST", orders, used, `{"status":"FOR_REVIEW","products":{"id":"PRO_TRA_CP-US-CARD-A920_SP"}}`).GPError(t)
+	if want := (apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+apitest.CapturedOne)); got != want {
 		t.Errorf("priced with a consumed key: %+v, want %+v", got, want)
 	}
 
 	// A key consumed by a placed order names the order and its status.
-	placedKey := apiHeader(tok, "X-GP-Idempotency", "used-by-an-order")
-	placed := env.do("POST", orders, placedKey, `{}`)
-	id, _ := placed.json(t)["id"].(string)
-	got = env.do("POST", orders, placedKey, `{"status":"FOR_REVIEW"}`).gpError(t)
-	if want := (gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + id + ", status=INITIATED"}); got != want {
+	placedKey := apitest.APIHeader(tok, "X-GP-Idempotency", "used-by-an-order")
+	placed := env.Do("POST", orders, placedKey, `{}`)
+	id, _ := placed.JSON(t)["id"].(string)
+	got = env.Do("POST", orders, placedKey, `{"status":"FOR_REVIEW"}`).GPError(t)
+	if want := (apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+id+", status=INITIATED")); got != want {
 		t.Errorf("priced with an order's key: %+v, want %+v", got, want)
 	}
 
-	fresh := apiHeader(tok, "X-GP-Idempotency", "fresh")
+	fresh := apitest.APIHeader(tok, "X-GP-Idempotency", "fresh")
 	for range 2 {
-		if r := env.do("POST", orders, fresh, `{"status":"FOR_REVIEW"}`); r.status != 200 {
-			t.Errorf("priced with a fresh key: %d %s", r.status, r.body)
+		if r := env.Do("POST", orders, fresh, `{"status":"FOR_REVIEW"}`); r.Status != 200 {
+			t.Errorf("priced with a fresh key: %d %s", r.Status, r.Body)
 		}
 	}
-	if r := env.do("POST", orders, fresh, `{}`); r.status != 200 {
-		t.Errorf("placed after pricing with the key: %d %s", r.status, r.body)
+	if r := env.Do("POST", orders, fresh, `{}`); r.Status != 200 {
+		t.Errorf("placed after pricing with the key: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -121,32 +122,32 @@ func TestForReviewRefusesAConsumedKey(t *testing.T) {
 // change of an unknown transaction is 404, of a known one 40005.
 func TestAdjustmentLooksUpBeforeEmptyCheck(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	notFound := func(id string) gpError {
-		return gpError{404, "RESOURCE_NOT_FOUND", "40008", "Transaction " + id + " not found at this location."}
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	notFound := func(id string) apitest.GPError {
+		return apitest.Err(404, "RESOURCE_NOT_FOUND", "40008", "Transaction "+id+" not found at this location.")
 	}
-	empty := gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields [amount or tag or gratuityAmount]"}
-	restricted := env.mustToken(restrictedApp, restrictedKey, "")
+	empty := apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields [amount or tag or gratuityAmount]")
+	restricted := env.MustToken(apitest.RestrictedApp, apitest.RestrictedKey, "")
 	tests := []struct {
 		name, path, body string
 		token            string
-		want             gpError
+		want             apitest.GPError
 	}{
 		{"unknown, {}", "/transactions/TRN_doesnotexist/adjustment", `{}`, tok, notFound("TRN_doesnotexist")},
 		{"unknown, []", "/transactions/TRN_doesnotexist/adjustment", `[]`, tok, notFound("TRN_doesnotexist")},
 		{"unknown, empty card", "/transactions/TRN_doesnotexist/adjustment", `{"payment_method":{"card":{}}}`, tok, notFound("TRN_doesnotexist")},
-		{"another merchant's, {}", "/transactions/" + otherMerchant + "/adjustment", `{}`, tok, notFound(otherMerchant)},
-		{"partner path of another merchant, {}", "/merchants/" + merchantTwo + "/transactions/" + capturedOne + "/adjustment", `{}`, tok, notFound(capturedOne)},
-		{"known, {}", "/transactions/" + capturedOne + "/adjustment", `{}`, tok, empty},
-		{"known, []", "/transactions/" + capturedOne + "/adjustment", `[]`, tok, empty},
-		{"known and declined, {}", "/transactions/" + declined + "/adjustment", `{}`, tok, empty},
+		{"another merchant's, {}", "/transactions/" + apitest.OtherMerchant + "/adjustment", `{}`, tok, notFound(apitest.OtherMerchant)},
+		{"partner path of another merchant, {}", "/merchants/" + apitest.MerchantTwo + "/transactions/" + apitest.CapturedOne + "/adjustment", `{}`, tok, notFound(apitest.CapturedOne)},
+		{"known, {}", "/transactions/" + apitest.CapturedOne + "/adjustment", `{}`, tok, empty},
+		{"known, []", "/transactions/" + apitest.CapturedOne + "/adjustment", `[]`, tok, empty},
+		{"known and declined, {}", "/transactions/" + apitest.Declined + "/adjustment", `{}`, tok, empty},
 		{"permission first", "/transactions/TRN_doesnotexist/adjustment", `{}`, restricted,
-			gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}},
+			apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action")},
 		{"body checks first", "/transactions/TRN_doesnotexist/adjustment", `{"amount":"x"}`, tok,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "amount contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "amount contains unexpected data")},
 	}
 	for _, tt := range tests {
-		if got := env.do("POST", tt.path, apiHeader(tt.token), tt.body).gpError(t); got != tt.want {
+		if got := env.Do("POST", tt.path, apitest.APIHeader(tt.token), tt.body).GPError(t); got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
@@ -155,26 +156,26 @@ func TestAdjustmentLooksUpBeforeEmptyCheck(t *testing.T) {
 // A member a fixture leaves out is left out of the answer, never sent as "", while
 // batch_id is "" until the transaction is batched, as GP sends it.
 func TestAbsentFixtureFieldsLeftOut(t *testing.T) {
-	env := mustSandboxWith(t, envOptions{fixtures: func(fx *sandbox.Fixtures) {
+	env := mustSandboxWith(t, apitest.Options{Fixtures: func(fx *sandbox.Fixtures) {
 		for i := range fx.Transactions {
-			if fx.Transactions[i].ID == preauthorized {
+			if fx.Transactions[i].ID == apitest.Preauthorized {
 				fx.Transactions[i].Reference = ""
 				fx.Transactions[i].PaymentMethod = sandbox.PaymentResult{Result: "00"}
 			}
 		}
 	}})
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	r := env.do("POST", "/transactions/"+preauthorized+"/adjustment", apiHeader(tok), `{"gratuity_amount":"1"}`)
-	if r.status != 200 {
-		t.Fatalf("adjust: %d %s", r.status, r.body)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	r := env.Do("POST", "/transactions/"+apitest.Preauthorized+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"1"}`)
+	if r.Status != 200 {
+		t.Fatalf("adjust: %d %s", r.Status, r.Body)
 	}
-	if bytes.Contains(bytes.ReplaceAll(r.body, []byte(`"batch_id":""`), nil), []byte(`""`)) {
-		t.Errorf("an empty string other than batch_id: %s", r.body)
+	if bytes.Contains(bytes.ReplaceAll(r.Body, []byte(`"batch_id":""`), nil), []byte(`""`)) {
+		t.Errorf("an empty string other than batch_id: %s", r.Body)
 	}
-	m := r.json(t)
+	m := r.JSON(t)
 	for _, absent := range []string{"reference"} {
 		if _, ok := m[absent]; ok {
-			t.Errorf("%s present: %s", absent, r.body)
+			t.Errorf("%s present: %s", absent, r.Body)
 		}
 	}
 	if pm := m["payment_method"].(map[string]any); len(pm) != 1 || pm["result"] != "00" {

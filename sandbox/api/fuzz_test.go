@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // The fuzz targets send arbitrary bodies through the whole handler, with a real
@@ -19,9 +20,9 @@ import (
 
 func FuzzTokenBody(f *testing.F) {
 	for _, seed := range []string{
-		tokenBody(partnerApp, partnerKey, ""),
-		tokenBody(partnerApp, partnerKey, `"permissions":["MMA_POST_Order"],"seconds_to_expire":600,"interval_to_expire":"1_HOUR","restricted_token":"YES"`),
-		tokenBody(partnerApp, "wrong", ""),
+		apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""),
+		apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["MMA_POST_Order"],"seconds_to_expire":600,"interval_to_expire":"1_HOUR","restricted_token":"YES"`),
+		apitest.TokenBody(apitest.PartnerApp, "wrong", ""),
 		`{"app_id":"a","nonce":"n","secret":"s","grant_type":"password"}`,
 		`{"seconds_to_expire":1e400}`, `[]`, `null`, `{"a":1}{}`,
 	} {
@@ -38,7 +39,7 @@ func FuzzAdjustmentBody(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	fuzzEndpoint(f, "/transactions/"+capturedOne+"/adjustment", true)
+	fuzzEndpoint(f, "/transactions/"+apitest.CapturedOne+"/adjustment", true)
 }
 
 func FuzzOrderBody(f *testing.F) {
@@ -50,7 +51,7 @@ func FuzzOrderBody(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	fuzzEndpoint(f, "/merchants/"+merchantOne+"/orders", true)
+	fuzzEndpoint(f, "/merchants/"+apitest.MerchantOne+"/orders", true)
 }
 
 func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
@@ -63,7 +64,7 @@ func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
 	token := ""
 	if authenticated {
 		rec := httptest.NewRecorder()
-		handler.ServeHTTP(rec, httptest.NewRequest("POST", "/accesstoken", bytes.NewBufferString(tokenBody(partnerApp, partnerKey, ""))))
+		handler.ServeHTTP(rec, httptest.NewRequest("POST", "/accesstoken", bytes.NewBufferString(apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))))
 		var t struct{ Token string }
 		json.Unmarshal(rec.Body.Bytes(), &t)
 		token = t.Token
@@ -73,7 +74,7 @@ func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
 		req.Header.Set("Content-Type", "application/json")
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
-			req.Header.Set("X-GP-Version", version)
+			req.Header.Set("X-GP-Version", apitest.Version)
 		}
 		rec := httptest.NewRecorder()
 		handler.ServeHTTP(rec, req)

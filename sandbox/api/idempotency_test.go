@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // An idempotency record written before records stopped repeating their app and key
@@ -14,23 +16,23 @@ import (
 func TestIdempotencyRecordInTheOldShape(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	first := mustSandboxAt(t, path)
-	order := first.mustPlaceOrder(first.partnerToken(), `{}`)
-	first.mustAdmin("POST", "/_sandbox/orders/"+order+"/status", `{"status":"PROCESSING"}`)
-	first.db.Close()
+	order := first.MustPlaceOrder(first.PartnerToken(), `{}`)
+	first.MustAdmin("POST", "/_sandbox/orders/"+order+"/status", `{"status":"PROCESSING"}`)
+	first.DB.Close()
 
 	// The records as the sandbox wrote them then, appended as buntdb appends a set
 	// with a TTL; the later set of a key is the one read.
 	old := func(key, id, kind string) string {
-		name := "idem:" + partnerApp + ":" + key
+		name := "idem:" + apitest.PartnerApp + ":" + key
 		value := fmt.Sprintf(`{"app_id":%q,"key":%q,"resource_id":%q,"kind":%q,"time":%q}`,
-			partnerApp, key, id, kind, startTime.Format(time.RFC3339Nano))
+			apitest.PartnerApp, key, id, kind, apitest.StartTime.Format(time.RFC3339Nano))
 		return fmt.Sprintf("*5\r\n$3\r\nset\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$2\r\nex\r\n$5\r\n86400\r\n", len(name), name, len(value), value)
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteString(old("old-shape-txn", capturedOne, "transaction") + old("old-shape-order", order, "order")); err != nil {
+	if _, err := f.WriteString(old("old-shape-txn", apitest.CapturedOne, "transaction") + old("old-shape-order", order, "order")); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -38,16 +40,16 @@ func TestIdempotencyRecordInTheOldShape(t *testing.T) {
 	}
 
 	second := mustSandboxAt(t, path)
-	tok := second.partnerToken()
-	adjust := second.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok, "X-GP-Idempotency", "old-shape-txn"), `{"gratuity_amount":"100"}`)
-	if got, want := adjust.gpError(t), (gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + capturedOne}); got != want {
+	tok := second.PartnerToken()
+	adjust := second.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok, "X-GP-Idempotency", "old-shape-txn"), `{"gratuity_amount":"100"}`)
+	if got, want := adjust.GPError(t), (apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+apitest.CapturedOne)); got != want {
 		t.Errorf("the transaction's key again: %+v, want %+v", got, want)
 	}
-	again := second.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok, "X-GP-Idempotency", "old-shape-order"), `{}`)
-	if got, want := again.gpError(t), (gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + order + ", status=PROCESSING"}); got != want {
+	again := second.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok, "X-GP-Idempotency", "old-shape-order"), `{}`)
+	if got, want := again.GPError(t), (apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+order+", status=PROCESSING")); got != want {
 		t.Errorf("the order's key again: %+v, want %+v", got, want)
 	}
-	if txn := second.mustTransaction(capturedOne); txn.GratuityAmount != "" {
+	if txn := second.mustTransaction(apitest.CapturedOne); txn.GratuityAmount != "" {
 		t.Errorf("the refused adjustment changed the transaction: gratuity %q", txn.GratuityAmount)
 	}
 }

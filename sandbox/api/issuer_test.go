@@ -4,6 +4,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
@@ -27,8 +28,8 @@ func mustIssuerSandbox(t *testing.T) (*sandboxEnv, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := mustSandboxWith(t, envOptions{scenarios: scenarios})
-	return env, env.partnerToken()
+	env := mustSandboxWith(t, apitest.Options{Scenarios: scenarios})
+	return env, env.PartnerToken()
 }
 
 // The issuer's answer a scenario scripts is the stored outcome: the answer, the
@@ -39,19 +40,19 @@ func TestScriptedIssuerResult(t *testing.T) {
 		name, scenario, body, status, result, actionResult string
 		authcode, batched                                  bool
 	}{
-		{"sale declined", "issuer-51", saleBody("1000", "AUTO", manualCard), "DECLINED", "51", "DECLINED", false, false},
-		{"authorization declined", "issuer-51", saleBody("1000", "LATER", manualCard), "DECLINED", "51", "DECLINED", false, false},
-		{"track sale declined", "issuer-51", saleBody("1000", "AUTO", trackCard()), "DECLINED", "51", "DECLINED", false, false},
-		{"declined test card approved", "issuer-00", saleBody("1000", "AUTO", declinedCard), "CAPTURED", "00", "SUCCESS", true, true},
+		{"sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.ManualCard), "DECLINED", "51", "DECLINED", false, false},
+		{"authorization declined", "issuer-51", apitest.SaleBody("1000", "LATER", apitest.ManualCard), "DECLINED", "51", "DECLINED", false, false},
+		{"track sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.TrackCard()), "DECLINED", "51", "DECLINED", false, false},
+		{"declined test card approved", "issuer-00", apitest.SaleBody("1000", "AUTO", apitest.DeclinedCard), "CAPTURED", "00", "SUCCESS", true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := env.do("POST", "/transactions", apiHeader(tok, "X-Sandbox-Scenario", tt.scenario), tt.body)
-			if r.status != 200 {
-				t.Fatalf("%d %s", r.status, r.body)
+			r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-Sandbox-Scenario", tt.scenario), tt.body)
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Body)
 			}
-			answer := r.json(t)
-			stored := env.do("GET", "/transactions/"+answer["id"].(string), apiHeader(tok), "").json(t)
+			answer := r.JSON(t)
+			stored := env.Do("GET", "/transactions/"+answer["id"].(string), apitest.APIHeader(tok), "").JSON(t)
 			for name, got := range map[string]map[string]any{"answer": answer, "stored": stored} {
 				authcode, _ := field(got, "payment_method", "card", "authcode").(string)
 				batch, _ := got["batch_id"].(string)
@@ -69,16 +70,16 @@ func TestScriptedIssuerResult(t *testing.T) {
 // verification does not verify.
 func TestScriptedIssuerDeclineLifecycle(t *testing.T) {
 	env, tok := mustIssuerSandbox(t)
-	scripted := apiHeader(tok, "X-Sandbox-Scenario", "issuer-51")
-	auth := env.do("POST", "/transactions", scripted, saleBody("1000", "LATER", manualCard)).json(t)["id"].(string)
-	want := env.do("POST", "/transactions/"+env.mustTransactionIn(tok, "DECLINED")+"/capture", apiHeader(tok), `{}`).gpError(t)
-	if got := env.do("POST", "/transactions/"+auth+"/capture", apiHeader(tok), `{}`).gpError(t); got != want || got.Status != 400 {
+	scripted := apitest.APIHeader(tok, "X-Sandbox-Scenario", "issuer-51")
+	auth := env.Do("POST", "/transactions", scripted, apitest.SaleBody("1000", "LATER", apitest.ManualCard)).JSON(t)["id"].(string)
+	want := env.Do("POST", "/transactions/"+env.MustTransactionIn(tok, "DECLINED")+"/capture", apitest.APIHeader(tok), `{}`).GPError(t)
+	if got := env.Do("POST", "/transactions/"+auth+"/capture", apitest.APIHeader(tok), `{}`).GPError(t); got != want || got.Status != 400 {
 		t.Errorf("capture of a scripted decline: %+v, want %+v as for a test card decline", got, want)
 	}
-	r := env.do("POST", "/verifications", scripted,
-		`{"channel":"CP","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":`+manualCard+`}}`)
-	if got := r.json(t); r.status != 200 || got["status"] != "NOT_VERIFIED" || field(got, "payment_method", "result") != "51" {
-		t.Errorf("scripted verification: %d %s", r.status, r.body)
+	r := env.Do("POST", "/verifications", scripted,
+		`{"channel":"CP","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":`+apitest.ManualCard+`}}`)
+	if got := r.JSON(t); r.Status != 200 || got["status"] != "NOT_VERIFIED" || field(got, "payment_method", "result") != "51" {
+		t.Errorf("scripted verification: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -86,8 +87,8 @@ func TestScriptedIssuerDeclineLifecycle(t *testing.T) {
 func TestScriptedIssuerAfterCardChecks(t *testing.T) {
 	env, tok := mustIssuerSandbox(t)
 	expired := `{"number":"4263970000005262","expiry_month":"01","expiry_year":"20"}`
-	r := env.do("POST", "/transactions", apiHeader(tok, "X-Sandbox-Scenario", "issuer-00"), saleBody("1000", "AUTO", expired))
-	if got := r.gpError(t); got.Status != 400 || got.Description != "Expiry date invalid" {
+	r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-Sandbox-Scenario", "issuer-00"), apitest.SaleBody("1000", "AUTO", expired))
+	if got := r.GPError(t); got.Status != 400 || got.Description != "Expiry date invalid" {
 		t.Errorf("expired card with a scripted approval: %+v", got)
 	}
 }
@@ -96,19 +97,19 @@ func TestScriptedIssuerAfterCardChecks(t *testing.T) {
 // use is the duplicate of the declined transaction, which stays declined.
 func TestScriptedIssuerDeclineIsIdempotent(t *testing.T) {
 	env, tok := mustIssuerSandbox(t)
-	r := env.do("POST", "/transactions", apiHeader(tok, "X-Sandbox-Scenario", "issuer-51", "X-GP-Idempotency", "k-51"),
-		saleBody("1000", "AUTO", manualCard))
-	declined := r.json(t)
-	if r.status != 200 || declined["status"] != "DECLINED" {
-		t.Fatalf("scripted decline: %d %s", r.status, r.body)
+	r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-Sandbox-Scenario", "issuer-51", "X-GP-Idempotency", "k-51"),
+		apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
+	declined := r.JSON(t)
+	if r.Status != 200 || declined["status"] != "DECLINED" {
+		t.Fatalf("scripted decline: %d %s", r.Status, r.Body)
 	}
 	id := declined["id"].(string)
-	r = env.do("POST", "/transactions", apiHeader(tok, "X-GP-Idempotency", "k-51"), saleBody("1000", "AUTO", manualCard))
-	want := gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + id}
-	if got := r.gpError(t); got != want {
+	r = env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-GP-Idempotency", "k-51"), apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
+	want := apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+id)
+	if got := r.GPError(t); got != want {
 		t.Errorf("second use of the key: %+v, want %+v", got, want)
 	}
-	if got := env.do("GET", "/transactions/"+id, apiHeader(tok), "").json(t); got["status"] != "DECLINED" {
+	if got := env.Do("GET", "/transactions/"+id, apitest.APIHeader(tok), "").JSON(t); got["status"] != "DECLINED" {
 		t.Errorf("stored: %v", got)
 	}
 }

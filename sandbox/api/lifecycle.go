@@ -13,35 +13,35 @@ import (
 
 // currencyConversion is the DCC rate id: {"id": ...} from every SDK, the bare id from
 // .NET on capture and reversal. Accepted and not used.
-var currencyConversion = field{name: "currency_conversion", kind: kIDOrObject, min: 1, max: 50, fields: []field{text("id", 50)}}
+var currencyConversion = Field{name: "currency_conversion", kind: kIDOrObject, min: 1, max: 50, fields: []Field{Text("id", 50)}}
 
 var captureOp = lifecycleOperation[captureBody](sandbox.OpCapture,
-	digits("amount", 50),
-	digits("gratuity", 50),        // the Node and PHP SDKs' name
-	digits("gratuity_amount", 50), // the name of the resource's field
+	Digits("amount", 50),
+	Digits("gratuity", 50),        // the Node and PHP SDKs' name
+	Digits("gratuity_amount", 50), // the name of the resource's field
 	currencyConversion,
 	lodgingField,                   // PHP
 	ignored("capture_sequence"),    // PHP multi-capture (FIRST, SUBSEQUENT, LAST)
 	ignored("total_capture_count"), // PHP multi-capture
 	ignored("description"),         // .NET
 	// PHP sends the chip's EMV data again; the sandbox keeps the sale's.
-	field{name: "payment_method", kind: kObject, fields: []field{
-		{name: "card", kind: kObject, fields: []field{{name: "tag", kind: kHex, min: 2, max: 4096}}},
+	Field{name: "payment_method", kind: kObject, fields: []Field{
+		{name: "card", kind: kObject, fields: []Field{{name: "tag", kind: kHex, min: 2, max: 4096}}},
 	}},
 )
 
-var refundOp = lifecycleOperation[refundBody](sandbox.OpRefund, digits("amount", 50), text("currency", 3), currencyConversion,
+var refundOp = lifecycleOperation[refundBody](sandbox.OpRefund, Digits("amount", 50), Text("currency", 3), currencyConversion,
 	ignored("description"), // .NET
 )
 
 // wholeAmount is the amount of a reversal or reauthorization: the Node SDK's
 // reverse() and reauthorized() without an amount send "amount":"", which GP reads as
 // the whole amount, like no amount at all.
-var wholeAmount = field{name: "amount", kind: kDigits, max: 50}
+var wholeAmount = Field{name: "amount", kind: kDigits, max: 50}
 
-var reversalOp = lifecycleOperation[refundBody](sandbox.OpReversal, wholeAmount, text("currency", 3), currencyConversion)
+var reversalOp = lifecycleOperation[refundBody](sandbox.OpReversal, wholeAmount, Text("currency", 3), currencyConversion)
 
-var reauthorizationOp = lifecycleOperation[reauthorizationBody](sandbox.OpReauthorization, wholeAmount, text("description", 255))
+var reauthorizationOp = lifecycleOperation[reauthorizationBody](sandbox.OpReauthorization, wholeAmount, Text("description", 255))
 
 // lodgingItemTypes and lodgingProgramCodes are a charge item's values [GP].
 var (
@@ -52,33 +52,33 @@ var (
 // chargeItemFields is one lodging charge item as the SDKs send it: Node and PHP in
 // GP's names, Java and .NET in their own property names (GP takes both: their
 // IncrementalAuth tests pass), types as one string or an array.
-var chargeItemFields = []field{
+var chargeItemFields = []Field{
 	{name: "types", kind: kOneOrMore, elem: kEnum, max: 10, enum: lodgingItemTypes},
 	{name: "Types", kind: kOneOrMore, elem: kEnum, max: 10, enum: lodgingItemTypes}, // Java, .NET
-	text("reference", 100),
-	text("Reference", 100),   // Java, .NET
-	text("total_amount", 50), // minor units; Java's TotalAmount is in major units ("13.49")
-	text("TotalAmount", 50),  // Java, .NET
+	Text("reference", 100),
+	Text("Reference", 100),   // Java, .NET
+	Text("total_amount", 50), // minor units; Java's TotalAmount is in major units ("13.49")
+	Text("TotalAmount", 50),  // Java, .NET
 	{name: "payment_method_program_codes", kind: kArray, elem: kEnum, max: 10, enum: lodgingProgramCodes},
 	{name: "paymentMethodProgramCodes", kind: kArray, elem: kEnum, max: 10, enum: lodgingProgramCodes}, // Java, .NET
 }
 
 // lodgingField is the lodging data of an incremental authorization (every SDK) and of
 // a capture (PHP).
-var lodgingField = field{name: "lodging", kind: kObject, fields: []field{
-	text("booking_reference", 100),
+var lodgingField = Field{name: "lodging", kind: kObject, fields: []Field{
+	Text("booking_reference", 100),
 	{name: "duration_days", kind: kCount, min: 1, max: 99999},
-	text("date_checked_in", 10),
-	text("date_checked_out", 10),
-	digits("daily_rate_amount", 50),
+	Text("date_checked_in", 10),
+	Text("date_checked_out", 10),
+	Digits("daily_rate_amount", 50),
 	{name: "charge_items", kind: kArray, elem: kObject, max: 100, fields: chargeItemFields},
 	// The Node SDK writes the member with its dotted name.
 	{name: "lodging.charge_items", kind: kArray, elem: kObject, max: 100, fields: chargeItemFields},
 }}
 
 var incrementalOp = lifecycleOperation[incrementalBody](sandbox.OpIncremental,
-	digits("amount", 50),
-	text("currency", 3),
+	Digits("amount", 50),
+	Text("currency", 3),
 	lodgingField,
 )
 
@@ -89,7 +89,7 @@ type lifecycleBody interface {
 }
 
 // lifecycleOperation declares a lifecycle operation whose body decodes into B.
-func lifecycleOperation[B lifecycleBody](op sandbox.Operation, body ...field) operation {
+func lifecycleOperation[B lifecycleBody](op sandbox.Operation, body ...Field) operation {
 	return operation{
 		op:            op,
 		authenticated: true,

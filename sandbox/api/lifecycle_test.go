@@ -4,51 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
-
-const declinedCard = `{"number":"4000120000001154","expiry_month":"12","expiry_year":"30"}`
-
-// mustTransactionIn makes a transaction in the named state through the API.
-func (env *sandboxEnv) mustTransactionIn(tok, state string) string {
-	env.t.Helper()
-	switch state {
-	case "CAPTURED":
-		return env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))["id"].(string)
-	case "PREAUTHORIZED":
-		return env.mustCharge(tok, saleBody("1000", "LATER", manualCard))["id"].(string)
-	case "DECLINED":
-		return env.mustCharge(tok, saleBody("1000", "AUTO", declinedCard))["id"].(string)
-	case "REVERSED":
-		id := env.mustTransactionIn(tok, "CAPTURED")
-		env.mustPost(tok, "/transactions/"+id+"/reversal", `{}`)
-		return id
-	case "VERIFIED":
-		r := env.do("POST", "/verifications", apiHeader(tok),
-			`{"channel":"CP","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":`+manualCard+`}}`)
-		return r.json(env.t)["id"].(string)
-	case "REFUND":
-		return env.mustCharge(tok, strings.Replace(saleBody("1000", "AUTO", manualCard), `"SALE"`, `"REFUND"`, 1))["id"].(string)
-	case "CLOSED_BATCH":
-		return batched // a fixture: CAPTURED in a closed batch
-	}
-	env.t.Fatalf("no state %s", state)
-	return ""
-}
-
-func (env *sandboxEnv) mustPost(tok, path, body string) map[string]any {
-	env.t.Helper()
-	r := env.do("POST", path, apiHeader(tok), body)
-	if r.status != 200 {
-		env.t.Fatalf("POST %s: %d %s", path, r.status, r.body)
-	}
-	return r.json(env.t)
-}
 
 // The state machine: every operation from every state, through HTTP.
 func TestTransactionStateTable(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	notIn := func(op, statuses string) string {
 		return "400 INVALID_ACTION 40290 Cannot PROCESS " + op + " over a transaction that does not have a status of " + statuses + "."
 	}
@@ -77,19 +40,19 @@ func TestTransactionStateTable(t *testing.T) {
 	for state, row := range table {
 		for op, want := range row {
 			t.Run(state+"/"+op, func(t *testing.T) {
-				id := env.mustTransactionIn(tok, state)
+				id := env.MustTransactionIn(tok, state)
 				body := bodies[op]
 				if body == "" {
 					body = `{}`
 				}
-				r := env.do("POST", "/transactions/"+id+"/"+op, apiHeader(tok), body)
-				if r.status == 200 {
-					if got := r.json(t)["status"]; got != want {
+				r := env.Do("POST", "/transactions/"+id+"/"+op, apitest.APIHeader(tok), body)
+				if r.Status == 200 {
+					if got := r.JSON(t)["status"]; got != want {
 						t.Errorf("200 with status %v, want %s", got, want)
 					}
 					return
 				}
-				e := r.gpError(t)
+				e := r.GPError(t)
 				got := strings.Join([]string{itoa(e.Status), e.Code, e.Detail, e.Description}, " ")
 				if !strings.HasPrefix(got, want) {
 					t.Errorf("got  %s\nwant %s", got, want)
@@ -101,23 +64,23 @@ func TestTransactionStateTable(t *testing.T) {
 
 func TestLifecycleAmounts(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	auth := func(amount string) string {
-		return env.mustCharge(tok, saleBody(amount, "LATER", manualCard))["id"].(string)
+		return env.MustCharge(tok, apitest.SaleBody(amount, "LATER", apitest.ManualCard))["id"].(string)
 	}
 	sale := func(amount string) string {
-		return env.mustCharge(tok, saleBody(amount, "AUTO", manualCard))["id"].(string)
+		return env.MustCharge(tok, apitest.SaleBody(amount, "AUTO", apitest.ManualCard))["id"].(string)
 	}
 	cnpSale := func(amount string) string {
-		return env.mustCharge(tok, cnpSaleBody(amount))["id"].(string)
+		return env.MustCharge(tok, cnpSaleBody(amount))["id"].(string)
 	}
 	reversed := func(amount string) string {
 		id := sale(amount)
-		env.mustPost(tok, "/transactions/"+id+"/reversal", `{}`)
+		env.MustPost(tok, "/transactions/"+id+"/reversal", `{}`)
 		return id
 	}
 	partial := sale("5000")
-	env.mustPost(tok, "/transactions/"+partial+"/refund", `{"amount":"751"}`)
+	env.MustPost(tok, "/transactions/"+partial+"/refund", `{"amount":"751"}`)
 	cases := []struct {
 		name, path, body string
 		want             string // "200 <status> <amount>" or the tuple
@@ -157,13 +120,13 @@ func TestLifecycleAmounts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := env.do("POST", tc.path, apiHeader(tok), tc.body)
+			r := env.Do("POST", tc.path, apitest.APIHeader(tok), tc.body)
 			var got string
-			if r.status == 200 {
-				m := r.json(t)
+			if r.Status == 200 {
+				m := r.JSON(t)
 				got = "200 " + m["status"].(string) + " " + m["amount"].(string)
 			} else {
-				e := r.gpError(t)
+				e := r.GPError(t)
 				got = strings.Join([]string{itoa(e.Status), e.Code, e.Detail, e.Description}, " ")
 			}
 			if got != tc.want {
@@ -175,36 +138,36 @@ func TestLifecycleAmounts(t *testing.T) {
 
 func TestRefundAndReauthorizationAreNewTransactions(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	sale := env.mustTransactionIn(tok, "CAPTURED")
-	refund := env.mustPost(tok, "/transactions/"+sale+"/refund", `{"amount":"500"}`)
+	tok := env.PartnerToken()
+	sale := env.MustTransactionIn(tok, "CAPTURED")
+	refund := env.MustPost(tok, "/transactions/"+sale+"/refund", `{"amount":"500"}`)
 	if refund["id"] == sale || refund["type"] != "REFUND" || refund["parent_resource_id"] != sale {
 		t.Errorf("refund %v", refund)
 	}
-	reversed := env.mustTransactionIn(tok, "REVERSED")
-	reauth := env.mustPost(tok, "/transactions/"+reversed+"/reauthorization", `{"amount":"1150"}`)
+	reversed := env.MustTransactionIn(tok, "REVERSED")
+	reauth := env.MustPost(tok, "/transactions/"+reversed+"/reauthorization", `{"amount":"1150"}`)
 	if reauth["id"] == reversed || reauth["parent_resource_id"] != reversed || reauth["status"] != "CAPTURED" || reauth["amount"] != "1150" || reauth["batch_id"] == "" {
 		t.Errorf("reauthorization %v", reauth)
 	}
-	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")
-	env.mustPost(tok, "/transactions/"+auth+"/reversal", `[]`)
-	if got := env.mustPost(tok, "/transactions/"+auth+"/reauthorization", `[]`); got["status"] != "PREAUTHORIZED" || got["batch_id"] != "" {
+	auth := env.MustTransactionIn(tok, "PREAUTHORIZED")
+	env.MustPost(tok, "/transactions/"+auth+"/reversal", `[]`)
+	if got := env.MustPost(tok, "/transactions/"+auth+"/reauthorization", `[]`); got["status"] != "PREAUTHORIZED" || got["batch_id"] != "" {
 		t.Errorf("reauthorized authorization %v", got)
 	}
 }
 
 func TestMultipleCaptures(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	id := env.mustCharge(tok, saleBody("4200", "MULTIPLE", manualCard))["id"].(string)
+	tok := env.PartnerToken()
+	id := env.MustCharge(tok, apitest.SaleBody("4200", "MULTIPLE", apitest.ManualCard))["id"].(string)
 	for i, want := range []string{"1000", "2000", "3000", "4000"} {
-		got := env.mustPost(tok, "/transactions/"+id+"/capture", `{"amount":"1000"}`)
+		got := env.MustPost(tok, "/transactions/"+id+"/capture", `{"amount":"1000"}`)
 		if got["status"] != "CAPTURED" || got["amount"] != want {
 			t.Fatalf("capture %d: %v", i+1, got)
 		}
 	}
-	r := env.do("POST", "/transactions/"+id+"/capture", apiHeader(tok), `{"amount":"1000"}`)
-	if e := r.gpError(t); e.Detail != "50020" {
+	r := env.Do("POST", "/transactions/"+id+"/capture", apitest.APIHeader(tok), `{"amount":"1000"}`)
+	if e := r.GPError(t); e.Detail != "50020" {
 		t.Errorf("a capture past 115%% of the authorization: %+v", e)
 	}
 }
@@ -213,31 +176,31 @@ func TestMultipleCaptures(t *testing.T) {
 // names the first resource with no status suffix.
 func TestIdempotencyAcrossLifecycle(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	withKey := func(key string) map[string]string { return apiHeader(tok, "X-GP-Idempotency", key) }
-	r := env.do("POST", "/transactions", withKey("k-auth"), saleBody("1000", "LATER", manualCard))
-	auth := r.json(t)["id"].(string)
-	r = env.do("POST", "/transactions/"+auth+"/capture", withKey("k-auth"), `{}`)
-	want := gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + auth}
-	if got := r.gpError(t); got != want {
+	tok := env.PartnerToken()
+	withKey := func(key string) map[string]string { return apitest.APIHeader(tok, "X-GP-Idempotency", key) }
+	r := env.Do("POST", "/transactions", withKey("k-auth"), apitest.SaleBody("1000", "LATER", apitest.ManualCard))
+	auth := r.JSON(t)["id"].(string)
+	r = env.Do("POST", "/transactions/"+auth+"/capture", withKey("k-auth"), `{}`)
+	want := apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+auth)
+	if got := r.GPError(t); got != want {
 		t.Errorf("capture with the authorization's key: %+v, want %+v", got, want)
 	}
-	if got := env.do("GET", "/transactions/"+auth, apiHeader(tok), "").json(t)["status"]; got != "PREAUTHORIZED" {
+	if got := env.Do("GET", "/transactions/"+auth, apitest.APIHeader(tok), "").JSON(t)["status"]; got != "PREAUTHORIZED" {
 		t.Errorf("the refused capture executed: status %v", got)
 	}
-	r = env.do("POST", "/transactions", withKey("k-sale"), saleBody("1000", "AUTO", manualCard))
-	sale := r.json(t)["id"].(string)
-	r = env.do("POST", "/transactions/"+sale+"/refund", withKey("k-sale"), `{}`)
-	if got := r.gpError(t); got.Status != 409 || got.Description != "Idempotency Key seen before: id="+sale {
+	r = env.Do("POST", "/transactions", withKey("k-sale"), apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
+	sale := r.JSON(t)["id"].(string)
+	r = env.Do("POST", "/transactions/"+sale+"/refund", withKey("k-sale"), `{}`)
+	if got := r.GPError(t); got.Status != 409 || got.Description != "Idempotency Key seen before: id="+sale {
 		t.Errorf("refund with the sale's key: %+v", got)
 	}
 	// A refused operation leaves the key free.
-	r = env.do("POST", "/transactions/"+sale+"/capture", withKey("k-free"), `{}`)
-	if r.status != 400 {
-		t.Fatalf("capture of a sale: %d %s", r.status, r.body)
+	r = env.Do("POST", "/transactions/"+sale+"/capture", withKey("k-free"), `{}`)
+	if r.Status != 400 {
+		t.Fatalf("capture of a sale: %d %s", r.Status, r.Body)
 	}
-	if r = env.do("POST", "/transactions/"+sale+"/reversal", withKey("k-free"), `{}`); r.status != 200 {
-		t.Errorf("reversal with a key a refused capture did not consume: %d %s", r.status, r.body)
+	if r = env.Do("POST", "/transactions/"+sale+"/reversal", withKey("k-free"), `{}`); r.Status != 200 {
+		t.Errorf("reversal with a key a refused capture did not consume: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -245,24 +208,24 @@ func TestIdempotencyAcrossLifecycle(t *testing.T) {
 func TestRestartInTheMiddleOfALifecycle(t *testing.T) {
 	path := t.TempDir() + "/sandbox.db"
 	first := mustSandboxAt(t, path)
-	tok := first.partnerToken()
-	auth := first.mustTransactionIn(tok, "PREAUTHORIZED")
-	first.mustPost(tok, "/transactions/"+auth+"/incremental", `{"amount":"500"}`)
-	captured := first.mustPost(tok, "/transactions/"+auth+"/capture", `{"gratuity":"200"}`)
-	sale := first.mustTransactionIn(tok, "CAPTURED")
-	first.mustPost(tok, "/transactions/"+sale+"/reversal", `{}`)
-	first.db.Close()
+	tok := first.PartnerToken()
+	auth := first.MustTransactionIn(tok, "PREAUTHORIZED")
+	first.MustPost(tok, "/transactions/"+auth+"/incremental", `{"amount":"500"}`)
+	captured := first.MustPost(tok, "/transactions/"+auth+"/capture", `{"gratuity":"200"}`)
+	sale := first.MustTransactionIn(tok, "CAPTURED")
+	first.MustPost(tok, "/transactions/"+sale+"/reversal", `{}`)
+	first.DB.Close()
 
 	second := mustSandboxAt(t, path)
-	tok = second.partnerToken()
-	got := second.do("GET", "/transactions/"+auth, apiHeader(tok), "").json(t)
+	tok = second.PartnerToken()
+	got := second.Do("GET", "/transactions/"+auth, apitest.APIHeader(tok), "").JSON(t)
 	if got["status"] != "CAPTURED" || got["amount"] != "1500" || got["batch_id"] != captured["batch_id"] {
 		t.Errorf("after the restart: %v", got)
 	}
-	if got := second.do("GET", "/transactions/"+sale, apiHeader(tok), "").json(t); got["status"] != "REVERSED" {
+	if got := second.Do("GET", "/transactions/"+sale, apitest.APIHeader(tok), "").JSON(t); got["status"] != "REVERSED" {
 		t.Errorf("reversal lost: %v", got)
 	}
-	refund := second.mustPost(tok, "/transactions/"+auth+"/refund", `{}`)
+	refund := second.MustPost(tok, "/transactions/"+auth+"/refund", `{}`)
 	if refund["batch_id"] != captured["batch_id"] {
 		t.Errorf("the refund went to batch %v, the open batch is %v", refund["batch_id"], captured["batch_id"])
 	}
@@ -271,26 +234,26 @@ func TestRestartInTheMiddleOfALifecycle(t *testing.T) {
 // The test cards' outcomes and the lifecycle's rules can be scripted per request.
 func TestCardPresentScenarios(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	r := env.do("POST", "/transactions", apiHeader(tok, "X-Sandbox-Scenario", "declined-sale"), saleBody("1000", "AUTO", manualCard))
-	got := r.json(t)
-	if r.status != 200 || got["status"] != "DECLINED" || field(got, "payment_method", "result") != "05" ||
-		field(got, "payment_method", "card", "authcode") != "" || r.header.Get("X-Sandbox-Rule") != "declined-sale#0" {
-		t.Errorf("scripted decline: %d %s", r.status, r.body)
+	tok := env.PartnerToken()
+	r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-Sandbox-Scenario", "declined-sale"), apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
+	got := r.JSON(t)
+	if r.Status != 200 || got["status"] != "DECLINED" || field(got, "payment_method", "result") != "05" ||
+		field(got, "payment_method", "card", "authcode") != "" || r.Header.Get("X-Sandbox-Rule") != "declined-sale#0" {
+		t.Errorf("scripted decline: %d %s", r.Status, r.Body)
 	}
-	if stored := env.do("GET", "/transactions/"+got["id"].(string), apiHeader(tok), "").json(t); stored["status"] != "DECLINED" ||
+	if stored := env.Do("GET", "/transactions/"+got["id"].(string), apitest.APIHeader(tok), "").JSON(t); stored["status"] != "DECLINED" ||
 		field(stored, "payment_method", "result") != "05" || field(stored, "action", "result_code") != "DECLINED" {
 		t.Errorf("the stored transaction of a scripted decline: %v", stored)
 	}
-	auth := env.mustTransactionIn(tok, "PREAUTHORIZED")
-	r = env.do("POST", "/transactions/"+auth+"/capture", apiHeader(tok, "X-Sandbox-Scenario", "capture-over-limit"), `{}`)
-	if e := r.gpError(t); e.Detail != "50020" {
+	auth := env.MustTransactionIn(tok, "PREAUTHORIZED")
+	r = env.Do("POST", "/transactions/"+auth+"/capture", apitest.APIHeader(tok, "X-Sandbox-Scenario", "capture-over-limit"), `{}`)
+	if e := r.GPError(t); e.Detail != "50020" {
 		t.Errorf("scripted capture refusal: %+v", e)
 	}
-	if got := env.do("GET", "/transactions/"+auth, apiHeader(tok), "").json(t)["status"]; got != "PREAUTHORIZED" {
+	if got := env.Do("GET", "/transactions/"+auth, apitest.APIHeader(tok), "").JSON(t)["status"]; got != "PREAUTHORIZED" {
 		t.Errorf("a scripted refusal executed the capture: %v", got)
 	}
-	journal := env.do("GET", "/_sandbox/requests?operation=capture", nil, "").json(t)
+	journal := env.Do("GET", "/_sandbox/requests?operation=capture", nil, "").JSON(t)
 	entries, _ := journal["requests"].([]any)
 	if len(entries) != 1 || field(entries[0].(map[string]any), "rule") != "capture-over-limit#0" {
 		t.Errorf("journal of captures: %v", journal)
@@ -301,28 +264,28 @@ func TestCardPresentScenarios(t *testing.T) {
 // byte for byte, and executes once.
 func TestCardPresentReplay(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	replay := func(key string) map[string]string {
-		return apiHeader(tok, "X-GP-Idempotency", key, "X-Sandbox-Scenario", "idempotency-replay")
+		return apitest.APIHeader(tok, "X-GP-Idempotency", key, "X-Sandbox-Scenario", "idempotency-replay")
 	}
-	first := env.do("POST", "/transactions", replay("r-sale"), saleBody("1000", "LATER", manualCard))
-	again := env.do("POST", "/transactions", replay("r-sale"), saleBody("1000", "LATER", manualCard))
-	if first.status != 200 || string(first.body) != string(again.body) {
-		t.Fatalf("replayed sale:\n%s\n%s", first.body, again.body)
+	first := env.Do("POST", "/transactions", replay("r-sale"), apitest.SaleBody("1000", "LATER", apitest.ManualCard))
+	again := env.Do("POST", "/transactions", replay("r-sale"), apitest.SaleBody("1000", "LATER", apitest.ManualCard))
+	if first.Status != 200 || string(first.Body) != string(again.Body) {
+		t.Fatalf("replayed sale:\n%s\n%s", first.Body, again.Body)
 	}
-	auth := first.json(t)["id"].(string)
-	c1 := env.do("POST", "/transactions/"+auth+"/capture", replay("r-capture"), `{}`)
-	c2 := env.do("POST", "/transactions/"+auth+"/capture", replay("r-capture"), `{}`)
-	if c1.status != 200 || string(c1.body) != string(c2.body) {
-		t.Fatalf("replayed capture:\n%s\n%s", c1.body, c2.body)
+	auth := first.JSON(t)["id"].(string)
+	c1 := env.Do("POST", "/transactions/"+auth+"/capture", replay("r-capture"), `{}`)
+	c2 := env.Do("POST", "/transactions/"+auth+"/capture", replay("r-capture"), `{}`)
+	if c1.Status != 200 || string(c1.Body) != string(c2.Body) {
+		t.Fatalf("replayed capture:\n%s\n%s", c1.Body, c2.Body)
 	}
-	batch := c1.json(t)["batch_id"].(string)
-	b1 := env.do("POST", "/batches/"+batch, replay("r-close"), "")
-	b2 := env.do("POST", "/batches/"+batch, replay("r-close"), "")
-	if b1.status != 200 || string(b1.body) != string(b2.body) {
-		t.Fatalf("replayed close:\n%s\n%s", b1.body, b2.body)
+	batch := c1.JSON(t)["batch_id"].(string)
+	b1 := env.Do("POST", "/batches/"+batch, replay("r-close"), "")
+	b2 := env.Do("POST", "/batches/"+batch, replay("r-close"), "")
+	if b1.Status != 200 || string(b1.Body) != string(b2.Body) {
+		t.Fatalf("replayed close:\n%s\n%s", b1.Body, b2.Body)
 	}
-	list := env.do("GET", "/transactions?channel=CP", apiHeader(tok), "").json(t)
+	list := env.Do("GET", "/transactions?channel=CP", apitest.APIHeader(tok), "").JSON(t)
 	if list["total_record_count"] != float64(1) {
 		t.Errorf("the replays executed again: %v transactions", list["total_record_count"])
 	}
@@ -330,7 +293,7 @@ func TestCardPresentReplay(t *testing.T) {
 
 // cnpSaleBody is a keyed card-not-present sale of amount.
 func cnpSaleBody(amount string) string {
-	return strings.Replace(strings.Replace(saleBody(amount, "AUTO", manualCard), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
+	return strings.Replace(strings.Replace(apitest.SaleBody(amount, "AUTO", apitest.ManualCard), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
 }
 
 // A partial reversal of a card-present transaction keeps it in its status for the
@@ -348,52 +311,52 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := mustSandboxWith(t, envOptions{scenarios: refusal})
-	tok := env.partnerToken()
-	sale := env.mustCharge(tok, saleBody("2000", "AUTO", manualCard))["id"].(string)
-	got := env.mustPost(tok, "/transactions/"+sale+"/reversal", `{"amount":"1000","currency":"USD"}`)
+	env := mustSandboxWith(t, apitest.Options{Scenarios: refusal})
+	tok := env.PartnerToken()
+	sale := env.MustCharge(tok, apitest.SaleBody("2000", "AUTO", apitest.ManualCard))["id"].(string)
+	got := env.MustPost(tok, "/transactions/"+sale+"/reversal", `{"amount":"1000","currency":"USD"}`)
 	if got["status"] != "CAPTURED" || got["amount"] != "1000" || field(got, "action", "type") != "REVERSAL" || field(got, "action", "result_code") != "SUCCESS" {
 		t.Errorf("partial reversal: %v", got)
 	}
-	if d := env.do("GET", "/transactions/"+sale, apiHeader(tok), "").json(t); d["status"] != "CAPTURED" || d["amount"] != "1000" {
+	if d := env.Do("GET", "/transactions/"+sale, apitest.APIHeader(tok), "").JSON(t); d["status"] != "CAPTURED" || d["amount"] != "1000" {
 		t.Errorf("detail after a partial reversal: %v %v", d["status"], d["amount"])
 	}
 	// The refund limit is 115% of the rest now.
-	if r := env.do("POST", "/transactions/"+sale+"/refund", apiHeader(tok), `{"amount":"1200"}`).gpError(t); r.Detail != "40087" {
+	if r := env.Do("POST", "/transactions/"+sale+"/refund", apitest.APIHeader(tok), `{"amount":"1200"}`).GPError(t); r.Detail != "40087" {
 		t.Errorf("refund over 115%% of the rest: %+v", r)
 	}
 	for _, body := range []string{`{"amount":"2001"}`, `{"amount":"0"}`} {
-		if r := env.do("POST", "/transactions/"+sale+"/reversal", apiHeader(tok), body).gpError(t); r.Detail != "40214" {
+		if r := env.Do("POST", "/transactions/"+sale+"/reversal", apitest.APIHeader(tok), body).GPError(t); r.Detail != "40214" {
 			t.Errorf("%s: %+v", body, r)
 		}
 	}
-	if got := env.mustPost(tok, "/transactions/"+sale+"/reversal", `{"amount":"1000"}`); got["status"] != "REVERSED" {
+	if got := env.MustPost(tok, "/transactions/"+sale+"/reversal", `{"amount":"1000"}`); got["status"] != "REVERSED" {
 		t.Errorf("reversal of the rest: %v", got["status"])
 	}
 
-	auth := env.mustCharge(tok, saleBody("3000", "LATER", manualCard))["id"].(string)
-	if got := env.mustPost(tok, "/transactions/"+auth+"/reversal", `{"amount":"1000"}`); got["status"] != "PREAUTHORIZED" || got["amount"] != "2000" {
+	auth := env.MustCharge(tok, apitest.SaleBody("3000", "LATER", apitest.ManualCard))["id"].(string)
+	if got := env.MustPost(tok, "/transactions/"+auth+"/reversal", `{"amount":"1000"}`); got["status"] != "PREAUTHORIZED" || got["amount"] != "2000" {
 		t.Errorf("partial reversal of an authorization: %v %v", got["status"], got["amount"])
 	}
-	if r := env.do("POST", "/transactions/"+auth+"/capture", apiHeader(tok), `{"amount":"2400"}`).gpError(t); r.Detail != "50020" {
+	if r := env.Do("POST", "/transactions/"+auth+"/capture", apitest.APIHeader(tok), `{"amount":"2400"}`).GPError(t); r.Detail != "50020" {
 		t.Errorf("capture over 115%% of the rest: %+v", r)
 	}
 
-	cnp := env.mustCharge(tok, cnpSaleBody("2000"))["id"].(string)
-	want := gpError{400, "INVALID_REQUEST_DATA", "40214", "partial reversal not supported"}
-	if got := env.do("POST", "/transactions/"+cnp+"/reversal", apiHeader(tok), `{"amount":"1000"}`).gpError(t); got != want {
+	cnp := env.MustCharge(tok, cnpSaleBody("2000"))["id"].(string)
+	want := apitest.Err(400, "INVALID_REQUEST_DATA", "40214", "partial reversal not supported")
+	if got := env.Do("POST", "/transactions/"+cnp+"/reversal", apitest.APIHeader(tok), `{"amount":"1000"}`).GPError(t); got != want {
 		t.Errorf("card not present: %+v", got)
 	}
-	if d := env.do("GET", "/transactions/"+cnp, apiHeader(tok), "").json(t); d["status"] != "CAPTURED" || d["amount"] != "2000" {
+	if d := env.Do("GET", "/transactions/"+cnp, apitest.APIHeader(tok), "").JSON(t); d["status"] != "CAPTURED" || d["amount"] != "2000" {
 		t.Errorf("a refused partial reversal changed the sale: %v %v", d["status"], d["amount"])
 	}
 
-	scripted := env.mustCharge(tok, saleBody("2000", "AUTO", manualCard))["id"].(string)
-	r := env.do("POST", "/transactions/"+scripted+"/reversal", apiHeader(tok, "X-Sandbox-Scenario", "partial-reversal-refused"), `{"amount":"500"}`)
-	if got := r.gpError(t); got != want {
+	scripted := env.MustCharge(tok, apitest.SaleBody("2000", "AUTO", apitest.ManualCard))["id"].(string)
+	r := env.Do("POST", "/transactions/"+scripted+"/reversal", apitest.APIHeader(tok, "X-Sandbox-Scenario", "partial-reversal-refused"), `{"amount":"500"}`)
+	if got := r.GPError(t); got != want {
 		t.Errorf("scripted refusal: %+v", got)
 	}
-	if d := env.do("GET", "/transactions/"+scripted, apiHeader(tok), "").json(t); d["amount"] != "2000" {
+	if d := env.Do("GET", "/transactions/"+scripted, apitest.APIHeader(tok), "").JSON(t); d["amount"] != "2000" {
 		t.Errorf("a scripted refusal changed the sale: %v", d["amount"])
 	}
 }

@@ -3,6 +3,8 @@ package api_test
 import (
 	"net/url"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // An unfiltered list's total is the count the store keeps per merchant; a filter that
@@ -12,14 +14,14 @@ import (
 // merchant, a snapshot restore and a reset.
 func TestListTotalsFollowEveryWrite(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	total := func(merchant string, query url.Values) int {
 		t.Helper()
 		query.Set("page_size", "1")
-		r := env.do("GET", "/merchants/"+merchant+"/transactions?"+query.Encode(), apiHeader(tok), "")
-		n, ok := r.json(t)["total_record_count"].(float64)
-		if r.status != 200 || !ok {
-			t.Fatalf("list of %s: %d %s", merchant, r.status, r.body)
+		r := env.Do("GET", "/merchants/"+merchant+"/transactions?"+query.Encode(), apitest.APIHeader(tok), "")
+		n, ok := r.JSON(t)["total_record_count"].(float64)
+		if r.Status != 200 || !ok {
+			t.Fatalf("list of %s: %d %s", merchant, r.Status, r.Body)
 		}
 		return int(n)
 	}
@@ -27,7 +29,7 @@ func TestListTotalsFollowEveryWrite(t *testing.T) {
 	totals := func(step string) [2]int {
 		t.Helper()
 		var out [2]int
-		for i, m := range []string{merchantOne, merchantTwo} {
+		for i, m := range []string{apitest.MerchantOne, apitest.MerchantTwo} {
 			kept, counted := total(m, url.Values{}), total(m, url.Values{"payment_method": {"CARD"}})
 			if kept != counted {
 				t.Errorf("%s: %s's list totals %d, but %d transactions are stored", step, m, kept, counted)
@@ -47,24 +49,24 @@ func TestListTotalsFollowEveryWrite(t *testing.T) {
 		t.Fatalf("fixtures: totals %v, want transactions of the first merchant", start)
 	}
 
-	env.mustCharge(tok, saleBody("1000", "AUTO", manualCard))
+	env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
 	want("a sale", totals("a sale"), [2]int{start[0] + 1, start[1]})
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+merchantOne+`"}`)
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+apitest.MerchantOne+`"}`)
 	want("an admin PUT", totals("an admin PUT"), [2]int{start[0] + 2, start[1]})
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+merchantOne+`","amount":"5"}`)
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+apitest.MerchantOne+`","amount":"5"}`)
 	want("an admin PUT replacing", totals("an admin PUT replacing"), [2]int{start[0] + 2, start[1]})
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+merchantTwo+`"}`)
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+apitest.MerchantTwo+`"}`)
 	saved := totals("an admin PUT moving")
 	want("an admin PUT moving", saved, [2]int{start[0] + 1, start[1] + 1})
 
-	env.mustAdmin("POST", "/_sandbox/snapshots", `{"name":"totals"}`)
-	env.mustCharge(tok, saleBody("700", "AUTO", manualCard))
-	mustSeed(t, env, "PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+merchantOne+`"}`)
+	env.MustAdmin("POST", "/_sandbox/snapshots", `{"name":"totals"}`)
+	env.MustCharge(tok, apitest.SaleBody("700", "AUTO", apitest.ManualCard))
+	env.MustSeed("PUT", "/_sandbox/transactions/TRN_Totals0001", `{"merchant_id":"`+apitest.MerchantOne+`"}`)
 	want("after the save", totals("after the save"), [2]int{start[0] + 3, start[1]})
-	env.mustAdmin("POST", "/_sandbox/snapshots/totals/restore", "")
+	env.MustAdmin("POST", "/_sandbox/snapshots/totals/restore", "")
 	want("a restore", totals("a restore"), saved)
 
-	env.mustAdmin("POST", "/_sandbox/reset", "")
-	tok = env.partnerToken() // the reset forgot the token too
+	env.MustAdmin("POST", "/_sandbox/reset", "")
+	tok = env.PartnerToken() // the reset forgot the token too
 	want("a reset", totals("a reset"), start)
 }

@@ -3,22 +3,24 @@ package api_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // What a refunded, reversed or reauthorized transaction still allows, and the refund
 // limit over live refunds (sandbox/lifecycle.go, transactionRules and refundCap).
 func TestMoneyGoesBackOnce(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	sale := func() string { return env.mustTransactionIn(tok, "CAPTURED") } // 1000
+	tok := env.PartnerToken()
+	sale := func() string { return env.MustTransactionIn(tok, "CAPTURED") } // 1000
 	answer := func(path, body string) string {
 		t.Helper()
-		r := env.do("POST", path, apiHeader(tok), body)
-		if r.status == 200 {
-			m := r.json(t)
+		r := env.Do("POST", path, apitest.APIHeader(tok), body)
+		if r.Status == 200 {
+			m := r.JSON(t)
 			return "200 " + m["status"].(string) + " " + m["amount"].(string)
 		}
-		e := r.gpError(t)
+		e := r.GPError(t)
 		return strings.Join([]string{itoa(e.Status), e.Code, e.Detail, e.Description}, " ")
 	}
 	const (
@@ -32,7 +34,7 @@ func TestMoneyGoesBackOnce(t *testing.T) {
 
 	t.Run("a refunded sale cannot be reversed until its refunds are", func(t *testing.T) {
 		s := sale()
-		r := env.mustPost(tok, tn(s, "refund"), `{"amount":"600"}`)["id"].(string)
+		r := env.MustPost(tok, tn(s, "refund"), `{"amount":"600"}`)["id"].(string)
 		for _, st := range []step{
 			{tn(s, "reversal"), `{}`, refunded},
 			{tn(r, "reversal"), `{}`, "200 REVERSED 600"},
@@ -45,7 +47,7 @@ func TestMoneyGoesBackOnce(t *testing.T) {
 	})
 	t.Run("a reversed transaction is reauthorized once, within 115%", func(t *testing.T) {
 		s := sale()
-		env.mustPost(tok, tn(s, "reversal"), `{}`)
+		env.MustPost(tok, tn(s, "reversal"), `{}`)
 		for _, st := range []step{
 			{tn(s, "reauthorization"), `{"amount":"500000"}`, reauthCap},
 			{tn(s, "reauthorization"), `{"amount":"1151"}`, reauthCap},
@@ -60,7 +62,7 @@ func TestMoneyGoesBackOnce(t *testing.T) {
 	})
 	t.Run("a refund's adjusted amount counts toward the limit", func(t *testing.T) {
 		s := sale()
-		r := env.mustPost(tok, tn(s, "refund"), `{"amount":"500"}`)["id"].(string)
+		r := env.MustPost(tok, tn(s, "refund"), `{"amount":"500"}`)["id"].(string)
 		for _, st := range []step{
 			{tn(r, "adjustment"), `{"amount":"100000000"}`, overCap},
 			{tn(r, "adjustment"), `{"amount":"1151"}`, overCap},
@@ -76,7 +78,7 @@ func TestMoneyGoesBackOnce(t *testing.T) {
 	})
 	t.Run("a reversed refund no longer counts", func(t *testing.T) {
 		s := sale()
-		r := env.mustPost(tok, tn(s, "refund"), `{}`)["id"].(string)
+		r := env.MustPost(tok, tn(s, "refund"), `{}`)["id"].(string)
 		for _, st := range []step{
 			{tn(s, "refund"), `{"amount":"1000"}`, overCap},
 			{tn(r, "reversal"), `{}`, "200 REVERSED 1000"},
@@ -89,7 +91,7 @@ func TestMoneyGoesBackOnce(t *testing.T) {
 	})
 	t.Run("a refunded sale's amount stays above its refunds", func(t *testing.T) {
 		s := sale()
-		env.mustPost(tok, tn(s, "refund"), `{"amount":"1000"}`)
+		env.MustPost(tok, tn(s, "refund"), `{"amount":"1000"}`)
 		for _, st := range []step{
 			{tn(s, "adjustment"), `{"amount":"869"}`, overCap}, // 1000 > 115% of 869
 			{tn(s, "adjustment"), `{"amount":"870"}`, "200 CAPTURED 870"},

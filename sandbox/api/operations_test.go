@@ -9,42 +9,43 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // The success bodies, byte for byte, with a fixed clock and seeded ids.
 func TestSuccessBodiesGolden(t *testing.T) {
 	env := mustSandbox(t)
-	r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(partnerApp, partnerKey, ""))
-	if r.status != 200 {
-		t.Fatalf("token: %d %s", r.status, r.body)
+	r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
+	if r.Status != 200 {
+		t.Fatalf("token: %d %s", r.Status, r.Body)
 	}
-	mustMatchGolden(t, "accesstoken.json", r.body)
-	tok := r.json(t)["token"].(string)
+	apitest.MustMatchGolden(t, "accesstoken.json", r.Body)
+	tok := r.JSON(t)["token"].(string)
 
-	r = env.do("POST", "/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"amount":"1100","gratuity_amount":"200"}`)
-	if r.status != 200 {
-		t.Fatalf("adjust: %d %s", r.status, r.body)
+	r = env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"amount":"1100","gratuity_amount":"200"}`)
+	if r.Status != 200 {
+		t.Fatalf("adjust: %d %s", r.Status, r.Body)
 	}
-	mustMatchGolden(t, "adjustment.json", r.body)
+	apitest.MustMatchGolden(t, "adjustment.json", r.Body)
 
-	r = env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok),
+	r = env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok),
 		`{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`)
-	if r.status != 200 {
-		t.Fatalf("order for review: %d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("order for review: %d %s", r.Status, r.Body)
 	}
-	mustMatchGolden(t, "order_for_review.json", r.body)
+	apitest.MustMatchGolden(t, "order_for_review.json", r.Body)
 
-	r = env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok),
+	r = env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok),
 		`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"notifications":{"status_url":"https://partner.example/hooks"}}`)
-	if r.status != 200 {
-		t.Fatalf("order: %d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("order: %d %s", r.Status, r.Body)
 	}
-	mustMatchGolden(t, "order.json", r.body)
+	apitest.MustMatchGolden(t, "order.json", r.Body)
 }
 
 func TestAccessTokenScope(t *testing.T) {
 	env := mustSandbox(t)
-	r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(partnerApp, partnerKey, `"permissions":["MMA_POST_Order"],"seconds_to_expire":7200,"interval_to_expire":"1_HOUR"`))
+	r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["MMA_POST_Order"],"seconds_to_expire":7200,"interval_to_expire":"1_HOUR"`))
 	var got struct {
 		Token string
 		Scope struct {
@@ -53,8 +54,8 @@ func TestAccessTokenScope(t *testing.T) {
 		SecondsToExpire json.Number `json:"seconds_to_expire"`
 		TimeCreated     string      `json:"time_created"`
 	}
-	if err := json.Unmarshal(r.body, &got); err != nil || r.status != 200 {
-		t.Fatalf("%d %s", r.status, r.body)
+	if err := json.Unmarshal(r.Body, &got); err != nil || r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
 	}
 	if len(got.Token) != 28 {
 		t.Errorf("token %q: want 28 characters", got.Token)
@@ -74,25 +75,25 @@ func TestAccessTokenScope(t *testing.T) {
 // Adjustment stores amount and gratuity, keeps the status, and records a new action.
 func TestAdjustmentKeepsStatusAndRecordsHistory(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var actions []string
 	for i, body := range []string{`{"gratuity_amount":"150"}`, `{"amount":"000","payment_method":{"card":{"tag":"9F0206000000001000"}}}`} {
-		env.clock.Advance(time.Second)
-		r := env.do("POST", "/ucp/transactions/"+preauthorized+"/adjustment", apiHeader(tok), body)
-		m := r.json(t)
-		if r.status != 200 || m["status"] != "PREAUTHORIZED" {
-			t.Fatalf("adjust %d: %d %s", i, r.status, r.body)
+		env.Clock.Advance(time.Second)
+		r := env.Do("POST", "/ucp/transactions/"+apitest.Preauthorized+"/adjustment", apitest.APIHeader(tok), body)
+		m := r.JSON(t)
+		if r.Status != 200 || m["status"] != "PREAUTHORIZED" {
+			t.Fatalf("adjust %d: %d %s", i, r.Status, r.Body)
 		}
 		actions = append(actions, m["action"].(map[string]any)["id"].(string))
 	}
 	if actions[0] == actions[1] || len(actions[0]) != 34 {
 		t.Errorf("actions %v: want two distinct ACT_ ids of 34 characters", actions)
 	}
-	txn := env.mustTransaction(preauthorized)
+	txn := env.mustTransaction(apitest.Preauthorized)
 	if txn.Amount != "0" || txn.GratuityAmount != "150" || txn.EMVTag != "9F0206000000001000" || txn.Status != "PREAUTHORIZED" {
 		t.Errorf("stored %+v", txn)
 	}
-	history := env.mustAdjustments(preauthorized)
+	history := env.mustAdjustments(apitest.Preauthorized)
 	if len(history) != 2 || history[0].Changes["gratuity_amount"].To != "150" ||
 		history[1].Changes["amount"] != (sandbox.Change{From: "2500", To: "0"}) || history[1].ActionID != actions[1] {
 		t.Errorf("history %+v", history)
@@ -101,12 +102,12 @@ func TestAdjustmentKeepsStatusAndRecordsHistory(t *testing.T) {
 
 func TestPartnerPathIsScopedToItsMerchant(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	r := env.do("POST", "/merchants/"+merchantOne+"/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"5"}`)
-	if r.status != 200 {
-		t.Fatalf("own merchant: %d %s", r.status, r.body)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	r := env.Do("POST", "/merchants/"+apitest.MerchantOne+"/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"5"}`)
+	if r.Status != 200 {
+		t.Fatalf("own merchant: %d %s", r.Status, r.Body)
 	}
-	got := env.do("POST", "/merchants/"+merchantTwo+"/transactions/"+capturedOne+"/adjustment", apiHeader(tok), `{"gratuity_amount":"5"}`).gpError(t)
+	got := env.Do("POST", "/merchants/"+apitest.MerchantTwo+"/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"5"}`).GPError(t)
 	if got.Status != 404 || got.Detail != "40008" {
 		t.Errorf("other merchant's path: %+v", got)
 	}
@@ -114,27 +115,27 @@ func TestPartnerPathIsScopedToItsMerchant(t *testing.T) {
 
 func TestOrderStoredInitiatedAndReviewNotStored(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	body := `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":"3"}}],
 		"payment_method":{"name":"Jane","card":{"number":"4263970000005262","cvv":"123","expiry_month":"12","expiry_year":"2030"}}}`
-	r := env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok), body)
-	m := r.json(t)
-	if r.status != 200 || m["status"] != "INITIATED" {
-		t.Fatalf("%d %s", r.status, r.body)
+	r := env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok), body)
+	m := r.JSON(t)
+	if r.Status != 200 || m["status"] != "INITIATED" {
+		t.Fatalf("%d %s", r.Status, r.Body)
 	}
 	o := env.mustOrder(m["id"].(string))
 	if o.Request.PaymentMethod.MaskedNumber != "426397******5262" || o.Request.Products[0].Quantity != 3 {
 		t.Errorf("stored order %+v", o.Request)
 	}
 	raw, _ := json.Marshal(o)
-	if containsAny(string(raw), "4263970000005262", `"123"`) {
+	if strings.Contains(string(raw), "4263970000005262") || strings.Contains(string(raw), `"123"`) {
 		t.Errorf("card number or CVV stored in clear: %s", raw)
 	}
 
-	r = env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok), `{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`)
-	m = r.json(t)
-	if r.status != 200 || m["status"] != "FOR_REVIEW" {
-		t.Fatalf("%d %s", r.status, r.body)
+	r = env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok), `{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`)
+	m = r.JSON(t)
+	if r.Status != 200 || m["status"] != "FOR_REVIEW" {
+		t.Fatalf("%d %s", r.Status, r.Body)
 	}
 	price := m["price"].(map[string]any)
 	if price["amount"] != "59800" || price["currency"] != "USD" {
@@ -149,57 +150,57 @@ func TestOrderStoredInitiatedAndReviewNotStored(t *testing.T) {
 // request that executed.
 func TestIdempotencyConflictMode(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	adjust := "/transactions/" + capturedOne + "/adjustment"
-	key := func(k string) map[string]string { return apiHeader(tok, "X-GP-Idempotency", k) }
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	adjust := "/transactions/" + apitest.CapturedOne + "/adjustment"
+	key := func(k string) map[string]string { return apitest.APIHeader(tok, "X-GP-Idempotency", k) }
 
 	// Rejected before execution: the key stays free.
-	if r := env.do("POST", adjust, key("k1"), `{"amount":"abc"}`); r.status != 400 {
-		t.Fatalf("invalid body: %d", r.status)
+	if r := env.Do("POST", adjust, key("k1"), `{"amount":"abc"}`); r.Status != 400 {
+		t.Fatalf("invalid body: %d", r.Status)
 	}
-	if r := env.do("POST", "/transactions/TRN_missing/adjustment", key("k1"), `{"amount":"1"}`); r.status != 404 {
-		t.Fatalf("unknown transaction: %d", r.status)
+	if r := env.Do("POST", "/transactions/TRN_missing/adjustment", key("k1"), `{"amount":"1"}`); r.Status != 404 {
+		t.Fatalf("unknown transaction: %d", r.Status)
 	}
-	if r := env.do("POST", adjust, map[string]string{"Authorization": "Bearer stale", "X-GP-Version": version, "X-GP-Idempotency": "k1"}, `{"amount":"1"}`); r.status != 401 {
-		t.Fatalf("bad token: %d", r.status)
+	if r := env.Do("POST", adjust, map[string]string{"Authorization": "Bearer stale", "X-GP-Version": apitest.Version, "X-GP-Idempotency": "k1"}, `{"amount":"1"}`); r.Status != 401 {
+		t.Fatalf("bad token: %d", r.Status)
 	}
-	first := env.do("POST", adjust, key("k1"), `{"amount":"1500"}`)
-	if first.status != 200 {
-		t.Fatalf("first use: %d %s", first.status, first.body)
+	first := env.Do("POST", adjust, key("k1"), `{"amount":"1500"}`)
+	if first.Status != 200 {
+		t.Fatalf("first use: %d %s", first.Status, first.Body)
 	}
-	want := gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + capturedOne}
+	want := apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+apitest.CapturedOne)
 	for _, body := range []string{`{"amount":"1500"}`, `{"amount":"1600"}`} {
-		if got := env.do("POST", adjust, key("k1"), body).gpError(t); got != want {
+		if got := env.Do("POST", adjust, key("k1"), body).GPError(t); got != want {
 			t.Errorf("repeat with %s: %+v", body, got)
 		}
 	}
 	// Across endpoints.
-	if got := env.do("POST", "/merchants/"+merchantOne+"/orders", key("k1"), `{}`).gpError(t); got != want {
+	if got := env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", key("k1"), `{}`).GPError(t); got != want {
 		t.Errorf("same key on orders: %+v", got)
 	}
 	// Orders name their status.
-	o := env.do("POST", "/merchants/"+merchantOne+"/orders", key("k2"), `{}`).json(t)
-	wantOrder := gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + o["id"].(string) + ", status=INITIATED"}
-	if got := env.do("POST", "/merchants/"+merchantOne+"/orders", key("k2"), `{}`).gpError(t); got != wantOrder {
+	o := env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", key("k2"), `{}`).JSON(t)
+	wantOrder := apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+o["id"].(string)+", status=INITIATED")
+	if got := env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", key("k2"), `{}`).GPError(t); got != wantOrder {
 		t.Errorf("order repeat: %+v", got)
 	}
 	// Another app may use the same key.
-	other := env.mustToken(partnerApp, partnerKey, "")
+	other := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	if other == tok {
 		t.Fatal("tokens repeat")
 	}
 	// After 24 hours the key is free again.
-	env.clock.Advance(24 * time.Hour)
-	tok = env.mustToken(partnerApp, partnerKey, "")
-	if r := env.do("POST", adjust, apiHeader(tok, "X-GP-Idempotency", "k1"), `{"amount":"1700"}`); r.status != 200 {
-		t.Errorf("key after 24h: %d %s", r.status, r.body)
+	env.Clock.Advance(24 * time.Hour)
+	tok = env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	if r := env.Do("POST", adjust, apitest.APIHeader(tok, "X-GP-Idempotency", "k1"), `{"amount":"1700"}`); r.Status != 200 {
+		t.Errorf("key after 24h: %d %s", r.Status, r.Body)
 	}
 }
 
 // 50 requests with one key at the same moment: exactly one executes.
 func TestIdempotencyConcurrent(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var wg sync.WaitGroup
 	statuses := make(chan int, 50)
 	start := make(chan struct{})
@@ -208,8 +209,8 @@ func TestIdempotencyConcurrent(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			<-start
-			r := env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok, "X-GP-Idempotency", "same-key"), fmt.Sprintf(`{"gratuity_amount":"%d"}`, i+1))
-			statuses <- r.status
+			r := env.Do("POST", "/transactions/"+apitest.CapturedTwo+"/adjustment", apitest.APIHeader(tok, "X-GP-Idempotency", "same-key"), fmt.Sprintf(`{"gratuity_amount":"%d"}`, i+1))
+			statuses <- r.Status
 		}(i)
 	}
 	close(start)
@@ -222,81 +223,72 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	if count[200] != 1 || count[409] != 49 {
 		t.Errorf("statuses %v: want one 200 and 49 409", count)
 	}
-	if n := len(env.mustAdjustments(capturedTwo)); n != 1 {
+	if n := len(env.mustAdjustments(apitest.CapturedTwo)); n != 1 {
 		t.Errorf("%d adjustments stored, want 1", n)
 	}
 }
 
 func (env *sandboxEnv) mustTransaction(id string) sandbox.Transaction {
-	env.t.Helper()
+	env.T.Helper()
 	var txn sandbox.Transaction
-	if err := env.db.View(func(tx sandbox.Tx) error {
+	if err := env.DB.View(func(tx sandbox.Tx) error {
 		var err error
 		txn, err = tx.Transaction(id)
 		return err
 	}); err != nil {
-		env.t.Fatalf("transaction %s: %v", id, err)
+		env.T.Fatalf("transaction %s: %v", id, err)
 	}
 	return txn
 }
 
 func (env *sandboxEnv) mustAdjustments(id string) []sandbox.Adjustment {
-	env.t.Helper()
+	env.T.Helper()
 	var history []sandbox.Adjustment
-	if err := env.db.View(func(tx sandbox.Tx) error {
+	if err := env.DB.View(func(tx sandbox.Tx) error {
 		var err error
 		history, err = tx.Adjustments(id)
 		return err
 	}); err != nil {
-		env.t.Fatalf("adjustments of %s: %v", id, err)
+		env.T.Fatalf("adjustments of %s: %v", id, err)
 	}
 	return history
 }
 
 func (env *sandboxEnv) findOrder(id string) error {
-	return env.db.View(func(tx sandbox.Tx) error {
+	return env.DB.View(func(tx sandbox.Tx) error {
 		_, err := tx.Order(id)
 		return err
 	})
 }
 
 func (env *sandboxEnv) mustOrder(id string) sandbox.Order {
-	env.t.Helper()
+	env.T.Helper()
 	var o sandbox.Order
-	if err := env.db.View(func(tx sandbox.Tx) error {
+	if err := env.DB.View(func(tx sandbox.Tx) error {
 		var err error
 		o, err = tx.Order(id)
 		return err
 	}); err != nil {
-		env.t.Fatalf("order %s: %v", id, err)
+		env.T.Fatalf("order %s: %v", id, err)
 	}
 	return o
-}
-
-func containsAny(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
 }
 
 // A transaction remembers its newest 100 adjustments, numbered from its first.
 func TestAdjustmentHistoryKeepsTheNewestHundred(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	for i := 1; i <= 105; i++ {
-		if r := env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok), fmt.Sprintf(`{"gratuity_amount":"%d"}`, i)); r.status != 200 {
-			t.Fatalf("adjustment %d: %d %s", i, r.status, r.body)
+		if r := env.Do("POST", "/transactions/"+apitest.CapturedTwo+"/adjustment", apitest.APIHeader(tok), fmt.Sprintf(`{"gratuity_amount":"%d"}`, i)); r.Status != 200 {
+			t.Fatalf("adjustment %d: %d %s", i, r.Status, r.Body)
 		}
 	}
-	history := env.mustAdjustments(capturedTwo)
+	history := env.mustAdjustments(apitest.CapturedTwo)
 	if len(history) != 100 || history[0].Seq != 6 || history[99].Seq != 105 ||
 		history[0].Changes["gratuity_amount"] != (sandbox.Change{From: "5", To: "6"}) {
 		t.Fatalf("history of %d entries, first %+v, last %+v", len(history), history[0], history[len(history)-1])
 	}
-	if txn := env.mustTransaction(capturedTwo); txn.GratuityAmount != "105" || txn.AdjustmentCount != 105 {
+	if txn := env.mustTransaction(apitest.CapturedTwo); txn.GratuityAmount != "105" || txn.AdjustmentCount != 105 {
 		t.Errorf("transaction after 105 adjustments: %+v", txn)
 	}
 }
@@ -305,17 +297,17 @@ func TestAdjustmentHistoryKeepsTheNewestHundred(t *testing.T) {
 // restricted token is issued like any other.
 func TestForReviewLeavesTheKeyFree(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, `"restricted_token":"YES","interval_to_expire":"10_MINUTES"`)
-	orders := "/merchants/" + merchantOne + "/orders"
-	h := apiHeader(tok, "X-GP-Idempotency", "quote-then-order")
-	if r := env.do("POST", orders, h, `{"status":"FOR_REVIEW"}`); r.status != 200 {
-		t.Fatalf("quote: %d %s", r.status, r.body)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"restricted_token":"YES","interval_to_expire":"10_MINUTES"`)
+	orders := "/merchants/" + apitest.MerchantOne + "/orders"
+	h := apitest.APIHeader(tok, "X-GP-Idempotency", "quote-then-order")
+	if r := env.Do("POST", orders, h, `{"status":"FOR_REVIEW"}`); r.Status != 200 {
+		t.Fatalf("quote: %d %s", r.Status, r.Body)
 	}
-	placed := env.do("POST", orders, h, `{}`)
-	if placed.status != 200 || placed.json(t)["status"] != "INITIATED" {
-		t.Fatalf("order with the quote's key: %d %s", placed.status, placed.body)
+	placed := env.Do("POST", orders, h, `{}`)
+	if placed.Status != 200 || placed.JSON(t)["status"] != "INITIATED" {
+		t.Fatalf("order with the quote's key: %d %s", placed.Status, placed.Body)
 	}
-	if got := env.do("POST", orders, h, `{}`).gpError(t); got.Status != 409 || got.Detail != "40039" {
+	if got := env.Do("POST", orders, h, `{}`).GPError(t); got.Status != 409 || got.Detail != "40039" {
 		t.Errorf("the placed order's key: %+v", got)
 	}
 }

@@ -1,6 +1,10 @@
 package api
 
-import "github.com/gp-sandbox/gp-sandbox/sandbox"
+import (
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
+)
 
 // orders is POST /merchants/{merchant_id}/orders: a device order, or with status
 // FOR_REVIEW only its price. products is one object as the service document writes
@@ -9,42 +13,42 @@ var orders = operation{
 	op:            sandbox.OpOrder,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: []field{
-		{name: "products", kind: kObjects, max: 100, fields: []field{
-			text("id", 50),
-			text("name", 255),
-			{name: "device", kind: kObject, fields: []field{
+	body: []Field{
+		{name: "products", kind: kObjects, max: 100, fields: []Field{
+			Text("id", 50),
+			Text("name", 255),
+			{name: "device", kind: kObject, fields: []Field{
 				{name: "quantity", kind: kCount, min: 1, max: 9999},
-				text("manufacturer_model", 100),
-				text("account_name_format", 255),
+				Text("manufacturer_model", 100),
+				Text("account_name_format", 255),
 			}},
 		}},
-		text("pricing_profile", 255),
+		Text("pricing_profile", 255),
 		{name: "status", kind: kEnum, enum: []string{sandbox.OrderForReview}},
-		{name: "addresses", kind: kArray, elem: kObject, max: 10, fields: []field{
+		{name: "addresses", kind: kArray, elem: kObject, max: 10, fields: []Field{
 			{name: "functions", kind: kArray, elem: kString, max: 10},
-			text("name", 255), text("email", 255),
-			text("line_1", 255), text("line_2", 255), text("line_3", 255),
-			text("city", 100), text("state", 100), text("postal_code", 20), text("country", 3),
-			{name: "contact_phone", kind: kObject, fields: []field{
+			Text("name", 255), Text("email", 255),
+			Text("line_1", 255), Text("line_2", 255), Text("line_3", 255),
+			Text("city", 100), Text("state", 100), Text("postal_code", 20), Text("country", 3),
+			{name: "contact_phone", kind: kObject, fields: []Field{
 				{name: "country_code", kind: kDigits, min: 1, max: 5},
 				{name: "subscriber_number", kind: kDigits, min: 1, max: 20},
 			}},
 		}},
-		{name: "payment_method", kind: kObject, fields: []field{
-			text("name", 255),
-			{name: "card", kind: kObject, fields: []field{
+		{name: "payment_method", kind: kObject, fields: []Field{
+			Text("name", 255),
+			{name: "card", kind: kObject, fields: []Field{
 				{name: "number", kind: kDigits, min: 12, max: 19},
 				{name: "cvv", kind: kDigits, min: 3, max: 4},
 				{name: "expiry_month", kind: kDigits, min: 2, max: 2},
 				{name: "expiry_year", kind: kDigits, min: 2, max: 4},
-				text("avs_postal_code", 20),
+				Text("avs_postal_code", 20),
 			}},
 		}},
-		{name: "notifications", kind: kObject, fields: []field{
+		{name: "notifications", kind: kObject, fields: []Field{
 			{name: "status_url", kind: kURL, min: 1, max: 2048},
 		}},
-		text("batch_close_time", 50),
+		Text("batch_close_time", 50),
 	},
 	handler: handle(createOrder),
 }
@@ -117,7 +121,7 @@ func createOrder(s *Server, c *call, req orderRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newOrderView(o), nil
+	return NewOrderView(o), nil
 }
 
 // domain converts the request into the domain's order request. The card number is
@@ -143,7 +147,7 @@ func (req orderRequest) domain() sandbox.OrderRequest {
 	}
 	if pm := req.PaymentMethod; pm != nil {
 		out.PaymentMethod = &sandbox.OrderPayment{
-			Name: pm.Name, MaskedNumber: sandbox.MaskCardNumber(pm.Card.Number),
+			Name: pm.Name, MaskedNumber: carddata.MaskNumber(pm.Card.Number),
 			ExpiryMonth: pm.Card.ExpiryMonth, ExpiryYear: pm.Card.ExpiryYear,
 			AVSPostalCode: pm.Card.AVSPostalCode,
 		}

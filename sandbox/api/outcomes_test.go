@@ -3,64 +3,53 @@ package api_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // GP's other card-present test values, as its SDK tests send them.
 const (
-	expiredPINBlock = "AFEC374574FC90623D010000116001EE"
-	interacTag      = "82021C008407A0000002771010950580000000009A031709289C01005F280201245F2A0201245F3401019F02060000000010009F03060000000000009F080200019F090200019F100706010A03A420009F1A0201249F26089CC473F4A4CE18D39F2701809F3303E0F8C89F34030100029F3501229F360200639F370435EFED379F410400000019"
 	// e3Track is GP's E3 encrypted test swipe with its encrypted parts shortened to fit
 	// the track's length limit; the envelope and the tracks in clear are GP's.
 	e3Track = "&lt;E1050711%B4012001000000016^VI TEST CREDIT^251200000000000000000000?|LO04K0WFOmdkDz0um|+++++++Dbbn04ekG|11;4012001000000016=25120000000000000000?|1u2F/aEhbdoPixyAPGyIDv3gBfF|+++++++Dbbn04ekG|00|||/wECAQECAoFGAgEH2wYc|&gt;"
 )
-
-// cardOf is payment_method.card with the given members and funding ("" sends none,
-// as the PHP SDK and .NET's track data do).
-func cardOf(funding string, members ...string) string {
-	if funding != "" {
-		members = append(members, `"funding":"`+funding+`"`)
-	}
-	return "{" + strings.Join(members, ",") + "}"
-}
-
-func quoted(name, value string) string { return `"` + name + `":"` + value + `"` }
 
 // The same track, PIN block and EMV data decline as credit and are approved as debit:
 // GP's debit tests send its credit tests' cards (Java GpApiDebitTest,
 // GpApiCreditCardPresentTest).
 func TestFundingDecidesTestTrackOutcomes(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	chipPIN := []string{quoted("track", visaTrack), quoted("tag", emvTag), quoted("pin_block", pinBlock)}
-	expired := []string{quoted("track", expiredTrack), quoted("tag", interacTag), quoted("pin_block", expiredPINBlock)}
-	encrypted := []string{quoted("track", e3Track)}
-	encryptedPIN := []string{quoted("track", e3Track), quoted("pin_block", pinBlock)}
+	tok := env.PartnerToken()
+	chipPIN := []string{apitest.Quoted("track", apitest.VisaTrack), apitest.Quoted("tag", apitest.EMVTag), apitest.Quoted("pin_block", apitest.PINBlock)}
+	expired := []string{apitest.Quoted("track", apitest.ExpiredTrack), apitest.Quoted("tag", apitest.InteracTag), apitest.Quoted("pin_block", apitest.ExpiredPINBlock)}
+	encrypted := []string{apitest.Quoted("track", e3Track)}
+	encryptedPIN := []string{apitest.Quoted("track", e3Track), apitest.Quoted("pin_block", apitest.PINBlock)}
 	cases := []struct {
 		name, card, status, result string
 	}{
-		{"chip with PIN, credit", cardOf("CREDIT", chipPIN...), "DECLINED", "55"},
-		{"chip with PIN, no funding", cardOf("", chipPIN...), "DECLINED", "55"},
-		{"chip with PIN, debit", cardOf("DEBIT", chipPIN...), "CAPTURED", "00"},
-		{"expired track, credit", cardOf("CREDIT", expired...), "DECLINED", "54"},
+		{"chip with PIN, credit", apitest.CardOf("CREDIT", chipPIN...), "DECLINED", "55"},
+		{"chip with PIN, no funding", apitest.CardOf("", chipPIN...), "DECLINED", "55"},
+		{"chip with PIN, debit", apitest.CardOf("DEBIT", chipPIN...), "CAPTURED", "00"},
+		{"expired track, credit", apitest.CardOf("CREDIT", expired...), "DECLINED", "54"},
 		// The Interac application in its chip data says debit: the .NET SDK's
 		// DebitSaleSwipe_NewDebitTrackDataDetails sends no funding and expects CAPTURED.
-		{"expired track, no funding", cardOf("", expired...), "CAPTURED", "00"},
-		{"expired track without chip data, no funding", cardOf("", quoted("track", expiredTrack), quoted("pin_block", expiredPINBlock)), "DECLINED", "54"},
+		{"expired track, no funding", apitest.CardOf("", expired...), "CAPTURED", "00"},
+		{"expired track without chip data, no funding", apitest.CardOf("", apitest.Quoted("track", apitest.ExpiredTrack), apitest.Quoted("pin_block", apitest.ExpiredPINBlock)), "DECLINED", "54"},
 		// The PHP SDK's DebitCardTest::testDebitSaleSwipeChip, its card unexpired.
-		{"Interac chip with PIN, no funding", cardOf("", quoted("track", ";4024720012345671=30125025432198712345?"), quoted("tag", interacTag), quoted("pin_block", expiredPINBlock)), "CAPTURED", "00"},
-		{"expired track, debit", cardOf("DEBIT", expired...), "CAPTURED", "00"},
-		{"encrypted swipe, credit", cardOf("CREDIT", encrypted...), "DECLINED", "14"},
-		{"encrypted swipe, no funding", cardOf("", encrypted...), "DECLINED", "14"},
-		{"encrypted swipe with PIN, debit", cardOf("DEBIT", encryptedPIN...), "CAPTURED", "00"},
+		{"Interac chip with PIN, no funding", apitest.CardOf("", apitest.Quoted("track", ";4024720012345671=30125025432198712345?"), apitest.Quoted("tag", apitest.InteracTag), apitest.Quoted("pin_block", apitest.ExpiredPINBlock)), "CAPTURED", "00"},
+		{"expired track, debit", apitest.CardOf("DEBIT", expired...), "CAPTURED", "00"},
+		{"encrypted swipe, credit", apitest.CardOf("CREDIT", encrypted...), "DECLINED", "14"},
+		{"encrypted swipe, no funding", apitest.CardOf("", encrypted...), "DECLINED", "14"},
+		{"encrypted swipe with PIN, debit", apitest.CardOf("DEBIT", encryptedPIN...), "CAPTURED", "00"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := env.mustCharge(tok, saleBody("1202", "AUTO", tc.card))
+			got := env.MustCharge(tok, apitest.SaleBody("1202", "AUTO", tc.card))
 			authcode := field(got, "payment_method", "card", "authcode")
 			if got["status"] != tc.status || field(got, "payment_method", "result") != tc.result || (authcode == "") != (tc.status == "DECLINED") {
 				t.Errorf("status %v result %v authcode %q; want %s %s", got["status"], field(got, "payment_method", "result"), authcode, tc.status, tc.result)
 			}
-			if strings.Contains(string(env.do("GET", "/transactions/"+got["id"].(string), apiHeader(tok), "").body), "4012001000000016") {
+			if strings.Contains(string(env.Do("GET", "/transactions/"+got["id"].(string), apitest.APIHeader(tok), "").Body), "4012001000000016") {
 				t.Errorf("the encrypted track's card number is shown in clear")
 			}
 		})
@@ -73,16 +62,16 @@ func TestFundingDecidesTestTrackOutcomes(t *testing.T) {
 // (Java GpApiCreditCardPresentTest::CreditCardReauthorizeTransaction).
 func TestFixedAuthcodes(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	cnp := strings.Replace(strings.Replace(saleBody("1202", "LATER", manualCard), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
-	if got := env.mustCharge(tok, cnp); field(got, "payment_method", "card", "authcode") != "123456" {
+	tok := env.PartnerToken()
+	cnp := strings.Replace(strings.Replace(apitest.SaleBody("1202", "LATER", apitest.ManualCard), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
+	if got := env.MustCharge(tok, cnp); field(got, "payment_method", "card", "authcode") != "123456" {
 		t.Errorf("card-not-present authorization: authcode %v, want 123456", field(got, "payment_method", "card", "authcode"))
 	}
-	if got := env.mustCharge(tok, saleBody("1202", "AUTO", manualCard)); field(got, "payment_method", "card", "authcode") == "123456" {
+	if got := env.MustCharge(tok, apitest.SaleBody("1202", "AUTO", apitest.ManualCard)); field(got, "payment_method", "card", "authcode") == "123456" {
 		t.Errorf("a card-present sale got the card-not-present authcode")
 	}
-	sale := env.mustTransactionIn(tok, "REVERSED")
-	got := env.mustPost(tok, "/transactions/"+sale+"/reauthorization", `{}`)
+	sale := env.MustTransactionIn(tok, "REVERSED")
+	got := env.MustPost(tok, "/transactions/"+sale+"/reauthorization", `{}`)
 	if got["status"] != "CAPTURED" || field(got, "payment_method", "result") != "00" || field(got, "payment_method", "card", "authcode") != "VI1202" {
 		t.Errorf("reauthorization: %v", got)
 	}
@@ -93,17 +82,17 @@ func TestFixedAuthcodes(t *testing.T) {
 // Java GpApiCreditCardNotPresentTest::CreditSale_ExpiryCard for the sale).
 func TestVerifyExpiredCard(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	card := `{"number":"4000120000001154","expiry_month":"12","expiry_year":"20","cvv":"123"}` // expired by the test clock
 	body := `{"account_name":"transaction_processing","channel":"CP","currency":"USD","country":"US",` +
 		`"payment_method":{"entry_mode":"MANUAL","card":` + card + `}}`
-	r := env.do("POST", "/verifications", apiHeader(tok), body)
-	got := r.json(t)
-	if r.status != 200 || got["status"] != "NOT_VERIFIED" || field(got, "action", "result_code") != "NOT_VERIFIED" {
-		t.Errorf("verification of an expired card: %d %s", r.status, r.body)
+	r := env.Do("POST", "/verifications", apitest.APIHeader(tok), body)
+	got := r.JSON(t)
+	if r.Status != 200 || got["status"] != "NOT_VERIFIED" || field(got, "action", "result_code") != "NOT_VERIFIED" {
+		t.Errorf("verification of an expired card: %d %s", r.Status, r.Body)
 	}
-	r = env.do("POST", "/transactions", apiHeader(tok), saleBody("100", "AUTO", card))
-	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40085", "Expiry date invalid"}) {
+	r = env.Do("POST", "/transactions", apitest.APIHeader(tok), apitest.SaleBody("100", "AUTO", card))
+	if got := r.GPError(t); got != (apitest.Err(400, "INVALID_REQUEST_DATA", "40085", "Expiry date invalid")) {
 		t.Errorf("sale of an expired card: %+v", got)
 	}
 }
@@ -113,7 +102,7 @@ func TestVerifyExpiredCard(t *testing.T) {
 // words in payment_method.card, the issuer's codes in card.provider.
 func TestAVSTestCards(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	// card, cvv_result, avs_postal_code_result, avs_address_result, status, provider cvv, postal, address
 	rows := [][8]string{
 		{"5167308114614170", "MATCHED", "NOT_CHECKED", "NOT_CHECKED", "CAPTURED", "M", "U", "U"},
@@ -146,9 +135,9 @@ func TestAVSTestCards(t *testing.T) {
 		{"4259913622000341", "NOT_CHECKED", "NOT_MATCHED", "NOT_MATCHED", "DECLINED", "U", "N", "N"},
 	}
 	for _, row := range rows {
-		body := strings.Replace(strings.Replace(saleBody("101", "AUTO", `{"number":"`+row[0]+`","expiry_month":"12","expiry_year":"30",`+
+		body := strings.Replace(strings.Replace(apitest.SaleBody("101", "AUTO", `{"number":"`+row[0]+`","expiry_month":"12","expiry_year":"30",`+
 			`"avs_address":"Apartment 852","avs_postal_code":"5001"}`), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
-		got := env.mustCharge(tok, body)
+		got := env.MustCharge(tok, body)
 		card := func(path ...string) any { return field(got, append([]string{"payment_method", "card"}, path...)...) }
 		have := [8]any{row[0], card("cvv_result"), card("avs_postal_code_result"), card("avs_address_result"), got["status"],
 			card("provider", "cvv_result"), card("provider", "avs_postal_code_result"), card("provider", "avs_address_result")}
@@ -163,7 +152,7 @@ func TestAVSTestCards(t *testing.T) {
 		}
 	}
 	// Other cards carry no AVS results.
-	if got := env.mustCharge(tok, saleBody("101", "AUTO", manualCard)); card(got, "provider") != nil || card(got, "avs_address_result") != nil {
+	if got := env.MustCharge(tok, apitest.SaleBody("101", "AUTO", apitest.ManualCard)); card(got, "provider") != nil || card(got, "avs_address_result") != nil {
 		t.Errorf("a card without AVS results: %v", got)
 	}
 }
@@ -178,53 +167,53 @@ func card(m map[string]any, path ...string) any {
 // CreditRefund_ZeroAmount).
 func TestPaymentRequestChecks(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	gbp := func(amount string, extra ...string) string {
-		return strings.Replace(saleBody(amount, "AUTO", manualCard, extra...), `"USD"`, `"GBP"`, 1)
+		return strings.Replace(apitest.SaleBody(amount, "AUTO", apitest.ManualCard, extra...), `"USD"`, `"GBP"`, 1)
 	}
 	storedCredential := func(initiator, model, sequence string) []string {
 		var parts []string
 		for name, v := range map[string]string{"model": model, "sequence": sequence} {
 			if v != "" {
-				parts = append(parts, quoted(name, v))
+				parts = append(parts, apitest.Quoted(name, v))
 			}
 		}
-		parts = append(parts, quoted("reason", "INCREMENTAL"))
+		parts = append(parts, apitest.Quoted("reason", "INCREMENTAL"))
 		out := []string{`"stored_credential":{` + strings.Join(parts, ",") + `}`}
 		if initiator != "" {
-			out = append(out, quoted("initiator", initiator))
+			out = append(out, apitest.Quoted("initiator", initiator))
 		}
 		return out
 	}
-	incomplete := gpError{400, "INVALID_REQUEST_DATA", "40007", "Request expects the following conditionally mandatory fields initiator, model and sequence."}
-	surcharge := gpError{400, "INVALID_REQUEST_DATA", "50020", "The surcharge amount is greater than 5% of the transaction amount"}
-	zero := gpError{400, "INVALID_REQUEST_DATA", "50020", "Zero negative or insufficient amount specified "}
+	incomplete := apitest.Err(400, "INVALID_REQUEST_DATA", "40007", "Request expects the following conditionally mandatory fields initiator, model and sequence.")
+	surcharge := apitest.Err(400, "INVALID_REQUEST_DATA", "50020", "The surcharge amount is greater than 5% of the transaction amount")
+	zero := apitest.Err(400, "INVALID_REQUEST_DATA", "50020", "Zero negative or insufficient amount specified ")
 	cases := []struct {
 		name, path, body string
-		want             gpError // zero: approved
+		want             apitest.GPError // zero: approved
 	}{
-		{"stored credential complete", "/transactions", saleBody("100", "AUTO", manualCard, storedCredential("MERCHANT", "RECURRING", "SUBSEQUENT")...), gpError{}},
-		{"stored credential without initiator", "/transactions", saleBody("100", "AUTO", manualCard, storedCredential("", "RECURRING", "SUBSEQUENT")...), incomplete},
-		{"stored credential without model", "/transactions", saleBody("100", "AUTO", manualCard, storedCredential("MERCHANT", "", "SUBSEQUENT")...), incomplete},
-		{"stored credential without sequence", "/transactions", saleBody("100", "AUTO", manualCard, storedCredential("MERCHANT", "RECURRING", "")...), incomplete},
+		{"stored credential complete", "/transactions", apitest.SaleBody("100", "AUTO", apitest.ManualCard, storedCredential("MERCHANT", "RECURRING", "SUBSEQUENT")...), apitest.GPError{}},
+		{"stored credential without initiator", "/transactions", apitest.SaleBody("100", "AUTO", apitest.ManualCard, storedCredential("", "RECURRING", "SUBSEQUENT")...), incomplete},
+		{"stored credential without model", "/transactions", apitest.SaleBody("100", "AUTO", apitest.ManualCard, storedCredential("MERCHANT", "", "SUBSEQUENT")...), incomplete},
+		{"stored credential without sequence", "/transactions", apitest.SaleBody("100", "AUTO", apitest.ManualCard, storedCredential("MERCHANT", "RECURRING", "")...), incomplete},
 		{"verification, stored credential without sequence", "/verifications",
-			`{"channel":"CP","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":` + manualCard + `},` +
+			`{"channel":"CP","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":` + apitest.ManualCard + `},` +
 				strings.Join(storedCredential("MERCHANT", "RECURRING", ""), ",") + `}`, incomplete},
-		{"surcharge 3 of 69", "/transactions", gbp("6900", `"surcharge_amount":"300"`), gpError{}},
-		{"surcharge exactly 5%", "/transactions", gbp("2000", `"surcharge_amount":"100"`), gpError{}},
+		{"surcharge 3 of 69", "/transactions", gbp("6900", `"surcharge_amount":"300"`), apitest.GPError{}},
+		{"surcharge exactly 5%", "/transactions", gbp("2000", `"surcharge_amount":"100"`), apitest.GPError{}},
 		{"surcharge 4 of 69", "/transactions", gbp("6900", `"surcharge_amount":"400"`), surcharge},
-		{"standalone refund of zero", "/transactions", strings.Replace(saleBody("000", "AUTO", manualCard), `"SALE"`, `"REFUND"`, 1), zero},
+		{"standalone refund of zero", "/transactions", strings.Replace(apitest.SaleBody("000", "AUTO", apitest.ManualCard), `"SALE"`, `"REFUND"`, 1), zero},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := env.do("POST", tc.path, apiHeader(tok), tc.body)
-			if tc.want == (gpError{}) {
-				if r.status != 200 {
-					t.Fatalf("%d %s", r.status, r.body)
+			r := env.Do("POST", tc.path, apitest.APIHeader(tok), tc.body)
+			if tc.want == (apitest.GPError{}) {
+				if r.Status != 200 {
+					t.Fatalf("%d %s", r.Status, r.Body)
 				}
 				return
 			}
-			if got := r.gpError(t); got != tc.want {
+			if got := r.GPError(t); got != tc.want {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
 			}
 		})
@@ -237,10 +226,10 @@ func TestPaymentRequestChecks(t *testing.T) {
 // CreditCard_UATP_Transaction_Not_Supported_Error).
 func TestDeclinesPerCard(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	cnp := func(number, cvv string) string {
 		card := `{"number":"` + number + `","expiry_month":"12","expiry_year":"30","cvv":"` + cvv + `"}`
-		return strings.Replace(strings.Replace(saleBody("1025", "AUTO", card), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
+		return strings.Replace(strings.Replace(apitest.SaleBody("1025", "AUTO", card), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
 	}
 	for number, result := range map[string]string{
 		"4000120000001154": "101", "4000130000001724": "102", "4000160000004147": "103", "4242420000000091": "111",
@@ -254,24 +243,24 @@ func TestDeclinesPerCard(t *testing.T) {
 		if number[0] == '3' && (number[1] == '4' || number[1] == '7') {
 			cvv = "1234"
 		}
-		got := env.mustCharge(tok, cnp(number, cvv))
+		got := env.MustCharge(tok, cnp(number, cvv))
 		if got["status"] != "DECLINED" || field(got, "payment_method", "result") != result || card(got, "authcode") != "" {
 			t.Errorf("%s: status %v result %v authcode %v; want DECLINED %s, no authcode", number, got["status"],
 				field(got, "payment_method", "result"), card(got, "authcode"), result)
 		}
 	}
-	downstream := gpError{502, "SYSTEM_ERROR_DOWNSTREAM", "50013", "200,eCom error—Developers are notified"}
+	downstream := apitest.Err(502, "SYSTEM_ERROR_DOWNSTREAM", "50013", "200,eCom error—Developers are notified")
 	for _, number := range []string{"4009830000001985", "5135020000005871", "372349000000852", "30450000000985", "6011000000002000", "3566000000002006"} {
 		cvv := "123"
 		if number[1] == '7' {
 			cvv = "1234"
 		}
-		if got := env.do("POST", "/transactions", apiHeader(tok), cnp(number, cvv)).gpError(t); got != downstream {
+		if got := env.Do("POST", "/transactions", apitest.APIHeader(tok), cnp(number, cvv)).GPError(t); got != downstream {
 			t.Errorf("%s: %+v", number, got)
 		}
 	}
-	unsupported := gpError{400, "INVALID_REQUEST_DATA", "50020", "Transaction not supported Please contact support "}
-	if got := env.do("POST", "/transactions", apiHeader(tok), cnp("135400000007187", "123")).gpError(t); got != unsupported {
+	unsupported := apitest.Err(400, "INVALID_REQUEST_DATA", "50020", "Transaction not supported Please contact support ")
+	if got := env.Do("POST", "/transactions", apitest.APIHeader(tok), cnp("135400000007187", "123")).GPError(t); got != unsupported {
 		t.Errorf("UATP: %+v", got)
 	}
 }

@@ -8,12 +8,12 @@ import (
 
 // tokenCardFields is card of POST /payment-methods: a keyed card, or a card-present
 // read's track. Node copies the expiry as given, so a month may come as a number.
-var tokenCardFields = []field{
-	digits("number", 19),
+var tokenCardFields = []Field{
+	Digits("number", 19),
 	{name: "expiry_month", kind: kCount, min: 1, max: 12},
 	{name: "expiry_year", kind: kCount, max: 9999},
-	text("cvv", 10), // its length is judged with the card's brand: 40085
-	text("track", 300),
+	Text("cvv", 10), // its length is judged with the card's brand: 40085
+	Text("track", 300),
 }
 
 // createPaymentMethod is POST /payment-methods and its partner form: tokenize a card
@@ -22,14 +22,14 @@ var createPaymentMethod = operation{
 	op:            sandbox.OpPaymentMethodCreate,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: []field{
-		text("account_name", 100),
-		text("account_id", 50),
+	body: []Field{
+		Text("account_name", 100),
+		Text("account_id", 50),
 		{name: "name", kind: kString, max: 100}, // .NET sends "" [GP]
-		text("reference", 100),
-		enum("usage_mode", sandbox.UsageSingle, sandbox.UsageMultiple),
-		enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
-		{name: "payer", kind: kObject, fields: []field{{name: "id", kind: kString, max: 50}}},
+		Text("reference", 100),
+		Enum("usage_mode", sandbox.UsageSingle, sandbox.UsageMultiple),
+		Enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
+		{name: "payer", kind: kObject, fields: []Field{{name: "id", kind: kString, max: 50}}},
 		{name: "card", kind: kObject, required: true, fields: tokenCardFields},
 	},
 	handler: handle(func(s *Server, c *call, req tokenizeBody) (any, error) {
@@ -112,10 +112,10 @@ var editPaymentMethod = operation{
 	authenticated: true,
 	pathIDs:       []string{"merchant_id", "id"},
 	bodyOptional:  true,
-	body: []field{
-		enum("usage_mode", sandbox.UsageSingle, sandbox.UsageMultiple),
+	body: []Field{
+		Enum("usage_mode", sandbox.UsageSingle, sandbox.UsageMultiple),
 		{name: "name", kind: kString, max: 100},
-		{name: "card", kind: kObject, fields: []field{
+		{name: "card", kind: kObject, fields: []Field{
 			{name: "number", kind: kDigits, max: 19},
 			{name: "expiry_month", kind: kDigits, max: 2},
 			{name: "expiry_year", kind: kDigits, max: 4},

@@ -3,13 +3,13 @@ package api_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
-const tokenizeBody = `{"account_name":"tokenization","usage_mode":"%s","card":` + manualCard + `}`
-
 func (env *sandboxEnv) mustTokenize(tok, usage string) string {
-	env.t.Helper()
-	return env.mustPost(tok, "/payment-methods", strings.Replace(tokenizeBody, "%s", usage, 1))["id"].(string)
+	env.T.Helper()
+	return env.MustPost(tok, "/payment-methods", strings.Replace(apitest.TokenizeBody, "%s", usage, 1))["id"].(string)
 }
 
 func tokenSale(id string, extra string) string {
@@ -20,43 +20,43 @@ func tokenSale(id string, extra string) string {
 // A token's life: made, read, edited, charged, deleted; then unknown everywhere.
 func TestPaymentMethodLifecycle(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	created := env.mustPost(tok, "/payment-methods", strings.Replace(tokenizeBody, "%s", "MULTIPLE", 1))
+	tok := env.PartnerToken()
+	created := env.MustPost(tok, "/payment-methods", strings.Replace(apitest.TokenizeBody, "%s", "MULTIPLE", 1))
 	id := created["id"].(string)
 	if !strings.HasPrefix(id, "PMT_") || created["usage_mode"] != "MULTIPLE" || field(created, "action", "type") != "PAYMENT_METHOD_CREATE" ||
 		field(created, "card", "brand") != "VISA" || field(created, "card", "masked_number_last4") != "XXXXXXXXXXXX5262" ||
 		created["account_id"] != "TKA_00000000000000000000000000000001" {
 		t.Errorf("tokenized: %v", created)
 	}
-	got := env.do("GET", "/payment-methods/"+id, apiHeader(tok), "").json(t)
+	got := env.Do("GET", "/payment-methods/"+id, apitest.APIHeader(tok), "").JSON(t)
 	if got["status"] != "ACTIVE" || field(got, "card", "number_last4") != "5262" || field(got, "card", "expiry_year") != "30" {
 		t.Errorf("read: %v", got)
 	}
-	edited := env.do("PATCH", "/payment-methods/"+id, apiHeader(tok), `{"usage_mode":"MULTIPLE","card":{"expiry_month":"1","expiry_year":"2031"}}`).json(t)
+	edited := env.Do("PATCH", "/payment-methods/"+id, apitest.APIHeader(tok), `{"usage_mode":"MULTIPLE","card":{"expiry_month":"1","expiry_year":"2031"}}`).JSON(t)
 	if field(edited, "card", "expiry_month") != "01" || field(edited, "card", "expiry_year") != "31" || field(edited, "action", "type") != "PAYMENT_METHOD_EDIT" {
 		t.Errorf("edited: %v", edited)
 	}
 	for range 2 { // multi-use: charged twice
-		sale := env.mustCharge(tok, tokenSale(id, `,"card":{"cvv":"123"}`))
+		sale := env.MustCharge(tok, tokenSale(id, `,"card":{"cvv":"123"}`))
 		if sale["status"] != "CAPTURED" || field(sale, "payment_method", "id") != id || field(sale, "payment_method", "card", "masked_number_last4") != "XXXXXXXXXXXX5262" {
 			t.Errorf("token sale: %v", sale)
 		}
 	}
-	verified := env.mustPost(tok, "/verifications", `{"channel":"CNP","currency":"USD","payment_method":{"entry_mode":"ECOM","id":"`+id+`"}}`)
+	verified := env.MustPost(tok, "/verifications", `{"channel":"CNP","currency":"USD","payment_method":{"entry_mode":"ECOM","id":"`+id+`"}}`)
 	if verified["status"] != "VERIFIED" {
 		t.Errorf("token verification: %v", verified)
 	}
-	deleted := env.do("DELETE", "/payment-methods/"+id, apiHeader(tok), "").json(t)
+	deleted := env.Do("DELETE", "/payment-methods/"+id, apitest.APIHeader(tok), "").JSON(t)
 	if deleted["status"] != "DELETED" || field(deleted, "action", "type") != "PAYMENT_METHOD_DELETE" || field(deleted, "action", "result_code") != "SUCCESS" {
 		t.Errorf("deleted: %v", deleted)
 	}
-	gone := gpError{404, "RESOURCE_NOT_FOUND", "40116", "payment_method " + id + " not found at this location."}
-	for _, r := range []reply{
-		env.do("GET", "/payment-methods/"+id, apiHeader(tok), ""),
-		env.do("DELETE", "/payment-methods/"+id, apiHeader(tok), ""),
-		env.do("POST", "/transactions", apiHeader(tok), tokenSale(id, "")),
+	gone := apitest.Err(404, "RESOURCE_NOT_FOUND", "40116", "payment_method "+id+" not found at this location.")
+	for _, r := range []apitest.Reply{
+		env.Do("GET", "/payment-methods/"+id, apitest.APIHeader(tok), ""),
+		env.Do("DELETE", "/payment-methods/"+id, apitest.APIHeader(tok), ""),
+		env.Do("POST", "/transactions", apitest.APIHeader(tok), tokenSale(id, "")),
 	} {
-		if e := r.gpError(t); e != gone {
+		if e := r.GPError(t); e != gone {
 			t.Errorf("after delete: %+v", e)
 		}
 	}
@@ -65,21 +65,21 @@ func TestPaymentMethodLifecycle(t *testing.T) {
 // A single-use token pays once; a test card keeps its outcome when tokenized.
 func TestPaymentMethodSingleUseAndOutcome(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	id := env.mustTokenize(tok, "SINGLE")
-	if sale := env.mustCharge(tok, tokenSale(id, "")); sale["status"] != "CAPTURED" {
+	if sale := env.MustCharge(tok, tokenSale(id, "")); sale["status"] != "CAPTURED" {
 		t.Errorf("first use: %v", sale)
 	}
-	want := gpError{404, "RESOURCE_NOT_FOUND", "40116", "payment_method " + id + " not found at this location."}
-	if got := env.do("POST", "/transactions", apiHeader(tok), tokenSale(id, "")).gpError(t); got != want {
+	want := apitest.Err(404, "RESOURCE_NOT_FOUND", "40116", "payment_method "+id+" not found at this location.")
+	if got := env.Do("POST", "/transactions", apitest.APIHeader(tok), tokenSale(id, "")).GPError(t); got != want {
 		t.Errorf("second use: %+v", got)
 	}
-	declining := env.mustPost(tok, "/payment-methods", `{"usage_mode":"MULTIPLE","card":{"number":"4000120000001154","expiry_month":"12","expiry_year":"30"}}`)["id"].(string)
-	if sale := env.mustCharge(tok, tokenSale(declining, "")); sale["status"] != "DECLINED" || field(sale, "payment_method", "result") != "101" {
+	declining := env.MustPost(tok, "/payment-methods", `{"usage_mode":"MULTIPLE","card":{"number":"4000120000001154","expiry_month":"12","expiry_year":"30"}}`)["id"].(string)
+	if sale := env.MustCharge(tok, tokenSale(declining, "")); sale["status"] != "DECLINED" || field(sale, "payment_method", "result") != "101" {
 		t.Errorf("GP's declined test card, tokenized: %v", sale)
 	}
 	// Nothing of the number but its first six and last four is kept.
-	admin := string(env.do("GET", "/_sandbox/transactions?limit=500", nil, "").body)
+	admin := string(env.Do("GET", "/_sandbox/transactions?limit=500", nil, "").Body)
 	if strings.Contains(admin, "4000120000001154") || strings.Contains(admin, "4263970000005262") {
 		t.Errorf("a card number in clear: %s", admin)
 	}
@@ -87,54 +87,54 @@ func TestPaymentMethodSingleUseAndOutcome(t *testing.T) {
 
 func TestPaymentMethodErrors(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	id := env.mustTokenize(tok, "MULTIPLE")
-	tokenizeOnly := env.mustToken(partnerApp, partnerKey, `"permissions":["PMT_POST_Create_Single"]`)
+	tokenizeOnly := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["PMT_POST_Create_Single"]`)
 	cases := []struct {
 		name, method, path, tok, body string
-		want                          gpError
+		want                          apitest.GPError
 	}{
 		{"tokenize without number", "POST", "/payment-methods", tok, `{"card":{"expiry_month":"12","expiry_year":"30"}}`,
-			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields : number"}},
+			apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields : number")},
 		{"tokenize without card", "POST", "/payment-methods", tok, `{"usage_mode":"SINGLE"}`,
-			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields card"}},
+			apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields card")},
 		{"tokenize an expired card", "POST", "/payment-methods", tok, `{"card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"19"}}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40085", "Expiry date invalid"}},
-		{"tokenize into a transaction account", "POST", "/payment-methods", tok, `{"account_name":"transaction_processing","card":` + manualCard + `}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: transaction_processing , " + merchantOne}},
-		{"usage mode unknown", "POST", "/payment-methods", tok, `{"usage_mode":"TWICE","card":` + manualCard + `}`,
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "usage_mode contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40085", "Expiry date invalid")},
+		{"tokenize into a transaction account", "POST", "/payment-methods", tok, `{"account_name":"transaction_processing","card":` + apitest.ManualCard + `}`,
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: transaction_processing , "+apitest.MerchantOne)},
+		{"usage mode unknown", "POST", "/payment-methods", tok, `{"usage_mode":"TWICE","card":` + apitest.ManualCard + `}`,
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "usage_mode contains unexpected data")},
 		{"edit to single use", "PATCH", "/payment-methods/" + id, tok, `{"usage_mode":"SINGLE","card":{"expiry_month":"12","expiry_year":"31"}}`,
-			gpError{400, "INVALID_REQUEST_DATA", "50020", "TokenType can only be MULTI"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "50020", "TokenType can only be MULTI")},
 		{"edit saying nothing", "PATCH", "/payment-methods/" + id, tok, `{"name":"James"}`,
-			gpError{400, "INVALID_REQUEST_DATA", "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide")},
 		{"malformed id", "GET", "/payment-methods/This_is_not_a_payment_id", tok, "",
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "payment_method.id: This_is_not_a_payment_id contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "payment_method.id: This_is_not_a_payment_id contains unexpected data")},
 		{"sale with a malformed id", "POST", "/transactions", tok, tokenSale("TRN_x", ""),
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "payment_method.id: TRN_x contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "payment_method.id: TRN_x contains unexpected data")},
 		{"sale with neither card nor token", "POST", "/transactions", tok, `{"channel":"CP","amount":"100","currency":"USD","payment_method":{"entry_mode":"MANUAL"}}`,
-			gpError{400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields payment_method.card"}},
-		{"another merchant's path", "GET", "/merchants/" + merchantTwo + "/payment-methods/" + id, tok, "",
-			gpError{404, "RESOURCE_NOT_FOUND", "40116", "payment_method " + id + " not found at this location."}},
+			apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields payment_method.card")},
+		{"another merchant's path", "GET", "/merchants/" + apitest.MerchantTwo + "/payment-methods/" + id, tok, "",
+			apitest.Err(404, "RESOURCE_NOT_FOUND", "40116", "payment_method "+id+" not found at this location.")},
 		{"restricted token reads", "GET", "/payment-methods/" + id, tokenizeOnly, "",
-			gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}},
+			apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action")},
 		{"restricted token charges", "POST", "/transactions", tokenizeOnly, tokenSale(id, ""),
-			gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}},
+			apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := env.do(tc.method, tc.path, apiHeader(tc.tok), tc.body).gpError(t); got != tc.want {
+			if got := env.Do(tc.method, tc.path, apitest.APIHeader(tc.tok), tc.body).GPError(t); got != tc.want {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
 			}
 		})
 	}
 	// The restricted token of a browser (PMT_POST_Create_Single) tokenizes, and its
 	// scope names the tokenization account only.
-	if r := env.do("POST", "/payment-methods", apiHeader(tokenizeOnly), strings.Replace(tokenizeBody, "%s", "SINGLE", 1)); r.status != 200 {
-		t.Errorf("restricted token tokenizes: %d %s", r.status, r.body)
+	if r := env.Do("POST", "/payment-methods", apitest.APIHeader(tokenizeOnly), strings.Replace(apitest.TokenizeBody, "%s", "SINGLE", 1)); r.Status != 200 {
+		t.Errorf("restricted token tokenizes: %d %s", r.Status, r.Body)
 	}
-	again := env.do("POST", "/payment-methods", apiHeader(tok, "X-GP-Idempotency", "k1"), strings.Replace(tokenizeBody, "%s", "MULTIPLE", 1)).json(t)
-	if got := env.do("POST", "/payment-methods", apiHeader(tok, "X-GP-Idempotency", "k1"), strings.Replace(tokenizeBody, "%s", "MULTIPLE", 1)).gpError(t); got != (gpError{409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id=" + again["id"].(string)}) {
+	again := env.Do("POST", "/payment-methods", apitest.APIHeader(tok, "X-GP-Idempotency", "k1"), strings.Replace(apitest.TokenizeBody, "%s", "MULTIPLE", 1)).JSON(t)
+	if got := env.Do("POST", "/payment-methods", apitest.APIHeader(tok, "X-GP-Idempotency", "k1"), strings.Replace(apitest.TokenizeBody, "%s", "MULTIPLE", 1)).GPError(t); got != (apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+again["id"].(string))) {
 		t.Errorf("same idempotency key: %+v", got)
 	}
 }

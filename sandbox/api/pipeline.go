@@ -3,14 +3,14 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // maxHeaderValue is the length limit of X-GP-Version, X-GP-Idempotency and path ids.
@@ -46,7 +46,7 @@ type operation struct {
 	op            sandbox.Operation
 	authenticated bool     // needs a bearer token and X-GP-Version
 	pathIDs       []string // path variables, each 1..50 characters where the route has them
-	body          []field
+	body          []Field
 	bodyOptional  bool // an empty body reads as {} (GETs; a batch close sends none)
 	handler       handler
 }
@@ -67,24 +67,26 @@ type call struct {
 }
 
 func (s *Server) endpoint(op operation) http.Handler {
-	s.operations[string(op.op)] = true
+	if !slices.Contains(sandbox.Operations(), op.op) {
+		panic(fmt.Sprintf("operation %s is not listed in sandbox.Operations (scenarios, journal filters)", op.op))
+	}
 	if problems := checkShape(op.body, op.handler.request); len(problems) > 0 {
 		// A programming error, like a bad regexp literal: every test that starts a
 		// server reports it.
 		panic(fmt.Sprintf("operation %s: typed request and field table differ: %s", op.op, strings.Join(problems, "; ")))
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info := infoOf(r); info != nil {
-			info.operation = string(op.op)
+		if rec := web.RecordOf(r); rec != nil {
+			rec.Operation = string(op.op)
 		}
 		c, err := s.prepare(w, r, op)
 		if err != nil {
-			writeError(w, r, err)
+			web.WriteError(w, r, err)
 			return
 		}
 		d, err := s.decide(r, op, c)
 		if err != nil {
-			writeError(w, r, err)
+			web.WriteError(w, r, err)
 			return
 		}
 		if d.Matched() {
@@ -93,10 +95,10 @@ func (s *Server) endpoint(op operation) http.Handler {
 		}
 		body, err := s.execute(op, c)
 		if err != nil {
-			writeError(w, r, err)
+			web.WriteError(w, r, err)
 			return
 		}
-		writeBody(w, r, http.StatusOK, body)
+		web.WriteBody(w, r, http.StatusOK, body)
 	})
 }
 
@@ -108,7 +110,7 @@ func (s *Server) execute(op operation, c *call) ([]byte, error) {
 		return nil, err
 	}
 	if res, ok := view.(interface{ resourceID() string }); ok {
-		noteResource(c.r, res.resourceID())
+		web.NoteResource(c.r, res.resourceID())
 	}
 	return json.Marshal(view)
 }
@@ -145,15 +147,15 @@ func (s *Server) authenticate(r *http.Request, op operation, c *call) (string, e
 		return "", nil
 	}
 	var err error
-	if c.caller, err = s.svc.Authenticate(bearerToken(r)); err != nil {
+	if c.caller, err = s.svc.Authenticate(web.BearerToken(r)); err != nil {
 		return "", err
 	}
-	info := infoOf(r)
-	info.appID = c.caller.App.ID
+	rec := web.RecordOf(r)
+	rec.AppID = c.caller.App.ID
 	if c.version, err = versionHeader(r); err != nil {
 		return "", err
 	}
-	info.version = c.version
+	rec.Version = c.version
 	idemKey, err := idempotencyHeader(r)
 	if err != nil {
 		return "", err
@@ -167,7 +169,7 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operatio
 	if err := checkContentType(r); err != nil {
 		return err
 	}
-	raw, err := s.readBody(w, r)
+	raw, err := web.ReadBody(w, r)
 	if err != nil {
 		return err
 	}
@@ -184,24 +186,6 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operatio
 	return err
 }
 
-// bearerToken extracts the token of "Authorization: Bearer <token>" (scheme in any case).
-// Ambiguous credentials are no credentials: two Authorization headers, or a token
-// with spaces around or inside it, give "" (40001) rather than a guess at which was meant.
-func bearerToken(r *http.Request) string {
-	values := r.Header.Values("Authorization")
-	if len(values) != 1 {
-		return ""
-	}
-	scheme, token, ok := strings.Cut(values[0], " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
-		return ""
-	}
-	if len(token) > 256 {
-		return "" // no token is that long: do not even look it up
-	}
-	return token
-}
-
 // versionHeader returns X-GP-Version: required, 1..50 printable characters. Any such
 // value is accepted [SB].
 func versionHeader(r *http.Request) (string, error) {
@@ -209,7 +193,7 @@ func versionHeader(r *http.Request) (string, error) {
 	if v == "" {
 		return "", sandbox.MissingFields("X-GP-Version")
 	}
-	if len(v) > maxHeaderValue || !printableASCII(v) {
+	if len(v) > maxHeaderValue || !web.PrintableASCII(v) {
 		return "", sandbox.InvalidField("X-GP-Version")
 	}
 	return v, nil
@@ -218,19 +202,10 @@ func versionHeader(r *http.Request) (string, error) {
 // idempotencyHeader returns X-GP-Idempotency: optional, 1..50 printable characters.
 func idempotencyHeader(r *http.Request) (string, error) {
 	v := r.Header.Get(idempotencyKey)
-	if v != "" && (len(v) > maxHeaderValue || !printableASCII(v)) {
+	if v != "" && (len(v) > maxHeaderValue || !web.PrintableASCII(v)) {
 		return "", sandbox.InvalidField("X-GP-Idempotency")
 	}
 	return v, nil
-}
-
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
 }
 
 // checkContentType accepts a missing or unparseable Content-Type as JSON (the Node SDK
@@ -248,27 +223,4 @@ func checkContentType(r *http.Request) error {
 		return nil
 	}
 	return sandbox.InvalidField("Content-Type")
-}
-
-// readBody reads at most maxBody bytes. A declared length over the limit is refused
-// before a byte is read, so a 100 MiB upload costs nothing.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if r.ContentLength > s.maxBody {
-		return nil, s.bodyTooLarge()
-	}
-	if read, ok := r.Body.(*journaledBody); ok && read.err == nil {
-		return read.whole, nil // within maxBody: peekBody reads no body declared longer
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
-	var tooLarge *http.MaxBytesError
-	var refused *sandbox.Error // from decodeRequestBody: the encoding or its size
-	switch {
-	case errors.As(err, &tooLarge):
-		return nil, s.bodyTooLarge()
-	case errors.As(err, &refused):
-		return nil, err // as refused, with the status it was raised with
-	case err != nil:
-		return nil, sandbox.BodyUnexpected() // the client went away or sent a broken chunk
-	}
-	return raw, nil
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // GET /transactions/{id} of a transaction the app cannot see answers GP's reporting
@@ -12,21 +14,21 @@ import (
 // Node GpApiReportingTransactionsTest::ReportTransactionDetail_WrongId).
 func TestTransactionDetailNotFound(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	const id = "0f4b6a9c-5c1d-4d3c-8e21-6b2e9a7f3d12" // the tests ask for a random UUID
 	for _, tc := range []struct{ path, named string }{
 		{"/transactions/" + id, "/ucp/transactions/" + id},
 		{"/ucp/transactions/" + id, "/ucp/transactions/" + id},
-		{"/transactions/" + otherMerchant, "/ucp/transactions/" + otherMerchant},
-		{"/merchants/" + merchantOne + "/transactions/" + id, "/ucp/merchants/" + merchantOne + "/transactions/" + id},
+		{"/transactions/" + apitest.OtherMerchant, "/ucp/transactions/" + apitest.OtherMerchant},
+		{"/merchants/" + apitest.MerchantOne + "/transactions/" + id, "/ucp/merchants/" + apitest.MerchantOne + "/transactions/" + id},
 	} {
-		r := env.do("GET", tc.path, apiHeader(tok), "")
+		r := env.Do("GET", tc.path, apitest.APIHeader(tok), "")
 		parts := tc.path[len(tc.path)-len(id):]
-		if tc.path == "/transactions/"+otherMerchant {
-			parts = otherMerchant
+		if tc.path == "/transactions/"+apitest.OtherMerchant {
+			parts = apitest.OtherMerchant
 		}
-		want := gpError{404, "RESOURCE_NOT_FOUND", "40118", "Transactions " + parts + " not found at this " + tc.named}
-		if got := r.gpError(t); got != want {
+		want := apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Transactions "+parts+" not found at this "+tc.named)
+		if got := r.GPError(t); got != want {
 			t.Errorf("GET %s:\n got %+v\nwant %+v", tc.path, got, want)
 		}
 	}
@@ -38,22 +40,22 @@ func TestTransactionDetailNotFound(t *testing.T) {
 // _By_Name, _By_RandomName, _By_Token_First6_And_Token_Last4*).
 func TestListTransactionsReportingFilters(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
-	keyed := env.mustCharge(tok, saleBody("100", "AUTO", manualCard))["id"].(string)
-	swiped := env.mustCharge(tok, saleBody("200", "AUTO", trackCard()))["id"].(string)
+	tok := env.PartnerToken()
+	keyed := env.MustCharge(tok, apitest.SaleBody("100", "AUTO", apitest.ManualCard))["id"].(string)
+	swiped := env.MustCharge(tok, apitest.SaleBody("200", "AUTO", apitest.TrackCard()))["id"].(string)
 	// The Node SDK's keyed sales carry the cardholder's name in payment_method.name.
-	body := saleBody("300", "AUTO", manualCard)
-	body = body[:len(body)-len(`"card":`+manualCard+`}}`)] + `"name":"James Mason","card":` + manualCard + `}}`
-	james := env.mustCharge(tok, body)["id"].(string)
+	body := apitest.SaleBody("300", "AUTO", apitest.ManualCard)
+	body = body[:len(body)-len(`"card":`+apitest.ManualCard+`}}`)] + `"name":"James Mason","card":` + apitest.ManualCard + `}}`
+	james := env.MustCharge(tok, body)["id"].(string)
 
 	list := func(query url.Values) []string {
 		t.Helper()
-		r := env.do("GET", "/transactions?"+query.Encode(), apiHeader(tok), "")
-		if r.status != 200 {
-			t.Fatalf("GET /transactions?%s: %d %s", query.Encode(), r.status, r.body)
+		r := env.Do("GET", "/transactions?"+query.Encode(), apitest.APIHeader(tok), "")
+		if r.Status != 200 {
+			t.Fatalf("GET /transactions?%s: %d %s", query.Encode(), r.Status, r.Body)
 		}
 		var ids []string
-		for _, v := range r.json(t)["transactions"].([]any) {
+		for _, v := range r.JSON(t)["transactions"].([]any) {
 			m := v.(map[string]any)
 			ids = append(ids, m["id"].(string))
 			if m["id"] == james && field(m, "payment_method", "name") != "James Mason" {
@@ -97,21 +99,21 @@ func TestListTransactionsReportingFilters(t *testing.T) {
 	cases := []struct {
 		name  string
 		query url.Values
-		want  gpError
+		want  apitest.GPError
 	}{
 		{"unknown brand", q("from_time_created", "2021-03-01", "brand", "MIT"),
-			gpError{400, "INVALID_REQUEST_DATA", "40097", "Invalid Value provided in the input field - brand"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40097", "Invalid Value provided in the input field - brand")},
 		{"another app's account", q("from_time_created", "2021-03-01", "account_name", "VWTest"),
-			gpError{400, "ACTION_NOT_AUTHORIZED", "40003", "Token does not match account_id or account_name in the request"}},
+			apitest.Err(400, "ACTION_NOT_AUTHORIZED", "40003", "Token does not match account_id or account_name in the request")},
 		{"token filters with payment_method CARD", q("token_first6", "516730", "token_last4", "5507", "payment_method", "CARD"),
-			gpError{400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: payment_method"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: payment_method")},
 		{"unknown payment_method", q("payment_method", "CASH"),
-			gpError{400, "INVALID_REQUEST_DATA", "40213", "payment_method contains unexpected data"}},
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "payment_method contains unexpected data")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := env.do("GET", "/transactions?"+tc.query.Encode(), apiHeader(tok), "")
-			if got := r.gpError(t); got != tc.want {
+			r := env.Do("GET", "/transactions?"+tc.query.Encode(), apitest.APIHeader(tok), "")
+			if got := r.GPError(t); got != tc.want {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
 			}
 		})
@@ -123,7 +125,7 @@ func TestListTransactionsReportingFilters(t *testing.T) {
 // summary mappers read it. A payment's own answer shows the last four only.
 func TestTransactionDetailShowsFirst6Last4(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	for number, want := range map[string]string{
 		"4263970000005262": "426397XXXXXX5262", // 16 digits
 		"374101000000608":  "374101XXXXX0608",  // 15 digits (AMEX)
@@ -132,16 +134,16 @@ func TestTransactionDetailShowsFirst6Last4(t *testing.T) {
 		if len(number) == 15 {
 			cvv = "1234"
 		}
-		sale := env.mustCharge(tok, saleBody("1000", "AUTO", `{"number":"`+number+`","expiry_month":"12","expiry_year":"30","cvv":"`+cvv+`"}`))
+		sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", `{"number":"`+number+`","expiry_month":"12","expiry_year":"30","cvv":"`+cvv+`"}`))
 		if got := field(sale, "payment_method", "card", "masked_number_first6last4"); got != nil {
 			t.Errorf("%s: the sale's answer shows %v", number, got)
 		}
 		id := sale["id"].(string)
-		detail := env.do("GET", "/transactions/"+id, apiHeader(tok), "").json(t)
+		detail := env.Do("GET", "/transactions/"+id, apitest.APIHeader(tok), "").JSON(t)
 		if got := field(detail, "payment_method", "card", "masked_number_first6last4"); got != want {
 			t.Errorf("%s: detail shows %v, want %s", number, got, want)
 		}
-		list := env.do("GET", "/transactions?id="+id, apiHeader(tok), "").json(t)
+		list := env.Do("GET", "/transactions?id="+id, apitest.APIHeader(tok), "").JSON(t)
 		items, _ := list["transactions"].([]any)
 		if len(items) != 1 {
 			t.Fatalf("%s: listed %v", number, list)

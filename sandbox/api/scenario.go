@@ -13,19 +13,16 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // Scenario headers. X-Sandbox-Scenario names the scenarios of one request (commas
-// between names); X-Sandbox-Session scopes sequence state, so that parallel test
-// suites do not consume one another's steps.
+// between names); X-Sandbox-Rule names the rule that shaped the answer. The session
+// (web.SessionHeader) scopes sequence state.
 const (
 	headerScenario = "X-Sandbox-Scenario"
-	headerSession  = "X-Sandbox-Session"
 	headerRule     = "X-Sandbox-Rule"
 )
-
-// maxSession is the length limit of X-Sandbox-Session.
-const maxSession = 100
 
 // decide asks the scenario engine what to do with a call that passed every check.
 // It runs after prepare, so a request the real API would refuse is refused whatever
@@ -34,10 +31,10 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	if s.engine == nil {
 		return scenario.Decision{}, nil
 	}
-	info := infoOf(r)
-	session := r.Header.Get(headerSession)
-	if session != "" && (len(session) > maxSession || !printableASCII(session)) {
-		return scenario.Decision{}, sandbox.InvalidField(headerSession)
+	rec := web.RecordOf(r)
+	session, err := web.Session(r)
+	if err != nil {
+		return scenario.Decision{}, err
 	}
 	req := scenario.Request{
 		Operation:     string(op.op),
@@ -60,8 +57,8 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	}
 	if len(req.Named) == 0 && !s.engine.HasGlobal() && !s.svc.HasBindings() {
 		// No scenario can apply: spare the request the lookups.
-		if info != nil {
-			info.session = session
+		if rec != nil {
+			rec.Session = session
 		}
 		return scenario.Decision{Rule: -1, Step: -1}, nil
 	}
@@ -82,10 +79,10 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	if errors.As(err, &unknown) {
 		return d, sandbox.UnknownScenario(headerScenario, unknown.Name, s.engine.Names())
 	}
-	if info != nil {
-		info.session, info.rule, info.step, info.miss = session, d.Ref(), d.Step, d.Miss
-		info.draws = d.Draws
-		info.fault = d.Outcome.Fault
+	if rec != nil {
+		rec.Session, rec.Rule, rec.Step, rec.Miss = session, d.Ref(), d.Step, d.Miss
+		rec.Draws = d.Draws
+		rec.Fault = d.Outcome.Fault
 	}
 	return d, err
 }
@@ -119,7 +116,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 		answer, err := s.execute(op, c)
 		switch {
 		case err != nil:
-			status, body = errorResponse(r, err)
+			status, body = web.ErrorResponse(r, err)
 		case o.Body != nil:
 			status, body = http.StatusOK, mergeJSON(answer, o.Body)
 		default:
@@ -129,7 +126,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	if e := o.Error; e != nil {
 		// The client sees the scripted error even when apply executed the action (or
 		// the action failed): that is what the rule is for.
-		status, body = errorResponse(r, withStatus(o.Status, sandbox.Scripted(e.Code, e.Detail, e.Description)))
+		status, body = web.ErrorResponse(r, web.WithStatus(o.Status, sandbox.Scripted(e.Code, e.Detail, e.Description)))
 	}
 	switch o.Fault {
 	case scenario.FaultTimeout:
@@ -144,15 +141,15 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	hold(r.Context(), o.Delay)
 	switch o.Fault {
 	case scenario.FaultEmpty:
-		if info := infoOf(r); info != nil {
-			info.status = status
+		if rec := web.RecordOf(r); rec != nil {
+			rec.Status = status
 		}
 		w.Header().Set("Content-Length", "0")
 		w.WriteHeader(status)
 	case scenario.FaultMalformed:
-		writeBody(w, r, status, body[:len(body)/2])
+		web.WriteBody(w, r, status, body[:len(body)/2])
 	default:
-		writeBody(w, r, status, body)
+		web.WriteBody(w, r, status, body)
 	}
 }
 

@@ -15,34 +15,35 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
 const (
-	adjustPath = "/ucp/transactions/" + capturedOne + "/adjustment"
-	orderPath  = "/ucp/merchants/" + merchantOne + "/orders"
+	adjustPath = "/ucp/transactions/" + apitest.CapturedOne + "/adjustment"
+	orderPath  = "/ucp/merchants/" + apitest.MerchantOne + "/orders"
 	orderBody  = `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}]}`
 )
 
 // gratuity reads a transaction's stored gratuity, to tell whether an action was applied.
 func (env *sandboxEnv) gratuity(id string) string {
-	env.t.Helper()
+	env.T.Helper()
 	var g string
-	err := env.db.View(func(tx sandbox.Tx) error {
+	err := env.DB.View(func(tx sandbox.Tx) error {
 		t, err := tx.Transaction(id)
 		g = t.GratuityAmount
 		return err
 	})
 	if err != nil {
-		env.t.Fatal(err)
+		env.T.Fatal(err)
 	}
 	return g
 }
 
 // attempt sends a request with a client of its own (no connection reuse, the given
 // timeout) and returns the client's error instead of failing: faults are client errors.
-func (env *sandboxEnv) attempt(timeout time.Duration, path string, header map[string]string, body string) (reply, error) {
+func (env *sandboxEnv) attempt(timeout time.Duration, path string, header map[string]string, body string) (apitest.Reply, error) {
 	req, _ := http.NewRequest("POST", env.URL+path, strings.NewReader(body))
 	for k, v := range header {
 		req.Header.Set(k, v)
@@ -51,109 +52,109 @@ func (env *sandboxEnv) attempt(timeout time.Duration, path string, header map[st
 	client := &http.Client{Timeout: timeout, Transport: &http.Transport{DisableKeepAlives: true}}
 	resp, err := client.Do(req)
 	if err != nil {
-		return reply{}, err
+		return apitest.Reply{}, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	return reply{status: resp.StatusCode, header: resp.Header, body: b}, err
+	return apitest.Reply{Status: resp.StatusCode, Header: resp.Header, Body: b}, err
 }
 
-func mustRule(t *testing.T, r reply, want string) {
+func mustRule(t *testing.T, r apitest.Reply, want string) {
 	t.Helper()
-	if got := r.header.Get("X-Sandbox-Rule"); got != want {
-		t.Errorf("X-Sandbox-Rule = %q, want %q (status %d %s)", got, want, r.status, r.body)
+	if got := r.Header.Get("X-Sandbox-Rule"); got != want {
+		t.Errorf("X-Sandbox-Rule = %q, want %q (status %d %s)", got, want, r.Status, r.Body)
 	}
 }
 
 // Every built-in scenario, switched on by header, does what the README says.
 func TestBuiltinScenarios(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	with := func(name string, extra ...string) map[string]string {
-		return apiHeader(tok, append([]string{"X-Sandbox-Scenario", name}, extra...)...)
+		return apitest.APIHeader(tok, append([]string{"X-Sandbox-Scenario", name}, extra...)...)
 	}
 
 	t.Run("adjustment-not-available", func(t *testing.T) {
-		r := env.do("POST", adjustPath, with("adjustment-not-available"), `{"gratuity_amount":"111"}`)
-		if got := r.gpError(t); got != (gpError{403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action"}) {
+		r := env.Do("POST", adjustPath, with("adjustment-not-available"), `{"gratuity_amount":"111"}`)
+		if got := r.GPError(t); got != (apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action")) {
 			t.Errorf("got %+v", got)
 		}
 		mustRule(t, r, "adjustment-not-available#0")
-		if g := env.gratuity(capturedOne); g == "111" {
+		if g := env.gratuity(apitest.CapturedOne); g == "111" {
 			t.Error("the refused adjustment was stored")
 		}
 		// Orders are not concerned.
-		r = env.do("POST", orderPath, with("adjustment-not-available"), orderBody)
-		if r.status != 200 || r.header.Get("X-Sandbox-Rule") != "" {
-			t.Errorf("order: %d %s", r.status, r.body)
+		r = env.Do("POST", orderPath, with("adjustment-not-available"), orderBody)
+		if r.Status != 200 || r.Header.Get("X-Sandbox-Rule") != "" {
+			t.Errorf("order: %d %s", r.Status, r.Body)
 		}
 	})
 	t.Run("downstream-error", func(t *testing.T) {
-		want := gpError{502, "SYSTEM_ERROR_DOWNSTREAM", "50046", "Unable to process your request due to an error with a system down stream."}
-		r := env.do("POST", "/accesstoken", map[string]string{"X-Sandbox-Scenario": "downstream-error"}, tokenBody(partnerApp, partnerKey, ""))
-		if got := r.gpError(t); got != want {
+		want := apitest.Err(502, "SYSTEM_ERROR_DOWNSTREAM", "50046", "Unable to process your request due to an error with a system down stream.")
+		r := env.Do("POST", "/accesstoken", map[string]string{"X-Sandbox-Scenario": "downstream-error"}, apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
+		if got := r.GPError(t); got != want {
 			t.Errorf("token: %+v", got)
 		}
-		r = env.do("POST", orderPath, with("downstream-error"), orderBody)
-		if got := r.gpError(t); got != want {
+		r = env.Do("POST", orderPath, with("downstream-error"), orderBody)
+		if got := r.GPError(t); got != want {
 			t.Errorf("order: %+v", got)
 		}
 	})
 	t.Run("batch-closed", func(t *testing.T) {
-		r := env.do("POST", adjustPath, with("batch-closed"), `{"amount":"1"}`)
-		if got := r.gpError(t); got != (gpError{400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch."}) {
+		r := env.Do("POST", adjustPath, with("batch-closed"), `{"amount":"1"}`)
+		if got := r.GPError(t); got != (apitest.Err(400, "INVALID_ACTION", "40290", "Cannot PROCESS Adjustment over a transaction that is in a closed batch.")) {
 			t.Errorf("got %+v", got)
 		}
 	})
 	t.Run("order-merchant-not-configured", func(t *testing.T) {
-		r := env.do("POST", orderPath, with("order-merchant-not-configured"), orderBody)
-		if got := r.gpError(t); got.Status != 400 || got.Code != "INVALID_REQUEST_DATA" || got.Detail != "40041" ||
+		r := env.Do("POST", orderPath, with("order-merchant-not-configured"), orderBody)
+		if got := r.GPError(t); got.Status != 400 || got.Code != "INVALID_REQUEST_DATA" || got.Detail != "40041" ||
 			!strings.HasPrefix(got.Description, "Merchant configuration does not exist") {
 			t.Errorf("got %+v", got)
 		}
 	})
 	t.Run("declined-adjustment", func(t *testing.T) {
-		r := env.do("POST", "/transactions/"+capturedTwo+"/adjustment", with("declined-adjustment"), `{"gratuity_amount":"42"}`)
-		m := r.json(t)
+		r := env.Do("POST", "/transactions/"+apitest.CapturedTwo+"/adjustment", with("declined-adjustment"), `{"gratuity_amount":"42"}`)
+		m := r.JSON(t)
 		pm, _ := m["payment_method"].(map[string]any)
-		if r.status != 200 || m["status"] != "DECLINED" || pm["result"] != "55" || pm["card"] == nil {
-			t.Errorf("got %d %s", r.status, r.body)
+		if r.Status != 200 || m["status"] != "DECLINED" || pm["result"] != "55" || pm["card"] == nil {
+			t.Errorf("got %d %s", r.Status, r.Body)
 		}
 		// The merge keeps GP's field order.
-		if !bytes.HasPrefix(r.body, []byte(`{"id":"`+capturedTwo+`","time_created":`)) {
-			t.Errorf("field order lost: %s", r.body)
+		if !bytes.HasPrefix(r.Body, []byte(`{"id":"`+apitest.CapturedTwo+`","time_created":`)) {
+			t.Errorf("field order lost: %s", r.Body)
 		}
-		if g := env.gratuity(capturedTwo); g != "42" {
+		if g := env.gratuity(apitest.CapturedTwo); g != "42" {
 			t.Errorf("stored gratuity %q, want the executed change", g)
 		}
 	})
 	t.Run("idempotency-replay", func(t *testing.T) {
 		h := with("idempotency-replay", "X-GP-Idempotency", "replay-1")
-		first := env.do("POST", orderPath, h, orderBody)
-		again := env.do("POST", orderPath, h, orderBody)
-		if first.status != 200 || again.status != 200 || !bytes.Equal(first.body, again.body) {
-			t.Errorf("replay: %d %s / %d %s", first.status, first.body, again.status, again.body)
+		first := env.Do("POST", orderPath, h, orderBody)
+		again := env.Do("POST", orderPath, h, orderBody)
+		if first.Status != 200 || again.Status != 200 || !bytes.Equal(first.Body, again.Body) {
+			t.Errorf("replay: %d %s / %d %s", first.Status, first.Body, again.Status, again.Body)
 		}
-		other := env.do("POST", orderPath, h, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A80_SP"}]}`)
-		if got := other.gpError(t); got.Status != 409 || got.Code != "DUPLICATE_ACTION" {
+		other := env.Do("POST", orderPath, h, `{"products":[{"id":"PRO_TRA_CP-US-CARD-A80_SP"}]}`)
+		if got := other.GPError(t); got.Status != 409 || got.Code != "DUPLICATE_ACTION" {
 			t.Errorf("other body: %+v", got)
 		}
 		// Without the scenario the same key is a plain 409.
-		if r := env.do("POST", orderPath, apiHeader(tok, "X-GP-Idempotency", "replay-1"), orderBody); r.status != 409 {
-			t.Errorf("without replay: %d %s", r.status, r.body)
+		if r := env.Do("POST", orderPath, apitest.APIHeader(tok, "X-GP-Idempotency", "replay-1"), orderBody); r.Status != 409 {
+			t.Errorf("without replay: %d %s", r.Status, r.Body)
 		}
 		// A key first used outside replay mode has no answer kept to replay: 409, not
 		// an empty 200.
-		env.do("POST", orderPath, apiHeader(tok, "X-GP-Idempotency", "replay-2"), orderBody)
-		late := env.do("POST", orderPath, with("idempotency-replay", "X-GP-Idempotency", "replay-2"), orderBody)
-		if got := late.gpError(t); got.Status != 409 || got.Code != "DUPLICATE_ACTION" {
+		env.Do("POST", orderPath, apitest.APIHeader(tok, "X-GP-Idempotency", "replay-2"), orderBody)
+		late := env.Do("POST", orderPath, with("idempotency-replay", "X-GP-Idempotency", "replay-2"), orderBody)
+		if got := late.GPError(t); got.Status != 409 || got.Code != "DUPLICATE_ACTION" {
 			t.Errorf("replay of a key used before replay mode: %+v", got)
 		}
 	})
 	t.Run("flaky-then-ok", func(t *testing.T) {
 		var got []int
 		for range 4 {
-			got = append(got, env.do("POST", orderPath, with("flaky-then-ok", "X-Sandbox-Session", "flaky"), orderBody).status)
+			got = append(got, env.Do("POST", orderPath, with("flaky-then-ok", "X-Sandbox-Session", "flaky"), orderBody).Status)
 		}
 		if fmt.Sprint(got) != "[502 502 200 200]" {
 			t.Errorf("statuses %v", got)
@@ -161,33 +162,33 @@ func TestBuiltinScenarios(t *testing.T) {
 	})
 	t.Run("token-expired", func(t *testing.T) {
 		h := with("token-expired", "X-Sandbox-Session", "expiry", "X-GP-Idempotency", "expiry-1")
-		r := env.do("POST", adjustPath, h, `{"amount":"900"}`)
-		if got := r.gpError(t); got != (gpError{401, "NOT_AUTHENTICATED", "40002", "Access token expired"}) {
+		r := env.Do("POST", adjustPath, h, `{"amount":"900"}`)
+		if got := r.GPError(t); got != (apitest.Err(401, "NOT_AUTHENTICATED", "40002", "Access token expired")) {
 			t.Errorf("first call: %+v", got)
 		}
 		// The client re-authenticates and resends with the same idempotency key.
-		h["Authorization"] = "Bearer " + env.mustToken(partnerApp, partnerKey, "")
-		if r := env.do("POST", adjustPath, h, `{"amount":"900"}`); r.status != 200 {
-			t.Errorf("resend: %d %s", r.status, r.body)
+		h["Authorization"] = "Bearer " + env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+		if r := env.Do("POST", adjustPath, h, `{"amount":"900"}`); r.Status != 200 {
+			t.Errorf("resend: %d %s", r.Status, r.Body)
 		}
 	})
 	t.Run("slow-network", func(t *testing.T) {
 		start := time.Now()
-		r := env.do("POST", orderPath, with("slow-network"), orderBody)
-		if d := time.Since(start); r.status != 200 || d < time.Second {
-			t.Errorf("status %d after %v, want 200 after at least 1s", r.status, d)
+		r := env.Do("POST", orderPath, with("slow-network"), orderBody)
+		if d := time.Since(start); r.Status != 200 || d < time.Second {
+			t.Errorf("status %d after %v, want 200 after at least 1s", r.Status, d)
 		}
 	})
 	t.Run("timeout-after-commit", func(t *testing.T) {
 		// The rule holds the connection 10 s; the client gives up long before, as a
 		// client would, and finds the change stored.
 		start := time.Now()
-		_, err := env.attempt(300*time.Millisecond, "/transactions/"+preauthorized+"/adjustment",
+		_, err := env.attempt(300*time.Millisecond, "/transactions/"+apitest.Preauthorized+"/adjustment",
 			with("timeout-after-commit"), `{"gratuity_amount":"77"}`)
 		if err == nil || time.Since(start) > 5*time.Second {
 			t.Fatalf("want a client timeout, got err %v after %v", err, time.Since(start))
 		}
-		if g := env.gratuity(preauthorized); g != "77" {
+		if g := env.gratuity(apitest.Preauthorized); g != "77" {
 			t.Errorf("stored gratuity %q, want 77", g)
 		}
 	})
@@ -218,13 +219,13 @@ rules:
 
 // Every fault kind, as a real client sees it.
 func TestFaultsSeenByClient(t *testing.T) {
-	env := mustSandboxWith(t, envOptions{scenarios: faultScenarios(t)})
-	h := apiHeader(env.mustToken(partnerApp, partnerKey, ""), "X-Sandbox-Scenario", "faults")
-	path := "/transactions/" + capturedOne + "/adjustment"
+	env := mustSandboxWith(t, apitest.Options{Scenarios: faultScenarios(t)})
+	h := apitest.APIHeader(env.MustToken(apitest.PartnerApp, apitest.PartnerKey, ""), "X-Sandbox-Scenario", "faults")
+	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
 
 	if _, err := env.attempt(5*time.Second, path, h, `{"gratuity_amount":"1"}`); err == nil {
 		t.Error("reset: the client got an answer")
-	} else if g := env.gratuity(capturedOne); g == "1" {
+	} else if g := env.gratuity(apitest.CapturedOne); g == "1" {
 		t.Error("reset without apply stored the change")
 	}
 
@@ -234,29 +235,29 @@ func TestFaultsSeenByClient(t *testing.T) {
 	if err == nil || (errors.As(err, &netErr) && netErr.Timeout()) || time.Since(start) < 100*time.Millisecond {
 		t.Errorf("timeout: want the server to close after 100ms, got %v after %v", err, time.Since(start))
 	}
-	if g := env.gratuity(capturedOne); g != "2" {
+	if g := env.gratuity(apitest.CapturedOne); g != "2" {
 		t.Errorf("timeout with apply: stored gratuity %q, want 2", g)
 	}
 
 	r, err := env.attempt(5*time.Second, path, h, `{"gratuity_amount":"3"}`)
-	if err != nil || r.status != 200 || len(r.body) != 0 || r.header.Get("X-Sandbox-Rule") != "faults#2" {
-		t.Errorf("empty: %v %d %q", err, r.status, r.body)
+	if err != nil || r.Status != 200 || len(r.Body) != 0 || r.Header.Get("X-Sandbox-Rule") != "faults#2" {
+		t.Errorf("empty: %v %d %q", err, r.Status, r.Body)
 	}
-	if g := env.gratuity(capturedOne); g != "2" {
+	if g := env.gratuity(apitest.CapturedOne); g != "2" {
 		t.Errorf("empty without apply stored the change: %q", g)
 	}
 
 	r, err = env.attempt(5*time.Second, path, h, `{"gratuity_amount":"4"}`)
-	if err != nil || r.status != 200 || len(r.body) == 0 || json.Valid(r.body) || !bytes.HasPrefix(r.body, []byte(`{"id":"`)) {
-		t.Errorf("malformed: %v %d %q", err, r.status, r.body)
+	if err != nil || r.Status != 200 || len(r.Body) == 0 || json.Valid(r.Body) || !bytes.HasPrefix(r.Body, []byte(`{"id":"`)) {
+		t.Errorf("malformed: %v %d %q", err, r.Status, r.Body)
 	}
-	if g := env.gratuity(capturedOne); g != "4" {
+	if g := env.gratuity(apitest.CapturedOne); g != "4" {
 		t.Errorf("malformed with apply: stored gratuity %q, want 4", g)
 	}
 
 	r, err = env.attempt(5*time.Second, path, h, `{"gratuity_amount":"5"}`)
-	if err != nil || r.status != 502 || json.Valid(r.body) || !bytes.HasPrefix(r.body, []byte(`{"error_code":"SYSTEM_`)) {
-		t.Errorf("malformed error: %v %d %q", err, r.status, r.body)
+	if err != nil || r.Status != 502 || json.Valid(r.Body) || !bytes.HasPrefix(r.Body, []byte(`{"error_code":"SYSTEM_`)) {
+		t.Errorf("malformed error: %v %d %q", err, r.Status, r.Body)
 	}
 }
 
@@ -264,71 +265,71 @@ func TestFaultsSeenByClient(t *testing.T) {
 func TestScenarioActivation(t *testing.T) {
 	var logs bytes.Buffer
 	var mu sync.Mutex
-	env := mustSandboxWith(t, envOptions{
-		global: []string{"downstream-error"},
-		fixtures: func(fx *sandbox.Fixtures) {
+	env := mustSandboxWith(t, apitest.Options{
+		Global: []string{"downstream-error"},
+		Fixtures: func(fx *sandbox.Fixtures) {
 			for i := range fx.Transactions {
-				if fx.Transactions[i].ID == capturedTwo {
+				if fx.Transactions[i].ID == apitest.CapturedTwo {
 					fx.Transactions[i].Scenarios = []string{"batch-closed"}
 				}
 			}
 		},
-		log: lockedWriter{&mu, &logs},
+		Log: lockedWriter{&mu, &logs},
 	})
 	// The global scenario also covers /accesstoken; a header naming another scenario
 	// replaces it.
-	if r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(partnerApp, partnerKey, "")); r.status != 502 {
-		t.Fatalf("global on accesstoken: %d %s", r.status, r.body)
+	if r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, "")); r.Status != 502 {
+		t.Fatalf("global on accesstoken: %d %s", r.Status, r.Body)
 	}
-	r := env.do("POST", "/accesstoken", map[string]string{"X-Sandbox-Scenario": "adjustment-not-available, batch-closed"}, tokenBody(partnerApp, partnerKey, ""))
-	if r.status != 200 {
-		t.Fatalf("header replaces global: %d %s", r.status, r.body)
+	r := env.Do("POST", "/accesstoken", map[string]string{"X-Sandbox-Scenario": "adjustment-not-available, batch-closed"}, apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
+	if r.Status != 200 {
+		t.Fatalf("header replaces global: %d %s", r.Status, r.Body)
 	}
-	tok := r.json(t)["token"].(string)
+	tok := r.JSON(t)["token"].(string)
 
 	// Bound to the transaction: its binding beats the global scenario.
-	r = env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok), `{"amount":"1"}`)
-	if got := r.gpError(t); got.Detail != "40290" {
+	r = env.Do("POST", "/transactions/"+apitest.CapturedTwo+"/adjustment", apitest.APIHeader(tok), `{"amount":"1"}`)
+	if got := r.GPError(t); got.Detail != "40290" {
 		t.Errorf("fixture binding: %+v", got)
 	}
 	mustRule(t, r, "batch-closed#0")
 	// Another transaction: the global scenario.
-	r = env.do("POST", adjustPath, apiHeader(tok), `{"amount":"1"}`)
+	r = env.Do("POST", adjustPath, apitest.APIHeader(tok), `{"amount":"1"}`)
 	mustRule(t, r, "downstream-error#0")
 	// The header beats the binding.
-	r = env.do("POST", "/transactions/"+capturedTwo+"/adjustment", apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available"), `{"amount":"1"}`)
+	r = env.Do("POST", "/transactions/"+apitest.CapturedTwo+"/adjustment", apitest.APIHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available"), `{"amount":"1"}`)
 	mustRule(t, r, "adjustment-not-available#0")
 	// An unknown name in the header is the client's mistake, named after the header,
 	// with the unknown name and the known ones.
-	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available,no-such"), `{"amount":"1"}`)
-	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; ` +
-		"known: adjustment-not-available, batch-closed, capture-over-limit, declined-adjustment, declined-sale, downstream-error, flaky-then-ok, " +
-		"idempotency-replay, order-merchant-not-configured, slow-network, timeout-after-commit, token-expired"}) {
+	r = env.Do("POST", adjustPath, apitest.APIHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available,no-such"), `{"amount":"1"}`)
+	if got := r.GPError(t); got != (apitest.Err(400, "INVALID_REQUEST_DATA", "40213", `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; `+
+		"known: adjustment-not-available, batch-closed, capture-over-limit, declined-adjustment, declined-sale, downstream-error, flaky-then-ok, "+
+		"idempotency-replay, order-merchant-not-configured, slow-network, timeout-after-commit, token-expired")) {
 		t.Errorf("unknown name: %+v", got)
 	}
 	// A card number sent as a name is not echoed in clear.
-	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "4263970000005262"), `{"amount":"1"}`)
-	if got := r.gpError(t); strings.Contains(got.Description, "4263970000005262") || !strings.Contains(got.Description, "unknown scenario") {
+	r = env.Do("POST", adjustPath, apitest.APIHeader(tok, "X-Sandbox-Scenario", "4263970000005262"), `{"amount":"1"}`)
+	if got := r.GPError(t); strings.Contains(got.Description, "4263970000005262") || !strings.Contains(got.Description, "unknown scenario") {
 		t.Errorf("card number as a name: %+v", got)
 	}
 	// Past 20 loaded scenarios the answer says where to list them instead.
 	for i := range 9 {
 		yaml := fmt.Sprintf("version: 1\nname: extra-%d\nrules: [{when: {operation: order}, then: pass}]\n", i)
-		env.mustInstallScenario(yaml)
+		env.MustInstallScenario(yaml)
 	}
-	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "no-such"), `{"amount":"1"}`)
-	if got := r.gpError(t); got.Description != `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; 21 are loaded, GET /_sandbox/scenarios lists them` {
+	r = env.Do("POST", adjustPath, apitest.APIHeader(tok, "X-Sandbox-Scenario", "no-such"), `{"amount":"1"}`)
+	if got := r.GPError(t); got.Description != `X-Sandbox-Scenario contains unexpected data: unknown scenario "no-such"; 21 are loaded, GET /_sandbox/scenarios lists them` {
 		t.Errorf("unknown name among many: %+v", got)
 	}
 	// A session name longer than 100 characters is refused, naming the header.
-	r = env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Session", strings.Repeat("s", 101)), `{"amount":"1"}`)
-	if got := r.gpError(t); got != (gpError{400, "INVALID_REQUEST_DATA", "40213", "X-Sandbox-Session contains unexpected data"}) {
+	r = env.Do("POST", adjustPath, apitest.APIHeader(tok, "X-Sandbox-Session", strings.Repeat("s", 101)), `{"amount":"1"}`)
+	if got := r.GPError(t); got != (apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "X-Sandbox-Session contains unexpected data")) {
 		t.Errorf("long session: %+v", got)
 	}
 	// A named scenario that matches nothing: the request passes and the log says why.
-	r = env.do("POST", orderPath, apiHeader(tok, "X-Sandbox-Scenario", "batch-closed", "X-Sandbox-Session", "s-1"), orderBody)
-	if r.status != 200 || r.header.Get("X-Sandbox-Rule") != "" {
-		t.Errorf("miss: %d %s", r.status, r.body)
+	r = env.Do("POST", orderPath, apitest.APIHeader(tok, "X-Sandbox-Scenario", "batch-closed", "X-Sandbox-Session", "s-1"), orderBody)
+	if r.Status != 200 || r.Header.Get("X-Sandbox-Rule") != "" {
+		t.Errorf("miss: %d %s", r.Status, r.Body)
 	}
 
 	mu.Lock()
@@ -366,14 +367,14 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // see the whole sequence each; concurrent requests of one session share its steps.
 func TestParallelSessions(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var wg sync.WaitGroup
 	results := make([]string, 2)
 	for i := range results {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h := apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", fmt.Sprintf("suite-%d", i))
+			h := apitest.APIHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", fmt.Sprintf("suite-%d", i))
 			var got []int
 			for range 5 {
 				r, err := env.attempt(5*time.Second, orderPath, h, orderBody)
@@ -381,7 +382,7 @@ func TestParallelSessions(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				got = append(got, r.status)
+				got = append(got, r.Status)
 			}
 			results[i] = fmt.Sprint(got)
 		}()
@@ -392,13 +393,13 @@ func TestParallelSessions(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h := apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", "shared")
+			h := apitest.APIHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", "shared")
 			r, err := env.attempt(5*time.Second, orderPath, h, orderBody)
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			if r.status == 502 {
+			if r.Status == 502 {
 				mu.Lock()
 				failures++
 				mu.Unlock()
@@ -415,8 +416,8 @@ func TestParallelSessions(t *testing.T) {
 		t.Errorf("shared session: %d failures, want exactly 2", failures)
 	}
 	// Without a session header the scope is the token's app, apart from the sessions.
-	if r := env.do("POST", orderPath, apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok"), orderBody); r.status != 502 {
-		t.Errorf("app scope first call: %d", r.status)
+	if r := env.Do("POST", orderPath, apitest.APIHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok"), orderBody); r.Status != 502 {
+		t.Errorf("app scope first call: %d", r.Status)
 	}
 }
 
@@ -429,19 +430,19 @@ func mapFS(name, content string) fstest.MapFS {
 func TestSequenceCountersExpire(t *testing.T) {
 	const lifetime = time.Second
 	env := mustSandbox(t, func(c *app.Config) { c.StepLifetime = lifetime })
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	header := apiHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", "ttl")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	header := apitest.APIHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", "ttl")
 	statuses := func(n int) string {
 		var got []int
 		for range n {
-			got = append(got, env.do("POST", orderPath, header, orderBody).status)
+			got = append(got, env.Do("POST", orderPath, header, orderBody).Status)
 		}
 		return fmt.Sprint(got)
 	}
 	steps := func() []sandbox.ScenarioStep {
 		var st struct{ Steps []sandbox.ScenarioStep }
-		if r := env.do("GET", "/_sandbox/scenario-state", nil, ""); r.status != 200 || json.Unmarshal(r.body, &st) != nil {
-			t.Fatalf("scenario state: %d %s", r.status, r.body)
+		if r := env.Do("GET", "/_sandbox/scenario-state", nil, ""); r.Status != 200 || json.Unmarshal(r.Body, &st) != nil {
+			t.Fatalf("scenario state: %d %s", r.Status, r.Body)
 		}
 		return st.Steps
 	}
@@ -469,7 +470,7 @@ func TestSequenceCountersExpire(t *testing.T) {
 // adjustment of each transaction fails, not only the second of the session.
 func TestSequenceScopedPerTransaction(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.mustToken(partnerApp, partnerKey, "")
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const doc = `version: 1
 name: second-adjustment-fails
 rules:
@@ -479,21 +480,21 @@ rules:
       - {then: pass}
       - {then: {status: 400, error: {code: INVALID_REQUEST_DATA, detail: "40213", description: adjusted twice}}}
 `
-	env.mustInstallScenario(doc)
-	h := apiHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "per-txn")
+	env.MustInstallScenario(doc)
+	h := apitest.APIHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "per-txn")
 	var got []int
-	for _, id := range []string{capturedOne, capturedTwo} {
+	for _, id := range []string{apitest.CapturedOne, apitest.CapturedTwo} {
 		for range 2 {
-			r := env.do("POST", "/transactions/"+id+"/adjustment", h, `{"amount":"1"}`)
-			got = append(got, r.status)
+			r := env.Do("POST", "/transactions/"+id+"/adjustment", h, `{"amount":"1"}`)
+			got = append(got, r.Status)
 		}
 	}
 	if fmt.Sprint(got) != "[200 400 200 400]" {
 		t.Errorf("statuses = %v, want [200 400 200 400]", got)
 	}
 	// The counters are per transaction within the session: another session starts over.
-	r := env.do("POST", adjustPath, apiHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "other"), `{"amount":"1"}`)
-	if r.status != 200 {
-		t.Errorf("another session: %d %s", r.status, r.body)
+	r := env.Do("POST", adjustPath, apitest.APIHeader(tok, "X-Sandbox-Scenario", "second-adjustment-fails", "X-Sandbox-Session", "other"), `{"amount":"1"}`)
+	if r.Status != 200 {
+		t.Errorf("another session: %d %s", r.Status, r.Body)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // testAccount is an account name of GP's own test apps, which the fixtures name
@@ -38,7 +40,7 @@ func TestSDKCorpusBatchesAndTokens(t *testing.T) {
 				t.Fatal(err)
 			}
 			env := mustSandbox(t)
-			tok := env.mustToken(layoutApp, layoutKey, "")
+			tok := env.MustToken(layoutApp, layoutKey, "")
 			vars := corpusState(env, tok, name)
 			fill := func(s string) string {
 				for k, v := range vars {
@@ -50,28 +52,28 @@ func TestSDKCorpusBatchesAndTokens(t *testing.T) {
 			if len(e.Body) > 0 && string(e.Body) != "null" {
 				body = fill(string(e.Body))
 			}
-			header := apiHeader(tok)
+			header := apitest.APIHeader(tok)
 			for k, v := range e.Headers {
 				header[k] = v
 			}
-			r := env.do(e.Method, fill(e.Path), header, body)
-			if r.status != e.Expect.Status {
-				t.Fatalf("status %d, want %d: %s", r.status, e.Expect.Status, r.body)
+			r := env.Do(e.Method, fill(e.Path), header, body)
+			if r.Status != e.Expect.Status {
+				t.Fatalf("status %d, want %d: %s", r.Status, e.Expect.Status, r.Body)
 			}
 			if len(e.Expect.Error) == 3 {
-				got, want := r.gpError(t), e.Expect.Error
+				got, want := r.GPError(t), e.Expect.Error
 				desc := fill(want[2])
 				if got.Code != want[0] || got.Detail != want[1] || !strings.HasPrefix(got.Description, strings.TrimSuffix(desc, "...")) {
 					t.Errorf("got %+v, want %v", got, want)
 				}
 				return
 			}
-			m := r.json(t)
+			m := r.JSON(t)
 			for path, want := range e.Expect.ResponseMembers {
 				got := field(m, strings.Split(path, ".")...)
 				if w, ok := want.(string); ok && descriptive(w) {
 					if got == nil {
-						t.Errorf("%s missing: %s", path, r.body)
+						t.Errorf("%s missing: %s", path, r.Body)
 					}
 					continue
 				}
@@ -97,7 +99,7 @@ func descriptive(v string) bool {
 // corpusState makes what an entry's placeholders name: a token, an open batch (GBP
 // for the entries that close one in GBP), a closed one, one with nothing to settle.
 func corpusState(env *sandboxEnv, tok, name string) map[string]string {
-	vars := map[string]string{"merchant_id": merchantOne, "account_id": "TRA_00000000000000000000000000000003"}
+	vars := map[string]string{"merchant_id": apitest.MerchantOne, "account_id": "TRA_00000000000000000000000000000003"}
 	if strings.HasPrefix(name, "token") {
 		vars["account_id"] = "TKA_00000000000000000000000000000003"
 	}
@@ -105,20 +107,20 @@ func corpusState(env *sandboxEnv, tok, name string) map[string]string {
 	case "token-update-unknown":
 		vars["token_id"] = "PMT_0b9e6c1e-1d2f-4c5a-9e8d-7f6a5b4c3d2e"
 	case "token-get", "token-update", "token-update-single", "token-delete", "sale-token":
-		vars["token_id"] = env.mustPost(tok, "/payment-methods",
-			`{"account_name":"tokenization","usage_mode":"MULTIPLE","card":`+manualCard+`}`)["id"].(string)
+		vars["token_id"] = env.MustPost(tok, "/payment-methods",
+			`{"account_name":"tokenization","usage_mode":"MULTIPLE","card":`+apitest.ManualCard+`}`)["id"].(string)
 	case "batch-close", "batch-close-without-id":
-		vars["batch_id"] = env.mustCharge(tok, saleBody("1300", "AUTO", manualCard))["batch_id"].(string)
+		vars["batch_id"] = env.MustCharge(tok, apitest.SaleBody("1300", "AUTO", apitest.ManualCard))["batch_id"].(string)
 	case "batch-close-without-id-scoped", "batch-close-without-id-wrong-currency":
-		env.mustCharge(tok, strings.Replace(saleBody("1300", "AUTO", manualCard), `"USD"`, `"GBP"`, 1))
+		env.MustCharge(tok, strings.Replace(apitest.SaleBody("1300", "AUTO", apitest.ManualCard), `"USD"`, `"GBP"`, 1))
 	case "batch-close-closed":
-		vars["batch_id"] = env.mustCharge(tok, saleBody("1300", "AUTO", manualCard))["batch_id"].(string)
-		env.mustPost(tok, "/batches/"+vars["batch_id"], "")
+		vars["batch_id"] = env.MustCharge(tok, apitest.SaleBody("1300", "AUTO", apitest.ManualCard))["batch_id"].(string)
+		env.MustPost(tok, "/batches/"+vars["batch_id"], "")
 	case "batch-close-declined-only":
 		// The sandbox batches no declined sale: a reversed one leaves its batch as
 		// empty of settled transactions as GP's batch of a decline.
-		sale := env.mustCharge(tok, saleBody("1300", "AUTO", manualCard))
-		env.mustPost(tok, "/transactions/"+sale["id"].(string)+"/reversal", `{}`)
+		sale := env.MustCharge(tok, apitest.SaleBody("1300", "AUTO", apitest.ManualCard))
+		env.MustPost(tok, "/transactions/"+sale["id"].(string)+"/reversal", `{}`)
 		vars["batch_id"] = sale["batch_id"].(string)
 	case "batch-close-unknown":
 		vars["batch_id"] = "BAT_845591"

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // The golden corpus (testdata/sdk, described in its README) is what the official SDKs
@@ -150,10 +151,10 @@ func mustContradiction(t *testing.T, e, other corpusEntry) corpusEntry {
 // runCorpusEntry sets up what the entry's placeholders stand for, sends it and
 // returns how the answer differs from answered's expect ("" when it does not).
 func runCorpusEntry(t *testing.T, e, answered corpusEntry, op string) string {
-	env := mustSandboxWith(t, envOptions{configure: []func(*app.Config){func(c *app.Config) { c.Clock = corpusTime }}})
-	token := env.mustToken(layoutApp, layoutKey, "")
+	env := mustSandboxWith(t, apitest.Options{Configure: []func(*app.Config){func(c *app.Config) { c.Clock = corpusTime }}})
+	token := env.MustToken(layoutApp, layoutKey, "")
 	vars := map[string]string{
-		"app_id": layoutApp, "account_id": layoutTRA, "merchant_id": merchantOne, "token_id": unknownPMT,
+		"app_id": layoutApp, "account_id": layoutTRA, "merchant_id": apitest.MerchantOne, "token_id": unknownPMT,
 	}
 	if strings.Contains(e.Path, "payment-methods") {
 		vars["account_id"] = layoutTKA
@@ -180,14 +181,14 @@ func runCorpusEntry(t *testing.T, e, answered corpusEntry, op string) string {
 		}
 		path += "?" + q.Encode()
 	}
-	header := apiHeader(token)
+	header := apitest.APIHeader(token)
 	if e.Path == "/accesstoken" {
-		header = jsonHeader()
+		header = apitest.JSONHeader()
 	}
 	for k, v := range e.Headers {
 		header[k] = v
 	}
-	r := env.do(e.Method, path, header, body)
+	r := env.Do(e.Method, path, header, body)
 	return corpusMismatch(answered, r, vars)
 }
 
@@ -246,13 +247,13 @@ func setUpCorpusEntry(env *sandboxEnv, token string, e corpusEntry, op string, v
 // corpusSale takes a card-present sale of corpusSaleMinor: keyed Visa unless card
 // names another number, or a track (which starts with %).
 func corpusSale(env *sandboxEnv, token, captureMode, card string) map[string]any {
-	env.t.Helper()
+	env.T.Helper()
 	return corpusSaleOn(env, token, sandbox.ChannelCP, captureMode, card)
 }
 
 // corpusSaleOn is corpusSale on a channel: card not present, a keyed card is ECOM.
 func corpusSaleOn(env *sandboxEnv, token, channel, captureMode, card string) map[string]any {
-	env.t.Helper()
+	env.T.Helper()
 	entry := "MANUAL"
 	if channel == sandbox.ChannelCNP {
 		entry = "ECOM"
@@ -270,26 +271,26 @@ func corpusSaleOn(env *sandboxEnv, token, channel, captureMode, card string) map
 }
 
 func mustCorpusStatus(env *sandboxEnv, method, path, token, body string, status int) map[string]any {
-	env.t.Helper()
-	r := env.do(method, path, apiHeader(token), body)
-	if r.status != status {
-		env.t.Fatalf("set-up %s %s: %d %s", method, path, r.status, r.body)
+	env.T.Helper()
+	r := env.Do(method, path, apitest.APIHeader(token), body)
+	if r.Status != status {
+		env.T.Fatalf("set-up %s %s: %d %s", method, path, r.Status, r.Body)
 	}
-	return r.json(env.t)
+	return r.JSON(env.T)
 }
 
 // corpusMismatch compares an answer with the entry's expect: the status, the error
 // tuple whole, and each response member by its dotted path ("a[].b" is every
 // element's b).
-func corpusMismatch(e corpusEntry, r reply, vars map[string]string) string {
-	if r.status != e.Expect.Status {
-		return fmt.Sprintf("status %d, want %d: %s", r.status, e.Expect.Status, r.body)
+func corpusMismatch(e corpusEntry, r apitest.Reply, vars map[string]string) string {
+	if r.Status != e.Expect.Status {
+		return fmt.Sprintf("status %d, want %d: %s", r.Status, e.Expect.Status, r.Body)
 	}
 	var got any
-	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec := json.NewDecoder(bytes.NewReader(r.Body))
 	dec.UseNumber()
 	if err := dec.Decode(&got); err != nil {
-		return fmt.Sprintf("answer is not JSON: %s", r.body)
+		return fmt.Sprintf("answer is not JSON: %s", r.Body)
 	}
 	if want := e.Expect.Error; want != nil {
 		m, _ := got.(map[string]any)
@@ -308,7 +309,7 @@ func corpusMismatch(e corpusEntry, r reply, vars map[string]string) string {
 	for _, path := range members {
 		values := memberValues(got, strings.Split(path, "."))
 		if len(values) == 0 {
-			return fmt.Sprintf("no %s in %s", path, r.body)
+			return fmt.Sprintf("no %s in %s", path, r.Body)
 		}
 		for _, v := range values {
 			if !memberMatches(v, e.Expect.ResponseMembers[path], vars) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // listTransactions is GET /transactions and its partner form: the query carries
@@ -17,7 +18,7 @@ var listTransactions = operation{
 	pathIDs:       []string{"merchant_id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		v, err := parseQuery(c.r) // a filter dropped would list everything [SB]
+		v, err := web.Query(c.r) // a filter dropped would list everything [SB]
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // The list is read from the store's indexes a chunk at a time: every ordering,
@@ -19,35 +20,35 @@ import (
 // many chunks and with times that tie to the millisecond.
 func TestListTransactionsPagesInEveryOrder(t *testing.T) {
 	var visible []sandbox.Transaction
-	env := mustSandboxWith(t, envOptions{fixtures: func(fx *sandbox.Fixtures) {
-		i := slices.IndexFunc(fx.Transactions, func(t sandbox.Transaction) bool { return t.ID == capturedOne })
+	env := mustSandboxWith(t, apitest.Options{Fixtures: func(fx *sandbox.Fixtures) {
+		i := slices.IndexFunc(fx.Transactions, func(t sandbox.Transaction) bool { return t.ID == apitest.CapturedOne })
 		model := fx.Transactions[i]
-		merchants := []string{merchantOne, merchantTwo, fixtures.MerchantThree}
+		merchants := []string{apitest.MerchantOne, apitest.MerchantTwo, fixtures.MerchantThree}
 		for i := range 700 {
 			t := model
 			t.ID = fmt.Sprintf("TRN_List%06d", i*7919%700) // ids in another order than times
 			// Three to a time, 1.5 ms apart: times that tie, to the nanosecond or
 			// only to the millisecond GP shows, written with fractions of any length.
-			t.TimeCreated = startTime.Add(time.Duration(i/3) * 1500 * time.Microsecond)
+			t.TimeCreated = apitest.StartTime.Add(time.Duration(i/3) * 1500 * time.Microsecond)
 			t.Status = []string{"CAPTURED", "PREAUTHORIZED", "DECLINED", "REVERSED"}[i%4]
 			t.Type = []string{"SALE", "REFUND"}[i%2]
 			t.MerchantID = merchants[i%3]
 			fx.Transactions = append(fx.Transactions, t)
 		}
 		for _, t := range fx.Transactions {
-			if t.MerchantID == merchantOne || t.MerchantID == merchantTwo {
+			if t.MerchantID == apitest.MerchantOne || t.MerchantID == apitest.MerchantTwo {
 				visible = append(visible, t)
 			}
 		}
 	}})
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	list := func(query url.Values) (ids []string, total float64) {
 		t.Helper()
-		r := env.do("GET", "/transactions?"+query.Encode(), apiHeader(tok), "")
-		if r.status != 200 {
-			t.Fatalf("GET /transactions?%s: %d %s", query.Encode(), r.status, r.body)
+		r := env.Do("GET", "/transactions?"+query.Encode(), apitest.APIHeader(tok), "")
+		if r.Status != 200 {
+			t.Fatalf("GET /transactions?%s: %d %s", query.Encode(), r.Status, r.Body)
 		}
-		got := r.json(t)
+		got := r.JSON(t)
 		for _, v := range got["transactions"].([]any) {
 			ids = append(ids, v.(map[string]any)["id"].(string))
 		}
@@ -119,9 +120,9 @@ func TestListTransactionsPagesInEveryOrder(t *testing.T) {
 		t.Errorf("filtered, by default order: %d listed, want %d", len(got), len(w))
 	}
 	partner := url.Values{"page_size": {"1000"}}
-	r := env.do("GET", "/merchants/"+merchantTwo+"/transactions?"+partner.Encode(), apiHeader(tok), "")
-	if n := r.json(t)["total_record_count"]; r.status != 200 || n != float64(len(want("ID", "ASC", func(t sandbox.Transaction) bool { return t.MerchantID == merchantTwo }))) {
-		t.Errorf("merchant Two's list: %d, total %v", r.status, n)
+	r := env.Do("GET", "/merchants/"+apitest.MerchantTwo+"/transactions?"+partner.Encode(), apitest.APIHeader(tok), "")
+	if n := r.JSON(t)["total_record_count"]; r.Status != 200 || n != float64(len(want("ID", "ASC", func(t sandbox.Transaction) bool { return t.MerchantID == apitest.MerchantTwo }))) {
+		t.Errorf("merchant Two's list: %d, total %v", r.Status, n)
 	}
 }
 
@@ -129,21 +130,21 @@ func TestListTransactionsPagesInEveryOrder(t *testing.T) {
 // API: Go's parsing drops such a pair, and ?status=%ZZ listed every transaction.
 func TestListTransactionsRefusesAnUndecodableQuery(t *testing.T) {
 	env := mustSandbox(t)
-	tok := env.partnerToken()
+	tok := env.PartnerToken()
 	for path, problem := range map[string]string{
-		"/transactions?status=%ZZ":                               `query: invalid URL escape "%ZZ"`,
-		"/transactions?page_size=1&reference=50%":                `query: invalid URL escape "%"`,
-		"/merchants/" + merchantOne + "/transactions?status=%ZZ": `query: invalid URL escape "%ZZ"`,
-		"/transactions?status=DECLINED;channel=CP":               "query: invalid semicolon separator in query",
+		"/transactions?status=%ZZ":                                       `query: invalid URL escape "%ZZ"`,
+		"/transactions?page_size=1&reference=50%":                        `query: invalid URL escape "%"`,
+		"/merchants/" + apitest.MerchantOne + "/transactions?status=%ZZ": `query: invalid URL escape "%ZZ"`,
+		"/transactions?status=DECLINED;channel=CP":                       "query: invalid semicolon separator in query",
 	} {
-		want := gpError{400, "INVALID_REQUEST_DATA", "40213", problem}
-		if got := env.do("GET", path, apiHeader(tok), "").gpError(t); got != want {
+		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", problem)
+		if got := env.Do("GET", path, apitest.APIHeader(tok), "").GPError(t); got != want {
 			t.Errorf("%s: %+v, want %+v", path, got, want)
 		}
 	}
 	// Escaped, the same bytes are a value like any other, which no status has.
-	r := env.do("GET", "/transactions?status=%25ZZ", apiHeader(tok), "")
-	if got := r.json(t); r.status != 200 || got["total_record_count"] != float64(0) {
-		t.Errorf("?status=%%25ZZ: %d %s, want 200 and no transaction", r.status, r.body)
+	r := env.Do("GET", "/transactions?status=%25ZZ", apitest.APIHeader(tok), "")
+	if got := r.JSON(t); r.Status != 200 || got["total_record_count"] != float64(0) {
+		t.Errorf("?status=%%25ZZ: %d %s, want 200 and no transaction", r.Status, r.Body)
 	}
 }

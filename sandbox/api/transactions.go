@@ -13,27 +13,27 @@ var entryModes = []string{
 
 // cardFields is payment_method.card as the SDKs send it for every entry mode: manual
 // number and expiry, track data, EMV tag, PIN block, chip condition, funding.
-var cardFields = []field{
-	digits("number", 19),
-	digits("expiry_month", 2),
+var cardFields = []Field{
+	Digits("number", 19),
+	Digits("expiry_month", 2),
 	{name: "expiry_year", kind: kDigits, min: 2, max: 4},
-	text("cvv", 10), // its length is judged with the card's brand: 40085
-	enum("cvv_indicator", "PRESENT", "ILLEGIBLE", "NOT_ON_CARD", "NOT_PRESENT"),
-	text("avs_address", 100),
-	text("avs_postal_code", 20),
+	Text("cvv", 10), // its length is judged with the card's brand: 40085
+	Enum("cvv_indicator", "PRESENT", "ILLEGIBLE", "NOT_ON_CARD", "NOT_PRESENT"),
+	Text("avs_address", 100),
+	Text("avs_postal_code", 20),
 	// A track in clear is at most 300 characters; an encrypted one (with
 	// payment_method.encryption, or an E3 envelope) up to 2048 [SB]: cardRequestBody.check.
-	text("track", maxEncryptedTrack),
+	Text("track", maxEncryptedTrack),
 	{name: "tag", kind: kHex, min: 2, max: 4096},
 	// Java's keyed and track paths send its enum's own names; see chipCondition.
-	enum("chip_condition", "PREV_SUCCESS", "PREV_FAILED", "CHIP_FAILED_PREV_SUCCESS", "CHIP_FAILED_PREV_FAILED", "UNKNOWN"),
+	Enum("chip_condition", "PREV_SUCCESS", "PREV_FAILED", "CHIP_FAILED_PREV_SUCCESS", "CHIP_FAILED_PREV_FAILED", "UNKNOWN"),
 	{name: "pin_block", kind: kHex, min: 16, max: 64},
-	enum("funding", "CREDIT", "DEBIT"),
-	text("brand_reference", 100),
-	text("authcode", 20),
+	Enum("funding", "CREDIT", "DEBIT"),
+	Text("brand_reference", 100),
+	Text("authcode", 20),
 	// PHP sends the card type it guessed from the number (VISA, MC, AMEX, DISC...) with
 	// every keyed card; GP names the brand from the number itself [SB: not cross-checked].
-	text("brand", 20),
+	Text("brand", 20),
 	ignored("track_number"), // Java: which track an encrypted track is (1, 2)
 	ignored("category"),     // Java: commercial card type (CORPORATE, PURCHASING...)
 }
@@ -47,22 +47,22 @@ const (
 
 // encryptionFields is payment_method.encryption of an encrypted track (Java, .NET,
 // PHP): the sandbox records version and type; the KSN or KTB in info is not kept.
-var encryptionFields = []field{
+var encryptionFields = []Field{
 	{name: "version", kind: kDigits, min: 2, max: 2},
-	enum("method", "KSN", "KTB", "KBT"), // PHP spells KTB as KBT
-	text("info", 200),
-	enum("type", "BINARY", "ASCII"), // Java only
+	Enum("method", "KSN", "KTB", "KBT"), // PHP spells KTB as KBT
+	Text("info", 200),
+	Enum("type", "BINARY", "ASCII"), // Java only
 }
 
 // paymentMethodFields is payment_method of a card request: a card, or a stored
 // payment method by id (a token sale).
-var paymentMethodFields = field{name: "payment_method", kind: kObject, required: true, fields: []field{
+var paymentMethodFields = Field{name: "payment_method", kind: kObject, required: true, fields: []Field{
 	{name: "entry_mode", kind: kEnum, enum: entryModes, required: true},
-	text("id", 100), // its form is judged in paymentMethodBody.check: 40213 naming the id
-	text("name", 100),
-	text("narrative", 100),
-	enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
-	enum("storage_mode", "ALWAYS", "ON_SUCCESS"),
+	Text("id", 100), // its form is judged in paymentMethodBody.check: 40213 naming the id
+	Text("name", 100),
+	Text("narrative", 100),
+	Enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
+	Enum("storage_mode", "ALWAYS", "ON_SUCCESS"),
 	{name: "card", kind: kObject, fields: cardFields}, // required without id: check
 	{name: "encryption", kind: kObject, fields: encryptionFields},
 	ignored("first_name"),     // Java payer details, PHP customer data
@@ -73,12 +73,12 @@ var paymentMethodFields = field{name: "payment_method", kind: kObject, required:
 
 // storedCredentialFields is what the SDKs send for stored credentials: initiator,
 // model and sequence go together (storedCredential.check).
-var storedCredentialFields = []field{
-	enum("initiator", "MERCHANT", "PAYER"),
-	{name: "stored_credential", kind: kObject, fields: []field{
-		enum("model", "UNSCHEDULED", "RECURRING", "INSTALLMENT", "SUBSCRIPTION"),
-		enum("reason", "INCREMENTAL", "RESUBMISSION", "REAUTHORIZATION", "DELAYED", "NO_SHOW"),
-		enum("sequence", "FIRST", "SUBSEQUENT", "LAST"),
+var storedCredentialFields = []Field{
+	Enum("initiator", "MERCHANT", "PAYER"),
+	{name: "stored_credential", kind: kObject, fields: []Field{
+		Enum("model", "UNSCHEDULED", "RECURRING", "INSTALLMENT", "SUBSCRIPTION"),
+		Enum("reason", "INCREMENTAL", "RESUBMISSION", "REAUTHORIZATION", "DELAYED", "NO_SHOW"),
+		Enum("sequence", "FIRST", "SUBSEQUENT", "LAST"),
 		ignored("contract_reference"), // Java, .NET; PHP for MXN in MX
 	}},
 }
@@ -89,31 +89,31 @@ var createTransaction = operation{
 	op:            sandbox.OpTransaction,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: append([]field{
-		text("account_name", 100),
-		text("account_id", 50),
+	body: append([]Field{
+		Text("account_name", 100),
+		Text("account_id", 50),
 		{name: "channel", kind: kEnum, enum: []string{sandbox.ChannelCP, sandbox.ChannelCNP}, required: true},
 		{name: "type", kind: kEnum, enum: []string{sandbox.TypeSale, sandbox.TypeRefund}},
-		enum("capture_mode", sandbox.CaptureAuto, sandbox.CaptureLater, sandbox.CaptureMultiple),
-		enum("authorization_mode", "PARTIAL", "WHOLE"),
+		Enum("capture_mode", sandbox.CaptureAuto, sandbox.CaptureLater, sandbox.CaptureMultiple),
+		Enum("authorization_mode", "PARTIAL", "WHOLE"),
 		{name: "amount", kind: kDigits, min: 1, max: 50, required: true},
 		{name: "currency", kind: kString, min: 3, max: 3, required: true},
 		{name: "country", kind: kString, min: 2, max: 2},
-		text("reference", 100),
-		text("description", 255),
-		{name: "order", kind: kObject, fields: []field{
-			text("reference", 100),
+		Text("reference", 100),
+		Text("description", 255),
+		{name: "order", kind: kObject, fields: []Field{
+			Text("reference", 100),
 			// Java's commercial (Level II) data, and Visa AFT data from Java, PHP, Node.
 			ignored("taxes"), ignored("local_tax_percentage"), ignored("buyer_recipient_name"),
 			ignored("state_tax_id_reference"), ignored("merchant_tax_id_reference"), ignored("supplementary_data"),
 		}},
-		digits("gratuity_amount", 50),
-		digits("surcharge_amount", 50),
-		digits("convenience_amount", 50),
-		digits("cashback_amount", 50),
-		text("ip_address", 50),
-		text("merchant_category", 50),
-		enum("masked", "YES", "NO"),
+		Digits("gratuity_amount", 50),
+		Digits("surcharge_amount", 50),
+		Digits("convenience_amount", 50),
+		Digits("cashback_amount", 50),
+		Text("ip_address", 50),
+		Text("merchant_category", 50),
+		Enum("masked", "YES", "NO"),
 		paymentMethodFields,
 		currencyConversion,
 		ignored("payer"),                 // PHP always (id), .NET with a customer id, Java's Level II payer
@@ -142,13 +142,13 @@ var verification = operation{
 	op:            sandbox.OpVerification,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: append([]field{
-		text("account_name", 100),
-		text("account_id", 50),
+	body: append([]Field{
+		Text("account_name", 100),
+		Text("account_id", 50),
 		{name: "channel", kind: kEnum, enum: []string{sandbox.ChannelCP, sandbox.ChannelCNP}, required: true},
 		{name: "currency", kind: kString, min: 3, max: 3, required: true},
 		{name: "country", kind: kString, min: 2, max: 2},
-		text("reference", 100),
+		Text("reference", 100),
 		paymentMethodFields,
 		ignored("fingerprint_mode"), // Java and .NET on track verifications, beside payment_method's
 	}, storedCredentialFields...),

@@ -9,14 +9,16 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 func TestBaseURLForms(t *testing.T) {
 	env := mustSandbox(t)
 	for _, path := range []string{"/accesstoken", "/ucp/accesstoken", "//accesstoken", "/ucp//accesstoken", "//ucp/accesstoken"} {
-		r := env.do("POST", path, jsonHeader(), tokenBody(partnerApp, partnerKey, ""))
-		if r.status != 200 {
-			t.Errorf("%s: %d %s (want 200, never a redirect)", path, r.status, r.body)
+		r := env.Do("POST", path, apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
+		if r.Status != 200 {
+			t.Errorf("%s: %d %s (want 200, never a redirect)", path, r.Status, r.Body)
 		}
 	}
 }
@@ -27,19 +29,19 @@ func TestGzipWhenAsked(t *testing.T) {
 		name, body string
 		status     int
 	}{
-		{"success", tokenBody(partnerApp, partnerKey, ""), 200},
-		{"error", tokenBody(partnerApp, "bad", ""), 403},
+		{"success", apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""), 200},
+		{"error", apitest.TokenBody(apitest.PartnerApp, "bad", ""), 403},
 	} {
-		h := jsonHeader()
+		h := apitest.JSONHeader()
 		h["Accept-Encoding"] = "gzip, deflate"
-		r := env.do("POST", "/accesstoken", h, tc.body)
-		if r.status != tc.status || r.header.Get("Content-Encoding") != "gzip" {
-			t.Errorf("%s: status %d encoding %q", tc.name, r.status, r.header.Get("Content-Encoding"))
+		r := env.Do("POST", "/accesstoken", h, tc.body)
+		if r.Status != tc.status || r.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: status %d encoding %q", tc.name, r.Status, r.Header.Get("Content-Encoding"))
 		}
-		r.json(t) // decompressed body is a JSON object
+		r.JSON(t) // decompressed body is a JSON object
 	}
-	r := env.do("POST", "/accesstoken", jsonHeader(), tokenBody(partnerApp, partnerKey, ""))
-	if r.header.Get("Content-Encoding") != "" {
+	r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
+	if r.Header.Get("Content-Encoding") != "" {
 		t.Errorf("compressed without being asked")
 	}
 }
@@ -52,29 +54,29 @@ func TestResponseShape(t *testing.T) {
 		if ct != "" {
 			h["Content-Type"] = ct
 		}
-		r := env.do("POST", "/accesstoken", h, tokenBody(partnerApp, partnerKey, ""))
-		if r.status != 200 {
-			t.Errorf("Content-Type %q: %d %s", ct, r.status, r.body)
+		r := env.Do("POST", "/accesstoken", h, apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
+		if r.Status != 200 {
+			t.Errorf("Content-Type %q: %d %s", ct, r.Status, r.Body)
 		}
-		if got := r.header.Get("Content-Type"); got != "application/json" {
+		if got := r.Header.Get("Content-Type"); got != "application/json" {
 			t.Errorf("response Content-Type %q", got)
 		}
-		if r.header.Get("X-Request-Id") == "" {
+		if r.Header.Get("X-Request-Id") == "" {
 			t.Errorf("no X-Request-Id")
 		}
 	}
 	// Header names are case-insensitive: lower-case x-gp-idempotency is the same header.
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	h := apiHeader(tok)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	h := apitest.APIHeader(tok)
 	delete(h, "X-GP-Version")
-	h["x-gp-version"] = version
+	h["x-gp-version"] = apitest.Version
 	h["x-gp-idempotency"] = "lower"
-	path := "/transactions/" + capturedOne + "/adjustment"
-	if r := env.do("POST", path, h, `{"amount":"1"}`); r.status != 200 {
-		t.Fatalf("lower-case headers: %d %s", r.status, r.body)
+	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
+	if r := env.Do("POST", path, h, `{"amount":"1"}`); r.Status != 200 {
+		t.Fatalf("lower-case headers: %d %s", r.Status, r.Body)
 	}
-	if r := env.do("POST", path, h, `{"amount":"1"}`); r.status != 409 {
-		t.Errorf("lower-case idempotency key not honoured: %d", r.status)
+	if r := env.Do("POST", path, h, `{"amount":"1"}`); r.Status != 409 {
+		t.Errorf("lower-case idempotency key not honoured: %d", r.Status)
 	}
 }
 
@@ -83,8 +85,8 @@ func TestOversizeDeclaredBodyRefusedUnread(t *testing.T) {
 	env := mustSandbox(t)
 	req := "POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n{"
 	r := mustRawExchange(t, env.URL, req)
-	if r.status != 413 || !strings.Contains(string(r.body), `"detailed_error_code":"40213"`) {
-		t.Errorf("response to a 100 MiB declaration: %d %s", r.status, r.body)
+	if r.Status != 413 || !strings.Contains(string(r.Body), `"detailed_error_code":"40213"`) {
+		t.Errorf("response to a 100 MiB declaration: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -92,24 +94,24 @@ func TestOversizeDeclaredBodyRefusedUnread(t *testing.T) {
 func TestRestartKeepsState(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	env := mustSandboxAt(t, path)
-	tok := env.mustToken(partnerApp, partnerKey, "")
-	adjust := "/transactions/" + capturedOne + "/adjustment"
-	if r := env.do("POST", adjust, apiHeader(tok, "X-GP-Idempotency", "restart-key"), `{"gratuity_amount":"321"}`); r.status != 200 {
-		t.Fatalf("adjust: %d %s", r.status, r.body)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	adjust := "/transactions/" + apitest.CapturedOne + "/adjustment"
+	if r := env.Do("POST", adjust, apitest.APIHeader(tok, "X-GP-Idempotency", "restart-key"), `{"gratuity_amount":"321"}`); r.Status != 200 {
+		t.Fatalf("adjust: %d %s", r.Status, r.Body)
 	}
-	order := env.do("POST", "/merchants/"+merchantOne+"/orders", apiHeader(tok), `{}`).json(t)["id"].(string)
-	env.db.Close()
+	order := env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok), `{}`).JSON(t)["id"].(string)
+	env.DB.Close()
 
 	env2 := mustSandboxAt(t, path) // fixtures are not reloaded over existing state
-	if txn := env2.mustTransaction(capturedOne); txn.GratuityAmount != "321" {
+	if txn := env2.mustTransaction(apitest.CapturedOne); txn.GratuityAmount != "321" {
 		t.Errorf("gratuity after restart: %q", txn.GratuityAmount)
 	}
 	if o := env2.mustOrder(order); o.Status != "INITIATED" {
 		t.Errorf("order after restart: %+v", o)
 	}
 	// The token still works and the key is still consumed.
-	r := env2.do("POST", adjust, apiHeader(tok, "X-GP-Idempotency", "restart-key"), `{"gratuity_amount":"321"}`)
-	if got := r.gpError(t); got.Status != 409 || got.Detail != "40039" {
+	r := env2.Do("POST", adjust, apitest.APIHeader(tok, "X-GP-Idempotency", "restart-key"), `{"gratuity_amount":"321"}`)
+	if got := r.GPError(t); got.Status != 409 || got.Detail != "40039" {
 		t.Errorf("after restart: %+v", got)
 	}
 }
@@ -153,14 +155,14 @@ func TestOversizeStreamedBodyRefusedAtTheLimit(t *testing.T) {
 func TestBodyShorterThanDeclaredRefused(t *testing.T) {
 	env := mustSandbox(t)
 	conn := mustRawConn(t, env.URL)
-	body := tokenBody(partnerApp, partnerKey, "")
+	body := apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, "")
 	req := fmt.Sprintf("POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body)+10, body)
 	if _, err := conn.Write([]byte(req)); err != nil {
 		t.Fatal(err)
 	}
 	conn.CloseWrite() // the body ends here, 10 bytes early
 	r := mustReadReply(t, conn)
-	if r.status != 400 || !strings.Contains(string(r.body), `"detailed_error_code":"40213"`) {
-		t.Errorf("response to a body 10 bytes short of its Content-Length: %d %s", r.status, r.body)
+	if r.Status != 400 || !strings.Contains(string(r.Body), `"detailed_error_code":"40213"`) {
+		t.Errorf("response to a body 10 bytes short of its Content-Length: %d %s", r.Status, r.Body)
 	}
 }

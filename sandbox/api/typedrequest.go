@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // A handler is an operation's own step: the typed request its checked body decodes
@@ -134,7 +137,7 @@ func (o *idOrObject) UnmarshalJSON(b []byte) error {
 // the table lacks (never filled: the table refuses it as unknown) or a Go type that
 // cannot hold what the table lets through. endpoint runs it when routes are built, so
 // any test that starts a server catches a drift.
-func checkShape(spec []field, t reflect.Type) []string {
+func checkShape(spec []Field, t reflect.Type) []string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -180,7 +183,7 @@ func jsonMembers(t reflect.Type, into map[string]reflect.Type) {
 // noBody is the typed request of an operation without a body (a GET).
 type noBody struct{}
 
-func checkMember(f field, t reflect.Type) []string {
+func checkMember(f Field, t reflect.Type) []string {
 	bad := []string{fmt.Sprintf("field %q: %s cannot hold kind %d", f.name, t, f.kind)}
 	switch f.kind {
 	case kString, kDigits, kHex, kEnum, kURL:
@@ -220,7 +223,42 @@ func checkMember(f field, t reflect.Type) []string {
 		if f.kind == kObjects || f.elem == kObject {
 			return checkShape(f.fields, t.Elem())
 		}
-		return checkMember(field{name: f.name, kind: f.elem}, t.Elem())
+		return checkMember(Field{name: f.name, kind: f.elem}, t.Elem())
 	}
 	return nil
+}
+
+// A RequestBody reads a request body the way an operation's is read: the content type
+// checked, the body read within the limit, checked against its field table and
+// decoded into the typed request R. The admin API's bodies are read with it.
+type RequestBody[R any] struct{ fields []Field }
+
+// NewRequestBody is the body whose members fields describe. It panics where R and
+// fields differ (checkShape), as endpoint does: a programming error every test that
+// loads the package reports.
+func NewRequestBody[R any](fields ...Field) RequestBody[R] {
+	if problems := checkShape(fields, reflect.TypeFor[R]()); len(problems) > 0 {
+		panic(fmt.Sprintf("request body %s: typed request and field table differ: %s", reflect.TypeFor[R](), strings.Join(problems, "; ")))
+	}
+	return RequestBody[R]{fields}
+}
+
+// Read reads r's body into the typed request.
+func (b RequestBody[R]) Read(r *http.Request) (R, error) {
+	var req R
+	if err := checkContentType(r); err != nil {
+		return req, err
+	}
+	raw, err := web.ReadBody(nil, r)
+	if err != nil {
+		return req, err
+	}
+	obj, err := decodeObject(raw)
+	if err != nil {
+		return req, err
+	}
+	if err := checkBody(obj, b.fields); err != nil {
+		return req, err
+	}
+	return decodeChecked[R](obj)
 }

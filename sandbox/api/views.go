@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -9,8 +10,8 @@ import (
 // The views: every resource shape the API sends, in one place. A view is a plain
 // struct whose members are declared in the order GP sends them (encoding/json keeps
 // declaration order, and the Java SDK and golden files care). Each view is built from
-// the domain's typed value by its new… function; the admin shapes, in views_admin.go,
-// extend these rather than repeat them.
+// the domain's typed value by its new… function; the admin shapes (package admin,
+// views.go) extend these rather than repeat them, and so are exported.
 //
 // A view of a resource says which (resourceID), for the request journal.
 //
@@ -81,20 +82,21 @@ func newTransactionDetailView(t sandbox.Transaction) any {
 // The blocks the transaction shapes share, embedded where each shape sends them (an
 // embedded struct's members are encoded in its place, as if written out there).
 
-// transactionHead opens every shape of a transaction.
-type transactionHead struct {
+// TransactionHead opens every shape of a transaction.
+type TransactionHead struct {
 	ID          string `json:"id"`
 	TimeCreated string `json:"time_created"`
 	Type        string `json:"type"`
 	Status      string `json:"status"`
 }
 
-func newTransactionHead(t sandbox.Transaction) transactionHead {
-	return transactionHead{ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status}
+// NewTransactionHead is the head of t's every shape.
+func NewTransactionHead(t sandbox.Transaction) TransactionHead {
+	return TransactionHead{ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status}
 }
 
-// moneyView is the amount of a transaction or a batch, with where it was taken.
-type moneyView struct {
+// MoneyView is the amount of a transaction or a batch, with where it was taken.
+type MoneyView struct {
 	Amount   string `json:"amount"`
 	Currency string `json:"currency"`
 	Country  string `json:"country"`
@@ -109,8 +111,9 @@ type merchantAccountView struct {
 	AccountName  string `json:"account_name"`
 }
 
-func transactionMoney(t sandbox.Transaction) moneyView {
-	return moneyView{Amount: t.Amount, Currency: t.Currency, Country: t.Country}
+// TransactionMoney is t's amount, currency and country.
+func TransactionMoney(t sandbox.Transaction) MoneyView {
+	return MoneyView{Amount: t.Amount, Currency: t.Currency, Country: t.Country}
 }
 
 func transactionMerchant(t sandbox.Transaction) merchantAccountView {
@@ -120,21 +123,21 @@ func transactionMerchant(t sandbox.Transaction) merchantAccountView {
 // resourceView is GP's Transaction resource [GP]. The sandbox's own state (gratuity,
 // EMV tag, batch state, history) is stored, never echoed.
 type resourceView struct {
-	transactionHead
+	TransactionHead
 	Channel     string `json:"channel"`
 	CaptureMode string `json:"capture_mode,omitempty"`
-	moneyView
+	MoneyView
 	merchantAccountView
 	Reference        string            `json:"reference,omitempty"` // left out when the request sent none, as GP does
 	ParentResourceID string            `json:"parent_resource_id,omitempty"`
 	BatchID          string            `json:"batch_id"` // "" until the transaction is batched [GP]
-	PaymentMethod    paymentMethodView `json:"payment_method"`
+	PaymentMethod    PaymentMethodView `json:"payment_method"`
 	Action           actionView        `json:"action"`
 }
 
-// paymentMethodView is payment_method of the full resource, also what the admin API
+// PaymentMethodView is payment_method of the full resource, also what the admin API
 // shows of any transaction. A decline has an empty authcode [GP].
-type paymentMethodView struct {
+type PaymentMethodView struct {
 	ID        string         `json:"id,omitempty"` // the token charged, if any [GP]
 	Result    string         `json:"result"`
 	Message   string         `json:"message"`
@@ -153,15 +156,16 @@ type cardResultView struct {
 
 func newResourceView(t sandbox.Transaction) resourceView {
 	return resourceView{
-		transactionHead: newTransactionHead(t), Channel: t.Channel, CaptureMode: t.CaptureMode,
-		moneyView: transactionMoney(t), merchantAccountView: transactionMerchant(t),
+		TransactionHead: NewTransactionHead(t), Channel: t.Channel, CaptureMode: t.CaptureMode,
+		MoneyView: TransactionMoney(t), merchantAccountView: transactionMerchant(t),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
-		PaymentMethod: newPaymentMethodView(t.PaymentMethod), Action: newActionView(t.Action),
+		PaymentMethod: NewPaymentMethodView(t.PaymentMethod), Action: newActionView(t.Action),
 	}
 }
 
-func newPaymentMethodView(p sandbox.PaymentResult) paymentMethodView {
-	v := paymentMethodView{ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: cardResultView{CardResult: p.Card}}
+// NewPaymentMethodView is a transaction's payment_method as the resource shows it.
+func NewPaymentMethodView(p sandbox.PaymentResult) PaymentMethodView {
+	v := PaymentMethodView{ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: cardResultView{CardResult: p.Card}}
 	if p.BNPL != nil {
 		v.BNPL = &bnplView{Provider: p.BNPL.Provider}
 	}
@@ -171,11 +175,11 @@ func newPaymentMethodView(p sandbox.PaymentResult) paymentMethodView {
 // documentTransactionView is the Transaction of the service document, the shape of
 // the fixtures' records. A member the fixture leaves out is left out.
 type documentTransactionView struct {
-	transactionHead
-	moneyView
+	TransactionHead
+	MoneyView
 	Reference     string            `json:"reference,omitempty"`
 	PaymentMethod paymentView       `json:"payment_method"`
-	Order         *orderAmountsView `json:"order,omitempty"`
+	Order         *OrderAmountsView `json:"order,omitempty"`
 	BatchID       string            `json:"batch_id"` // "" until the transaction is batched [GP]
 	Action        actionView        `json:"action"`
 }
@@ -196,9 +200,9 @@ type bnplView struct {
 	Provider string `json:"provider"`
 }
 
-// orderAmountsView is a transaction's order block, in the document's shape and in
+// OrderAmountsView is a transaction's order block, in the document's shape and in
 // the admin API's.
-type orderAmountsView struct {
+type OrderAmountsView struct {
 	Taxes          []taxView `json:"taxes,omitempty"`
 	DutyAmount     string    `json:"duty_amount,omitempty"`
 	ShippingAmount string    `json:"shipping_amount,omitempty"`
@@ -212,18 +216,18 @@ type taxView struct {
 
 func newDocumentTransactionView(t sandbox.Transaction) documentTransactionView {
 	return documentTransactionView{
-		transactionHead: newTransactionHead(t), moneyView: transactionMoney(t), Reference: t.Reference,
-		PaymentMethod: newPaymentView(t.PaymentMethod), Order: newOrderAmountsView(t.Order),
+		TransactionHead: NewTransactionHead(t), MoneyView: TransactionMoney(t), Reference: t.Reference,
+		PaymentMethod: newPaymentView(t.PaymentMethod), Order: NewOrderAmountsView(t.Order),
 		BatchID: t.BatchID, Action: newActionView(t.Action),
 	}
 }
 
-// newOrderAmountsView is nil for a transaction without an order block.
-func newOrderAmountsView(o *sandbox.OrderAmounts) *orderAmountsView {
+// NewOrderAmountsView is nil for a transaction without an order block.
+func NewOrderAmountsView(o *sandbox.OrderAmounts) *OrderAmountsView {
 	if o == nil {
 		return nil
 	}
-	v := &orderAmountsView{DutyAmount: o.DutyAmount, ShippingAmount: o.ShippingAmount}
+	v := &OrderAmountsView{DutyAmount: o.DutyAmount, ShippingAmount: o.ShippingAmount}
 	for _, tax := range o.Taxes {
 		v.Taxes = append(v.Taxes, taxView(tax))
 	}
@@ -256,9 +260,9 @@ type actionView struct {
 // tags, and a member added to one must be added to the other.
 func newActionView(a sandbox.Action) actionView { return actionView(a) }
 
-// orderView is the Order resource: the answer of POST /merchants/{id}/orders and the
+// OrderView is the Order resource: the answer of POST /merchants/{id}/orders and the
 // body of its notifications. Only a FOR_REVIEW answer has a price [SB].
-type orderView struct {
+type OrderView struct {
 	ID              string     `json:"id"`
 	MerchantID      string     `json:"merchant_id"`
 	MerchantName    string     `json:"merchant_name"`
@@ -283,16 +287,17 @@ type priceLineView struct {
 	Amount     string `json:"amount"`
 }
 
-func newOrderView(o sandbox.Order) orderView {
-	return orderView{
+// NewOrderView is o as the API shows it.
+func NewOrderView(o sandbox.Order) OrderView {
+	return OrderView{
 		ID: o.ID, MerchantID: o.MerchantID, MerchantName: o.MerchantName, Status: o.Status,
 		TimeCreated: sandbox.FormatTime(o.TimeCreated), TimeLastUpdated: sandbox.FormatTime(o.TimeLastUpdated),
 		Action: newActionView(o.Action),
 	}
 }
 
-func newQuoteView(q sandbox.Quote) orderView {
-	v := newOrderView(q.Order)
+func newQuoteView(q sandbox.Quote) OrderView {
+	v := NewOrderView(q.Order)
 	v.Price = &priceView{Amount: q.Price.Amount, Currency: q.Price.Currency, Lines: make([]priceLineView, 0, len(q.Price.Lines))}
 	for _, l := range q.Price.Lines {
 		v.Price.Lines = append(v.Price.Lines, priceLineView(l))
@@ -300,13 +305,25 @@ func newQuoteView(q sandbox.Quote) orderView {
 	return v
 }
 
+// NotificationBody renders a notification's body: the order as its status
+// notification sends it (see notificationBody), or the device request as POST
+// /devices answers it once complete. It is the notification worker's Renderer, and
+// what the admin API shows of a notification. json.Marshal of a view is
+// deterministic, as a retry of a signed body needs.
+func NotificationBody(n sandbox.Notification) ([]byte, error) {
+	if n.DeviceRequest != nil {
+		return json.Marshal(NewDeviceRequestView(*n.DeviceRequest))
+	}
+	return notificationBody(n.Order)
+}
+
 // notificationBody renders an order as its status notification sends it: the Order as
 // the API shows it, with the action of the change [SB].
-func notificationBody(o sandbox.Order) ([]byte, error) { return json.Marshal(newOrderView(o)) }
+func notificationBody(o sandbox.Order) ([]byte, error) { return json.Marshal(NewOrderView(o)) }
 
-// batchView is the batch summary the Java, .NET and PHP SDKs read on a close [GP]
+// BatchView is the batch summary the Java, .NET and PHP SDKs read on a close [GP]
 // members, [SB] layout. A brand's totals and the host's repeat the shape of the whole.
-type batchView struct {
+type BatchView struct {
 	ID               string `json:"id"`
 	BatchID          string `json:"batch_id"`
 	TimeCreated      string `json:"time_created"`
@@ -314,7 +331,7 @@ type batchView struct {
 	TimeClosed       string `json:"time_closed,omitempty"`
 	Status           string `json:"status"`
 	TransactionCount int    `json:"transaction_count"` // a JSON integer [GP]
-	moneyView
+	MoneyView
 	merchantAccountView
 	DeviceReference string      `json:"device_reference"` // the terminal whose end of day closed it, else "" [SB]
 	OpenActionID    string      `json:"open_action_id,omitempty"`
@@ -371,12 +388,13 @@ func zeroIfEmpty(amount string) string {
 	return amount
 }
 
-func newBatchView(b sandbox.Batch) batchView {
-	v := batchView{
+// NewBatchView is the batch summary of b.
+func NewBatchView(b sandbox.Batch) BatchView {
+	v := BatchView{
 		ID: b.ID, BatchID: b.ID, TimeCreated: sandbox.FormatTime(b.TimeCreated),
-		TimeLastUpdated: sandbox.FormatTime(b.TimeCreated), TimeClosed: formatOptional(b.TimeClosed),
+		TimeLastUpdated: sandbox.FormatTime(b.TimeCreated), TimeClosed: sandbox.FormatOptionalTime(b.TimeClosed),
 		Status: b.Status, TransactionCount: b.Count,
-		moneyView: moneyView{Amount: zeroIfEmpty(b.Amount), Currency: b.Currency, Country: b.Country},
+		MoneyView: MoneyView{Amount: zeroIfEmpty(b.Amount), Currency: b.Currency, Country: b.Country},
 		merchantAccountView: merchantAccountView{
 			MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID, AccountName: b.AccountName,
 		},
@@ -401,8 +419,8 @@ func newBatchView(b sandbox.Batch) batchView {
 
 func (v resourceView) resourceID() string            { return v.ID }
 func (v documentTransactionView) resourceID() string { return v.ID }
-func (v orderView) resourceID() string               { return v.ID }
-func (v batchView) resourceID() string               { return v.ID }
+func (v OrderView) resourceID() string               { return v.ID }
+func (v BatchView) resourceID() string               { return v.ID }
 
 // transactionListView is a page of transactions as GP's reporting answers it.
 type transactionListView struct {
@@ -424,9 +442,9 @@ type pagingView struct {
 // the card as reporting shows it (first six and last four digits), and a reference
 // even when empty.
 type transactionSummaryView struct {
-	transactionHead
+	TransactionHead
 	Channel string `json:"channel"`
-	moneyView
+	MoneyView
 	merchantAccountView
 	Reference        string             `json:"reference"`
 	ParentResourceID string             `json:"parent_resource_id,omitempty"`
@@ -467,8 +485,8 @@ func newTransactionListView(p sandbox.TransactionPage) transactionListView {
 func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
 	p := t.PaymentMethod
 	return transactionSummaryView{
-		transactionHead: newTransactionHead(t), Channel: t.Channel,
-		moneyView: transactionMoney(t), merchantAccountView: transactionMerchant(t),
+		TransactionHead: NewTransactionHead(t), Channel: t.Channel,
+		MoneyView: TransactionMoney(t), merchantAccountView: transactionMerchant(t),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: summaryPaymentView{
 			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Name: t.Card.Name,
@@ -520,10 +538,10 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 
 func (v paymentMethodResourceView) resourceID() string { return v.ID }
 
-// deviceRequestView is the device request resource: the answer of POST /devices. It
+// DeviceRequestView is the device request resource: the answer of POST /devices. It
 // never has a top-level data member (the Java and .NET SDKs would take it for a LAN
 // reply), and has a response only once the terminal answered (COMPLETE or DECLINED).
-type deviceRequestView struct {
+type DeviceRequestView struct {
 	ID           string           `json:"id"`
 	TimeCreated  string           `json:"time_created"`
 	Status       string           `json:"status"`
@@ -539,7 +557,7 @@ type deviceRequestView struct {
 	Response     *upaResponseView `json:"response,omitempty"`
 }
 
-func (v deviceRequestView) resourceID() string { return v.ID }
+func (v DeviceRequestView) resourceID() string { return v.ID }
 
 // upaResponseView is the terminal's UPA reply without its {"message":"MSG"} frame.
 type upaResponseView struct {
@@ -609,8 +627,9 @@ type upaBatchRecordView struct {
 	TotalCnt         int    `json:"totalCnt"`
 }
 
-func newDeviceRequestView(d sandbox.DeviceRequest) deviceRequestView {
-	v := deviceRequestView{
+// NewDeviceRequestView is d as POST /devices answers it now.
+func NewDeviceRequestView(d sandbox.DeviceRequest) DeviceRequestView {
+	v := DeviceRequestView{
 		ID: d.ID, TimeCreated: sandbox.FormatTime(d.TimeCreated), Status: d.Status, Channel: d.Channel,
 		Currency: d.Currency, Country: d.Country, MerchantID: d.MerchantID, MerchantName: d.MerchantName,
 		AccountID: d.AccountID, AccountName: d.AccountName, Reference: d.Reference, Action: newActionView(d.Action),
@@ -651,7 +670,7 @@ func newUPADataView(merchantName string, r sandbox.UPAResponse) *upaDataView {
 	if b := r.Batch; b != nil {
 		v.Host = &upaHostView{
 			BatchID: b.BatchID, BatchSeqNbr: b.BatchID, GatewayResponseCode: "00", GatewayResponseMessage: "Success",
-			RespDateTime: orDefaultString(b.Closed, b.Opened),
+			RespDateTime: cmp.Or(b.Closed, b.Opened),
 		}
 		v.BatchRecord = &upaBatchRecordView{
 			BatchID: b.BatchID, BatchSeqNbr: b.BatchID, BatchStatus: b.Status, OpenUTCDateTime: b.Opened,

@@ -20,10 +20,13 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/admin"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/notify"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
@@ -75,15 +78,15 @@ type Config struct {
 
 	// Logger receives the request log and the sandbox's events; nil discards them.
 	Logger *slog.Logger
-	// MaxBody bounds a request body in bytes (api.DefaultMaxBody when zero).
+	// MaxBody bounds a request body in bytes (web.DefaultMaxBody when zero).
 	MaxBody int64
 	// AdminToken, when set, is required by every /_sandbox/ call except health.
 	AdminToken string
 	// AllowedHosts are the host names an open admin API answers under, beside IP
-	// addresses and localhost (api.Config.AllowedHosts).
+	// addresses and localhost (admin.Config.AllowedHosts).
 	AllowedHosts []string
 	// JournalBytes bounds the memory of the request journal's entries
-	// (api.DefaultJournalBytes when zero).
+	// (admin.DefaultJournalBytes when zero).
 	JournalBytes int
 	// NotifyAttempts is how often a notification is tried (notify.DefaultAttempts
 	// when zero).
@@ -127,7 +130,8 @@ type App struct {
 	clock   *sandbox.VirtualClock
 	svc     *sandbox.Service
 	engine  *scenario.Engine
-	handler *api.Server
+	handler http.Handler // the middleware around the router of both APIs
+	admin   *admin.Server
 
 	stop      context.CancelFunc
 	workers   sync.WaitGroup
@@ -153,7 +157,7 @@ func Open(cfg Config) (*App, error) {
 		check := func(name string) error { return store.CheckSnapshot(cfg.DB, name) }
 		if err := sandbox.CheckSnapshot(cfg.Snapshot, check); err != nil {
 			// The name is refused when it holds a card number: not shown in clear.
-			return nil, fmt.Errorf("--snapshot %s: %w", sandbox.MaskCardData(cfg.Snapshot), err)
+			return nil, fmt.Errorf("--snapshot %s: %w", carddata.Mask(cfg.Snapshot), err)
 		}
 	}
 	var err error
@@ -208,15 +212,20 @@ func (a *App) wire() error {
 	if a.engine, err = a.loadScenarios(bindings); err != nil {
 		return err
 	}
-	a.handler = api.NewServer(api.Config{
-		Service: a.svc, Logger: a.log, MaxBody: a.cfg.MaxBody,
-		Check: a.store.Check, AdminToken: a.cfg.AdminToken, AllowedHosts: a.cfg.AllowedHosts, JournalBytes: a.cfg.JournalBytes, Pprof: a.cfg.Pprof, IDs: newIDs(),
+	router := api.NewRouter()
+	api.NewServer(api.Config{Service: a.svc, Logger: a.log, Scenarios: a.engine}).Register(router)
+	a.admin = admin.NewServer(admin.Config{
+		Service: a.svc, Scenarios: a.engine, Check: a.store.Check,
+		AdminToken: a.cfg.AdminToken, AllowedHosts: a.cfg.AllowedHosts, JournalBytes: a.cfg.JournalBytes, Pprof: a.cfg.Pprof,
 		Fixtures: func() (sandbox.Fixtures, error) {
 			fx, _, err := a.readFixtures()
 			return fx, err
 		},
-		DecodeTransaction: decodeTransaction, Scenarios: a.engine,
-		DecodeScenario: yamlfile.DecodeScenario,
+		DecodeTransaction: decodeTransaction, DecodeScenario: yamlfile.DecodeScenario,
+	})
+	a.admin.Register(router)
+	a.handler = web.NewHandler(router, web.Config{
+		Logger: a.log, MaxBody: a.cfg.MaxBody, IDs: newIDs(), Journal: a.admin.Journal(),
 	})
 	return nil
 }
@@ -251,14 +260,14 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 		TLSConfig:         h.TLS,
 	}
-	srv.RegisterOnShutdown(a.handler.CloseStreams) // live journal streams never go idle
+	srv.RegisterOnShutdown(a.admin.CloseStreams) // live journal streams never go idle
 	errc := make(chan error, 1)
 	go func() {
 		if h.TLS != nil {
 			errc <- srv.ServeTLS(ln, "", "") // certificates come from srv.TLSConfig
 			return
 		}
-		errc <- srv.Serve(api.GPTransportErrors(ln)) // GP-shaped 4xx/5xx from net/http itself
+		errc <- srv.Serve(ln)
 	}()
 	select {
 	case err := <-errc:

@@ -32,7 +32,7 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/admin"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
@@ -198,7 +198,7 @@ func (s *Server) Restore(name string) {
 
 // Request is one entry of the request journal (GET /_sandbox/requests): what a client
 // sent and what it was answered, with secrets redacted and card data masked.
-type Request = api.JournalEntry
+type Request = admin.JournalEntry
 
 // Requests returns the request journal, newest first. query filters it as the admin
 // call does, e.g. "operation=adjustment&status=409"; "" lists everything.

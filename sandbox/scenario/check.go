@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // The checks of this file are the one statement of the rules that span an outcome's
@@ -60,7 +61,7 @@ func OutcomeProblems(o Outcome, ops []string) []OutcomeProblem {
 	}
 	if o.DuplicateCharge != "" {
 		if o.DuplicateCharge != DuplicateRefuse {
-			add("duplicate_charge", "unknown duplicate_charge mode %q (want %s)", sandbox.MaskedExcerpt(o.DuplicateCharge), DuplicateRefuse)
+			add("duplicate_charge", "unknown duplicate_charge mode %q (want %s)", carddata.Excerpt(o.DuplicateCharge), DuplicateRefuse)
 		}
 		if hidden {
 			add("duplicate_charge", "duplicate_charge decides how a payment executes: it cannot be combined with error or fault")
@@ -94,7 +95,7 @@ func ScopeProblem(scope string) string {
 	if scope == "" || slices.Contains(SequenceScopes, scope) {
 		return ""
 	}
-	return fmt.Sprintf("unknown scope %q (want %s)", sandbox.MaskedExcerpt(scope), strings.Join(SequenceScopes, " or "))
+	return fmt.Sprintf("unknown scope %q (want %s)", carddata.Excerpt(scope), strings.Join(SequenceScopes, " or "))
 }
 
 // ScopeRuleProblem says why a rule cannot have its scope, or "": it counts nothing

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Engine holds the loaded scenarios and the globally active names, and decides
@@ -57,7 +58,7 @@ type state struct {
 type UnknownError struct{ Name string }
 
 func (e *UnknownError) Error() string {
-	return fmt.Sprintf("unknown scenario %q", sandbox.MaskedExcerpt(e.Name))
+	return fmt.Sprintf("unknown scenario %q", carddata.Excerpt(e.Name))
 }
 
 // NewEngine returns an engine over scenarios, keeping sequence counters in store.
@@ -335,7 +336,7 @@ func (r Rule) stepScope(req Request) string {
 	if id == "" {
 		return scope
 	}
-	return scope + "/" + r.Scope + ":" + sandbox.KeyWithoutCardData(id)
+	return scope + "/" + r.Scope + ":" + carddata.KeyWithout(id)
 }
 
 // count consumes one call of a counted rule in scope and returns how many calls of

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // A rule names operations by their sandbox.Operation names, defined once in package
@@ -154,7 +155,7 @@ func IssuerResultProblem(result string) string {
 	if ValidIssuerResult(result) {
 		return ""
 	}
-	return fmt.Sprintf("must be an issuer result of 2 or 3 letters or digits such as \"00\" or \"51\", got %q", sandbox.MaskedExcerpt(result))
+	return fmt.Sprintf("must be an issuer result of 2 or 3 letters or digits such as \"00\" or \"51\", got %q", carddata.Excerpt(result))
 }
 
 // AsksIssuer reports whether the operation op asks a card issuer, so that a rule may
@@ -232,7 +233,7 @@ func (o Outcome) Hold() time.Duration {
 // it is usable by an Engine. It reports the first problem only.
 func (s *Scenario) Check() error {
 	if !ValidName(s.Name) {
-		return fmt.Errorf("scenario name %q: %s", sandbox.MaskedExcerpt(s.Name), NameRule)
+		return fmt.Errorf("scenario name %q: %s", carddata.Excerpt(s.Name), NameRule)
 	}
 	if len(s.Rules) == 0 {
 		return fmt.Errorf("scenario %s: no rules", s.Name)
@@ -290,7 +291,7 @@ const NameRule = "must be 1 to 100 letters, digits, '-', '_' or '.', starting wi
 // separated by commas, so it has no commas, spaces or other punctuation; and it is
 // shown, logged and journaled as it is, so it holds no card number.
 func ValidName(name string) bool {
-	if name == "" || len(name) > 100 || sandbox.HoldsCardData(name) {
+	if name == "" || len(name) > 100 || carddata.HoldsCardData(name) {
 		return false
 	}
 	for i, c := range []byte(name) {
@@ -323,9 +324,9 @@ func OperationProblem(op string) string {
 	case ValidOperation(op):
 		return ""
 	case strings.HasPrefix(op, string(sandbox.OpDevice)+"."):
-		return fmt.Sprintf("unknown device command %q (want %s, or device for every command)", sandbox.MaskedExcerpt(op), strings.Join(sandbox.DeviceCommandOperations(), ", "))
+		return fmt.Sprintf("unknown device command %q (want %s, or device for every command)", carddata.Excerpt(op), strings.Join(sandbox.DeviceCommandOperations(), ", "))
 	}
-	return fmt.Sprintf("unknown operation %q (want %s)", sandbox.MaskedExcerpt(op), strings.Join(OperationNames(), ", "))
+	return fmt.Sprintf("unknown operation %q (want %s)", carddata.Excerpt(op), strings.Join(OperationNames(), ", "))
 }
 
 // IsDeviceOperation reports whether op names device commands: device, or one
@@ -363,19 +364,19 @@ func TerminalProblem(t Terminal) string {
 	case t == Terminal{}:
 		return "needs card, entry_mode, tip, pin or outcome"
 	case t.Card != "" && !sandbox.KnownTerminalCard(t.Card):
-		return fmt.Sprintf("card %q: want a terminal test card (%s)", sandbox.MaskedExcerpt(t.Card), strings.Join(sandbox.TerminalCardNames(), ", "))
+		return fmt.Sprintf("card %q: want a terminal test card (%s)", carddata.Excerpt(t.Card), strings.Join(sandbox.TerminalCardNames(), ", "))
 	case t.EntryMode != "" && !slices.Contains(TerminalEntryModes, t.EntryMode):
-		return fmt.Sprintf("entry_mode %q: want one of %s", sandbox.MaskedExcerpt(t.EntryMode), strings.Join(TerminalEntryModes, ", "))
+		return fmt.Sprintf("entry_mode %q: want one of %s", carddata.Excerpt(t.EntryMode), strings.Join(TerminalEntryModes, ", "))
 	case t.Tip != "" && (!sandbox.AllDigits(t.Tip) || len(t.Tip) > 12):
-		return fmt.Sprintf("tip %q: want an amount in minor units such as \"200\"", sandbox.MaskedExcerpt(t.Tip))
+		return fmt.Sprintf("tip %q: want an amount in minor units such as \"200\"", carddata.Excerpt(t.Tip))
 	case t.PIN != "" && t.PIN != sandbox.PINWrong:
-		return fmt.Sprintf("pin %q: want %s (the customer keys a wrong PIN)", sandbox.MaskedExcerpt(t.PIN), sandbox.PINWrong)
+		return fmt.Sprintf("pin %q: want %s (the customer keys a wrong PIN)", carddata.Excerpt(t.PIN), sandbox.PINWrong)
 	case t.Outcome != "" && !slices.Contains(TerminalOutcomes, t.Outcome):
-		return fmt.Sprintf("outcome %q: want one of %s", sandbox.MaskedExcerpt(t.Outcome), strings.Join(TerminalOutcomes, ", "))
+		return fmt.Sprintf("outcome %q: want one of %s", carddata.Excerpt(t.Outcome), strings.Join(TerminalOutcomes, ", "))
 	case t.Result != "" && t.Outcome != sandbox.OutcomeHostDecline:
 		return "result is the host's decline code: it needs outcome host_decline"
 	case t.Result != "" && (!ValidIssuerResult(t.Result) || t.Result == IssuerApproved):
-		return fmt.Sprintf("result %q: want a decline code of 2 or 3 letters or digits other than 00, such as \"51\"", sandbox.MaskedExcerpt(t.Result))
+		return fmt.Sprintf("result %q: want a decline code of 2 or 3 letters or digits other than 00, such as \"51\"", carddata.Excerpt(t.Result))
 	}
 	return ""
 }

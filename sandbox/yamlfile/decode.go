@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // maxAliasNodes bounds the nodes one decoder visits through aliases. Aliases are
@@ -229,7 +229,7 @@ func (d *decoder) object(n *yaml.Node, path string, v reflect.Value) bool {
 	for k, val := range d.pairs(n, path) {
 		f, known := byKey[k.Value]
 		if !known {
-			d.addf(k, path, "unknown key %q", sandbox.MaskedExcerpt(k.Value))
+			d.addf(k, path, "unknown key %q", carddata.Excerpt(k.Value))
 			ok = false
 			continue
 		}
@@ -278,7 +278,7 @@ func (d *decoder) pairs(n *yaml.Node, path string) func(yield func(k, v *yaml.No
 				continue
 			}
 			if prev := earlierKey(n.Content[:i], k.Value, first); prev != nil {
-				d.addf(k, path, "duplicate key %q (first at line %d)", sandbox.MaskedExcerpt(k.Value), prev.Line)
+				d.addf(k, path, "duplicate key %q (first at line %d)", carddata.Excerpt(k.Value), prev.Line)
 				continue
 			}
 			if first != nil {
@@ -351,7 +351,7 @@ func (d *decoder) mapping(n *yaml.Node, path string, v reflect.Value) bool {
 		key.SetString(k.Value)
 		if c, isChecker := key.Interface().(checker); isChecker {
 			if msg := c.check(); msg != "" {
-				d.addf(k, path, "key %q: %s", sandbox.MaskedExcerpt(k.Value), msg)
+				d.addf(k, path, "key %q: %s", carddata.Excerpt(k.Value), msg)
 				ok = false
 				continue
 			}
@@ -406,7 +406,7 @@ func (d *decoder) anyValue(n *yaml.Node, path string, v reflect.Value) bool {
 			out = b
 		case "!!int", "!!float":
 			if !json.Valid([]byte(n.Value)) || (n.ShortTag() == "!!int" && !isDecimal(n.Value)) {
-				d.addf(n, path, "expected a number as JSON writes it, got %s", sandbox.MaskedExcerpt(n.Value))
+				d.addf(n, path, "expected a number as JSON writes it, got %s", carddata.Excerpt(n.Value))
 				return false
 			}
 			out = json.Number(n.Value)
@@ -457,7 +457,7 @@ func (d *decoder) boolean(n *yaml.Node, path string, v reflect.Value) bool {
 	case "false":
 		v.SetBool(false)
 	default: // "!!bool yes"
-		d.addf(n, path, "expected true or false, got %q", sandbox.MaskedExcerpt(n.Value))
+		d.addf(n, path, "expected true or false, got %q", carddata.Excerpt(n.Value))
 		return false
 	}
 	return true
@@ -469,12 +469,12 @@ func (d *decoder) integer(n *yaml.Node, path string, v reflect.Value) bool {
 		return false
 	}
 	if !isDecimal(n.Value) {
-		d.addf(n, path, "expected a plain decimal integer, got %s (leading zeros, octal, hex and _ are not accepted)", sandbox.MaskedExcerpt(n.Value))
+		d.addf(n, path, "expected a plain decimal integer, got %s (leading zeros, octal, hex and _ are not accepted)", carddata.Excerpt(n.Value))
 		return false
 	}
 	i, err := strconv.ParseInt(n.Value, 10, v.Type().Bits())
 	if err != nil {
-		d.addf(n, path, "integer %s is out of range", sandbox.MaskedExcerpt(n.Value))
+		d.addf(n, path, "integer %s is out of range", carddata.Excerpt(n.Value))
 		return false
 	}
 	v.SetInt(i)
@@ -518,16 +518,16 @@ func describe(n *yaml.Node) string {
 	case "!!null":
 		return "null"
 	case "!!str":
-		return fmt.Sprintf("the string %q", sandbox.MaskedExcerpt(n.Value))
+		return fmt.Sprintf("the string %q", carddata.Excerpt(n.Value))
 	case "!!int", "!!float":
-		return "the number " + sandbox.MaskedExcerpt(n.Value)
+		return "the number " + carddata.Excerpt(n.Value)
 	case "!!bool":
-		return "the boolean " + sandbox.MaskedExcerpt(n.Value)
+		return "the boolean " + carddata.Excerpt(n.Value)
 	case "!!timestamp":
-		return "the timestamp " + sandbox.MaskedExcerpt(n.Value)
+		return "the timestamp " + carddata.Excerpt(n.Value)
 	default:
 		// Escaped: a custom tag may hold any character, even a line break.
-		quoted := strconv.Quote(sandbox.MaskedExcerpt(n.ShortTag()))
+		quoted := strconv.Quote(carddata.Excerpt(n.ShortTag()))
 		return fmt.Sprintf("a %s value", quoted[1:len(quoted)-1])
 	}
 }

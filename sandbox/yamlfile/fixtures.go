@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // LoadFixtures reads the seed data from every *.yaml and *.yml file at the root of
@@ -144,7 +145,7 @@ func loadFixtures(fsys fs.FS) (*fixturesLoader, error) {
 	}
 	for _, r := range l.refs {
 		if _, ok := l.defined[r.kind][r.id]; !ok {
-			l.problems = append(l.problems, r.at.problemf("unknown %s %q", r.kind, sandbox.MaskedExcerpt(r.id)))
+			l.problems = append(l.problems, r.at.problemf("unknown %s %q", r.kind, carddata.Excerpt(r.id)))
 		}
 	}
 	if err := l.problems.err(); err != nil {
@@ -226,7 +227,7 @@ func (l *fixturesLoader) define(d *decoder, kind, key, id string, ptr any) {
 		l.defined[kind] = map[string]site{}
 	}
 	if first, dup := l.defined[kind][id]; dup {
-		l.problems = append(l.problems, at.problemf("duplicate %s %s %q (first defined at %s)", kind, key, sandbox.MaskedExcerpt(id), first))
+		l.problems = append(l.problems, at.problemf("duplicate %s %s %q (first defined at %s)", kind, key, carddata.Excerpt(id), first))
 		return
 	}
 	l.defined[kind][id] = at

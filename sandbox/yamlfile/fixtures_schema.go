@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // The fixture file schema. These types mirror the domain types with yaml keys and
@@ -168,7 +169,7 @@ type amount string
 
 func (s amount) check() string {
 	if len(s) == 0 || len(s) > sandbox.MaxIDLength || strings.Trim(string(s), "0123456789") != "" {
-		return fmt.Sprintf("must be 1 to %d digits in minor units (\"1000\" is 10.00), got %q", sandbox.MaxIDLength, sandbox.MaskedExcerpt(string(s)))
+		return fmt.Sprintf("must be 1 to %d digits in minor units (\"1000\" is 10.00), got %q", sandbox.MaxIDLength, carddata.Excerpt(string(s)))
 	}
 	return ""
 }
@@ -180,7 +181,7 @@ func (gpTime) timestampText() {}
 
 func (s gpTime) check() string {
 	if _, ok := s.time(); !ok {
-		return fmt.Sprintf("must be a UTC time with milliseconds like 2021-03-24T02:02:27.158Z, got %q", sandbox.MaskedExcerpt(string(s)))
+		return fmt.Sprintf("must be a UTC time with milliseconds like 2021-03-24T02:02:27.158Z, got %q", carddata.Excerpt(string(s)))
 	}
 	return ""
 }
@@ -206,7 +207,7 @@ func (s country) check() string {
 
 func upperLetters(s string, n int, what string) string {
 	if len(s) != n || strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-		return fmt.Sprintf("must be %s (%d upper-case letters), got %q", what, n, sandbox.MaskedExcerpt(s))
+		return fmt.Sprintf("must be %s (%d upper-case letters), got %q", what, n, carddata.Excerpt(s))
 	}
 	return ""
 }
@@ -229,7 +230,7 @@ func oneOf(s string, values ...string) string {
 			return ""
 		}
 	}
-	return fmt.Sprintf("must be one of %s, got %q", strings.Join(values, ", "), sandbox.MaskedExcerpt(s))
+	return fmt.Sprintf("must be one of %s, got %q", strings.Join(values, ", "), carddata.Excerpt(s))
 }
 
 // permission is a permission name such as TRN_POST_Adjust.
@@ -241,7 +242,7 @@ func (s permission) check() string {
 		ok = ok && (isAlnum(c) || c == '_')
 	}
 	if !ok {
-		return fmt.Sprintf("must be a permission name like TRN_POST_Adjust (letters, digits and _), got %q", sandbox.MaskedExcerpt(string(s)))
+		return fmt.Sprintf("must be a permission name like TRN_POST_Adjust (letters, digits and _), got %q", carddata.Excerpt(string(s)))
 	}
 	return ""
 }

@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Problem is one thing wrong in a YAML file, where it is written.
@@ -76,10 +76,10 @@ func (ps Problems) err() error {
 // This is yamlfile's one masking step: problems go to the log, the terminal and admin
 // answers, and a card number can reach one in a file's name, a key in a path, an
 // anchor, a name quoted whole or the parser's own words. A value quoted through
-// sandbox.MaskedExcerpt is masked already, before its cut (see there).
+// carddata.Excerpt is masked already, before its cut (see there).
 func (ps Problems) reported() Problems {
 	for i := range ps {
-		ps[i].File, ps[i].Message = sandbox.MaskCardData(ps[i].File), sandbox.MaskCardData(ps[i].Message)
+		ps[i].File, ps[i].Message = carddata.Mask(ps[i].File), carddata.Mask(ps[i].Message)
 	}
 	return ps.sorted()
 }

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 )
 
@@ -95,7 +96,7 @@ func CheckScenarioBindings(bindings []ScenarioBinding, known func(name string) b
 	var ps Problems
 	for _, b := range bindings {
 		if !known(b.Scenario) {
-			ps = append(ps, b.Problem(fmt.Sprintf("%s %s: unknown scenario %q", b.Kind, b.ID, sandbox.MaskedExcerpt(b.Scenario))))
+			ps = append(ps, b.Problem(fmt.Sprintf("%s %s: unknown scenario %q", b.Kind, b.ID, carddata.Excerpt(b.Scenario))))
 		}
 	}
 	return ps.reported()
@@ -109,7 +110,7 @@ type scenarioLoader struct {
 }
 
 func (l *scenarioLoader) file(name string, data []byte) {
-	if sandbox.HoldsCardData(name) {
+	if carddata.HoldsCardData(name) {
 		// A scenario's file is listed by GET /_sandbox/scenarios and keys its load
 		// errors: masked, two such names could be one.
 		l.problems = append(l.problems, Problem{File: name, Message: "the file's name holds a card number: rename the file"})
@@ -279,7 +280,7 @@ func (h headerName) check() string {
 	}
 	for _, c := range []byte(h) {
 		if !isAlnum(c) && !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
-			return fmt.Sprintf("not a header name: %q", sandbox.MaskedExcerpt(string(h)))
+			return fmt.Sprintf("not a header name: %q", carddata.Excerpt(string(h)))
 		}
 	}
 	return ""
@@ -297,7 +298,7 @@ type duration string
 func (s duration) check() string {
 	d, err := time.ParseDuration(string(s))
 	if err != nil || d < 0 || d > scenario.MaxDelay {
-		return fmt.Sprintf("must be a duration such as 1s or 250ms, at most %s, got %q", scenario.MaxDelay, sandbox.MaskedExcerpt(string(s)))
+		return fmt.Sprintf("must be a duration such as 1s or 250ms, at most %s, got %q", scenario.MaxDelay, carddata.Excerpt(string(s)))
 	}
 	return ""
 }
@@ -312,7 +313,7 @@ type digits string
 
 func (s digits) check() string {
 	if s == "" || len(s) > 10 || strings.Trim(string(s), "0123456789") != "" {
-		return fmt.Sprintf("must be the digits of a detailed error code such as \"40212\", got %q", sandbox.MaskedExcerpt(string(s)))
+		return fmt.Sprintf("must be the digits of a detailed error code such as \"40212\", got %q", carddata.Excerpt(string(s)))
 	}
 	return ""
 }
@@ -421,7 +422,7 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
 		}
 		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
-			problem(&o.Fault, "unknown notification fault %q (want drop or duplicate)", sandbox.MaskedExcerpt(o.Fault))
+			problem(&o.Fault, "unknown notification fault %q (want drop or duplicate)", carddata.Excerpt(o.Fault))
 		}
 		return
 	}
@@ -436,7 +437,7 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 	}
 	if e := o.Error; e != nil && e.Description == "" && e.Code != "" && e.Detail != "" &&
 		sandbox.CatalogueDescription(e.Code, string(e.Detail)) == "" {
-		problem(&e.Code, "the catalogue has no text for %s %s: write a description", sandbox.MaskedExcerpt(e.Code), sandbox.MaskedExcerpt(string(e.Detail)))
+		problem(&e.Code, "the catalogue has no text for %s %s: write a description", carddata.Excerpt(e.Code), carddata.Excerpt(string(e.Detail)))
 	}
 	if o.Body != nil && o.Error != nil {
 		problem(&o.Body, "body merges onto a success response: it cannot be combined with error")
@@ -448,13 +449,13 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 			problem(&o.Fault, "fault %s sends no answer: error and body would never be seen", o.Fault)
 		}
 	default:
-		problem(&o.Fault, "unknown fault %q (want reset, timeout, empty or malformed)", sandbox.MaskedExcerpt(o.Fault))
+		problem(&o.Fault, "unknown fault %q (want reset, timeout, empty or malformed)", carddata.Excerpt(o.Fault))
 	}
 	if o.Apply && o.Error == nil && o.Fault == "" {
 		problem(&o.Apply, "apply needs an error or a fault: without them the action is applied anyway")
 	}
 	if o.Idempotency != "" && o.Idempotency != scenario.IdempotencyReplay {
-		problem(&o.Idempotency, "unknown idempotency mode %q (want replay)", sandbox.MaskedExcerpt(o.Idempotency))
+		problem(&o.Idempotency, "unknown idempotency mode %q (want replay)", carddata.Excerpt(o.Idempotency))
 	}
 	for _, p := range scenario.OutcomeProblems(o.toOutcome(), ops) {
 		problem(o.member(p.Member), "%s", p.Message)

@@ -4,7 +4,7 @@
 // healthy; and it finds the Chromium a browser test drives.
 //
 // Only test files import it. It is not internal because its users sit under both
-// cmd/ and sandbox/ (cmd/gpsandbox and sandbox/api/ui): an internal package is
+// cmd/ and sandbox/ (cmd/gpsandbox and sandbox/admin/ui): an internal package is
 // importable only below its parent, so only a module-root internal/ would serve both,
 // and the repository's top level holds only the product's own folders.
 package testrun

@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Report is the result of a run: every step of the chosen flows, both sides'
@@ -179,8 +179,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) redact(text string) string {
 	for _, s := range r.secrets {
 		if len(s) >= 4 {
-			text = strings.ReplaceAll(text, s, sandbox.Redacted)
+			text = strings.ReplaceAll(text, s, carddata.Redacted)
 		}
 	}
-	return sandbox.MaskCardData(text)
+	return carddata.Mask(text)
 }

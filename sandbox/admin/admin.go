@@ -1,0 +1,471 @@
+package admin
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
+)
+
+// The admin API under /_sandbox/: JSON in and out, errors in the GP shape. It reads and
+// steers the sandbox from outside; the scenario routes are registered elsewhere.
+
+// adminHandler serves one admin call and returns the value to render as JSON.
+type adminHandler func(r *http.Request) (any, error)
+
+// admin wraps h with the admin token check. API tokens never open admin calls: only
+// the configured admin token does, compared in constant time; without one configured
+// the admin API is open.
+func (s *Server) admin(h adminHandler) http.Handler {
+	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := h(r)
+		if err != nil {
+			web.WriteError(w, r, err)
+			return
+		}
+		body, err := json.Marshal(v)
+		if err != nil {
+			web.WriteError(w, r, err)
+			return
+		}
+		web.WriteBody(w, r, http.StatusOK, body)
+	}))
+}
+
+// adminOnly lets a request through to h only with the admin token, when one is set,
+// and never a browser's cross-origin write.
+func (s *Server) adminOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rec := web.RecordOf(r); rec != nil && rec.Operation == "" {
+			rec.Operation = "admin" // a terminal action keeps its own (terminalAction)
+		}
+		// Without an admin token, any web page open in the user's browser could
+		// otherwise POST a reset to the sandbox on loopback: a browser's cross-origin
+		// writes (told by Sec-Fetch-Site or Origin) are refused. Clients that are not
+		// browsers send neither header and pass.
+		if err := s.crossOrigin.Check(r); err != nil {
+			web.WriteError(w, r, sandbox.CrossOriginAdmin())
+			return
+		}
+		// A page that rebinds its own name to the sandbox's address is same-origin
+		// for the browser, and may read answers too: an open admin API answers only
+		// under the names it is known by. A token is what a page cannot guess.
+		if s.adminToken == "" && !s.hostAllowed(r.Host) {
+			web.WriteError(w, r, sandbox.HostNotAllowed(r.Host))
+			return
+		}
+		if s.adminToken != "" {
+			got := web.BearerToken(r)
+			// ConstantTimeCompare returns early on a length difference; comparing
+			// digests keeps even the token's length from leaking through timing.
+			if subtle.ConstantTimeCompare(digest(got), digest(s.adminToken)) != 1 {
+				web.WriteError(w, r, sandbox.InvalidAdminToken())
+				return
+			}
+		}
+		q, err := web.Query(r)
+		if err != nil {
+			web.WriteError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), queryKey{}, q)))
+	})
+}
+
+type queryKey struct{}
+
+// adminQuery is the query string of an admin call, as adminOnly parsed it.
+func adminQuery(r *http.Request) url.Values {
+	q, _ := r.Context().Value(queryKey{}).(url.Values)
+	return q
+}
+
+// hostAllowed reports whether an open admin API answers a request for host (the Host
+// header, with or without its port): an IP address (a rebinding page has a name, and
+// its address is the sandbox's), localhost and *.localhost, which browsers resolve to
+// loopback themselves, and the names configured in AllowedHosts. A request without a
+// Host (HTTP/1.0) comes from no browser.
+func (s *Server) hostAllowed(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	switch {
+	case host == "", host == "localhost", strings.HasSuffix(host, ".localhost"), net.ParseIP(host) != nil:
+		return true
+	}
+	return s.allowedHosts[host]
+}
+
+func digest(s string) []byte {
+	sum := sha256.Sum256([]byte(s))
+	return sum[:]
+}
+
+// POST /_sandbox/reset
+func (s *Server) adminReset(r *http.Request) (any, error) {
+	var fx sandbox.Fixtures
+	if s.fixtures != nil {
+		var err error
+		if fx, err = s.fixtures(); err != nil {
+			return nil, fmt.Errorf("reset: read fixtures: %w", err)
+		}
+	}
+	if err := s.svc.Reset(fx); err != nil {
+		return nil, err
+	}
+	if s.journal != nil {
+		s.journal.clear() // a reset is a fresh start for a test: its journal starts empty
+	}
+	return map[string]string{"status": "reset"}, nil
+}
+
+// GET /_sandbox/transactions/{id}
+func (s *Server) adminGetTransaction(r *http.Request) (any, error) {
+	t, history, err := s.svc.TransactionHistory(api.PathVar(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return adminTransactionView(t, history), nil
+}
+
+// PUT /_sandbox/transactions/{id}: creates or replaces the transaction of the path.
+// The body (JSON, or YAML) has the keys of a fixture transaction, each checked by the
+// same rules, but any may be left out: SeedTransaction gives it its default. An id in
+// the body must be the path's.
+func (s *Server) adminPutTransaction(r *http.Request) (any, error) {
+	id := api.PathVar(r, "id")
+	t, err := s.seedDocument(r)
+	if err != nil {
+		return nil, err
+	}
+	if t.ID != "" && t.ID != id {
+		return nil, sandbox.InvalidDocument("id: " + t.ID + " is not the id of the path, " + id)
+	}
+	t.ID = id
+	return s.seed(t)
+}
+
+// POST /_sandbox/transactions: creates a transaction with a generated TRN_ id, from a
+// body as PUT takes it, without an id.
+func (s *Server) adminPostTransaction(r *http.Request) (any, error) {
+	t, err := s.seedDocument(r)
+	if err != nil {
+		return nil, err
+	}
+	if t.ID != "" {
+		return nil, sandbox.InvalidDocument("id: the sandbox generates it; PUT /_sandbox/transactions/" + t.ID + " sets it")
+	}
+	return s.seed(t)
+}
+
+// seedDocument reads and checks the transaction document of a PUT or POST.
+func (s *Server) seedDocument(r *http.Request) (sandbox.Transaction, error) {
+	raw, err := web.ReadBody(nil, r)
+	if err != nil {
+		return sandbox.Transaction{}, err
+	}
+	if s.decodeTransaction == nil {
+		return sandbox.Transaction{}, sandbox.InvalidDocument("transaction documents are not accepted by this server")
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}") // nothing given: every field its default
+	}
+	t, err := s.decodeTransaction(raw, "body")
+	if err != nil {
+		return sandbox.Transaction{}, sandbox.InvalidDocument(strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return t, nil
+}
+
+func (s *Server) seed(t sandbox.Transaction) (any, error) {
+	stored, err := s.svc.SeedTransaction(t)
+	if err != nil {
+		return nil, err
+	}
+	return adminTransactionView(stored, nil), nil
+}
+
+// GET /_sandbox/orders/{id}
+func (s *Server) adminGetOrder(r *http.Request) (any, error) {
+	o, err := s.svc.Order(api.PathVar(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return adminOrderView(o), nil
+}
+
+// GET /_sandbox/batches/{id}: a batch as the sandbox keeps it, closed first if its
+// merchant's daily close time has passed.
+func (s *Server) adminGetBatch(r *http.Request) (any, error) {
+	b, err := s.svc.BatchState(api.PathVar(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return adminBatchView(b), nil
+}
+
+var orderStatusBody = api.NewRequestBody[orderStatusRequest](
+	api.Required(api.Enum("status", sandbox.OrderStatuses()...)),
+)
+
+// orderStatusRequest is the body of POST /_sandbox/orders/{id}/status.
+type orderStatusRequest struct {
+	Status string `json:"status"`
+}
+
+// POST /_sandbox/orders/{id}/status {"status": "PROCESSING"}: answers the order as
+// the API shows it, with the action of the change.
+func (s *Server) adminOrderStatus(r *http.Request) (any, error) {
+	req, err := orderStatusBody.Read(r)
+	if err != nil {
+		return nil, err
+	}
+	o, err := s.svc.ChangeOrderStatus(api.PathVar(r, "id"), req.Status)
+	if err != nil {
+		return nil, err
+	}
+	return api.NewOrderView(o), nil
+}
+
+// GET /_sandbox/requests?<filters>&limit=: the matching entries, newest first, and
+// when more match, next: this query for the entries before the last one answered.
+func (s *Server) adminRequests(r *http.Request) (any, error) {
+	f, limit, err := s.parseJournalQuery(adminQuery(r), true)
+	if err != nil || s.journal == nil {
+		return map[string]any{"requests": []JournalEntry{}}, err
+	}
+	entries, more := s.journal.list(f, limit)
+	answer := map[string]any{"requests": entries}
+	if more {
+		q := maps.Clone(adminQuery(r))
+		q.Set("before", strconv.FormatUint(entries[len(entries)-1].Seq, 10))
+		answer["next"] = r.URL.Path + "?" + q.Encode()
+	}
+	return answer, nil
+}
+
+// GET /_sandbox/requests/count?<filters>: how many entries match, e.g. to verify
+// that a client called an operation exactly once.
+func (s *Server) adminCountRequests(r *http.Request) (any, error) {
+	f, _, err := s.parseJournalQuery(adminQuery(r), false)
+	if err != nil || s.journal == nil {
+		return map[string]int{"count": 0}, err
+	}
+	return map[string]int{"count": s.journal.count(f)}, nil
+}
+
+// DELETE /_sandbox/requests: forgets every journal entry.
+func (s *Server) adminClearRequests(*http.Request) (any, error) {
+	if s.journal != nil {
+		s.journal.clear()
+	}
+	return map[string]string{"status": "cleared"}, nil
+}
+
+// GET /_sandbox/notifications?order_id=
+func (s *Server) adminNotifications(r *http.Request) (any, error) {
+	list, err := s.svc.Notifications(adminQuery(r).Get("order_id"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]notificationView, 0, len(list))
+	for _, n := range list {
+		// Rendered as the worker renders it, so body and signature are what is sent.
+		body, err := api.NotificationBody(n)
+		if err != nil {
+			return nil, err
+		}
+		action, status := n.Order.Action.Type, n.Order.Status
+		if d := n.DeviceRequest; d != nil {
+			action, status = d.Action.Type, d.Status
+		}
+		v := notificationView{
+			OrderID: n.OrderID, Seq: n.Seq, Action: action, OrderStatus: status, URL: carddata.Mask(n.URL),
+			Signature: sandbox.Sign(body, n.AppKey),
+			State:     n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: sandbox.FormatOptionalTime(n.NextAttempt),
+			Attempts: []attemptView{}, Body: body,
+		}
+		for _, a := range n.Attempts {
+			v.Attempts = append(v.Attempts, attemptView{
+				Time: sandbox.FormatTime(a.Time), HTTPStatus: a.HTTPStatus, Error: a.Error,
+				NextAttempt: sandbox.FormatOptionalTime(a.NextAttempt),
+			})
+		}
+		out = append(out, v)
+	}
+	return map[string]any{"notifications": out}, nil
+}
+
+var clockBody = api.NewRequestBody[clockRequest](
+	api.Text("advance", 50),
+	api.Text("set", 50),
+	api.Flag("freeze"),
+)
+
+// clockRequest is the body of POST /_sandbox/clock; an empty string (the table
+// refuses one) or a nil Freeze is a member left out.
+type clockRequest struct {
+	Advance string `json:"advance"`
+	Set     string `json:"set"`
+	Freeze  *bool  `json:"freeze"`
+}
+
+// GET /_sandbox/clock
+func (s *Server) adminGetClock(*http.Request) (any, error) { return s.clockView(), nil }
+
+// POST /_sandbox/clock {"set": time} {"advance": "25h"} {"freeze": bool}, applied in
+// that order when several are given.
+func (s *Server) adminPostClock(r *http.Request) (any, error) {
+	req, err := clockBody.Read(r)
+	if err != nil {
+		return nil, err
+	}
+	clock, ok := s.svc.Clock().(sandbox.MovableClock)
+	if !ok {
+		return nil, sandbox.InvalidDocument("the sandbox clock cannot be moved")
+	}
+	if req.Set == "" && req.Advance == "" && req.Freeze == nil {
+		return nil, sandbox.MissingFields("[advance or set or freeze]")
+	}
+	var at time.Time
+	if req.Set != "" {
+		if at, err = time.Parse(time.RFC3339Nano, req.Set); err != nil {
+			return nil, sandbox.InvalidField("set")
+		}
+	}
+	var d time.Duration
+	if req.Advance != "" {
+		if d, err = time.ParseDuration(req.Advance); err != nil || d <= 0 {
+			return nil, sandbox.InvalidField("advance")
+		}
+	}
+	// Both given: check where they lead together before moving, so that a refused
+	// advance leaves the clock where it was, not at the set time.
+	if req.Set != "" && req.Advance != "" {
+		if err := sandbox.InClockRange("advance", at.Add(d)); err != nil {
+			return nil, err
+		}
+	}
+	if req.Set != "" {
+		if err := clock.Set(at); err != nil {
+			return nil, err
+		}
+	}
+	if req.Advance != "" {
+		if err := clock.Advance(d); err != nil {
+			return nil, err
+		}
+	}
+	if req.Freeze != nil {
+		clock.Freeze(*req.Freeze)
+	}
+	// The orders whose scheduled steps fell due are moved before the answer, so that
+	// what a client reads next is as of the new time.
+	if _, err := s.svc.CarryOrders(); err != nil {
+		return nil, err
+	}
+	return s.clockView(), nil
+}
+
+func (s *Server) clockView() clockView {
+	v := clockView{Now: sandbox.FormatTime(s.svc.Clock().Now())}
+	if c, ok := s.svc.Clock().(sandbox.MovableClock); ok {
+		v.Frozen = c.Frozen()
+	}
+	return v
+}
+
+// GET /_sandbox/devices?merchant_id=&order_id=: every terminal and its state, or
+// those of a merchant or delivered by an order.
+func (s *Server) adminListDevices(r *http.Request) (any, error) {
+	devices, err := s.svc.Devices()
+	if err != nil {
+		return nil, err
+	}
+	q := adminQuery(r)
+	views := []adminDeviceView{}
+	for _, d := range devices {
+		if (q.Has("merchant_id") && d.MerchantID != q.Get("merchant_id")) || (q.Has("order_id") && d.OrderID != q.Get("order_id")) {
+			continue
+		}
+		views = append(views, adminDeviceView(d))
+	}
+	return map[string]any{"devices": views}, nil
+}
+
+var deviceChangeBody = api.NewRequestBody[deviceChangeRequest](
+	api.Enum("mode", sandbox.DeviceModeComplete, sandbox.DeviceModeInitiated),
+	api.Enum("status", sandbox.DeviceActive, sandbox.DeviceInactive),
+	api.Text("card", 19),
+	api.Text("account_id", 50),
+)
+
+// deviceChangeRequest is the body of POST /_sandbox/devices/{id}.
+type deviceChangeRequest struct {
+	Mode      string `json:"mode"`
+	Status    string `json:"status"`
+	Card      string `json:"card"`
+	AccountID string `json:"account_id"`
+}
+
+// POST /_sandbox/devices/{id} {"mode":"INITIATED"}: a terminal's answer mode, status
+// or default card, or {"account_id":"TRA_..."} the account it is bound to.
+func (s *Server) adminChangeDevice(r *http.Request) (any, error) {
+	req, err := deviceChangeBody.Read(r)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.svc.ChangeDevice(api.PathVar(r, "id"), sandbox.DeviceChange(req))
+	if err != nil {
+		return nil, err
+	}
+	return adminDeviceView(d), nil
+}
+
+var presentBody = api.NewRequestBody[presentRequest](
+	api.Text("card", 19),
+	api.Enum("entry_mode", "CHIP", "SWIPE", "CONTACTLESS_CHIP", "MANUAL"),
+	api.Digits("tip", 50),
+	api.Enum("pin", sandbox.PINWrong),
+	api.Enum("outcome", sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeHostDecline),
+)
+
+// presentRequest is the body of POST /_sandbox/device-requests/{id}/present.
+type presentRequest struct {
+	Card      string `json:"card"`
+	EntryMode string `json:"entry_mode"`
+	Tip       string `json:"tip"`
+	PIN       string `json:"pin"`
+	Outcome   string `json:"outcome"`
+}
+
+// POST /_sandbox/device-requests/{id}/present: a person presents a card on the
+// terminal of an INITIATED command (or cancels it); answers the completed request.
+func (s *Server) adminPresentCard(r *http.Request) (any, error) {
+	return s.present(r, s.svc.CompleteDeviceRequest)
+}
+
+// GET /_sandbox/device-requests/{id}: a command sent to a terminal, as POST /devices
+// answers it now.
+func (s *Server) adminGetDeviceRequest(r *http.Request) (any, error) {
+	d, err := s.svc.DeviceRequestState(api.PathVar(r, "id"))
+	if err != nil {
+		return nil, err
+	}
+	return api.NewDeviceRequestView(d), nil
+}

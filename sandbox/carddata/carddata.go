@@ -1,0 +1,622 @@
+// Package carddata is the one place that knows what card data looks like, so that
+// none reaches the store, the log or the request journal in clear. It is pure and
+// imports the standard library only:
+//
+//   - Mask masks free text: card numbers written with or without spaces or
+//     dashes, and magnetic-stripe track data.
+//   - MaskJSON masks a whole request body, valid JSON or not, compact or
+//     pretty-printed, whole or cut short: the value of every sensitive member (CVV,
+//     PIN block, track data, secrets; any case, any spelling of the separators) and
+//     card data anywhere else.
+//   - MaskNumber and MaskEMV mask a value known to be a card number or EMV
+//     TLV data, for request conversions that keep such a field.
+//   - KeyWithout keeps a key a client chose storable, HoldsCardData and NoneIn tell
+//     whether text holds card data, InteracChip reads an EMV application id.
+//   - Excerpt quotes a value a user wrote in a message (a scenario's or a
+//     fixture's problem, an unknown name): masked, then cut short.
+package carddata
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"math/bits"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Redacted replaces a secret value: a CVV, a PIN block, track data, a credential.
+const Redacted = "[REDACTED]"
+
+// MaskNumber keeps the first six and last four digits of a card number.
+func MaskNumber(number string) string {
+	if len(number) <= 10 {
+		return "**********"[:len(number)]
+	}
+	masked := []byte(number)
+	for i := 6; i < len(masked)-4; i++ {
+		masked[i] = '*'
+	}
+	return string(masked)
+}
+
+// maskChar replaces each hidden digit of a card number.
+const maskChar = '*'
+
+// trackData matches magnetic-stripe data: track 1 (%B<pan>^<name>^<yymm>...?) and
+// track 2 (;<pan>=<yymm>...?, or the EMV form <pan>D<yymm>...), sentinels optional.
+// The name is not held to track 1's 26 characters: a longer one must not leave the
+// expiry, service code and discretionary data after it in clear.
+var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,200}\^[0-9]{4}[^?\n"]{0,79}\??` +
+	`|;?[0-9]{12,19}[=Dd][0-9]{4}[0-9A-Fa-f]{0,40}\??`)
+
+// Mask returns text with its card data masked: track data is replaced by
+// [REDACTED], and every card number keeps at most its first six and last four digits.
+// A card number is 12 to 19 digits passing the Luhn check and not starting with 0,
+// however it is written: in one run, in groups of any size separated by runs of
+// spaces (any Unicode space), dots, dashes, underscores or slashes, in any Unicode
+// decimal digits (fullwidth ones included), or inside a longer run of digits (a card
+// number followed by its expiry, or hex of an EMV 5A tag: the BCD of a card number is
+// its digits). Every such sequence is masked, overlapping ones included, so that a
+// date before a card number, say, cannot hide it; dates, phone numbers and the
+// sandbox's ids have no such sequence and stay readable.
+func Mask(text string) string {
+	cardLike, trackLike := scanDigitRuns(text)
+	if !cardLike {
+		return text // fast path: too few digits for a card number
+	}
+	if trackLike {
+		text = trackData.ReplaceAllString(text, Redacted)
+	}
+	if !hasCardNumber(text) {
+		return text // the usual case: digits, none of them a card number
+	}
+	return string(maskCardNumbers([]byte(text)))
+}
+
+// Excerpt returns a value a user wrote as a message may quote it: its card data
+// masked, then cut to 40 bytes, so that a message names the value rather than echoing
+// it whole. The mask comes first: a cut through a card number could leave more of its
+// digits than the mask keeps, too few for Mask to know them afterwards.
+func Excerpt(s string) string {
+	s = Mask(s)
+	const max = 40
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// KeyWithout returns a key a client chose (an idempotency key, a session) as
+// the store may keep it: as sent when it holds no card data, else "sha256:" and its
+// SHA-256 in hex. Masking would not do: two keys differing only in the masked digits
+// must stay two keys.
+func KeyWithout(key string) string {
+	if NoneIn(key) {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// HoldsCardData reports whether s holds anything Mask would mask: a name a
+// client chooses (a scenario's, a snapshot's) is shown, logged and journaled as it
+// is, so one that does is refused rather than masked.
+func HoldsCardData(s string) bool { return Mask(s) != s }
+
+// NoneIn reports true only when Mask leaves s as it is; it may report
+// false for text that merely looks like track data, which the masker then reads in
+// full. It allocates nothing, so the masker can keep a token without copying it.
+func NoneIn[T string | []byte](s T) bool {
+	cardLike, trackLike := scanDigitRuns(s)
+	return !cardLike || !trackLike && !hasCardNumber(s)
+}
+
+// scanDigitRuns reads s once and reports whether it may hold a card number (cardLike:
+// twelve ASCII digits or more, or any non-ASCII byte, which may be a Unicode digit or
+// space) and what every match of trackData has: a run of twelve digits or more
+// followed by '^' (track 1) or by '=', 'D' or 'd' (track 2). Running the expression
+// only when trackLike keeps it off the sandbox's own ids, whose long digit runs
+// (TRN_CapturedSale000000000000000001) would otherwise send every request path
+// through it: it was a twentieth of the CPU of an adjustment.
+func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
+	run, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isDigit(c) {
+			run++
+			if digits++; digits >= 12 {
+				cardLike = true
+			}
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			cardLike = true
+		}
+		if run >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
+			return true, true
+		}
+		run = 0
+	}
+	return cardLike, false
+}
+
+// Card numbers are 12 to 19 digits long.
+const (
+	minCardDigits = 12
+	maxCardDigits = 19
+)
+
+// cardDigit is a digit of a text: its value and the bytes s[start:end] of its rune.
+type cardDigit struct {
+	start, end int
+	value      int
+}
+
+// cardScan reads the digits of a text one sequence at a time: digits joined by
+// nothing or by separators (see isCardSeparator) form a sequence, anything else ends
+// it. It keeps the last maxCardDigits digits of the sequence, which is all a card
+// number ending at the newest digit can span: the work is linear and needs no memory
+// of its own.
+type cardScan struct {
+	last [maxCardDigits]cardDigit // ring: the newest digit at last[(n-1)%maxCardDigits]
+	n    int                      // digits in the sequence so far
+}
+
+// add appends a digit to the sequence and returns the lengths of the card numbers
+// ending with it, as a set of bits (bit n: a card number of n digits), which back
+// reads.
+func (c *cardScan) add(d cardDigit) (lengths uint32) {
+	c.last[c.n%maxCardDigits] = d
+	c.n++
+	if c.n < minCardDigits {
+		return 0
+	}
+	sum := 0
+	// Walk back from the newest digit, doubling every second one (Luhn), and judge each
+	// sequence once it is long enough.
+	for k := 0; k < maxCardDigits && k < c.n; k++ {
+		v := c.back(k).value
+		if k%2 == 1 {
+			if v *= 2; v > 9 {
+				v -= 9
+			}
+		}
+		sum += v
+		length := k + 1
+		if length >= minCardDigits && sum%10 == 0 && c.back(k).value != 0 {
+			lengths |= 1 << length
+		}
+	}
+	return lengths
+}
+
+// back returns the digit k places before the newest.
+func (c *cardScan) back(k int) cardDigit { return c.last[(c.n-1-k)%maxCardDigits] }
+
+// next reads the rune at s[i] into the scan and returns the lengths of the card
+// numbers it ends (see add) and where the next rune starts.
+func (c *cardScan) next(r rune, i, size int) uint32 {
+	if v, ok := digitValue(r); ok {
+		return c.add(cardDigit{start: i, end: i + size, value: v})
+	}
+	if !isCardSeparator(r) {
+		c.n = 0
+	}
+	return 0
+}
+
+// runeAt decodes the rune at s[i] without converting s.
+func runeAt[T string | []byte](s T, i int) (rune, int) {
+	if s[i] < utf8.RuneSelf {
+		return rune(s[i]), 1
+	}
+	var buf [utf8.UTFMax]byte
+	n := copy(buf[:], s[i:min(i+utf8.UTFMax, len(s))])
+	return utf8.DecodeRune(buf[:n])
+}
+
+// digitValue is the value of a decimal digit in any script: Unicode lays each set of
+// decimal digits out as ten consecutive code points from its zero.
+func digitValue(r rune) (int, bool) {
+	if r >= '0' && r <= '9' {
+		return int(r - '0'), true
+	}
+	if r < utf8.RuneSelf || !unicode.IsDigit(r) {
+		return 0, false
+	}
+	for _, rg := range unicode.Digit.R16 {
+		if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
+			return int(r-rune(rg.Lo)) % 10, true
+		}
+	}
+	for _, rg := range unicode.Digit.R32 {
+		if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
+			return int(r-rune(rg.Lo)) % 10, true
+		}
+	}
+	return 0, false
+}
+
+// isCardSeparator reports the runes that may stand between the digits of a card
+// number: spaces of any kind (no-break and fullwidth ones, line breaks), dashes of any
+// kind, dots, underscores, slashes, and invisible format characters (a zero-width
+// space, a soft hyphen).
+func isCardSeparator(r rune) bool {
+	switch r {
+	case ' ', '-', '.', '_', '/', '\t', '\n', '\r', '\v', '\f':
+		return true
+	}
+	return r >= utf8.RuneSelf && (unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Pd, unicode.Cf))
+}
+
+// hasCardNumber reports whether maskCardNumbers would mask anything in s, without a
+// copy.
+func hasCardNumber[T string | []byte](s T) bool {
+	var c cardScan
+	for i := 0; i < len(s); {
+		r, size := runeAt(s, i)
+		if c.next(r, i, size) != 0 {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// maskCardNumbers returns b with every digit of a card number but its first six and
+// last four replaced by maskChar (one byte, whatever the digit's width).
+func maskCardNumbers(b []byte) []byte {
+	var hidden []int // start offsets of the digits to hide
+	var c cardScan
+	for i := 0; i < len(b); {
+		r, size := runeAt(b, i)
+		for lengths := c.next(r, i, size); lengths != 0; lengths &= lengths - 1 {
+			length := bits.TrailingZeros32(lengths)
+			for k := 4; k < length-6; k++ { // all but the first six and the last four
+				hidden = append(hidden, c.back(k).start)
+			}
+		}
+		i += size
+	}
+	if len(hidden) == 0 {
+		return b
+	}
+	hide := make(map[int]bool, len(hidden))
+	for _, p := range hidden {
+		hide[p] = true
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		_, size := runeAt(b, i)
+		if hide[i] {
+			out = append(out, maskChar)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// keyClass is what a member name says about its value.
+type keyClass int
+
+const (
+	keyPlain      keyClass = iota
+	keySecret              // CVV, PIN block, track data, credentials: redacted whole
+	keyCardNumber          // a card number: first six and last four kept
+	keyEMV                 // EMV TLV data: sensitive tags masked
+)
+
+// secretKeys are member names, lower case without separators, whose value is a secret.
+var secretKeys = map[string]bool{
+	"cvv": true, "cvv2": true, "cvc": true, "cvc2": true, "cvn": true, "cid": true, "csc": true,
+	"securitycode": true, "cardsecuritycode": true, "cardverificationvalue": true,
+	"pin": true, "pinblock": true, "encryptedpin": true, "pindata": true, "epb": true,
+	"track": true, "track1": true, "track2": true, "track3": true, "trackdata": true,
+	"track1data": true, "track2data": true, "track3data": true, "magstripe": true,
+	"magneticstripe": true, "stripedata": true, "secret": true, "password": true,
+	"cardcode": true, "cvd": true, "token": true, "accesstoken": true, "refreshtoken": true,
+	"appkey": true, "apikey": true, "privatekey": true, "sharedsecret": true,
+}
+
+// secretInParent are member names whose value is a secret inside the named parent:
+// the key of encryption data (its ksn, the key's serial number, says nothing).
+var secretInParent = map[string]string{"key": "encryption"}
+
+var cardNumberKeys = map[string]bool{"pan": true, "cardnumber": true, "primaryaccountnumber": true}
+
+var emvKeys = map[string]bool{"emvtag": true, "emvdata": true, "emvtags": true, "iccdata": true, "chipdata": true}
+
+// classifyKey classifies a member name in any case and with any separators; parent is
+// the name of the enclosing object ("number" is a card number inside "card"). Every
+// member of every journaled body is classified: a usual name is normalized on the
+// stack, without a string of its own.
+func classifyKey(name, parent []byte) keyClass {
+	var scratch [32]byte
+	k := string(appendNormalizedKey(scratch[:0], name)) // does not escape: on the stack
+	switch {
+	case secretKeys[k], strings.Contains(k, "cvv"), strings.Contains(k, "cvc"),
+		strings.Contains(k, "securitycode"), strings.Contains(k, "pinblock"):
+		return keySecret
+	case secretInParent[k] != "" && normalizedIs(parent, secretInParent[k]):
+		return keySecret
+	case cardNumberKeys[k], k == "number" && isCardKey(parent):
+		return keyCardNumber
+	case emvKeys[k], k == "tag" && isCardKey(parent):
+		return keyEMV
+	}
+	return keyPlain
+}
+
+// isCardKey reports whether a member name normalizes to "card".
+func isCardKey(name []byte) bool { return normalizedIs(name, "card") }
+
+// normalizedIs reports whether a member name normalizes to want.
+func normalizedIs(name []byte, want string) bool {
+	var scratch [32]byte
+	return string(appendNormalizedKey(scratch[:0], name)) == want
+}
+
+// appendNormalizedKey appends normalizeKey(name) to dst. An ASCII name is lowered
+// here byte by byte, which is what strings.ToLower does to ASCII; any other goes
+// through normalizeKey (some runes lower to ASCII letters: K, the Kelvin sign, is k).
+func appendNormalizedKey(dst, name []byte) []byte {
+	for _, c := range name {
+		if c >= utf8.RuneSelf {
+			return append(dst, normalizeKey(string(name))...)
+		}
+	}
+	for _, c := range name {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// normalizeKey lowers a member name and drops everything but letters and digits, so
+// that "CVV", "Security-Code" and "pin_block" are recognised.
+func normalizeKey(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// maskValueAs masks a decoded member value according to its key class.
+func maskValueAs(class keyClass, v string) string {
+	switch class {
+	case keySecret:
+		return Redacted
+	case keyCardNumber:
+		return MaskNumber(v)
+	case keyEMV:
+		return MaskEMV(v)
+	}
+	return Mask(v)
+}
+
+// MaskJSON returns a request body with its card data masked. It reads the
+// body as JSON but tolerates anything (syntax errors, a body cut short, text that is
+// not JSON at all, key=value forms): the value of every sensitive member is masked
+// according to its name, and card data anywhere else as Mask does. A body
+// that was valid JSON stays valid JSON, with the same layout.
+func MaskJSON(raw []byte) []byte {
+	in := raw
+	if _, trackLike := scanDigitRuns(raw); trackLike {
+		in = trackData.ReplaceAll(raw, []byte(Redacted))
+	}
+	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16)}
+	m.run()
+	if !NoneIn(m.out) && !json.Valid(raw) {
+		// A card number spread over tokens ("4263 9700 ..." in a body that is not
+		// JSON: valid JSON separates its tokens with more than spaces). The check
+		// keeps a valid body's values as each was masked: the digits of an EMV tag
+		// beside a masked PAN would otherwise be read as one more number.
+		return maskCardNumbers(m.out)
+	}
+	return m.out
+}
+
+// jsonMasker is a forgiving JSON tokenizer that copies its input, masking values.
+// Member names are kept as the input's own bytes when they need no decoding.
+type jsonMasker struct {
+	in, out []byte
+	parents [][]byte // member name of each open object or array
+	key     []byte   // the member name whose value comes next
+	hasKey  bool
+}
+
+func (m *jsonMasker) run() {
+	for i := 0; i < len(m.in); {
+		switch c := m.in[i]; {
+		case c == '"':
+			i = m.quoted(i)
+		case c == '{' || c == '[':
+			m.parents = append(m.parents, m.key)
+			m.key, m.hasKey = nil, false
+			m.out = append(m.out, c)
+			i++
+		case c == '}' || c == ']':
+			if len(m.parents) > 0 {
+				m.parents = m.parents[:len(m.parents)-1]
+			}
+			m.key, m.hasKey = nil, false
+			m.out = append(m.out, c)
+			i++
+		case c == ',' || c == '&':
+			m.key, m.hasKey = nil, false
+			m.out = append(m.out, c)
+			i++
+		case isBareDelimiter(c):
+			m.out = append(m.out, c)
+			i++
+		default:
+			i = m.bare(i)
+		}
+	}
+}
+
+// isBareDelimiter reports the bytes that end a bare (unquoted) token.
+func isBareDelimiter(c byte) bool {
+	return strings.IndexByte("\"{}[],:=&; \t\r\n", c) >= 0
+}
+
+// quoted handles the string starting at in[i] and returns the index after it.
+func (m *jsonMasker) quoted(i int) int {
+	end := stringEnd(m.in, i)
+	tok := m.in[i:end]
+	if m.followedByKeySeparator(end) {
+		m.key, m.hasKey = keyText(tok), true
+		m.out = append(m.out, maskStringToken(tok, keyPlain)...)
+		return end
+	}
+	m.out = append(m.out, maskStringToken(tok, m.class())...)
+	m.key, m.hasKey = nil, false
+	return end
+}
+
+// bare handles an unquoted token (a number, a literal, a word of a non-JSON body).
+func (m *jsonMasker) bare(i int) int {
+	end := i
+	for end < len(m.in) && !isBareDelimiter(m.in[end]) {
+		end++
+	}
+	if m.followedByKeySeparator(end) {
+		m.key, m.hasKey = m.in[i:end], true
+		m.out = append(m.out, Mask(string(m.key))...)
+		return end
+	}
+	class := m.class()
+	if class == keyPlain && NoneIn(m.in[i:end]) {
+		m.out = append(m.out, m.in[i:end]...) // a number, a literal: kept as sent
+		m.key, m.hasKey = nil, false
+		return end
+	}
+	tok := string(m.in[i:end])
+	masked := maskValueAs(class, tok)
+	if class != keyPlain || masked != tok {
+		// A number cannot hold masking characters: the masked value becomes a string.
+		masked = quote(masked)
+	}
+	m.out = append(m.out, masked...)
+	m.key, m.hasKey = nil, false
+	return end
+}
+
+// class is the key class of the value about to be read.
+func (m *jsonMasker) class() keyClass {
+	if !m.hasKey {
+		return keyPlain
+	}
+	var parent []byte
+	if len(m.parents) > 0 {
+		parent = m.parents[len(m.parents)-1]
+	}
+	return classifyKey(m.key, parent)
+}
+
+// followedByKeySeparator reports whether the token ending at end is a member name:
+// the next non-space byte is ':' (JSON) or '=' (a form or a query string).
+func (m *jsonMasker) followedByKeySeparator(end int) bool {
+	for j := end; j < len(m.in); j++ {
+		switch m.in[j] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case ':', '=':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// stringEnd returns the index after the string starting at in[i] (a quote), or the
+// end of the input when the string is not closed.
+func stringEnd(in []byte, i int) int {
+	for j := i + 1; j < len(in); j++ {
+		switch in[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(in)
+}
+
+// keyText is decodeJSONString of a member name, as the token's own bytes when it
+// needs no decoding.
+func keyText(tok []byte) []byte {
+	if len(tok) >= 2 && tok[0] == '"' && tok[len(tok)-1] == '"' && plainASCII(tok[1:len(tok)-1]) {
+		return tok[1 : len(tok)-1]
+	}
+	return []byte(decodeJSONString(tok))
+}
+
+// decodeJSONString returns the text of a quoted token; a token that does not decode
+// (unclosed, bad escape) is taken as it is written.
+func decodeJSONString(tok []byte) string {
+	if s, ok := unquote(tok); ok {
+		return s
+	}
+	return strings.TrimPrefix(string(tok), `"`)
+}
+
+// unquote decodes a quoted JSON string token; ok is false when it is not one.
+func unquote(tok []byte) (s string, ok bool) {
+	return s, json.Unmarshal(tok, &s) == nil
+}
+
+// plainASCII reports whether b is printable ASCII without quotes or backslashes: the
+// text of a JSON string that needs no decoding.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// maskStringToken masks a quoted token as a value of class, keeping it a valid JSON
+// string when it was one.
+func maskStringToken(tok []byte, class keyClass) []byte {
+	if class == keyPlain && len(tok) >= 2 && tok[0] == '"' && tok[len(tok)-1] == '"' {
+		if text := tok[1 : len(tok)-1]; plainASCII(text) && NoneIn(text) {
+			return tok // the usual member: plain text without card data, kept as sent
+		}
+	}
+	s, ok := unquote(tok)
+	if !ok {
+		// Unclosed or malformed: mask the raw text, keeping its opening quote.
+		return append([]byte{'"'}, maskValueAs(class, string(tok[1:]))...)
+	}
+	masked := maskValueAs(class, s)
+	if masked == s && bytes.IndexByte(tok, '\\') < 0 {
+		return tok // untouched: keep the bytes as sent
+	}
+	return []byte(quote(masked))
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
