@@ -51,12 +51,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return explainDBAccess(err, cfg.db)
 	}
 	defer sb.Close() // after Run: no request can write once the worker and store stop
-	if getenv("GOGC") == "" {
-		// Only once the sandbox is open: loading a large fixture set runs the collector
-		// rarely on purpose (see app's readFixtures), and a narrowed headroom there
-		// would make it collect over and over.
-		go tuneGC(ctx, time.Second) // see gc.go
-	}
 	scheme := "http"
 	if appCfg.HTTP.TLS != nil {
 		scheme = "https"
