@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -180,7 +181,7 @@ func (e *Engine) List() []Entry {
 			Global:    slices.Contains(st.global, n), LoadError: st.loadErrs[sc.File],
 		})
 	}
-	for _, f := range sortedKeys(st.loadErrs) {
+	for _, f := range slices.Sorted(maps.Keys(st.loadErrs)) {
 		if !files[f] {
 			out = append(out, Entry{File: f, LoadError: st.loadErrs[f]})
 		}
