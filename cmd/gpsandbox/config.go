@@ -268,7 +268,10 @@ func (t *serveText) convert(c *config) error {
 			err = sandbox.InClockRange("--clock", c.clock)
 		}
 		if err != nil {
-			return usageError(fmt.Sprintf("--clock %q: want a time from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z such as 2021-03-22T10:00:00.000Z", t.clock))
+			earliest, latest := sandbox.ClockLimits()
+			return usageError(fmt.Sprintf("--clock %q: want a time from %s to %s, such as 2021-03-22T10:00:00.000Z "+
+				"(the latest leaves room for what the sandbox counts ahead of its clock, up to a year, within GP's timestamps)",
+				t.clock, sandbox.FormatTime(earliest), sandbox.FormatTime(latest)))
 		}
 	}
 	for _, h := range strings.Split(t.allowedHosts, ",") {

@@ -147,6 +147,11 @@ func Open(cfg Config) (*App, error) {
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
+	if !cfg.Clock.IsZero() {
+		if err := sandbox.InClockRange("Clock", cfg.Clock); err != nil {
+			return nil, fmt.Errorf("clock: %w", err)
+		}
+	}
 	if cfg.Snapshot != "" {
 		// Before the open, which can create, mark or (with --reset) empty the file: a
 		// start refused for its snapshot leaves the file as it was.

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
+)
+
+// What a new user meets first, through the built binary: its messages, its flags and
+// what it leaves on disk.
+func TestFirstHour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := testrun.Build(t)
+
+	t.Run("a --clock past the last time the clock takes is refused naming it", func(t *testing.T) {
+		_, stderr, code := runBinary(t, bin, "serve", "--db", ":memory:", "--addr", "127.0.0.1:0", "--clock", "9999-12-31T23:59:59.999Z")
+		if code != 2 || !strings.Contains(stderr, `--clock "9999-12-31T23:59:59.999Z": want a time from 0001-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z`) {
+			t.Errorf("exit %d, %q", code, stderr)
+		}
+	})
+}
+
+// runBinary runs bin with args to its end (at most 30 s) and returns its output and
+// exit status.
+func runBinary(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = t.TempDir()
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("%v: %v", args, err)
+	}
+	return out.String(), errOut.String(), code
+}
