@@ -92,6 +92,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		Fixtures:        fixtureFiles,
 		Scenarios:       scenarioFiles,
 		GlobalScenarios: cfg.scenarios,
+		MaxStepCounters: cfg.stepCounters,
 		Clock:           cfg.clock,
 		NewIDs:          newIDs,
 		Seed:            cfg.seed,

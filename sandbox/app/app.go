@@ -55,6 +55,9 @@ type Config struct {
 	// StepLifetime is how long a sequence counter is kept after its scope's last
 	// step (scenario.DefaultStepLifetime when zero).
 	StepLifetime time.Duration
+	// MaxStepCounters is how many sequence counters are kept at most, the oldest
+	// dropped first (scenario.DefaultMaxStepCounters when zero).
+	MaxStepCounters int
 
 	// Clock, when not zero, starts the sandbox clock frozen at that instant; the zero
 	// time runs the clock from the wall clock.

@@ -120,6 +120,7 @@ func (a *App) loadScenarios(bindings []yamlfile.ScenarioBinding) (*scenario.Engi
 		return nil, fmt.Errorf("scenarios: %w", err)
 	}
 	engine.SetStepLifetime(a.cfg.StepLifetime)
+	engine.SetMaxStepCounters(a.cfg.MaxStepCounters)
 	seed := a.cfg.Seed
 	if !a.cfg.Seeded {
 		seed = rand.Uint64()
