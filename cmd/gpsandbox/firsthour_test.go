@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +28,26 @@ func TestFirstHour(t *testing.T) {
 		_, stderr, code := runBinary(t, bin, "serve", "--db", ":memory:", "--addr", "127.0.0.1:0", "--clock", "9999-12-31T23:59:59.999Z")
 		if code != 2 || !strings.Contains(stderr, `--clock "9999-12-31T23:59:59.999Z": want a time from 0001-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z`) {
 			t.Errorf("exit %d, %q", code, stderr)
+		}
+	})
+
+	t.Run("a clean stop leaves no lock file", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "gpsandbox.db")
+		proc, _ := testrun.Serve(t, bin, "--db", db)
+		if _, err := os.Stat(db + ".lock"); err != nil {
+			t.Fatalf("no lock file while it runs: %v", err)
+		}
+		if err := proc.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		if err := proc.Wait(); err != nil {
+			t.Fatalf("stop: %v", err)
+		}
+		if _, err := os.Stat(db + ".lock"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the lock file after a clean stop: %v", err)
+		}
+		if _, err := os.Stat(db); err != nil {
+			t.Errorf("the database after a clean stop: %v", err)
 		}
 	})
 }
