@@ -50,6 +50,36 @@ func TestFirstHour(t *testing.T) {
 			t.Errorf("the database after a clean stop: %v", err)
 		}
 	})
+
+	t.Run("fixtures no token can be issued from are refused, naming the folder", func(t *testing.T) {
+		empty := t.TempDir()
+		useless := t.TempDir()
+		if err := os.WriteFile(filepath.Join(useless, "apps.yaml"), []byte(
+			"apps:\n  - {id: LonelyApp, key: k, name: lonely, merchant_id: MER_1}\nmerchants:\n  - {id: MER_1, name: One}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		noApp := "fixtures folder " + empty + ": no app, so every access token request would be refused (40004); the folder holds no fixture file (*.yaml, *.yml)"
+		noUse := "fixtures folder " + useless + ": no app both acts for a merchant (merchants) and has an account (accounts)"
+		for _, tc := range []struct {
+			args       []string
+			want       string
+			wantStdout bool
+		}{
+			{[]string{"validate", "--fixtures", empty}, noApp, true},
+			{[]string{"validate", "--fixtures", useless}, noUse, true},
+			{[]string{"serve", "--addr", "127.0.0.1:0", "--db", ":memory:", "--fixtures", empty}, noApp, false},
+			{[]string{"serve", "--addr", "127.0.0.1:0", "--db", ":memory:", "--fixtures", useless}, noUse, false},
+		} {
+			stdout, stderr, code := runBinary(t, bin, tc.args...)
+			out := stderr
+			if tc.wantStdout {
+				out = stdout
+			}
+			if code != 1 || !strings.Contains(out, tc.want) {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1 and %q", tc.args, code, stdout, stderr, tc.want)
+			}
+		}
+	})
 }
 
 // runBinary runs bin with args to its end (at most 30 s) and returns its output and
