@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -78,6 +79,58 @@ func TestFirstHour(t *testing.T) {
 			if code != 1 || !strings.Contains(out, tc.want) {
 				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1 and %q", tc.args, code, stdout, stderr, tc.want)
 			}
+		}
+	})
+
+	t.Run("the start line gives the API base URL, the inspector and the database", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "start.db")
+		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		if err != nil {
+			t.Fatalf("no start line: %v", err)
+		}
+		base, err := testrun.BaseURL(strings.NewReader(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"API " + base + "/ucp,", "inspector " + base + "/_sandbox/ui/,", "database " + db + ")"} {
+			if !strings.Contains(line, want) {
+				t.Errorf("start line %q lacks %q", line, want)
+			}
+		}
+	})
+
+	t.Run("an unknown flag is one line saying where help is", func(t *testing.T) {
+		for _, command := range []string{"serve", "validate", "healthcheck"} {
+			stdout, stderr, code := runBinary(t, bin, command, "--no-such-flag")
+			want := "gpsandbox: flag provided but not defined: -no-such-flag (gpsandbox " + command + " -h lists its flags)\n"
+			if code != 2 || stdout != "" || stderr != want {
+				t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q; want exit 2 and %q", command, code, stdout, stderr, want)
+			}
+		}
+	})
+
+	t.Run("validate of a missing file names a file", func(t *testing.T) {
+		missing := filepath.Join(t.TempDir(), "nope.yaml")
+		_, stderr, code := runBinary(t, bin, "validate", missing)
+		if want := "gpsandbox: scenario file " + missing + ": no such file\n"; code != 2 || stderr != want {
+			t.Errorf("exit %d, %q; want exit 2 and %q", code, stderr, want)
+		}
+	})
+
+	t.Run("an unknown --scenario lists the known ones", func(t *testing.T) {
+		_, stderr, code := runBinary(t, bin, "serve", "--addr", "127.0.0.1:0", "--db", ":memory:", "--scenario", "nope")
+		if code != 2 || !strings.Contains(stderr, `--scenario: unknown scenario "nope"; known: `) ||
+			!strings.Contains(stderr, "flaky-then-ok") || !strings.Contains(stderr, "slow-network") {
+			t.Errorf("exit %d, %q", code, stderr)
 		}
 	})
 }

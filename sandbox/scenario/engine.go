@@ -72,8 +72,12 @@ type state struct {
 	installed []string
 }
 
-// UnknownError is a scenario name that no loaded scenario has.
-type UnknownError struct{ Name string }
+// UnknownError is a scenario name that no loaded scenario has. Known, when set, lists
+// the names that are, in load order.
+type UnknownError struct {
+	Name  string
+	Known []string
+}
 
 func (e *UnknownError) Error() string {
 	return fmt.Sprintf("unknown scenario %q", sandbox.MaskedExcerpt(e.Name))
@@ -147,7 +151,7 @@ func (e *Engine) SetGlobal(names []string) error {
 	var global []string
 	for _, n := range names {
 		if _, ok := cur.byName[n]; !ok {
-			return &UnknownError{Name: n}
+			return &UnknownError{Name: n, Known: slices.Clone(cur.order)}
 		}
 		if !slices.Contains(global, n) {
 			global = append(global, n)
