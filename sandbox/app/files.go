@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
@@ -120,12 +121,10 @@ func noTokenProblem(f Files, fx sandbox.Fixtures) string {
 	case f.Dir == "":
 		folder = "the embedded fixtures"
 	}
+	if slices.ContainsFunc(fx.Apps, func(a sandbox.App) bool { return len(a.Merchants) > 0 && len(a.Accounts) > 0 }) {
+		return ""
+	}
 	if len(fx.Apps) > 0 {
-		for _, a := range fx.Apps {
-			if len(a.Merchants) > 0 && len(a.Accounts) > 0 {
-				return ""
-			}
-		}
 		return folder + ": no app both acts for a merchant (merchants) and has an account (accounts): a token could do nothing"
 	}
 	problem := folder + ": no app, so every access token request would be refused (40004)"
