@@ -20,7 +20,8 @@ wait_healthy() {
   done
 }
 
-# field name line: the number after " name=" in a line of .ci/pair.lua's "PAIR ..." report.
+# field name line: the number after " name=" in a line of .ci/pair.lua's "PAIR ..." or
+# .ci/mix.lua's "MIX ..." report.
 field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
 
 # ms us: microseconds (as wrk reports them) in milliseconds, two decimals.
@@ -70,3 +71,53 @@ build_image() {
 
 # rss_kib pid [field]: the process's VmRSS (or field, VmHWM for the peak) in KiB.
 rss_kib() { awk -v f="${2:-VmRSS}:" '$1 == f { print $2 }' "/proc/$1/status"; }
+
+# mix_token base: exports what .ci/mix.lua authenticates with: MIX_TOKEN_BODY, the
+# default app's /accesstoken body, and MIX_TOKEN, a token from base for it.
+mix_token() {
+  export MIX_TOKEN_BODY MIX_TOKEN
+  MIX_TOKEN_BODY=$(token_body "mix-$$-$RANDOM")
+  MIX_TOKEN=$(curl -s "$1/accesstoken" -H 'Content-Type: application/json' -d "$MIX_TOKEN_BODY" | token_of)
+  [[ -n $MIX_TOKEN ]] || { echo "$(basename "$0"): no token from $1" >&2; return 1; }
+}
+
+# mix_requests n conns url [wrk args...]: .ci/mix.lua's load (MIX) until n answers,
+# then wrk is interrupted, which prints its report; at most an hour.
+mix_requests() {
+  local n=$1 conns=$2 url=$3 done pid
+  shift 3
+  done=$(mktemp -u)
+  MIX_REQUESTS=$n MIX_DONE_FILE=$done wrk -t1 -c"$conns" -d1h --timeout 10s -s .ci/mix.lua "$@" "$url" &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null && [[ ! -e $done ]]; do sleep 0.2; done
+  kill -INT "$pid" 2>/dev/null || true
+  wait "$pid" || true
+  rm -f "$done"
+}
+
+# notify_listener port file: starts a listener for status_url notifications on
+# 127.0.0.1:port, answering 200 and adding a byte to file per notification (its size
+# is the count), and prints its pid.
+notify_listener() {
+  python3 - "$1" "$2" >/dev/null 2>&1 <<'PY' &
+import http.server, sys
+port, path = int(sys.argv[1]), sys.argv[2]
+class Hook(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        with open(path, "a") as f:
+            f.write(".")
+    def log_message(self, *args):
+        pass
+http.server.ThreadingHTTPServer(("127.0.0.1", port), Hook).serve_forever()
+PY
+  echo $!
+}
+
+# goroutines base admin_token: the goroutine count of a sandbox run with --pprof.
+goroutines() {
+  curl -s -H "Authorization: Bearer $2" "$1/_sandbox/debug/pprof/goroutine?debug=1" | awk 'NR == 1 { print $NF }'
+}

@@ -87,18 +87,44 @@ func (s *SeededIDs) Alphanumeric(n int) string {
 	return string(b)
 }
 
-// The sandbox clock stays within GP's timestamps, YYYY-MM-DDThh:mm:ss.mmmZ: years 0001
-// to 9999. Beyond them a timestamp would need five digits or a sign.
+// GP's timestamps, YYYY-MM-DDThh:mm:ss.mmmZ, show years 0001 to 9999: beyond them a
+// timestamp would need five digits or a sign, and encoding/json refuses to write it.
 var (
-	clockMin = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
-	clockMax = time.Date(9999, 12, 31, 23, 59, 59, int(999*time.Millisecond), time.UTC)
+	firstTimestamp = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	lastTimestamp  = time.Date(9999, 12, 31, 23, 59, 59, int(999*time.Millisecond), time.UTC)
 )
 
+// Bounds of the sandbox's settings that count sandbox time ahead of the clock.
+const (
+	MaxOrderStep       = 365 * 24 * time.Hour // how long an order stays in a status
+	MaxTerminalDelay   = 24 * time.Hour       // how long a command waits on an INITIATED terminal
+	MaxDuplicateWindow = 24 * time.Hour       // how long a payment is remembered for duplicates
+)
+
+// clockHorizon is the longest the sandbox counts ahead of its clock: an order step at
+// its longest. Every other lifetime is shorter (TestClockHorizonCoversEveryLifetime,
+// and notify's for its retries): a token's (MaxTokenSeconds, a week), an idempotency
+// key's (a day), a terminal's delay and the duplicate window (a day at most each), a
+// notification's next retry (an hour at most). Scenario step counters and the
+// records' retention are kept in wall-clock time, apart from the sandbox clock.
+const clockHorizon = MaxOrderStep
+
+// The sandbox clock stays from the first timestamp to the last one less clockHorizon,
+// so that every time it counts from its now (a token's expiry, an order's next step)
+// is still a timestamp GP can show.
+var (
+	clockMin = firstTimestamp
+	clockMax = lastTimestamp.Add(-clockHorizon)
+)
+
+// ClockLimits are the earliest and the latest time the sandbox clock may show.
+func ClockLimits() (earliest, latest time.Time) { return clockMin, clockMax }
+
 // InClockRange checks that t is a time the sandbox clock may show; the error names the
-// member (set, advance) that asked for it.
+// member (set, advance) that asked for it, and the latest time it may show.
 func InClockRange(member string, t time.Time) error {
 	if t.Before(clockMin) || t.After(clockMax) {
-		return ClockOutOfRange(member)
+		return ClockOutOfRange(member, clockMin, clockMax)
 	}
 	return nil
 }
@@ -132,7 +158,7 @@ func NewFrozenClock(t time.Time) *VirtualClock {
 }
 
 // Now returns the sandbox time in UTC, truncated to milliseconds as GP shows it. A
-// running clock that reaches clockMax stays there.
+// running clock that reaches the latest time it may show stays there.
 func (c *VirtualClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -69,5 +70,59 @@ func TestClockChangedSignalsEveryMove(t *testing.T) {
 		default:
 			t.Errorf("%s: not signalled", name)
 		}
+	}
+}
+
+// Every lifetime the sandbox counts ahead of its clock ends within GP's timestamps
+// when it starts at the latest time the clock may show.
+func TestClockHorizonCoversEveryLifetime(t *testing.T) {
+	_, latest := ClockLimits()
+	for name, d := range map[string]time.Duration{
+		"token":            MaxTokenSeconds * time.Second,
+		"idempotency key":  IdempotencyWindow,
+		"order step":       MaxOrderStep,
+		"terminal delay":   MaxTerminalDelay,
+		"duplicate window": MaxDuplicateWindow,
+	} {
+		if end := latest.Add(d); end.After(lastTimestamp) || FormatTime(end) > "9999-12-31T23:59:59.999Z" {
+			t.Errorf("%s: %v from %s ends at %s, past GP's last timestamp", name, d, FormatTime(latest), FormatTime(end))
+		}
+	}
+}
+
+// The clock refuses a time past its latest, naming the latest, and a running clock
+// that reaches it stays there.
+func TestClockStopsAtItsLatest(t *testing.T) {
+	_, latest := ClockLimits()
+	if got := FormatTime(latest); got != "9998-12-31T23:59:59.999Z" {
+		t.Fatalf("latest %s", got)
+	}
+	c := NewFrozenClock(t0)
+	if err := c.Set(latest); err != nil || !c.Now().Equal(latest) {
+		t.Fatalf("set to the latest: %v, now %v", err, c.Now())
+	}
+	for _, move := range []func() error{
+		func() error { return c.Set(latest.Add(time.Millisecond)) },
+		func() error { return c.Set(lastTimestamp) },
+		func() error { return c.Advance(time.Millisecond) },
+	} {
+		err := move()
+		e, ok := AsError(err)
+		if !ok || e.Code != CodeInvalidRequestData || e.Detail != "40213" || !strings.Contains(e.Description, "to 9998-12-31T23:59:59.999Z") {
+			t.Errorf("past the latest: %v", err)
+		}
+		if !c.Now().Equal(latest) {
+			t.Errorf("a refused move moved the clock to %v", c.Now())
+		}
+	}
+	wall := t0
+	running := NewVirtualClock()
+	running.wall = func() time.Time { return wall }
+	if err := running.Set(latest.Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	wall = wall.Add(time.Hour)
+	if !running.Now().Equal(latest) {
+		t.Errorf("a running clock went past its latest: %v", running.Now())
 	}
 }

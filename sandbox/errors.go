@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
@@ -230,11 +231,13 @@ func CrossOriginAdmin() *Error {
 		"Cross-origin request refused: the admin API changes state only for the sandbox's own pages and non-browser clients")
 }
 
-// ClockOutOfRange: the admin API asked the sandbox clock for a time outside GP's
-// timestamps, years 0001 to 9999 [SB].
-func ClockOutOfRange(member string) *Error {
+// ClockOutOfRange: the admin API asked the sandbox clock for a time outside the
+// times it may show, from earliest to latest: GP's timestamps, less the longest time
+// the sandbox counts ahead of its clock [SB].
+func ClockOutOfRange(member string, earliest, latest time.Time) *Error {
 	return newError(CodeInvalidRequestData, "40213",
-		member+" contains unexpected data: the sandbox clock stays from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, the times GP's timestamps can show")
+		member+" contains unexpected data: the sandbox clock stays from "+FormatTime(earliest)+" to "+FormatTime(latest)+
+			", so that every time it counts ahead (a token's expiry, an order's next step) is one GP's timestamps can show")
 }
 
 // HostNotAllowed: an open admin API was asked under a host name the sandbox does not

@@ -120,6 +120,9 @@ type Tx interface {
 	// consume exactly one step.
 	ScenarioStep(scope, scenario string, rule int) (int, error)
 	PutScenarioStep(scope, scenario string, rule int, n int, keep time.Duration) error
+	// TrimScenarioSteps drops the counters that would expire first (those whose scope
+	// stepped longest ago) until at most keep are left.
+	TrimScenarioSteps(keep int) error
 
 	// Listings in id order. OrderPage returns at most limit orders (all of them when
 	// limit < 0) whose id sorts after after ("" for the first page).

@@ -35,6 +35,7 @@ type config struct {
 	seed           uint64
 	seeded         bool
 	duplicateWin   time.Duration // 0: payments are not checked for duplicates
+	stepCounters   int           // scenario sequence counters kept at most
 
 	// scenarios are the globally active scenario names; scenariosDir replaces the
 	// built-in scenario files.
@@ -119,7 +120,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 // that an environment value is checked exactly like a flag.
 type serveText struct {
 	maxBody, journalSize, attempts, terminalDelay, orderStep, clock, seed, allowedHosts string
-	duplicateWin                                                                        string
+	duplicateWin, stepCounters                                                          string
 	timeouts                                                                            []timeoutFlag
 }
 
@@ -164,6 +165,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&t.allowedHosts, "allowed-hosts", env("GPSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names the admin API answers under without --admin-token, beside IP addresses, localhost and the host of --addr, e.g. a compose service name (GPSANDBOX_ALLOWED_HOSTS)")
 	fs.StringVar(&t.seed, "seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids, tokens and scenario chance draws (GPSANDBOX_SEED)")
 	fs.StringVar(&t.duplicateWin, "duplicate-window", env("GPSANDBOX_DUPLICATE_WINDOW", "10m"), "sandbox time within which a payment with the same card, amount, currency and reference as an earlier one is flagged as a duplicate; 0 turns the check off (GPSANDBOX_DUPLICATE_WINDOW)")
+	fs.StringVar(&t.stepCounters, "step-counters", env("GPSANDBOX_STEP_COUNTERS", strconv.Itoa(scenario.DefaultMaxStepCounters)), "scenario step counters (of sequences and probability draws, one per session or app and counted rule) kept at most; beyond it the oldest is dropped (GPSANDBOX_STEP_COUNTERS)")
 	for i := range t.timeouts {
 		to := &t.timeouts[i]
 		fs.StringVar(&to.text, to.flag, env(to.env, to.def), "connection timeout, a Go duration ("+to.env+")")
@@ -255,6 +257,9 @@ func (t *serveText) convert(c *config) error {
 	if c.duplicateWin, err = time.ParseDuration(t.duplicateWin); err != nil || c.duplicateWin < 0 || c.duplicateWin > 24*time.Hour {
 		return usageError(fmt.Sprintf("--duplicate-window %q: want a duration from 0 to 24h such as 10m", t.duplicateWin))
 	}
+	if c.stepCounters, err = parseCount(t.stepCounters, 1_000_000); err != nil {
+		return usageError(fmt.Sprintf("--step-counters %q: want 1..1000000", t.stepCounters))
+	}
 	for _, to := range t.timeouts {
 		d, err := time.ParseDuration(to.text)
 		if err != nil || d <= 0 || d > time.Hour {
@@ -268,7 +273,10 @@ func (t *serveText) convert(c *config) error {
 			err = sandbox.InClockRange("--clock", c.clock)
 		}
 		if err != nil {
-			return usageError(fmt.Sprintf("--clock %q: want a time from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z such as 2021-03-22T10:00:00.000Z", t.clock))
+			earliest, latest := sandbox.ClockLimits()
+			return usageError(fmt.Sprintf("--clock %q: want a time from %s to %s, such as 2021-03-22T10:00:00.000Z "+
+				"(the latest leaves room for what the sandbox counts ahead of its clock, up to a year, within GP's timestamps)",
+				t.clock, sandbox.FormatTime(earliest), sandbox.FormatTime(latest)))
 		}
 	}
 	for _, h := range strings.Split(t.allowedHosts, ",") {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
@@ -21,6 +22,8 @@ func folderFlag(flag, kind, path string, fileOK bool) (app.Files, error) {
 	}
 	info, err := os.Stat(path)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && fileOK && yamlfile.IsYAMLName(path):
+		return app.Files{}, usageError(fmt.Sprintf("%s file %s: no such file", strings.TrimSuffix(kind, "s"), path))
 	case errors.Is(err, fs.ErrNotExist):
 		return app.Files{}, usageError(fmt.Sprintf("%s folder %s (--%s): no such folder", kind, path, flag))
 	case err != nil:

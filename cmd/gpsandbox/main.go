@@ -140,7 +140,7 @@ func help(ctx context.Context, args []string, e env) error {
 }
 
 // newFlagSet is a command's flag set: errors are returned (exit status 2), and -h
-// prints the command's usage line, summary and flags.
+// prints the command's usage line, summary and flags (see parseCommand).
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("gpsandbox "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -152,14 +152,31 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args with fs and allows no positional argument. -h answers
-// flag.ErrHelp, which the commands treat as done.
+// parseCommand parses args with fs. -h prints the command's usage and flags and
+// answers flag.ErrHelp, which the commands treat as done; a mistake is one line that
+// says where the flags are listed. (Left to itself, flag prints every flag after a
+// mistake: its output and usage are silenced while it parses.)
+func parseCommand(fs *flag.FlagSet, args []string) error {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return err
+	case err != nil:
+		return usageError(fmt.Sprintf("%v (%s -h lists its flags)", err, fs.Name()))
+	}
+	return nil
+}
+
+// parseFlags is parseCommand for a command that takes no positional argument.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError(err.Error())
+	if err := parseCommand(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))

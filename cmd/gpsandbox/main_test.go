@@ -58,6 +58,8 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"--seed", "-3"},
 		{"--duplicate-window", "-1m"},
 		{"--duplicate-window", "25h"},
+		{"--step-counters", "0"},
+		{"--step-counters", "many"},
 		{"frobnicate"},
 	} {
 		err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard)
@@ -75,16 +77,16 @@ func TestEnvironmentFallback(t *testing.T) {
 	}
 	env = map[string]string{"GPSANDBOX_ADMIN_TOKEN": "adm", "GPSANDBOX_JOURNAL_SIZE": "5", "GPSANDBOX_NOTIFY_ATTEMPTS": "3",
 		"GPSANDBOX_TERMINAL_DELAY": "0", "GPSANDBOX_ORDER_STEP": "1h", "GPSANDBOX_CLOCK": "2021-03-22T10:00:00.000Z", "GPSANDBOX_SEED": "7",
-		"GPSANDBOX_SNAPSHOT": "before", "GPSANDBOX_DUPLICATE_WINDOW": "0"}
+		"GPSANDBOX_SNAPSHOT": "before", "GPSANDBOX_DUPLICATE_WINDOW": "0", "GPSANDBOX_STEP_COUNTERS": "500"}
 	cfg, err = parseServeFlags(nil, func(k string) string { return env[k] }, io.Discard)
 	if err != nil || cfg.adminToken != "adm" || cfg.snapshot != "before" || cfg.journalMiB != 5 || cfg.notifyAttempts != 3 || cfg.terminalDelay != 0 || cfg.orderStep != time.Hour ||
-		!cfg.clock.Equal(time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)) || !cfg.seeded || cfg.seed != 7 ||
+		!cfg.clock.Equal(time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)) || !cfg.seeded || cfg.seed != 7 || cfg.stepCounters != 500 ||
 		duplicateWindow(cfg.duplicateWin) >= 0 {
 		t.Errorf("cfg %+v err %v", cfg, err)
 	}
 	cfg, err = parseServeFlags(nil, func(string) string { return "" }, io.Discard)
 	if err != nil || cfg.journalMiB != 64 || cfg.notifyAttempts != 8 || cfg.terminalDelay != 2*time.Second || cfg.orderStep != 24*time.Hour || !cfg.clock.IsZero() || cfg.seeded ||
-		duplicateWindow(cfg.duplicateWin) != 10*time.Minute {
+		duplicateWindow(cfg.duplicateWin) != 10*time.Minute || cfg.stepCounters != 10000 {
 		t.Errorf("defaults %+v err %v", cfg, err)
 	}
 	cfg, err = parseServeFlags([]string{"--addr", ":1"}, func(k string) string { return env[k] }, io.Discard)

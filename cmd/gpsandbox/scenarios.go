@@ -18,10 +18,10 @@ func validate(args []string, getenv func(string) string, stdout, stderr io.Write
 	fset := newFlagSet("validate", stderr)
 	fset.StringVar(&scenariosPath, "scenarios", getenv("GPSANDBOX_SCENARIOS_DIR"), "scenario folder, or one scenario file, to check instead of the built-ins (GPSANDBOX_SCENARIOS_DIR)")
 	fset.StringVar(&fixturesPath, "fixtures", getenv("GPSANDBOX_FIXTURES"), "fixtures folder to check instead of the embedded defaults (GPSANDBOX_FIXTURES)")
-	if err := fset.Parse(args); errors.Is(err, flag.ErrHelp) {
+	if err := parseCommand(fset, args); errors.Is(err, flag.ErrHelp) {
 		return nil
 	} else if err != nil {
-		return usageError(err.Error())
+		return err
 	}
 	switch {
 	case fset.NArg() > 1:

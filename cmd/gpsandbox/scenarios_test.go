@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,5 +217,46 @@ func TestEmptyScenarioFolder(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "no scenario files") || !strings.Contains(logs.String(), dir) {
 		t.Errorf("serve logged %q, want a warning naming %s", logs.String(), dir)
+	}
+}
+
+// One-off sessions, a new X-Sandbox-Session per test, leave at most --step-counters
+// counters behind, the oldest dropped first.
+func TestOneOffSessionsLeaveBoundedCounters(t *testing.T) {
+	base, stop := mustRun(t, "--db", ":memory:", "--step-counters", "10")
+	defer stop()
+	tok := mustIssueToken(t, base)
+	for i := range 30 {
+		req, _ := http.NewRequest("POST", base+"/ucp/transactions/TRN_CapturedSale000000000000000001/adjustment", strings.NewReader(`{"gratuity_amount":"5"}`))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("X-GP-Version", "2021-03-22")
+		req.Header.Set("X-Sandbox-Scenario", "flaky-then-ok")
+		req.Header.Set("X-Sandbox-Session", fmt.Sprintf("one-off-%02d", i))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 502 {
+			t.Fatalf("session %d: %d, want the scripted first failure", i, resp.StatusCode)
+		}
+	}
+	resp, err := http.Get(base + "/_sandbox/scenario-state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var state struct {
+		Steps []struct{ Scope string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&state); err != nil {
+		t.Fatal(err)
+	}
+	var scopes []string
+	for _, s := range state.Steps {
+		scopes = append(scopes, s.Scope)
+	}
+	if len(scopes) > 10 || !slices.Contains(scopes, "session:one-off-29") || slices.Contains(scopes, "session:one-off-00") {
+		t.Errorf("counters of %v: want at most 10, the newest kept", scopes)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -44,25 +46,33 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	sb, err := app.Open(appCfg)
 	var unknown *scenario.UnknownError
 	if errors.As(err, &unknown) {
-		err = usageError(fmt.Sprintf("--scenario: %v", unknown))
+		known := "no scenario is loaded"
+		if len(unknown.Known) > 0 {
+			known = "known: " + strings.Join(unknown.Known, ", ")
+		}
+		err = usageError(fmt.Sprintf("--scenario: %v; %s", unknown, known))
 	}
 	if err != nil {
 		ln.Close()
 		return explainDBAccess(err, cfg.db)
 	}
 	defer sb.Close() // after Run: no request can write once the worker and store stop
-	if getenv("GOGC") == "" {
-		// Only once the sandbox is open: loading a large fixture set runs the collector
-		// rarely on purpose (see app's readFixtures), and a narrowed headroom there
-		// would make it collect over and over.
-		go tuneGC(ctx, time.Second) // see gc.go
-	}
-	scheme := "http"
-	if appCfg.HTTP.TLS != nil {
-		scheme = "https"
-	}
-	fmt.Fprintf(stdout, "gpsandbox %s listening on %s://%s\n", version, scheme, ln.Addr())
+	fmt.Fprintln(stdout, startLine(appCfg.HTTP.TLS != nil, ln.Addr().String(), cfg.db))
 	return sb.Run(ctx, ln)
+}
+
+// startLine is the line serve prints once it listens: where it listens first (tests
+// and scripts read the first word after "listening on"), then the base URL a GP
+// client is given, the inspector and the database file.
+func startLine(https bool, addr, db string) string {
+	base := "http://" + addr
+	if https {
+		base = "https://" + addr
+	}
+	if abs, err := filepath.Abs(db); err == nil && db != ":memory:" {
+		db = abs
+	}
+	return fmt.Sprintf("gpsandbox %s listening on %s (API %s/ucp, inspector %s/_sandbox/ui/, database %s)", version, base, base, base, db)
 }
 
 // appConfig turns the command line into the sandbox's configuration: the clock, the
@@ -98,6 +108,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		Fixtures:        fixtureFiles,
 		Scenarios:       scenarioFiles,
 		GlobalScenarios: cfg.scenarios,
+		MaxStepCounters: cfg.stepCounters,
 		Clock:           cfg.clock,
 		NewIDs:          newIDs,
 		Seed:            cfg.seed,

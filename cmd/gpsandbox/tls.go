@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -42,10 +43,8 @@ func certificateHosts(addr string) []string {
 	if ip != nil && ip.IsUnspecified() {
 		return hosts
 	}
-	for _, h := range hosts {
-		if strings.EqualFold(h, host) || ip != nil && ip.Equal(net.ParseIP(h)) {
-			return hosts
-		}
+	if slices.ContainsFunc(hosts, func(h string) bool { return strings.EqualFold(h, host) || ip != nil && ip.Equal(net.ParseIP(h)) }) {
+		return hosts
 	}
 	return append(hosts, host)
 }

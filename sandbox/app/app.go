@@ -58,6 +58,9 @@ type Config struct {
 	// StepLifetime is how long a sequence counter is kept after its scope's last
 	// step (scenario.DefaultStepLifetime when zero).
 	StepLifetime time.Duration
+	// MaxStepCounters is how many sequence counters are kept at most, the oldest
+	// dropped first (scenario.DefaultMaxStepCounters when zero).
+	MaxStepCounters int
 
 	// Clock, when not zero, starts the sandbox clock frozen at that instant; the zero
 	// time runs the clock from the wall clock.
@@ -150,6 +153,11 @@ func Open(cfg Config) (*App, error) {
 	a := &App{cfg: cfg, log: cfg.Logger}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
+	}
+	if !cfg.Clock.IsZero() {
+		if err := sandbox.InClockRange("Clock", cfg.Clock); err != nil {
+			return nil, fmt.Errorf("clock: %w", err)
+		}
 	}
 	if cfg.Snapshot != "" {
 		// Before the open, which can create, mark or (with --reset) empty the file: a

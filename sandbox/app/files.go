@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
@@ -101,7 +102,36 @@ func (a *App) readFixtures() (sandbox.Fixtures, []yamlfile.ScenarioBinding, erro
 	if err != nil {
 		return fx, nil, fmt.Errorf("fixtures:\n%w", located(err, f, embeddedFixtures))
 	}
+	if problem := noTokenProblem(f, fx); problem != "" {
+		return fx, nil, errors.New(problem)
+	}
 	return fx, bindings, nil
+}
+
+// noTokenProblem says why no client could act on the fixtures read from f, naming
+// the folder and what it lacks, or "" when one can: an access token is issued to an
+// app of the fixtures, and acts for the merchants the app may act for with the
+// permissions of its accounts. An empty folder (a wrong path, a wrong Docker mount)
+// would otherwise start a sandbox on which every token request fails.
+func noTokenProblem(f Files, fx sandbox.Fixtures) string {
+	folder := "fixtures folder " + f.Dir
+	switch {
+	case f.Dir == "" && f.FS != nil:
+		folder = "the fixtures given"
+	case f.Dir == "":
+		folder = "the embedded fixtures"
+	}
+	if slices.ContainsFunc(fx.Apps, func(a sandbox.App) bool { return len(a.Merchants) > 0 && len(a.Accounts) > 0 }) {
+		return ""
+	}
+	if len(fx.Apps) > 0 {
+		return folder + ": no app both acts for a merchant (merchants) and has an account (accounts): a token could do nothing"
+	}
+	problem := folder + ": no app, so every access token request would be refused (40004)"
+	if names, err := yamlfile.YAMLFiles(f.fsys(fixtures.FS)); err == nil && len(names) == 0 {
+		problem += "; the folder holds no fixture file (*.yaml, *.yml): is it the one you meant (--fixtures, GPSANDBOX_FIXTURES, a Docker mount)?"
+	}
+	return problem
 }
 
 // loadScenarios reads the scenario set, checks the fixtures' bindings against it and
@@ -120,6 +150,7 @@ func (a *App) loadScenarios(bindings []yamlfile.ScenarioBinding) (*scenario.Engi
 		return nil, fmt.Errorf("scenarios: %w", err)
 	}
 	engine.SetStepLifetime(a.cfg.StepLifetime)
+	engine.SetMaxStepCounters(a.cfg.MaxStepCounters)
 	seed := a.cfg.Seed
 	if !a.cfg.Seeded {
 		seed = rand.Uint64()
@@ -177,6 +208,9 @@ func Validate(cfg Config) Validation {
 	add(located(scErr, cfg.Scenarios, embeddedScenarios))
 	fx, bindings, fxErr := yamlfile.LoadFixturesWithBindings(cfg.Fixtures.fsys(fixtures.FS))
 	add(located(fxErr, cfg.Fixtures, embeddedFixtures))
+	if problem := noTokenProblem(cfg.Fixtures, fx); fxErr == nil && problem != "" {
+		v.Problems = append(v.Problems, problem)
+	}
 	if scErr == nil && fxErr == nil {
 		for _, p := range bindingProblems(cfg.Fixtures, scs, bindings) {
 			v.Problems = append(v.Problems, p.String())

@@ -420,6 +420,15 @@ func TestBackoffDoublesUpToTheCap(t *testing.T) {
 	}
 }
 
+// A retry planned at the latest time the sandbox clock may show is still a time GP's
+// timestamps can show (the clock's horizon covers it).
+func TestLastRetryIsATimestamp(t *testing.T) {
+	_, latest := sandbox.ClockLimits()
+	if got := sandbox.FormatTime(latest.Add(notify.MaxRetry)); got > "9999-12-31T23:59:59.999Z" || len(got) != len("9999-12-31T23:59:59.999Z") {
+		t.Errorf("a retry from %s is at %s", sandbox.FormatTime(latest), got)
+	}
+}
+
 func equal(a, b []received) bool {
 	if len(a) != len(b) {
 		return false

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ type Engine struct {
 	state        atomic.Pointer[state]
 	stepLifetime atomic.Int64  // a time.Duration, see SetStepLifetime
 	seed         atomic.Uint64 // the chance draws' seed, see SetSeed
+	counters     counterBound
 }
 
 // SetSeed sets the seed of the chance draws of outcomes with a probability: the same
@@ -33,6 +35,23 @@ func (e *Engine) Seed() uint64 { return e.seed.Load() }
 // its scope: a day, as long as an idempotency key. Sessions are the clients' own
 // names, one per test run often enough, and a counter nobody steps on goes by itself.
 const DefaultStepLifetime = 24 * time.Hour
+
+// DefaultMaxStepCounters is how many sequence counters the store keeps at most,
+// whatever their age: one-off sessions (a new X-Sandbox-Session per test) each leave
+// one per counted rule they reach, about 180 bytes each.
+const DefaultMaxStepCounters = 10000
+
+// SetMaxStepCounters sets how many sequence counters the store keeps at most
+// (DefaultMaxStepCounters when n is not positive); beyond it the oldest, the one
+// whose scope stepped longest ago, is dropped first. Call it before deciding.
+func (e *Engine) SetMaxStepCounters(n int) {
+	if n <= 0 {
+		n = DefaultMaxStepCounters
+	}
+	e.counters.mu.Lock()
+	defer e.counters.mu.Unlock()
+	e.counters.max, e.counters.created = n, 0
+}
 
 // SetStepLifetime sets how long a sequence counter is kept after its scope's last
 // step (DefaultStepLifetime until set, or when d is not positive).
@@ -54,8 +73,12 @@ type state struct {
 	installed []string
 }
 
-// UnknownError is a scenario name that no loaded scenario has.
-type UnknownError struct{ Name string }
+// UnknownError is a scenario name that no loaded scenario has. Known, when set, lists
+// the names that are, in load order.
+type UnknownError struct {
+	Name  string
+	Known []string
+}
 
 func (e *UnknownError) Error() string {
 	return fmt.Sprintf("unknown scenario %q", carddata.Excerpt(e.Name))
@@ -65,6 +88,7 @@ func (e *UnknownError) Error() string {
 func NewEngine(store sandbox.Store, scenarios []Scenario) (*Engine, error) {
 	e := &Engine{store: store}
 	e.SetStepLifetime(DefaultStepLifetime)
+	e.SetMaxStepCounters(DefaultMaxStepCounters)
 	e.state.Store(&state{byName: map[string]*Scenario{}})
 	if err := e.Replace(scenarios); err != nil {
 		return nil, err
@@ -128,7 +152,7 @@ func (e *Engine) SetGlobal(names []string) error {
 	var global []string
 	for _, n := range names {
 		if _, ok := cur.byName[n]; !ok {
-			return &UnknownError{Name: n}
+			return &UnknownError{Name: n, Known: slices.Clone(cur.order)}
 		}
 		if !slices.Contains(global, n) {
 			global = append(global, n)
@@ -181,7 +205,7 @@ func (e *Engine) List() []Entry {
 			Global:    slices.Contains(st.global, n), LoadError: st.loadErrs[sc.File],
 		})
 	}
-	for _, f := range sortedKeys(st.loadErrs) {
+	for _, f := range slices.Sorted(maps.Keys(st.loadErrs)) {
 		if !files[f] {
 			out = append(out, Entry{File: f, LoadError: st.loadErrs[f]})
 		}
@@ -345,19 +369,49 @@ func (r Rule) stepScope(req Request) string {
 // call. Every call keeps the counter for the step lifetime again, so that only a
 // scope nobody uses any more loses its counter.
 func (e *Engine) count(scope, name string, rule int) (int, error) {
+	b := &e.counters
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	var n int
 	err := e.store.Update(func(tx sandbox.Tx) error {
 		var err error
 		if n, err = tx.ScenarioStep(scope, name, rule); err != nil {
 			return err
 		}
+		if n == 0 && b.trimDue() {
+			if err := tx.TrimScenarioSteps(b.max - b.slack()); err != nil {
+				return err
+			}
+		}
 		return tx.PutScenarioStep(scope, name, rule, n+1, time.Duration(e.stepLifetime.Load()))
 	})
 	if err != nil {
 		return 0, fmt.Errorf("scenario %s: rule counter: %w", name, err)
 	}
+	if n == 0 {
+		b.created++
+	}
 	return n, nil
 }
+
+// counterBound keeps the sequence counters at most max in number. Counting the
+// store's counters on every new one would read them all; instead every slack-th
+// counter created (the first one since the engine started included) first drops the
+// oldest down to max - slack, leaving room for itself and the slack - 1 after it.
+// mu is held across each counting Update (which the store serialises anyway), so
+// that created follows the commits exactly.
+type counterBound struct {
+	mu      sync.Mutex
+	max     int
+	created int // counters created since the bound was set
+}
+
+// slack is how many counters are created between two trims: a tenth of the bound,
+// so that a trim, which reads every counter, comes once per max/10 new ones.
+func (b *counterBound) slack() int { return max(1, b.max/10) }
+
+// trimDue reports whether the next counter created must first make room.
+func (b *counterBound) trimDue() bool { return b.created%b.slack() == 0 }
 
 // stepAt is the index of the sequence step that answers a scope's call after n
 // calls: the last step repeats for ever.

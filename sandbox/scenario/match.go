@@ -3,9 +3,9 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -59,7 +59,7 @@ func (w When) mismatches(req Request, first bool) []string {
 			}
 		}
 	}
-	for _, name := range sortedKeys(w.Headers) {
+	for _, name := range slices.Sorted(maps.Keys(w.Headers)) {
 		if got := req.Header.Values(name); len(got) == 0 {
 			if add("header " + name + " is absent") {
 				return out
@@ -117,7 +117,7 @@ func subset(want, got any, path string) string {
 		if !ok {
 			return path + " is not an object"
 		}
-		for _, k := range sortedKeys(w) {
+		for _, k := range slices.Sorted(maps.Keys(w)) {
 			gv, present := g[k]
 			if !present {
 				return path + "." + k + " is absent"
@@ -168,15 +168,6 @@ func number(v any) (float64, bool) {
 		return float64(n), true
 	}
 	return 0, false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // closestMiss explains why none of the active scenarios matched: the rule with the

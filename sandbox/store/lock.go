@@ -15,8 +15,10 @@ import (
 // file beside it, <db>.lock, not on the database file itself: buntdb's AutoShrink
 // renames a rewritten file over the database, and a lock on the old inode would no
 // longer guard the path. The lock file holds the pid of the process that holds it,
-// for the message a second one gets; it stays behind when the sandbox stops (removing
-// it would race a process that is just opening it).
+// for the message a second one gets. The holder removes it as it lets go (unlockFile),
+// while it still holds the lock; a process that opened the file just before and
+// locks it just after holds a lock on a file the path no longer names, which
+// lockFile sees and so opens the path again.
 
 // LockedError is a database file another process has open. Nothing was written to it.
 type LockedError struct {
@@ -33,29 +35,54 @@ func (e *LockedError) Error() string {
 }
 
 // lockFile takes the lock of the database at path, without waiting, and returns the
-// lock file; closing it releases the lock.
+// lock file; unlockFile releases it.
 func lockFile(path string) (*os.File, error) {
 	name := path + ".lock"
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	for {
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("store: lock %s: %w", path, err)
+		}
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			_ = f.Close()
+			return nil, &LockedError{Path: path, PID: lockHolder(name)}
+		}
+		if err == nil && !namesFile(name, f) {
+			_ = f.Close() // the holder before removed it between the open and the lock
+			continue
+		}
+		if err == nil {
+			err = f.Truncate(0)
+		}
+		if err == nil {
+			_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+		}
+		if err != nil {
+			_ = f.Close()
+			return nil, fmt.Errorf("store: lock %s: %w", path, err)
+		}
+		return f, nil
+	}
+}
+
+// unlockFile removes the lock file, then releases the lock by closing it. Removed
+// while the lock is held, it is never removed from under another holder.
+func unlockFile(f *os.File) {
+	if namesFile(f.Name(), f) {
+		_ = os.Remove(f.Name())
+	}
+	_ = f.Close() // closing the descriptor releases the flock
+}
+
+// namesFile reports whether path names the open file f.
+func namesFile(path string, f *os.File) bool {
+	opened, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("store: lock %s: %w", path, err)
+		return false
 	}
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
-		_ = f.Close()
-		return nil, &LockedError{Path: path, PID: lockHolder(name)}
-	}
-	if err == nil {
-		err = f.Truncate(0)
-	}
-	if err == nil {
-		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
-	if err != nil {
-		_ = f.Close()
-		return nil, fmt.Errorf("store: lock %s: %w", path, err)
-	}
-	return f, nil
+	named, err := os.Stat(path)
+	return err == nil && os.SameFile(opened, named)
 }
 
 // lockHolder reads the pid the lock file names, 0 when it names none. A holder that

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -37,5 +40,47 @@ func TestMemoryTakesNoLock(t *testing.T) {
 	mustOpen(t, ":memory:")
 	if _, err := os.Stat(":memory:.lock"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a lock file for :memory:: %v", err)
+	}
+}
+
+// A clean close removes the lock file; a start racing a stop never ends up holding
+// the lock of a file the path no longer names while another holds the path's: at
+// most one holder at any time, through many locks and removals.
+func TestLockFileGoesAtCloseWithOneHolderAtATime(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	mustClose(t, mustOpen(t, path))
+	if _, err := os.Stat(path + ".lock"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the lock file after a clean close: %v", err)
+	}
+	var holders, taken atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 2000 {
+				f, err := lockFile(path)
+				var locked *LockedError
+				if errors.As(err, &locked) {
+					continue
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if n := holders.Add(1); n != 1 {
+					t.Errorf("%d holders at once", n)
+				}
+				taken.Add(1)
+				runtime.Gosched() // let the others try while this one holds
+				holders.Add(-1)
+				unlockFile(f)
+			}
+		})
+	}
+	wg.Wait()
+	if taken.Load() == 0 {
+		t.Fatal("no goroutine ever took the lock")
+	}
+	if _, err := os.Stat(path + ".lock"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the lock file after the last release: %v", err)
 	}
 }

@@ -114,7 +114,7 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		}
 	}
 	if err != nil {
-		_ = lock.Close()
+		unlockFile(lock)
 		return nil, err
 	}
 	return &Store{db: db, lock: lock, file: file, snapshots: newSnapshots(path)}, nil
@@ -221,7 +221,7 @@ func (s *Store) Close() error {
 	}
 	err := s.db.Close()
 	if s.lock != nil && !errors.Is(err, buntdb.ErrDatabaseClosed) {
-		_ = s.lock.Close() // closing the descriptor releases the flock
+		unlockFile(s.lock)
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package yamlfile
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -225,10 +226,8 @@ func (s txStatus) check() string {
 }
 
 func oneOf(s string, values ...string) string {
-	for _, v := range values {
-		if s == v {
-			return ""
-		}
+	if slices.Contains(values, s) {
+		return ""
 	}
 	return fmt.Sprintf("must be one of %s, got %q", strings.Join(values, ", "), carddata.Excerpt(s))
 }

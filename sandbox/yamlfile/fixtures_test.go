@@ -316,10 +316,10 @@ func TestLoadFixturesProblems(t *testing.T) {
 			"d.yaml", "merchants: []\n---\nmerchants: [\n",
 			"e.yaml", "- 1\n- 2\n",
 		), []string{
-			"a.yaml:1:4: invalid YAML: did not find expected node content",
+			"a.yaml:1: invalid YAML: did not find expected node content",
 			`b.yaml:1:1: expected a mapping, got the string "hello world"`,
 			"c.yaml: invalid YAML: control characters are not allowed",
-			"d.yaml:3:13: invalid YAML: did not find expected node content",
+			"d.yaml:3: invalid YAML: did not find expected node content",
 			"e.yaml:1:1: expected a mapping, got a list",
 		}},
 	} {
@@ -397,7 +397,7 @@ func TestDecodeTransaction(t *testing.T) {
 "type": "SALE", "status": "CAPTURED", "amount": 12.75, "currency": "USD", "country": "US"}`, []string{
 			"t.yaml:2:49: amount: expected a string, got the number 12.75; write it in quotes",
 		}},
-		{"garbage", "}", []string{"t.yaml:1:1: invalid YAML: did not find expected node content"}},
+		{"garbage", "}", []string{"t.yaml:1: invalid YAML: did not find expected node content"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeTransaction([]byte(tc.src), "t.yaml")

@@ -56,12 +56,18 @@ func YAMLFiles(fsys fs.FS) ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries { // sorted by name
-		name := e.Name()
-		if ext := path.Ext(name); !e.IsDir() && !strings.HasPrefix(name, ".") && (ext == ".yaml" || ext == ".yml") {
+		if name := e.Name(); !e.IsDir() && !strings.HasPrefix(name, ".") && IsYAMLName(name) {
 			names = append(names, name)
 		}
 	}
 	return names, nil
+}
+
+// IsYAMLName reports whether a file of that name is one the loaders read: *.yaml or
+// *.yml.
+func IsYAMLName(name string) bool {
+	ext := path.Ext(name)
+	return ext == ".yaml" || ext == ".yml"
 }
 
 // eachYAMLFile hands every *.yaml and *.yml file at the root of fsys to read, in name

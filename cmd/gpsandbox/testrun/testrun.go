@@ -62,14 +62,15 @@ func Serve(t testing.TB, bin string, args ...string) (*exec.Cmd, string) {
 }
 
 // BaseURL reads the first line a serving gpsandbox prints ("gpsandbox VERSION
-// listening on URL") from r and returns the URL. It reads nothing past that line, so
+// listening on URL (...)") from r and returns the URL. It reads nothing past that line, so
 // the caller may go on reading r.
 func BaseURL(r io.Reader) (string, error) {
 	line, err := firstLine(r)
 	if err != nil {
 		return "", fmt.Errorf("reading the first line: %w (read %q)", err, line)
 	}
-	_, base, ok := strings.Cut(strings.TrimSpace(line), " listening on ")
+	_, rest, ok := strings.Cut(strings.TrimSpace(line), " listening on ")
+	base, _, _ := strings.Cut(rest, " ")
 	if !ok || !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
 		return "", fmt.Errorf("unexpected first line %q", line)
 	}

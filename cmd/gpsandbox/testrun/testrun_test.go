@@ -10,6 +10,7 @@ func TestBaseURL(t *testing.T) {
 	for _, tc := range []struct{ out, want string }{
 		{"gpsandbox dev listening on http://127.0.0.1:4242\nmore", "http://127.0.0.1:4242"},
 		{"gpsandbox 1.2.0 listening on https://[::1]:8443\r\n", "https://[::1]:8443"},
+		{"gpsandbox dev listening on http://127.0.0.1:8080 (API http://127.0.0.1:8080/ucp, inspector http://127.0.0.1:8080/_sandbox/ui/, database /d/gpsandbox.db)\n", "http://127.0.0.1:8080"},
 	} {
 		r := strings.NewReader(tc.out)
 		got, err := BaseURL(r)
