@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
 
@@ -44,19 +45,27 @@ func BenchmarkAdjustment(b *testing.B) {
 //
 //	go test -run '^$' -bench AdjustmentServer -benchmem -cpuprofile cpu.out ./sandbox/api/
 func BenchmarkAdjustmentServer(b *testing.B) {
-	benchAdjustmentServer(b, filepath.Join(b.TempDir(), "bench.db"))
+	benchAdjustmentServer(b, filepath.Join(b.TempDir(), "bench.db"), nil)
 }
 
 // BenchmarkAdjustmentServerMemory is BenchmarkAdjustmentServer with an in-memory
 // store: without the file's writes, its ns/op varies less with the machine's disk
 // and load, which makes the HTTP layer's share easier to compare between changes.
 func BenchmarkAdjustmentServerMemory(b *testing.B) {
-	benchAdjustmentServer(b, "")
+	benchAdjustmentServer(b, "", nil)
 }
 
-func benchAdjustmentServer(b *testing.B, dbPath string) {
+// BenchmarkAdjustmentServerLarge is BenchmarkAdjustmentServer over a store of
+// 60,000 transactions (benchListSize), the size at which the work a write does per
+// transaction in the store shows.
+func BenchmarkAdjustmentServerLarge(b *testing.B) {
+	benchAdjustmentServer(b, filepath.Join(b.TempDir(), "bench.db"), seedTransactions(benchListSize))
+}
+
+func benchAdjustmentServer(b *testing.B, dbPath string, fixtures func(*sandbox.Fixtures)) {
 	env := mustSandboxWith(b, envOptions{
-		dbPath: dbPath,
+		dbPath:   dbPath,
+		fixtures: fixtures,
 		configure: []func(*app.Config){func(c *app.Config) {
 			c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil)) // as the binary logs by default
 		}},
