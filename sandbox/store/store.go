@@ -23,12 +23,13 @@
 //	ntf:<order id>:<seq>            sandbox.Notification, seq zero-padded to 8 digits
 //	outbox:<order id>:<seq>         "" while that notification is pending
 //	meta:<key>                      a JSON string
+//	sort:txn:<id>                   what the transaction lists order by (walk.go), not JSON
 //	count:txn:<merchant id>         a JSON number: the merchant's transactions (walk.go)
 //	step:<scenario>:<rule>:<scope>  a JSON number: a scope's calls of a rule (sequence steps, probability draws), with a buntdb TTL
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the
-// transaction lists (the API's and the admin's), which walk buntdb indexes over txn:*
-// (walk.go), rebuilt in memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
+// transaction lists in an order other than the id's, which walk buntdb indexes over
+// sort:txn:* (walk.go), rebuilt in memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
 // file, so they vanish by themselves once nobody can use them; so do call counters
 // once their scope has stopped calling.
 //
@@ -150,6 +151,9 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 	if err == nil {
 		err = createIndexes(db)
 	}
+	if err == nil {
+		err = db.Update(indexTransactions)
+	}
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: start %s: %w", path, err)
@@ -158,7 +162,7 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 }
 
 // createIndexes builds the buntdb indexes, which live in memory only, at every open:
-// the transaction lists' (walk.go) and the terminals' (device.go).
+// the transaction lists' over the sort records (walk.go) and the terminals' (device.go).
 func createIndexes(db *buntdb.DB) error {
 	if err := createTransactionIndexes(db); err != nil {
 		return err
