@@ -184,17 +184,21 @@ func (s *Store) Inspect(fn func(sandbox.Tx, sandbox.InspectTx) error) error {
 // Update runs fn in the single read-write transaction, which blocks every other View
 // and Update until it ends, so fn must not wait on anything (nor call View or Update).
 // If fn returns an error nothing it wrote is kept and Update returns that error. Once
-// the file was deleted or replaced under the sandbox, every Update is refused with a
-// GP SYSTEM_ERROR naming it: its writes would be lost at the next start.
+// the file was found deleted or replaced under the sandbox (watch.go looks every
+// 100 ms), every Update is refused with a GP SYSTEM_ERROR naming it: its writes would
+// be lost at the next start.
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
-	if err := s.Check(); err != nil {
-		return err
+	if s.file != nil {
+		if err := s.file.err(); err != nil { // what the watch last found: no system call
+			return err
+		}
 	}
 	return s.db.Update(func(t *buntdb.Tx) error { return fn(tx{t}) })
 }
 
-// Check reports whether the store still keeps what it writes: nil, or the GP error
-// that names a database file deleted or replaced while the sandbox ran.
+// Check reports whether the store still keeps what it writes, looking at the file
+// now: nil, or the GP error that names a database file deleted or replaced while the
+// sandbox ran.
 func (s *Store) Check() error {
 	if s.file == nil {
 		return nil

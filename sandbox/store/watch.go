@@ -14,13 +14,20 @@ import (
 // over it, a volume swapped) is no longer the file buntdb writes to: buntdb keeps its
 // descriptor, so writes would go on into a file nobody reads again, and be lost
 // without a word at the next start. fileWatch remembers the identity (device and
-// inode) of the file at the path and checks it before every write.
+// inode) of the file at the path and checks it every checkEvery, off the request
+// path: a write only reads the answer of the last check, so one made less than
+// checkEvery after the file was lost is lost with it, as one made just before.
 //
 // buntdb's own rewrite (Shrink) renames a new file over the path, changing its
 // identity legitimately, and buntdb does not show its descriptor. So the store turns
 // buntdb's AutoShrink off and shrinks itself, on the same terms (the file doubled
 // since the last rewrite, from 1 MiB), recording the identity of the new file; a
 // check during a rewrite passes.
+
+const (
+	checkEvery  = 100 * time.Millisecond
+	shrinkEvery = time.Second
+)
 
 // fileWatch is the identity of the database file and the store's own rewrites.
 type fileWatch struct {
@@ -34,25 +41,35 @@ type fileWatch struct {
 	onLost    atomic.Pointer[func(error)]
 	done      chan struct{}
 	stopped   sync.WaitGroup
+	stopOnce  sync.Once
 }
 
 // watchFile records the identity of the file at path, opened in db, and starts the
-// shrink loop.
+// loop that checks and rewrites it.
 func watchFile(path string, db *buntdb.DB) (*fileWatch, error) {
 	id, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	w := &fileWatch{path: path, db: db, id: id, lastSize: id.Size(), done: make(chan struct{})}
-	w.stopped.Go(w.shrinkLoop)
+	w.stopped.Go(w.loop)
 	return w, nil
 }
 
-// check answers nil while the path names the file buntdb writes to, and the GP error
-// naming the file from the first time it does not, for good.
-func (w *fileWatch) check() error {
+// err answers what the last check found: nil while the path names the file buntdb
+// writes to, and the GP error naming the file from the first check that found it
+// did not, for good.
+func (w *fileWatch) err() error {
 	if lost := w.lost.Load(); lost != nil {
 		return lost
+	}
+	return nil
+}
+
+// check looks at the file at the path now, and answers as err does.
+func (w *fileWatch) check() error {
+	if err := w.err(); err != nil {
+		return err
 	}
 	now, err := os.Stat(w.path)
 	w.mu.Lock()
@@ -67,21 +84,24 @@ func (w *fileWatch) check() error {
 			(*f)(lost)
 		}
 	}
-	return w.lost.Load()
+	return w.err()
 }
 
-// shrinkLoop rewrites the file once a second when it has doubled, as buntdb's
-// AutoShrink would, until stop.
-func (w *fileWatch) shrinkLoop() {
-	tick := time.NewTicker(time.Second)
+// loop checks the file every checkEvery, and every shrinkEvery rewrites it when it
+// has doubled, as buntdb's AutoShrink would, until stop.
+func (w *fileWatch) loop() {
+	tick := time.NewTicker(checkEvery)
 	defer tick.Stop()
-	for {
+	for n := 1; ; n++ {
 		select {
 		case <-w.done:
 			return
 		case <-tick.C:
-			w.shrinkIfDoubled()
 		}
+		if w.check() != nil || n%int(shrinkEvery/checkEvery) != 0 {
+			continue
+		}
+		w.shrinkIfDoubled()
 	}
 }
 
@@ -93,10 +113,16 @@ func (w *fileWatch) shrinkIfDoubled() {
 	if err != nil || st.Size() <= autoShrinkMinSize || st.Size() <= 2*w.lastSize {
 		return
 	}
+	w.shrink()
+}
+
+// shrink has buntdb rewrite the file with its live records only, and follows the new
+// file at the path.
+func (w *fileWatch) shrink() {
 	w.mu.Lock()
 	w.shrinking = true
 	w.mu.Unlock()
-	err = w.db.Shrink()
+	err := w.db.Shrink()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.shrinking = false
@@ -108,12 +134,10 @@ func (w *fileWatch) shrinkIfDoubled() {
 	}
 }
 
-// stop ends the shrink loop and waits for a rewrite under way.
+// stop ends the loop and waits for a rewrite under way. A second stop does nothing.
 func (w *fileWatch) stop() {
-	select {
-	case <-w.done:
-	default:
+	w.stopOnce.Do(func() {
 		close(w.done)
-	}
-	w.stopped.Wait()
+		w.stopped.Wait()
+	})
 }

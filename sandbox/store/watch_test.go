@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -34,6 +35,7 @@ func TestLostFileRefusesWrites(t *testing.T) {
 			if err := lose(path); err != nil {
 				t.Fatal(err)
 			}
+			s.file.check() // what the watch does every 100 ms
 			for range 2 {
 				err := putMeta(s, "after")
 				gp, ok := sandbox.AsError(err)
@@ -70,5 +72,25 @@ func TestShrinkKeepsTheFile(t *testing.T) {
 	}
 	if err := putMeta(s, "after the rewrite"); err != nil {
 		t.Errorf("write after the store's own rewrite: %v", err)
+	}
+}
+
+// A write reads what the last check found, and makes no system call of its own: the
+// watch finds the loss by itself, without a write or a health check, and tells OnLost.
+func TestWatchFindsALostFileByItself(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	told := make(chan error, 1)
+	s.OnLost(func(err error) { told <- err })
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-told:
+	case <-time.After(time.Minute): // a hung watch, not a slow one: it looks every 100 ms
+		t.Fatal("the watch never found the file deleted")
+	}
+	if err := putMeta(s, "after"); err == nil {
+		t.Error("a write after the watch found the file deleted was taken")
 	}
 }
