@@ -37,9 +37,10 @@
 //
 // buntdb writes a committed transaction to its file (one write(2), no user-space
 // buffer) before Update returns, so a write that Update reported survives a kill -9.
-// When the OS puts it on the disk is the sync policy's choice: buntdb's EverySecond by
-// default, so an OS crash or power loss can lose about the last second of writes;
-// with Options.SyncAlways every commit is fsynced before Update returns. The store
+// When the OS puts it on the disk is the sync policy's choice: by default the store
+// syncs the file once a second itself (watch.go), outside the lock every Update takes,
+// so an OS crash or power loss can lose about the last second of writes; with
+// Options.SyncAlways buntdb fsyncs every commit before Update returns. The store
 // rewrites the file (watch.go, with buntdb's AutoShrink off) once it has doubled since
 // the last rewrite.
 //
@@ -136,8 +137,8 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	cfg := buntdb.Config{
-		SyncPolicy:         buntdb.EverySecond,
-		AutoShrinkDisabled: true, // fileWatch shrinks, knowing the file it renames
+		SyncPolicy:         buntdb.Never, // fileWatch syncs, outside buntdb's lock
+		AutoShrinkDisabled: true,         // fileWatch shrinks, knowing the file it renames
 	}
 	if opts.SyncAlways {
 		cfg.SyncPolicy = buntdb.Always

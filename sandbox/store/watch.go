@@ -23,13 +23,19 @@ import (
 // buntdb's AutoShrink off and shrinks itself, on the same terms (the file doubled
 // since the last rewrite, from 1 MiB), recording the identity of the new file; a
 // check during a rewrite passes.
+//
+// The store also syncs the file itself, every syncEvery, on a descriptor of its own
+// (an fsync flushes the file, whichever descriptor asks): buntdb's SyncPolicy
+// EverySecond syncs under the lock every Update takes, so that every request waited
+// on the disk once a second.
 
 const (
-	checkEvery  = 100 * time.Millisecond
-	shrinkEvery = time.Second
+	checkEvery = 100 * time.Millisecond
+	syncEvery  = time.Second
 )
 
-// fileWatch is the identity of the database file and the store's own rewrites.
+// fileWatch is the identity of the database file, its syncs and the store's own
+// rewrites.
 type fileWatch struct {
 	path      string
 	db        *buntdb.DB
@@ -42,16 +48,25 @@ type fileWatch struct {
 	done      chan struct{}
 	stopped   sync.WaitGroup
 	stopOnce  sync.Once
+
+	// Only the loop, and stop once the loop has ended, use the descriptor.
+	file  *os.File     // the file at path, for its syncs
+	syncs atomic.Int64 // how many syncs were asked, for the tests
 }
 
 // watchFile records the identity of the file at path, opened in db, and starts the
-// loop that checks and rewrites it.
+// loop that checks, syncs and rewrites it.
 func watchFile(path string, db *buntdb.DB) (*fileWatch, error) {
-	id, err := os.Stat(path)
+	file, err := os.OpenFile(path, os.O_WRONLY, 0) // writable: Windows syncs no other
 	if err != nil {
 		return nil, err
 	}
-	w := &fileWatch{path: path, db: db, id: id, lastSize: id.Size(), done: make(chan struct{})}
+	id, err := file.Stat()
+	if err != nil {
+		_ = file.Close()
+		return nil, err
+	}
+	w := &fileWatch{path: path, db: db, id: id, lastSize: id.Size(), file: file, done: make(chan struct{})}
 	w.stopped.Go(w.loop)
 	return w, nil
 }
@@ -87,8 +102,8 @@ func (w *fileWatch) check() error {
 	return w.err()
 }
 
-// loop checks the file every checkEvery, and every shrinkEvery rewrites it when it
-// has doubled, as buntdb's AutoShrink would, until stop.
+// loop checks the file every checkEvery, and every syncEvery syncs it and rewrites it
+// when it has doubled, as buntdb's AutoShrink would, until stop.
 func (w *fileWatch) loop() {
 	tick := time.NewTicker(checkEvery)
 	defer tick.Stop()
@@ -98,11 +113,19 @@ func (w *fileWatch) loop() {
 			return
 		case <-tick.C:
 		}
-		if w.check() != nil || n%int(shrinkEvery/checkEvery) != 0 {
+		if w.check() != nil || n%int(syncEvery/checkEvery) != 0 {
 			continue
 		}
+		w.sync()
 		w.shrinkIfDoubled()
 	}
+}
+
+// sync flushes what buntdb wrote to the disk. An error is buntdb's to meet at its
+// next write, as with its own syncs, which ignore it.
+func (w *fileWatch) sync() {
+	w.syncs.Add(1)
+	_ = w.file.Sync()
 }
 
 func (w *fileWatch) shrinkIfDoubled() {
@@ -129,15 +152,28 @@ func (w *fileWatch) shrink() {
 	if err != nil {
 		return // the old file is still the one at the path, or the check says not
 	}
-	if now, err := os.Stat(w.path); err == nil {
-		w.id, w.lastSize = now, now.Size()
+	file, err := os.OpenFile(w.path, os.O_WRONLY, 0)
+	if err != nil {
+		return // the next check finds out what happened to it
 	}
+	if now, err := file.Stat(); err == nil {
+		_ = w.file.Close()
+		w.file, w.id, w.lastSize = file, now, now.Size()
+		return
+	}
+	_ = file.Close()
 }
 
-// stop ends the loop and waits for a rewrite under way. A second stop does nothing.
+// stop ends the loop, waiting for a rewrite under way, and syncs the file a last time
+// unless it is lost: whatever the store does next with it (Close rewrites it), what
+// was written is on the disk. A second stop does nothing.
 func (w *fileWatch) stop() {
 	w.stopOnce.Do(func() {
 		close(w.done)
 		w.stopped.Wait()
+		if w.check() == nil {
+			w.sync()
+		}
+		_ = w.file.Close()
 	})
 }

@@ -94,3 +94,39 @@ func TestWatchFindsALostFileByItself(t *testing.T) {
 		t.Error("a write after the watch found the file deleted was taken")
 	}
 }
+
+// The store syncs the file itself, every second while it is open and once more when
+// it stops, on a descriptor of the file at the path, the rewritten one after a
+// rewrite.
+func TestStoreSyncsTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	if err := putMeta(s, "x"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); s.file.syncs.Load() == 0; {
+		if time.Now().After(deadline) { // a hung loop, not a slow one
+			t.Fatal("no sync a minute after a write")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.file.shrink()
+	if synced, _ := s.file.file.Stat(); !os.SameFile(synced, mustStat(t, path)) {
+		t.Error("after a rewrite the store syncs another file than the one at the path")
+	}
+	before := s.file.syncs.Load()
+	s.file.stop() // as Close does first
+	if s.file.syncs.Load() != before+1 {
+		t.Errorf("%d syncs at stop, want 1", s.file.syncs.Load()-before)
+	}
+	mustClose(t, s)
+}
+
+func mustStat(t *testing.T, path string) os.FileInfo {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
