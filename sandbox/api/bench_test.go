@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -64,11 +65,18 @@ func BenchmarkAdjustmentServerLarge(b *testing.B) {
 }
 
 func benchAdjustmentServer(b *testing.B, dbPath string, fixtures func(*sandbox.Fixtures)) {
+	// The request log goes to a file, as the binary's stderr does when a test suite
+	// or a load test keeps it.
+	logFile, err := os.Create(filepath.Join(b.TempDir(), "log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer logFile.Close()
 	env := mustSandboxWith(b, envOptions{
 		dbPath:   dbPath,
 		fixtures: fixtures,
 		configure: []func(*app.Config){func(c *app.Config) {
-			c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil)) // as the binary logs by default
+			c.Logger = slog.New(slog.NewTextHandler(logFile, nil)) // as the binary logs by default
 		}},
 	})
 	tok := env.mustToken(partnerApp, partnerKey, "")
