@@ -290,7 +290,10 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 				if err := (tx{live}).DeleteAll(); err != nil {
 					return err
 				}
-				return copyKeys(saved, live, func(string) bool { return true })
+				if err := copyKeys(saved, live, func(string) bool { return true }); err != nil {
+					return err
+				}
+				return indexTransactions(live) // a snapshot saved before the sort records existed has none
 			}
 			if err := deleteSteps(live, info.Scope); err != nil {
 				return err

@@ -23,12 +23,13 @@
 //	ntf:<order id>:<seq>            sandbox.Notification, seq zero-padded to 8 digits
 //	outbox:<order id>:<seq>         "" while that notification is pending
 //	meta:<key>                      a JSON string
+//	sort:txn:<id>                   what the transaction lists order by (walk.go), not JSON
 //	count:txn:<merchant id>         a JSON number: the merchant's transactions (walk.go)
 //	step:<scenario>:<rule>:<scope>  a JSON number: a scope's calls of a rule (sequence steps, probability draws), with a buntdb TTL
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the
-// transaction lists (the API's and the admin's), which walk buntdb indexes over txn:*
-// (walk.go), rebuilt in memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
+// transaction lists in an order other than the id's, which walk buntdb indexes over
+// sort:txn:* (walk.go), rebuilt in memory on every open. Tokens and idempotency keys carry a buntdb TTL, kept in the
 // file, so they vanish by themselves once nobody can use them; so do call counters
 // once their scope has stopped calling.
 //
@@ -36,9 +37,10 @@
 //
 // buntdb writes a committed transaction to its file (one write(2), no user-space
 // buffer) before Update returns, so a write that Update reported survives a kill -9.
-// When the OS puts it on the disk is the sync policy's choice: buntdb's EverySecond by
-// default, so an OS crash or power loss can lose about the last second of writes;
-// with Options.SyncAlways every commit is fsynced before Update returns. The store
+// When the OS puts it on the disk is the sync policy's choice: by default the store
+// syncs the file once a second itself (watch.go), outside the lock every Update takes,
+// so an OS crash or power loss can lose about the last second of writes; with
+// Options.SyncAlways buntdb fsyncs every commit before Update returns. The store
 // rewrites the file (watch.go, with buntdb's AutoShrink off) once it has doubled since
 // the last rewrite.
 //
@@ -135,8 +137,8 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	cfg := buntdb.Config{
-		SyncPolicy:         buntdb.EverySecond,
-		AutoShrinkDisabled: true, // fileWatch shrinks, knowing the file it renames
+		SyncPolicy:         buntdb.Never, // fileWatch syncs, outside buntdb's lock
+		AutoShrinkDisabled: true,         // fileWatch shrinks, knowing the file it renames
 	}
 	if opts.SyncAlways {
 		cfg.SyncPolicy = buntdb.Always
@@ -150,6 +152,9 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 	if err == nil {
 		err = createIndexes(db)
 	}
+	if err == nil {
+		err = db.Update(indexTransactions)
+	}
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: start %s: %w", path, err)
@@ -158,7 +163,7 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 }
 
 // createIndexes builds the buntdb indexes, which live in memory only, at every open:
-// the transaction lists' (walk.go) and the terminals' (device.go).
+// the transaction lists' over the sort records (walk.go) and the terminals' (device.go).
 func createIndexes(db *buntdb.DB) error {
 	if err := createTransactionIndexes(db); err != nil {
 		return err
@@ -180,17 +185,21 @@ func (s *Store) Inspect(fn func(sandbox.Tx, sandbox.InspectTx) error) error {
 // Update runs fn in the single read-write transaction, which blocks every other View
 // and Update until it ends, so fn must not wait on anything (nor call View or Update).
 // If fn returns an error nothing it wrote is kept and Update returns that error. Once
-// the file was deleted or replaced under the sandbox, every Update is refused with a
-// GP SYSTEM_ERROR naming it: its writes would be lost at the next start.
+// the file was found deleted or replaced under the sandbox (watch.go looks every
+// 100 ms), every Update is refused with a GP SYSTEM_ERROR naming it: its writes would
+// be lost at the next start.
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
-	if err := s.Check(); err != nil {
-		return err
+	if s.file != nil {
+		if err := s.file.err(); err != nil { // what the watch last found: no system call
+			return err
+		}
 	}
 	return s.db.Update(func(t *buntdb.Tx) error { return fn(tx{t}) })
 }
 
-// Check reports whether the store still keeps what it writes: nil, or the GP error
-// that names a database file deleted or replaced while the sandbox ran.
+// Check reports whether the store still keeps what it writes, looking at the file
+// now: nil, or the GP error that names a database file deleted or replaced while the
+// sandbox ran.
 func (s *Store) Check() error {
 	if s.file == nil {
 		return nil

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,183 +10,222 @@ import (
 	"github.com/tidwall/buntdb"
 )
 
-// Transaction lists walk buntdb indexes rather than decoding and sorting every
-// transaction: a page reads its own transactions, and a list that has to read many
-// reads them a chunk per View, so that it never holds writers back for long.
-// buntdb keeps indexes in memory only: createIndexes builds them on every open.
+// Transaction lists walk an order rather than decoding and sorting every transaction:
+// a page reads its own transactions, and a list that has to read many reads them a
+// chunk per View, so that it never holds writers back for long.
+//
+// ID order is the order of the txn: keys. The other orderings walk a buntdb index over
+// a small sort record beside each transaction, sort:txn:<id>, holding what they
+// compare: time created, id, status and type (and the merchant, for the counts below).
+// PutTransaction writes it in the same Update as the transaction, and only when one
+// of them changed, which no adjustment does: a write of the transaction itself is in
+// no index. buntdb keeps indexes in memory only: createIndexes builds them on every
+// open, over the sort records, not the transactions.
 
-// txnIndexes names the index of each ordering of sandbox.TransactionOrderings. Each
-// breaks ties by id, as the list always has, which also makes every record's place in
-// its index unique: a walk resumes exactly after the last record it gave.
+const sortPrefix = "sort:txn:"
+
+func sortKey(transactionID string) string { return sortPrefix + transactionID }
+
+// The members of a sort record: its time created, at a fixed width, then its id,
+// status, type and merchant, each ended by a NUL byte but the merchant, which comes
+// last so that it is read whole whatever it holds. Time order is the order of the
+// text itself: the fixed width time, then the id up to its NUL, which sorts before
+// every character that may go on a longer id.
+
+// timeWidth is the width of a time as sandbox.FormatTime writes one (years 0 to 9999).
+const timeWidth = len(sandbox.TimeFormat)
+
+// sortRecord is the sort record of t. The time is as GP shows it, so that the text
+// sorts in time order, to the millisecond; one beyond the years 0 to 9999, which no
+// payment has, sorts as the first or the last instant of them.
+func sortRecord(t sandbox.Transaction) string {
+	created := t.TimeCreated.UTC()
+	switch {
+	case created.Year() < 0:
+		created = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	case created.Year() > 9999:
+		created = time.Date(9999, 12, 31, 23, 59, 59, 999e6, time.UTC)
+	}
+	return sandbox.FormatTime(created) + t.ID + "\x00" + t.Status + "\x00" + t.Type + "\x00" + t.MerchantID
+}
+
+// sortMembers returns the status (byType false) or the type of a sort record, and
+// its id. The index comparisons call it a few million times at an open of 60,000
+// transactions: it reads no more of the record than it needs.
+func sortMembers(record string, byType bool) (member, id string) {
+	id, rest := nextMember(record[min(len(record), timeWidth):])
+	member, rest = nextMember(rest)
+	if byType {
+		member, _ = nextMember(rest)
+	}
+	return member, id
+}
+
+// sortMerchant returns the merchant of a sort record.
+func sortMerchant(record string) string {
+	_, rest := nextMember(record[min(len(record), timeWidth):])
+	for range 2 {
+		_, rest = nextMember(rest)
+	}
+	return rest
+}
+
+// nextMember splits the member that starts s from the rest, after its NUL.
+func nextMember(s string) (member, rest string) {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return s, ""
+}
+
+// txnIndexes names the index of each ordering of sandbox.TransactionOrderings; ""
+// walks the txn: keys.
 var txnIndexes = map[string]string{
 	"TIME_CREATED": "txn_time",
-	"ID":           "txn_id",
+	"ID":           "",
 	"STATUS":       "txn_status",
 	"TYPE":         "txn_type",
-	"DEPOSIT_ID":   "txn_id", // no deposits in the sandbox: id order
+	"DEPOSIT_ID":   "", // no deposits in the sandbox: id order
 }
 
 func createTransactionIndexes(db *buntdb.DB) error {
-	for _, ix := range []struct {
-		name string
-		less []func(a, b string) bool
-	}{
-		{"txn_time", []func(a, b string) bool{timeCreatedLess, memberLess("id")}},
-		{"txn_id", []func(a, b string) bool{memberLess("id")}},
-		{"txn_status", []func(a, b string) bool{memberLess("status"), memberLess("id")}},
-		{"txn_type", []func(a, b string) bool{memberLess("type"), memberLess("id")}},
+	for name, less := range map[string]func(a, b string) bool{
+		"txn_time":   buntdb.IndexBinary, // the text's order: see sortRecord
+		"txn_status": memberLess(false),
+		"txn_type":   memberLess(true),
 	} {
-		if err := db.CreateIndex(ix.name, "txn:*", ix.less...); err != nil {
+		if err := db.CreateIndex(name, sortPrefix+"*", less); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// The index orders compare members of the records every time buntdb places one, so
-// 60,000 transactions cost a million comparisons at every open. buntdb.IndexJSON
-// (gjson) takes about 90 ns a member passed over, ten times what finding the member
-// takes here: leadingMember relies on what encoding/json writes for a
-// sandbox.Transaction (TestIndexedMembersLead checks it), its members in the order of
-// the struct, the ones indexed first and all strings.
-
-// memberLess orders records by the text of one of their leading members.
-func memberLess(name string) func(a, b string) bool {
-	key := memberKey(name)
-	return func(a, b string) bool { return leadingMember(a, key) < leadingMember(b, key) }
-}
-
-// memberKey is what leadingMember looks for: the member's name and the quote that
-// opens its value.
-func memberKey(name string) string { return `"` + name + `":"` }
-
-// leadingMember returns the raw text of a string member of a transaction record,
-// escapes and all, given its memberKey: it is the first text "name":" in the record,
-// since the members before it are strings, inside which every quote is escaped.
-func leadingMember(record, key string) string {
-	i := strings.Index(record, key)
-	if i < 0 {
-		return ""
-	}
-	v := record[i+len(key):]
-	for j := 0; j < len(v); j++ {
-		switch v[j] {
-		case '\\':
-			j++
-		case '"':
-			return v[:j]
+// memberLess orders sort records by status or type, then by id, as the list always
+// has: every record's place is unique, so a walk resumes exactly after the last one
+// it gave.
+func memberLess(byType bool) func(a, b string) bool {
+	return func(a, b string) bool {
+		x, xid := sortMembers(a, byType)
+		y, yid := sortMembers(b, byType)
+		if x != y {
+			return x < y
 		}
+		return xid < yid
 	}
-	return v
 }
 
-// timeCreatedLess orders records by time_created to the millisecond, as GP shows it
-// (sandbox.FormatTime): encoding/json writes a time with as many fraction digits as
-// it has, so the text alone does not sort.
-var timeCreatedKey = memberKey("time_created")
-
-func timeCreatedLess(a, b string) bool { return createdAt(a) < createdAt(b) }
-
-// createdAt is a record's time_created as FormatTime writes it, less the final Z.
-// A time in UTC, as the sandbox's clock gives, is cut to the millisecond as text;
-// any other is parsed.
-func createdAt(record string) string {
-	s := leadingMember(record, timeCreatedKey)
-	const seconds, millis = len("2006-01-02T15:04:05"), len("2006-01-02T15:04:05.000")
-	switch {
-	case !strings.HasSuffix(s, "Z") || len(s) < seconds+1:
-		t, _ := time.Parse(time.RFC3339Nano, s)
-		return sandbox.FormatTime(t)[:millis]
-	case len(s) > millis:
-		return s[:millis] // no copy: three fraction digits or more
-	case len(s) == seconds+1:
-		return s[:seconds] + ".000"
-	}
-	return s[:len(s)-1] + "000"[len(s)-1-seconds-1:]
-}
-
-// WalkTransactions implements sandbox.Tx. The walk resumes at after's place in the
-// index: its record as encoding/json writes it, which is what the index compared when
-// it was stored, since the index orders read the record's text (memberLess).
+// WalkTransactions implements sandbox.Tx. The walk resumes at after's place: for ID
+// order its key, for the others its sort record as after was given, which is where
+// it stood when the walk gave it, even if it changed since.
 func (x tx) WalkTransactions(orderBy string, desc bool, after *sandbox.Transaction, limit int,
 	fn func(sandbox.Transaction) bool) (*sandbox.Transaction, bool, error) {
 	index, ok := txnIndexes[orderBy]
 	if !ok {
 		index = txnIndexes["TIME_CREATED"]
 	}
-	var pivot, afterKey string
-	if after != nil {
-		record, err := json.Marshal(after)
-		if err != nil {
-			return after, false, fmt.Errorf("store: encode txn:%s: %w", after.ID, err)
-		}
-		pivot, afterKey = string(record), "txn:"+after.ID
-	}
-	last, end := after, true
-	var decodeErr error
-	visit := func(key, value string) bool {
-		if key == afterKey {
-			return true // the pivot: the walk's last record, given already
-		}
-		if limit == 0 {
-			end = false
-			return false
-		}
-		var t sandbox.Transaction
-		if decodeErr = decode(key, value, &t); decodeErr != nil {
-			return false
-		}
-		limit--
-		last = &t
-		if !fn(t) {
-			end = false
-			return false
-		}
-		return true
-	}
+	w := &txnWalk{after: after, last: after, end: true, limit: limit, fn: fn}
 	var err error
-	switch {
-	case after == nil && desc:
-		err = x.t.Descend(index, visit)
-	case after == nil:
-		err = x.t.Ascend(index, visit)
-	case desc:
-		// buntdb's pivot has no key: it sorts after, and here takes in, every record
-		// its index holds equal to it, the last one given among them.
-		err = x.t.DescendLessOrEqual(index, pivot, visit)
-	default:
-		err = x.t.AscendGreaterOrEqual(index, pivot, visit)
+	if index == "" {
+		err = w.byID(x.t, desc)
+	} else {
+		err = w.byIndex(x.t, index, desc)
 	}
 	if err == nil {
-		err = decodeErr
+		err = w.err
 	}
-	return last, end, err
+	return w.last, w.end, err
+}
+
+// txnWalk is one call of WalkTransactions.
+type txnWalk struct {
+	after *sandbox.Transaction
+	limit int
+	fn    func(sandbox.Transaction) bool
+	last  *sandbox.Transaction
+	end   bool
+	err   error
+}
+
+// byID walks the txn: keys.
+func (w *txnWalk) byID(t *buntdb.Tx, desc bool) error {
+	visit := func(key, value string) bool {
+		id, ok := strings.CutPrefix(key, "txn:")
+		return ok && w.give(id, key, value)
+	}
+	switch {
+	case w.after == nil && desc:
+		return t.DescendLessOrEqual("", "txn;", visit) // ';' follows ':'
+	case w.after == nil:
+		return t.AscendGreaterOrEqual("", "txn:", visit)
+	case desc:
+		return t.DescendLessOrEqual("", "txn:"+w.after.ID, visit)
+	}
+	return t.AscendGreaterOrEqual("", "txn:"+w.after.ID, visit)
+}
+
+// byIndex walks an index over the sort records, reading each transaction they name.
+func (w *txnWalk) byIndex(t *buntdb.Tx, index string, desc bool) error {
+	visit := func(key, _ string) bool {
+		id := strings.TrimPrefix(key, sortPrefix)
+		value, err := t.Get("txn:" + id)
+		if errors.Is(err, buntdb.ErrNotFound) {
+			return true // not written whole (see the counts below): passed over
+		}
+		if err != nil {
+			w.err = fmt.Errorf("store: get txn:%s: %w", id, err)
+			return false
+		}
+		return w.give(id, "txn:"+id, value)
+	}
+	if w.after == nil {
+		if desc {
+			return t.Descend(index, visit)
+		}
+		return t.Ascend(index, visit)
+	}
+	// The pivot takes in after's own record, when it has not moved: given already.
+	pivot := sortRecord(*w.after)
+	if desc {
+		return t.DescendLessOrEqual(index, pivot, visit)
+	}
+	return t.AscendGreaterOrEqual(index, pivot, visit)
+}
+
+// give passes the transaction of id, its record value at key, to fn, and says whether
+// to go on.
+func (w *txnWalk) give(id, key, value string) bool {
+	if w.after != nil && id == w.after.ID {
+		return true // the pivot: the walk's last transaction, given already
+	}
+	if w.limit == 0 {
+		w.end = false
+		return false
+	}
+	var t sandbox.Transaction
+	if w.err = decode(key, value, &t); w.err != nil {
+		return false
+	}
+	w.limit--
+	w.last = &t
+	if !w.fn(t) {
+		w.end = false
+		return false
+	}
+	return true
 }
 
 // Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
 // has, kept by PutTransaction in the transaction that stores one, so that a list's
 // total costs one read. Nothing else writes a transaction: DeleteAll wipes the counts
-// with them, and a restore copies a snapshot's counts with its transactions. An open
-// does not count them again: every file it opens was written by the sandbox
-// (check.go refuses any other), which keeps them. The one exception is a commit cut
-// short by a crash of the machine (the file is synced once a second, and a torn last
-// command is dropped): it may keep a transaction without its count, and its
-// merchant's unfiltered total stays one off until a reset.
+// with them, and a restore copies a snapshot's counts with its transactions. The
+// derived records, the sort records and the counts, are written again from the
+// transactions (indexTransactions) only when the sort records do not number the
+// transactions: a file or a snapshot written before the sort records existed, or a
+// commit cut short by a crash of the machine (the file is synced once a second, and
+// a torn last command is dropped) that kept a transaction without its sort record.
 
 func countKey(merchantID string) string { return "count:txn:" + merchantID }
-
-var merchantKey = memberKey("merchant_id")
-
-// merchantOf is the merchant_id of a transaction record.
-func merchantOf(record string) string {
-	raw := leadingMember(record, merchantKey)
-	if !strings.Contains(raw, `\`) {
-		return raw
-	}
-	var id string
-	_ = json.Unmarshal([]byte(`"`+raw+`"`), &id)
-	return id
-}
 
 // CountTransactions implements sandbox.Tx.
 func (x tx) CountTransactions(merchantID string) (int, error) {
@@ -198,26 +236,39 @@ func (x tx) CountTransactions(merchantID string) (int, error) {
 	return n, err
 }
 
-// PutTransaction implements sandbox.Tx: it stores t and keeps the counts.
+// PutTransaction implements sandbox.Tx: it stores t and keeps its sort record and the
+// counts.
 func (x tx) PutTransaction(t sandbox.Transaction) error {
-	value, err := json.Marshal(t)
-	if err != nil {
-		return fmt.Errorf("store: encode txn:%s: %w", t.ID, err)
+	if strings.ContainsRune(t.ID+t.Status+t.Type, 0) {
+		// A NUL would end the member in the sort record: no such value is valid.
+		return fmt.Errorf("store: put txn:%s: a NUL byte in its id, status or type", t.ID)
 	}
-	prev, replaced, err := x.t.Set("txn:"+t.ID, string(value), nil)
-	if err != nil {
-		return fmt.Errorf("store: put txn:%s: %w", t.ID, err)
+	if err := put(x.t, "txn:"+t.ID, t); err != nil {
+		return err
 	}
-	if replaced {
-		old := merchantOf(prev)
-		if old == t.MerchantID {
-			return nil
-		}
+	key, record := sortKey(t.ID), sortRecord(t)
+	prev, err := x.t.Get(key)
+	switch {
+	case err == nil && prev == record:
+		return nil // an adjustment: nothing a list orders by changed
+	case errors.Is(err, buntdb.ErrNotFound):
+		prev = ""
+	case err != nil:
+		return fmt.Errorf("store: get %s: %w", key, err)
+	}
+	if _, _, err := x.t.Set(key, record, nil); err != nil {
+		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	if prev == "" {
+		return x.addCount(t.MerchantID, 1)
+	}
+	if old := sortMerchant(prev); old != t.MerchantID {
 		if err := x.addCount(old, -1); err != nil {
 			return err
 		}
+		return x.addCount(t.MerchantID, 1)
 	}
-	return x.addCount(t.MerchantID, 1)
+	return nil
 }
 
 func (x tx) addCount(merchantID string, delta int) error {
@@ -229,4 +280,52 @@ func (x tx) addCount(merchantID string, delta int) error {
 		return del(x.t, countKey(merchantID))
 	}
 	return put(x.t, countKey(merchantID), n+delta)
+}
+
+// indexTransactions writes the sort records and the counts again from the
+// transactions when the sort records do not number them (see the counts above).
+func indexTransactions(t *buntdb.Tx) error {
+	transactions, err := countPrefix(t, "txn:")
+	if err != nil {
+		return err
+	}
+	sorted, err := countPrefix(t, sortPrefix)
+	if err != nil || sorted == transactions {
+		return err
+	}
+	if err := deletePrefix(t, sortPrefix); err != nil {
+		return err
+	}
+	if err := deletePrefix(t, countKey("")); err != nil {
+		return err
+	}
+	records := map[string]string{} // sort records by key, written once the walk is over
+	counts := map[string]int{}
+	err = ascendPrefix(t, "txn:", func(key, value string) bool {
+		var tr sandbox.Transaction
+		if err = decode(key, value, &tr); err == nil {
+			tr.ID = strings.TrimPrefix(key, "txn:") // what the walk reads it by
+			records[sortKey(tr.ID)] = sortRecord(tr)
+			counts[tr.MerchantID]++
+		}
+		return err == nil
+	})
+	for key, record := range records {
+		if err == nil {
+			_, _, err = t.Set(key, record, nil)
+		}
+	}
+	for merchant, n := range counts {
+		if err == nil {
+			err = put(t, countKey(merchant), n)
+		}
+	}
+	return err
+}
+
+// countPrefix counts the keys that start with prefix, reading no value.
+func countPrefix(t *buntdb.Tx, prefix string) (int, error) {
+	n := 0
+	err := ascendPrefix(t, prefix, func(string, string) bool { n++; return true })
+	return n, err
 }

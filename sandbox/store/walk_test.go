@@ -1,44 +1,151 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
 )
 
-// The index orders read the leading members of a transaction record as text: they
-// must read what encoding/json wrote, whatever the nested records hold and whatever
-// the ids contain.
-func TestIndexedMembersLead(t *testing.T) {
-	tr := sandbox.Transaction{
-		ID: `TRN_"id":"x\` + "\u00e9", MerchantID: `MER_"merchant_id":"y`, TimeCreated: ms(1500),
-		Type: "SALE", Status: "CAPTURED", Reference: `"status":"NOT"`,
-	}
-	tr.Action.ID, tr.Action.Type, tr.Action.TimeCreated = "ACT_x", "CLOSE", "2020-01-01T00:00:00.000Z"
-	raw, err := json.Marshal(tr)
+// mustBeIndexed checks that every transaction has the sort record sortRecord gives
+// it and that no other sort record is left, and that the counts are the merchants'.
+func mustBeIndexed(t *testing.T, s *Store) {
+	t.Helper()
+	mustView(t, s, func(tx sandbox.Tx) error {
+		counts := map[string]int{}
+		n := 0
+		err := ascendPrefix(s2t(tx), "txn:", func(key, value string) bool {
+			var tr sandbox.Transaction
+			if err := decode(key, value, &tr); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s2t(tx).Get(sortKey(tr.ID)); err != nil || got != sortRecord(tr) {
+				t.Errorf("%s: sort record %q (%v), want %q", key, got, err, sortRecord(tr))
+			}
+			counts[tr.MerchantID]++
+			n++
+			return true
+		})
+		if sorted, _ := countPrefix(s2t(tx), sortPrefix); sorted != n {
+			t.Errorf("%d sort records for %d transactions", sorted, n)
+		}
+		for m, want := range counts {
+			if got, _ := tx.CountTransactions(m); got != want {
+				t.Errorf("%s: counted %d, want %d", m, got, want)
+			}
+		}
+		return err
+	})
+}
+
+// s2t is the buntdb transaction under a store's Tx.
+func s2t(x sandbox.Tx) *buntdb.Tx { return x.(tx).t }
+
+// forgetSortRecords deletes every sort record and count, as a file written before
+// they existed has none.
+func forgetSortRecords(t *testing.T, s *Store) {
+	t.Helper()
+	err := s.db.Update(func(t *buntdb.Tx) error {
+		if err := deletePrefix(t, sortPrefix); err != nil {
+			return err
+		}
+		return deletePrefix(t, countKey(""))
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	record := string(raw)
-	var want map[string]any
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
+}
+
+func putTransactions(t *testing.T, s *Store, trs ...sandbox.Transaction) {
+	t.Helper()
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		for _, tr := range trs {
+			if err := tx.PutTransaction(tr); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Every write of a transaction keeps its sort record: a new one, a change of what a
+// list orders by, a change of nothing a list orders by, a move to another merchant.
+func TestSortRecordsFollowWrites(t *testing.T) {
+	s := mustOpen(t, ":memory:")
+	putTransactions(t, s,
+		sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(1), Type: "SALE", Status: "CAPTURED"},
+		sandbox.Transaction{ID: "TRN_2", MerchantID: "A", TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"})
+	mustBeIndexed(t, s)
+	putTransactions(t, s, sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(3), Type: "REFUND", Status: "REVERSED"})
+	mustBeIndexed(t, s)
+	putTransactions(t, s, sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(3), Type: "REFUND", Status: "REVERSED", Amount: "5"})
+	mustBeIndexed(t, s)
+	putTransactions(t, s, sandbox.Transaction{ID: "TRN_2", MerchantID: "B", TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"})
+	mustBeIndexed(t, s)
+	if got := walkIDs(t, s, "TIME_CREATED", false, nil, -1, nil); got != "TRN_2,TRN_1" {
+		t.Errorf("by time: %s", got)
 	}
-	for _, name := range []string{"id", "merchant_id", "time_created", "type", "status"} {
-		var got string
-		if err := json.Unmarshal([]byte(`"`+leadingMember(record, memberKey(name))+`"`), &got); err != nil || got != want[name] {
-			t.Errorf("%s: %q (%v), want %q", name, got, err, want[name])
+	err := s.Update(func(tx sandbox.Tx) error {
+		return tx.PutTransaction(sandbox.Transaction{ID: "TRN_3", Status: "CAP\x00TURED"})
+	})
+	if err == nil {
+		t.Error("a status holding a NUL byte was stored")
+	}
+}
+
+// A sort record gives back each member an ordering compares, and the merchant whole;
+// a time beyond the years 0 to 9999 sorts at their end, not inside them.
+func TestSortRecordMembers(t *testing.T) {
+	tr := sandbox.Transaction{ID: "TRN_1", TimeCreated: ms(7), Status: "CAPTURED", Type: "SALE", MerchantID: "MER_\x00x"}
+	record := sortRecord(tr)
+	for byType, want := range map[bool]string{false: "CAPTURED", true: "SALE"} {
+		if member, id := sortMembers(record, byType); member != want || id != "TRN_1" {
+			t.Errorf("by type %v: %q, %q; want %q, TRN_1", byType, member, id, want)
 		}
 	}
-	if got := merchantOf(record); got != tr.MerchantID {
+	if got := sortMerchant(record); got != tr.MerchantID {
 		t.Errorf("merchant %q", got)
 	}
-	if got, want := createdAt(record), sandbox.FormatTime(ms(1500)); got+"Z" != want {
-		t.Errorf("created %q, want %q", got, want)
+	later, longer := tr, tr
+	later.TimeCreated = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	longer.ID = "TRN_10"
+	for _, after := range []sandbox.Transaction{later, longer} {
+		if sortRecord(after) <= record {
+			t.Errorf("%s at %s sorts before %s at %s", after.ID, after.TimeCreated, tr.ID, tr.TimeCreated)
+		}
+	}
+}
+
+// A file without sort records (written before they existed) has them written at
+// open, the counts with them; so does a snapshot restored without them.
+func TestSortRecordsWrittenWhenMissing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	putTransactions(t, s,
+		sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"},
+		sandbox.Transaction{ID: "TRN_2", MerchantID: "B", TimeCreated: ms(1), Type: "SALE", Status: "DECLINED"})
+	forgetSortRecords(t, s)
+	if _, err := s.SaveSnapshot("unsorted", "", false); err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, s)
+
+	s = mustOpen(t, path)
+	mustBeIndexed(t, s)
+	if got := walkIDs(t, s, "TIME_CREATED", false, nil, -1, nil); got != "TRN_2,TRN_1" {
+		t.Errorf("by time after the open: %s", got)
+	}
+	putTransactions(t, s, sandbox.Transaction{ID: "TRN_3", MerchantID: "A", TimeCreated: ms(0), Type: "SALE", Status: "CAPTURED"})
+	if _, err := s.RestoreSnapshot("unsorted"); err != nil {
+		t.Fatal(err)
+	}
+	mustBeIndexed(t, s)
+	if got := walkIDs(t, s, "STATUS", true, nil, -1, nil); got != "TRN_2,TRN_1" {
+		t.Errorf("by status after the restore: %s", got)
 	}
 }
 

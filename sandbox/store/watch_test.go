@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -34,6 +35,7 @@ func TestLostFileRefusesWrites(t *testing.T) {
 			if err := lose(path); err != nil {
 				t.Fatal(err)
 			}
+			s.file.check() // what the watch does every 100 ms
 			for range 2 {
 				err := putMeta(s, "after")
 				gp, ok := sandbox.AsError(err)
@@ -71,4 +73,60 @@ func TestShrinkKeepsTheFile(t *testing.T) {
 	if err := putMeta(s, "after the rewrite"); err != nil {
 		t.Errorf("write after the store's own rewrite: %v", err)
 	}
+}
+
+// A write reads what the last check found, and makes no system call of its own: the
+// watch finds the loss by itself, without a write or a health check, and tells OnLost.
+func TestWatchFindsALostFileByItself(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	told := make(chan error, 1)
+	s.OnLost(func(err error) { told <- err })
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-told:
+	case <-time.After(time.Minute): // a hung watch, not a slow one: it looks every 100 ms
+		t.Fatal("the watch never found the file deleted")
+	}
+	if err := putMeta(s, "after"); err == nil {
+		t.Error("a write after the watch found the file deleted was taken")
+	}
+}
+
+// The store syncs the file itself, every second while it is open and once more when
+// it stops, on a descriptor of the file at the path, the rewritten one after a
+// rewrite.
+func TestStoreSyncsTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	if err := putMeta(s, "x"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); s.file.syncs.Load() == 0; {
+		if time.Now().After(deadline) { // a hung loop, not a slow one
+			t.Fatal("no sync a minute after a write")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.file.shrink()
+	if synced, _ := s.file.file.Stat(); !os.SameFile(synced, mustStat(t, path)) {
+		t.Error("after a rewrite the store syncs another file than the one at the path")
+	}
+	before := s.file.syncs.Load()
+	s.file.stop() // as Close does first
+	if s.file.syncs.Load() != before+1 {
+		t.Errorf("%d syncs at stop, want 1", s.file.syncs.Load()-before)
+	}
+	mustClose(t, s)
+}
+
+func mustStat(t *testing.T, path string) os.FileInfo {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

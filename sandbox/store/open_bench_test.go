@@ -1,0 +1,121 @@
+package store
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
+)
+
+// BenchmarkOpen opens a database file at the sizes a restart meets: 60,000
+// transactions, and 1,000,000 idempotency keys (a day of keyed requests). Beside
+// the store's open, "buntdb" is buntdb's own Open of the same file, the floor the
+// store is judged against, and "check" the check of the file before it (check.go).
+//
+//	go test -run '^$' -bench Open -benchtime 5x ./sandbox/store/
+func BenchmarkOpen(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		n    int
+		put  func(tx sandbox.Tx, i int) error
+	}{
+		{"transactions=60000", 60_000, putBenchTransaction},
+		{"keys=1000000", 1_000_000, putBenchKey},
+	} {
+		path := filepath.Join(b.TempDir(), "db")
+		mustFill(b, path, size.n, size.put)
+		b.Run(size.name+"/store", func(b *testing.B) {
+			timeOpens(b, func() (io.Closer, error) { return Open(path) })
+		})
+		b.Run(size.name+"/buntdb", func(b *testing.B) {
+			timeOpens(b, func() (io.Closer, error) { return buntdb.Open(path) })
+		})
+		b.Run(size.name+"/check", func(b *testing.B) {
+			for b.Loop() {
+				if err := checkFile(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// timeOpens times open, closing what it opened outside the timer.
+func timeOpens(b *testing.B, open func() (io.Closer, error)) {
+	for b.Loop() {
+		db, err := open()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := db.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
+
+// mustFill writes n records with put into a new store at path, 10,000 an Update,
+// and closes it: the file holds its live records only, as after a clean stop.
+func mustFill(b *testing.B, path string, n int, put func(tx sandbox.Tx, i int) error) {
+	b.Helper()
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const chunk = 10_000
+	for from := 0; from < n; from += chunk {
+		err := s.Update(func(tx sandbox.Tx) error {
+			for i := from; i < min(from+chunk, n); i++ {
+				if err := put(tx, i); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if st, err := os.Stat(path); err == nil {
+		b.Logf("%d records: %d MiB", n, st.Size()>>20)
+	}
+}
+
+// putBenchTransaction writes a captured card-present sale, as the API stores one, a
+// second apart.
+func putBenchTransaction(tx sandbox.Tx, i int) error {
+	return tx.PutTransaction(sandbox.Transaction{
+		ID: fmt.Sprintf("TRN_Bench%026d", i), MerchantID: "MER_00000000000000000000000000000001",
+		TimeCreated: base.Add(time.Duration(i) * time.Second), Type: sandbox.TypeSale,
+		Status: sandbox.StatusCaptured, Amount: "1000", AuthorizationAmount: "1000", Currency: "USD",
+		Country: "US", Reference: fmt.Sprintf("load-%d", i),
+		PaymentMethod: sandbox.PaymentResult{Result: "00", Message: "SUCCESS", EntryMode: "SWIPE",
+			Card: sandbox.CardResult{Brand: "VISA", MaskedNumberLast4: "XXXXXXXXXXXX0016", Authcode: "A36C21",
+				BrandReference: "383224601004913", BrandTimeCreated: "2021-03-24T02:02:27.158Z"}},
+		BatchID: "BAT_1136475",
+		Action: sandbox.Action{ID: fmt.Sprintf("ACT_Bench%021d", i), Type: "SALE", TimeCreated: "2021-03-24T02:02:27.158Z",
+			ResultCode: "SUCCESS", AppID: "SandboxPartnerAppId0000000000001", AppName: "sandbox_partner"},
+		Channel: sandbox.ChannelCP, CaptureMode: "AUTO", MerchantName: "Sandbox Merchant One",
+		AccountID: "TRA_00000000000000000000000000000001", AccountName: "transaction_processing",
+		AppID: "SandboxPartnerAppId0000000000001",
+		Card:  sandbox.StoredCard{Brand: "VISA", Funding: "CREDIT"},
+	})
+}
+
+// putBenchKey writes the record of a consumed idempotency key, as a keyed
+// adjustment leaves one.
+func putBenchKey(tx sandbox.Tx, i int) error {
+	return tx.PutIdempotency(sandbox.IdempotencyRecord{
+		AppID: "SandboxPartnerAppId0000000000001", Key: fmt.Sprintf("bench-%d", i),
+		ResourceID: "TRN_CapturedSale000000000000000001", Kind: "transaction", Time: base,
+	}, 48*time.Hour)
+}
