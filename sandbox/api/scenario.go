@@ -47,11 +47,11 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	if named := r.Header.Values(headerScenario); len(named) > 0 {
 		req.Named = scenario.SplitNames(strings.Join(named, ","))
 	}
-	if device, ok := c.req.(deviceBody); ok {
+	if device, ok := c.req.(*deviceBody); ok {
 		// A rule may name one UPA command: device.sale for Sale, whichever SDK sent it.
 		req.Command = sandbox.DeviceCommandOperation(device.Request.Data.Command)
 	}
-	if token, ok := c.req.(accessTokenRequest); ok {
+	if token, ok := c.req.(*accessTokenRequest); ok {
 		// No token yet: the app is the one asking for it.
 		req.AppID = token.AppID
 	}

@@ -15,9 +15,10 @@ import (
 // A handler is an operation's own step: the typed request its checked body decodes
 // into and what it does with it. Make one with handle.
 type handler struct {
-	request reflect.Type                                   // the typed request, for checkShape
-	decode  func(body object) (any, error)                 // checked body -> request
-	execute func(s *Server, c *call, req any) (any, error) // request -> view to send
+	request reflect.Type                                      // the typed request, whose field table endpoint builds
+	decode  func(body object) (any, error)                    // checked body -> request
+	fill    func(fields *web.Table, body object) (any, error) // body checked and decoded by the request's tags
+	execute func(s *Server, c *call, req any) (any, error)    // request -> view to send
 }
 
 // handle makes the handler of an operation whose body decodes into R. The body is
@@ -28,8 +29,15 @@ type handler struct {
 func handle[R any](fn func(s *Server, c *call, req R) (any, error)) handler {
 	return handler{
 		request: reflect.TypeFor[R](),
-		decode:  func(body object) (any, error) { return decodeChecked[R](body) },
-		execute: func(s *Server, c *call, req any) (any, error) { return fn(s, c, req.(R)) },
+		decode: func(body object) (any, error) {
+			req, err := decodeChecked[R](body)
+			return &req, err
+		},
+		fill: func(fields *web.Table, body object) (any, error) {
+			req := new(R)
+			return req, fields.Decode(body, req)
+		},
+		execute: func(s *Server, c *call, req any) (any, error) { return fn(s, c, *req.(*R)) },
 	}
 }
 
@@ -246,14 +254,7 @@ func NewRequestBody[R any](fields ...Field) RequestBody[R] {
 // Read reads r's body into the typed request.
 func (b RequestBody[R]) Read(r *http.Request) (R, error) {
 	var req R
-	if err := checkContentType(r); err != nil {
-		return req, err
-	}
-	raw, err := web.ReadBody(nil, r)
-	if err != nil {
-		return req, err
-	}
-	obj, err := decodeObject(raw)
+	obj, err := web.ReadObject(nil, r, false)
 	if err != nil {
 		return req, err
 	}

@@ -123,7 +123,7 @@ func TestRepeatedMemberDecodedAsChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := req.(adjustmentRequest); got.Amount != "10" || got.PaymentMethod.Card.Tag != "" {
+	if got := req.(*adjustmentRequest); got.Amount != "10" || got.PaymentMethod.Card.Tag != "" {
 		t.Errorf("decoded %+v, want amount 10 and no tag", got)
 	}
 }
