@@ -42,3 +42,16 @@ func TestTokenRequestTagsFollowTheDomain(t *testing.T) {
 }
 
 func jsonNumber(n int) any { return json.Number(strconv.Itoa(n)) }
+
+// A body that repeats a member is decoded as it was checked: the last repetition
+// only, never a merge with an earlier one nobody checked.
+func TestRepeatedMemberDecodedAsChecked(t *testing.T) {
+	body, err := web.DecodeObject([]byte(`{"amount":1000,"payment_method":{"card":{"tag":"not hex"}},"amount":"10","payment_method":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeAs[adjustmentRequest](body)
+	if err != nil || got.Amount != "10" || got.PaymentMethod.Card.Tag != "" {
+		t.Errorf("decoded %+v, %v; want amount 10 and no tag", got, err)
+	}
+}

@@ -108,26 +108,6 @@ func TestFlexibleMembers(t *testing.T) {
 	}
 }
 
-// A body that repeats a member is decoded as the field table checked it: the last
-// repetition only, never a merge of an earlier one the table did not see.
-func TestRepeatedMemberDecodedAsChecked(t *testing.T) {
-	raw := `{"amount":1000,"payment_method":{"card":{"tag":"not hex"}},"amount":"10","payment_method":{}}`
-	body, err := decodeObject([]byte(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := checkBody(body, adjustment.body); err != nil {
-		t.Fatalf("the last repetitions are valid: %v", err)
-	}
-	req, err := adjustment.handler.decode(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := req.(*adjustmentRequest); got.Amount != "10" || got.PaymentMethod.Card.Tag != "" {
-		t.Errorf("decoded %+v, want amount 10 and no tag", got)
-	}
-}
-
 // NewRequestBody refuses a typed request its field table does not describe, as
 // endpoint does: the package that declares it fails to load.
 func TestNewRequestBodyRefusesDrift(t *testing.T) {
