@@ -113,7 +113,7 @@ func lifecycleOperation[B lifecycleBody](op sandbox.Operation, body ...Field) op
 }
 
 type currencyConversionBody struct {
-	CurrencyConversion idOrObject `json:"currency_conversion"`
+	CurrencyConversion idOrObject `json:"currency_conversion" gp:"or-id"`
 }
 
 type captureBody struct {

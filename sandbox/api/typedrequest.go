@@ -128,7 +128,7 @@ func (m *oneOrMore) UnmarshalJSON(b []byte) error {
 // idOrObject is an object with an id, or the id as a plain string (kIDOrObject):
 // .NET sends currency_conversion on capture and reversal as the bare id.
 type idOrObject struct {
-	ID string `json:"id"`
+	ID string `json:"id" gp:"max=50"`
 }
 
 func (o *idOrObject) UnmarshalJSON(b []byte) error {
