@@ -28,6 +28,10 @@ var deviceOp = operation{
 	}),
 }
 
+// scalar is a UPA member as the SDK wrote it, a string or a JSON number (or-number):
+// the SDKs send a requestId, EcrId or amount either way.
+type scalar string
+
 // deviceBody is a POST /devices body. A UPA member is a string or a number of at
 // most 100 characters, kept as written (scalar).
 type deviceBody struct {

@@ -49,6 +49,10 @@ type tokenizeBody struct {
 	} `json:"card" gp:"required"`
 }
 
+// count is a card's expiry month or year, a JSON integer or a string of digits
+// (or-string): Node copies the expiry as given.
+type count int
+
 // digits is a month or year as the SDKs write it, "" when absent (0).
 func (n count) digits() string {
 	if n == 0 {

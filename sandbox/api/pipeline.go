@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
@@ -26,13 +26,15 @@ const (
 // the order of checks is the same everywhere: authenticate, headers, permission, path,
 // body, then the operation's own step.
 //
-// Adding an operation takes four declarations, with adjustment.go as the model:
+// Adding an operation takes three declarations, with adjustment.go as the model:
 //
-//   - its field table (body): GP's check order and error texts come from it, so every
-//     member the body may carry is listed with its kind and limits;
-//   - its typed request: a struct whose json tags mirror the table, which the checked
-//     body is decoded into (checkShape refuses to start a server where the two differ;
-//     embedded structs share members between operations; noBody for none);
+//   - its typed request, which is also its field table: a struct whose fields are
+//     the members the body may carry, in GP's check order, each named by its json
+//     tag and given its kind and limits by its gp tag (web.Table: the grammar), the
+//     members an SDK sends and the sandbox ignores among them (web.Ignored); shared
+//     groups of members are structs embedded or nested in several; noBody for none.
+//     Adding a member is adding a field with its tags. The body is checked as it is
+//     read into the request, so errors name the dotted member in GP's order;
 //   - its handler, made with handle: a short sequence of steps that turns the request
 //     into a domain call and the domain's typed result into a view (views.go);
 //   - its route (routes.go) and its sandbox.Operation name, listed in
@@ -44,19 +46,44 @@ type operation struct {
 	op            sandbox.Operation
 	authenticated bool     // needs a bearer token and X-GP-Version
 	pathIDs       []string // path variables, each 1..50 characters where the route has them
-	body          []Field  // the hand-written field table, until the typed request's tags replace it
 	bodyOptional  bool     // an empty body reads as {} (GETs; a batch close sends none)
 	handler       handler
-	fields        *web.Table // the typed request's field table, built by endpoint
+	fields        *web.Table // the typed request's field table: endpoint builds it
 }
+
+// A handler is an operation's own step: the typed request its body is read into and
+// what it does with it. Make one with handle.
+type handler struct {
+	request reflect.Type                                          // the typed request, whose field table endpoint builds
+	decode  func(fields *web.Table, body web.Object) (any, error) // body -> request (a pointer to it), checked by its tags
+	execute func(s *Server, c *call, req any) (any, error)        // request -> view to send
+}
+
+// handle makes the handler of an operation whose body is read into R. The body is
+// checked by R's tags as it is read, so R needs no validation of its own but for
+// what tags cannot say (a handler's check: members that go together, forms the
+// domain judges).
+func handle[R any](fn func(s *Server, c *call, req R) (any, error)) handler {
+	return handler{
+		request: reflect.TypeFor[R](),
+		decode: func(fields *web.Table, body web.Object) (any, error) {
+			req := new(R)
+			return req, fields.Decode(body, req)
+		},
+		execute: func(s *Server, c *call, req any) (any, error) { return fn(s, c, *req.(*R)) },
+	}
+}
+
+// noBody is the typed request of an operation without a body (a GET).
+type noBody struct{}
 
 // call is a request that passed every check, ready to execute.
 type call struct {
 	r        *http.Request
 	caller   sandbox.Caller
 	vars     map[string]string
-	body     object // the checked body, as scenario conditions see it
-	req      any    // the checked body decoded into the operation's typed request (a pointer to it)
+	body     web.Object // the body as decoded, as scenario conditions and the replay hash see it
+	req      any        // the checked body decoded into the operation's typed request (a pointer to it)
 	version  string
 	idem     sandbox.Idempotency
 	issuer   string               // the issuer result a scenario scripts; "" for the card's own
@@ -69,13 +96,9 @@ func (s *Server) endpoint(op operation) http.Handler {
 	if !slices.Contains(sandbox.Operations(), op.op) {
 		panic(fmt.Sprintf("operation %s is not listed in sandbox.Operations (scenarios, journal filters)", op.op))
 	}
-	if op.body == nil {
-		op.fields = web.TableOf(op.handler.request) // panics on a bad tag: every test that starts a server reports it
-	} else if problems := checkShape(op.body, op.handler.request); len(problems) > 0 {
-		// A programming error, like a bad regexp literal: every test that starts a
-		// server reports it.
-		panic(fmt.Sprintf("operation %s: typed request and field table differ: %s", op.op, strings.Join(problems, "; ")))
-	}
+	// A bad tag panics, like a bad regexp literal: every test that starts a server
+	// reports it.
+	op.fields = web.TableOf(op.handler.request)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rec := web.RecordOf(r); rec != nil {
 			rec.Operation = string(op.op)
@@ -164,21 +187,14 @@ func (s *Server) authenticate(r *http.Request, op operation, c *call) (string, e
 	return idemKey, s.svc.Authorize(c.caller, op.op)
 }
 
-// readRequest reads the body, checks it against the operation's field table and
-// decodes it into the operation's typed request.
+// readRequest reads the body once: decoded, then checked by the operation's typed
+// request's tags as it is filled in.
 func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operation, c *call) error {
 	var err error
 	if c.body, err = web.ReadObject(w, r, op.bodyOptional); err != nil {
 		return err
 	}
-	if op.body == nil {
-		c.req, err = op.handler.fill(op.fields, c.body)
-		return err
-	}
-	if err := checkBody(c.body, op.body); err != nil {
-		return err
-	}
-	c.req, err = op.handler.decode(c.body)
+	c.req, err = op.handler.decode(op.fields, c.body)
 	return err
 }
 
