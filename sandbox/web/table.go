@@ -99,7 +99,7 @@ func TableOf(t reflect.Type) *Table {
 // repeats is the last repetition, as body kept it, and nothing unchecked.
 func (t *Table) Decode(body Object, into any) error {
 	v := reflect.ValueOf(into)
-	if v.Type() != reflect.PointerTo(t.typ) || v.IsNil() {
+	if !v.IsValid() || v.Type() != reflect.PointerTo(t.typ) || v.IsNil() {
 		return fmt.Errorf("decode %s into %T", t.typ, into)
 	}
 	if unknown := unknownMembers(body, t.members, "", nil); len(unknown) > 0 {
