@@ -178,6 +178,8 @@ func (s *Service) forgetToken(value string) error {
 }
 
 // Authorize checks that the caller's token and app's live configuration allow op.
+// The API asks it once per request, before it reads the body, as GP does; the
+// actions the caller then asks for do not ask again.
 func (s *Service) Authorize(c Caller, op Operation) error {
 	switch op {
 	case OpAdjustment:

@@ -219,13 +219,12 @@ func (s *Server) adminGetBatch(r *http.Request) (any, error) {
 	return adminBatchView(b), nil
 }
 
-var orderStatusBody = api.NewRequestBody[orderStatusRequest](
-	api.Required(api.Enum("status", sandbox.OrderStatuses()...)),
-)
+var orderStatusBody = web.NewBody[orderStatusRequest]()
 
-// orderStatusRequest is the body of POST /_sandbox/orders/{id}/status.
+// orderStatusRequest is the body of POST /_sandbox/orders/{id}/status: one of
+// sandbox.OrderStatuses.
 type orderStatusRequest struct {
-	Status string `json:"status"`
+	Status string `json:"status" gp:"required,enum=INITIATED|PROCESSING|SHIPPED|DELIVERED|CANCELLED"`
 }
 
 // POST /_sandbox/orders/{id}/status {"status": "PROCESSING"}: answers the order as
@@ -311,17 +310,13 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 	return map[string]any{"notifications": out}, nil
 }
 
-var clockBody = api.NewRequestBody[clockRequest](
-	api.Text("advance", 50),
-	api.Text("set", 50),
-	api.Flag("freeze"),
-)
+var clockBody = web.NewBody[clockRequest]()
 
-// clockRequest is the body of POST /_sandbox/clock; an empty string (the table
-// refuses one) or a nil Freeze is a member left out.
+// clockRequest is the body of POST /_sandbox/clock; an empty string (the tags
+// refuse one) or a nil Freeze is a member left out.
 type clockRequest struct {
-	Advance string `json:"advance"`
-	Set     string `json:"set"`
+	Advance string `json:"advance" gp:"max=50"`
+	Set     string `json:"set" gp:"max=50"`
 	Freeze  *bool  `json:"freeze"`
 }
 
@@ -408,19 +403,14 @@ func (s *Server) adminListDevices(r *http.Request) (any, error) {
 	return map[string]any{"devices": views}, nil
 }
 
-var deviceChangeBody = api.NewRequestBody[deviceChangeRequest](
-	api.Enum("mode", sandbox.DeviceModeComplete, sandbox.DeviceModeInitiated),
-	api.Enum("status", sandbox.DeviceActive, sandbox.DeviceInactive),
-	api.Text("card", 19),
-	api.Text("account_id", 50),
-)
+var deviceChangeBody = web.NewBody[deviceChangeRequest]()
 
 // deviceChangeRequest is the body of POST /_sandbox/devices/{id}.
 type deviceChangeRequest struct {
-	Mode      string `json:"mode"`
-	Status    string `json:"status"`
-	Card      string `json:"card"`
-	AccountID string `json:"account_id"`
+	Mode      string `json:"mode" gp:"enum=COMPLETE|INITIATED"`
+	Status    string `json:"status" gp:"enum=ACTIVE|INACTIVE"`
+	Card      string `json:"card" gp:"max=19"`
+	AccountID string `json:"account_id" gp:"max=50"`
 }
 
 // POST /_sandbox/devices/{id} {"mode":"INITIATED"}: a terminal's answer mode, status
@@ -437,21 +427,15 @@ func (s *Server) adminChangeDevice(r *http.Request) (any, error) {
 	return adminDeviceView(d), nil
 }
 
-var presentBody = api.NewRequestBody[presentRequest](
-	api.Text("card", 19),
-	api.Enum("entry_mode", "CHIP", "SWIPE", "CONTACTLESS_CHIP", "MANUAL"),
-	api.Digits("tip", 50),
-	api.Enum("pin", sandbox.PINWrong),
-	api.Enum("outcome", sandbox.OutcomeCustomerCancels, sandbox.OutcomeTerminalTimeout, sandbox.OutcomeHostDecline),
-)
+var presentBody = web.NewBody[presentRequest]()
 
 // presentRequest is the body of POST /_sandbox/device-requests/{id}/present.
 type presentRequest struct {
-	Card      string `json:"card"`
-	EntryMode string `json:"entry_mode"`
-	Tip       string `json:"tip"`
-	PIN       string `json:"pin"`
-	Outcome   string `json:"outcome"`
+	Card      string `json:"card" gp:"max=19"`
+	EntryMode string `json:"entry_mode" gp:"enum=CHIP|SWIPE|CONTACTLESS_CHIP|MANUAL"`
+	Tip       string `json:"tip" gp:"digits,max=50"`
+	PIN       string `json:"pin" gp:"enum=wrong"`
+	Outcome   string `json:"outcome" gp:"enum=customer_cancels|terminal_timeout|host_decline"`
 }
 
 // POST /_sandbox/device-requests/{id}/present: a person presents a card on the

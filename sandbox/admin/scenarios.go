@@ -32,13 +32,11 @@ func (s *Server) adminScenarios(*http.Request) (any, error) {
 	return view, nil
 }
 
-var activeScenariosBody = api.NewRequestBody[activeScenariosRequest](
-	api.Required(api.Strings("names", 100)),
-)
+var activeScenariosBody = web.NewBody[activeScenariosRequest]()
 
 // activeScenariosRequest is the body of PUT /_sandbox/scenarios/active.
 type activeScenariosRequest struct {
-	Names []string `json:"names"`
+	Names []string `json:"names" gp:"required,max=100"`
 }
 
 // PUT /_sandbox/scenarios/active with {"names": [...]}: replaces the global set.

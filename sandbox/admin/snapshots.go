@@ -12,16 +12,12 @@ import (
 // API (README.md, Snapshots). The rules are the domain's (sandbox/snapshot.go), the
 // copies the store's.
 
-var snapshotBody = api.NewRequestBody[snapshotRequest](
-	api.Required(api.Text("name", 100)), // its form: InvalidSnapshotName
-	api.Text("session", web.MaxSession),
-	api.Flag("overwrite"),
-)
+var snapshotBody = web.NewBody[snapshotRequest]()
 
 // snapshotRequest is the body of POST /_sandbox/snapshots.
 type snapshotRequest struct {
-	Name      string `json:"name"`
-	Session   string `json:"session"`
+	Name      string `json:"name" gp:"required,max=100"` // its form: InvalidSnapshotName
+	Session   string `json:"session" gp:"max=100"`       // web.MaxSession
 	Overwrite bool   `json:"overwrite"`
 }
 

@@ -140,13 +140,11 @@ func (s *Server) present(r *http.Request, complete func(id string, p sandbox.Pre
 	return api.NewDeviceRequestView(d), nil
 }
 
-var tipBody = api.NewRequestBody[tipRequest](
-	api.Required(api.Digits("tip", 15)),
-)
+var tipBody = web.NewBody[tipRequest]()
 
 // tipRequest is the body of POST /_sandbox/devices/{id}/tip.
 type tipRequest struct {
-	Tip string `json:"tip"`
+	Tip string `json:"tip" gp:"required,digits,max=15"`
 }
 
 // POST /_sandbox/devices/{id}/tip {"tip":"200"}: the customer chooses a tip on the

@@ -4,30 +4,21 @@ import "github.com/gp-sandbox/gp-sandbox/sandbox"
 
 // accessToken is POST /accesstoken: no token needed, the app's credentials instead.
 var accessToken = operation{
-	op: sandbox.OpAccessToken,
-	body: []Field{
-		{name: "app_id", kind: kString, required: true, min: 1, max: 50},
-		{name: "nonce", kind: kString, required: true, min: 1, max: 255},
-		{name: "secret", kind: kString, required: true, min: 1, max: 255},
-		{name: "grant_type", kind: kEnum, required: true, enum: []string{"client_credentials"}},
-		{name: "seconds_to_expire", kind: kInt, min: sandbox.MinTokenSeconds, max: sandbox.MaxTokenSeconds},
-		{name: "interval_to_expire", kind: kEnum, enum: sandbox.TokenIntervals()},
-		{name: "permissions", kind: kArray, elem: kString, max: 100},
-		{name: "restricted_token", kind: kEnum, enum: []string{"YES", "NO"}},
-	},
+	op:      sandbox.OpAccessToken,
 	handler: handle(issueToken),
 }
 
-// accessTokenRequest is a checked /accesstoken body.
+// accessTokenRequest is a /accesstoken body. The limits of seconds_to_expire are
+// sandbox.MinTokenSeconds and MaxTokenSeconds, its intervals sandbox.TokenIntervals.
 type accessTokenRequest struct {
-	AppID            string   `json:"app_id"`
-	Nonce            string   `json:"nonce"`
-	Secret           string   `json:"secret"`
-	GrantType        string   `json:"grant_type"`
-	SecondsToExpire  int      `json:"seconds_to_expire"`
-	IntervalToExpire string   `json:"interval_to_expire"`
-	Permissions      []string `json:"permissions"` // nil when absent: every permission of the app
-	RestrictedToken  string   `json:"restricted_token"`
+	AppID            string   `json:"app_id" gp:"required,max=50"`
+	Nonce            string   `json:"nonce" gp:"required,max=255"`
+	Secret           string   `json:"secret" gp:"required,max=255"`
+	GrantType        string   `json:"grant_type" gp:"required,enum=client_credentials"`
+	SecondsToExpire  int      `json:"seconds_to_expire" gp:"min=60,max=604800"`
+	IntervalToExpire string   `json:"interval_to_expire" gp:"enum=WEEK|DAY|12_HOURS|6_HOURS|3_HOURS|1_HOUR|30_MINUTES|10_MINUTES|5_MINUTES"`
+	Permissions      []string `json:"permissions" gp:"max=100"` // nil when absent: every permission of the app
+	RestrictedToken  string   `json:"restricted_token" gp:"enum=YES|NO"`
 }
 
 func issueToken(s *Server, _ *call, req accessTokenRequest) (any, error) {

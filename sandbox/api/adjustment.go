@@ -14,29 +14,23 @@ var adjustment = operation{
 	op:            sandbox.OpAdjustment,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id", "id"},
-	body: []Field{
-		{name: "amount", kind: kDigits, min: 1, max: 50},
-		{name: "gratuity_amount", kind: kDigits, min: 1, max: 50},
-		{name: "payment_method", kind: kObject, fields: []Field{
-			{name: "card", kind: kObject, fields: []Field{
-				{name: "tag", kind: kHex, min: 2, max: 4096},
-			}},
-		}},
-	},
-	handler: handle(adjust),
+	handler:       handle(adjust),
 }
 
-// adjustmentRequest is a checked adjustment body. Java and .NET send
-// {"payment_method":{"card":{}}} when there is no tag: an empty block decodes to an
-// empty tag, which is absent, not an error.
+// adjustmentRequest is an adjustment body.
 type adjustmentRequest struct {
-	Amount         string `json:"amount"`
-	GratuityAmount string `json:"gratuity_amount"`
-	PaymentMethod  struct {
-		Card struct {
-			Tag string `json:"tag"`
-		} `json:"card"`
-	} `json:"payment_method"`
+	Amount         string          `json:"amount" gp:"digits,max=50"`
+	GratuityAmount string          `json:"gratuity_amount" gp:"digits,max=50"`
+	PaymentMethod  chipDataRequest `json:"payment_method"`
+}
+
+// chipDataRequest is the payment_method of a card's EMV data sent again (an
+// adjustment, PHP's capture). Java and .NET send {"card":{}} when there is no tag: an
+// empty block decodes to an empty tag, which is absent, not an error.
+type chipDataRequest struct {
+	Card struct {
+		Tag string `json:"tag" gp:"hex,min=2,max=4096"`
+	} `json:"card"`
 }
 
 func adjust(s *Server, c *call, req adjustmentRequest) (any, error) {

@@ -31,14 +31,6 @@ var closeOpenBatch = operation{
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
 	bodyOptional:  true,
-	body: []Field{
-		Text("account_name", 100),
-		Text("account_id", 50),
-		Enum("channel", sandbox.ChannelCP, sandbox.ChannelCNP),
-		{name: "currency", kind: kString, min: 3, max: 3},
-		{name: "country", kind: kString, min: 2, max: 2},
-		{name: "payment_methods", kind: kArray, elem: kString, max: 10}, // e.g. CARD: not judged [SB]
-	},
 	handler: handle(func(s *Server, c *call, req closeOpenBatchBody) (any, error) {
 		b, err := s.svc.CloseBatch(c.caller, sandbox.CloseBatchRequest{
 			MerchantID: c.vars["merchant_id"], AccountID: req.AccountID, AccountName: req.AccountName,
@@ -51,14 +43,13 @@ var closeOpenBatch = operation{
 	}),
 }
 
-// closeOpenBatchBody is a checked POST /batches body.
+// closeOpenBatchBody is a POST /batches body.
 type closeOpenBatchBody struct {
-	AccountName    string   `json:"account_name"`
-	AccountID      string   `json:"account_id"`
-	Channel        string   `json:"channel"`
-	Currency       string   `json:"currency"`
-	Country        string   `json:"country"`
-	PaymentMethods []string `json:"payment_methods"`
+	accountBody
+	Channel        string   `json:"channel" gp:"enum=CP|CNP"`
+	Currency       string   `json:"currency" gp:"min=3,max=3"`
+	Country        string   `json:"country" gp:"min=2,max=2"`
+	PaymentMethods []string `json:"payment_methods" gp:"max=10"` // e.g. CARD: not judged [SB]
 }
 
 // closeBatchWithoutID is POST /batches/ (an SDK given no batch id, before the SDKs

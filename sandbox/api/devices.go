@@ -11,98 +11,10 @@ import (
 // Node 3.10.10's ecrId, requestId and amounts as strings or numbers, the PHP SDK's
 // zero-padded "0010.00").
 
-// upa is a member of a UPA command: a string or a number of at most 100 characters.
-func upa(name string) Field { return Field{name: name, kind: kScalar, min: 1, max: 100} }
-
-// upaTransactionFields is request.data.data.transaction as the SDKs send it.
-var upaTransactionFields = []Field{
-	upa("baseAmount"),
-	upa("tipAmount"),
-	upa("taxAmount"),
-	upa("cashBackAmount"),
-	upa("totalAmount"),
-	upa("amount"),
-	upa("surcharge"),
-	upa("confirmAmount"),
-	upa("preAuthAmount"),
-	upa("authorizedAmount"),
-	upa("tranNo"),
-	upa("referenceNumber"),
-	upa("invoiceNbr"),
-	upa("processCPC"),
-	upa("taxIndicator"),
-	upa("allowDuplicate"),
-	upa("purchaseOrder"),
-	upa("prescriptionAmount"),
-	upa("clinicAmount"),
-	upa("dentalAmount"),
-	upa("visionOpticalAmount"),
-	upa("transactionType"),
-	upa("tranDate"),
-	upa("tranTime"),
-	upa("folioNumber"),
-	upa("extraChargeTotal"),
-	upa("cardAcquisition"), // Node 3.10.10 sends it with every card command
-}
-
-// upaParamFields is request.data.data.params (and the Java SDK's request.data.params).
-var upaParamFields = []Field{
-	upa("clerkId"),
-	upa("tokenRequest"),
-	upa("tokenValue"),
-	upa("cardOnFileIndicator"),
-	upa("cardBrandTransId"),
-	upa("acquisitionTypes"),
-	upa("lineItemLeft"),
-	upa("lineItemRight"),
-	upa("displayOption"),
-	upa("batch"),
-	upa("reportOutput"),
-	upa("reportType"),
-	upa("reportSubType"),
-	upa("cardAcquisition"),
-	upa("quickChip"),
-	upa("checkLuhn"),
-	upa("securityCode"),
-	upa("directMktInvoiceNbr"),
-	upa("directMktShipMonth"),
-	upa("directMktShipDay"),
-	upa("timeout"),
-	upa("timeOut"),
-	upa("header"),
-	upa("cardTypeFilter"),
-	upa("previousBatchReport"),
-	upa("bothReports"),
-}
-
 var deviceOp = operation{
 	op:            sandbox.OpDevice,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: []Field{
-		Text("merchant_id", 50),
-		Text("account_id", 50),
-		Text("account_name", 100),
-		{name: "channel", kind: kEnum, enum: []string{sandbox.ChannelCP}, required: true},
-		{name: "country", kind: kString, min: 2, max: 2},
-		{name: "currency", kind: kString, min: 3, max: 3},
-		{name: "reference", kind: kScalar, min: 1, max: 100},
-		{name: "request", kind: kObject, required: true, fields: []Field{
-			{name: "message", kind: kEnum, enum: []string{"MSG"}, required: true},
-			{name: "data", kind: kObject, required: true, fields: []Field{
-				{name: "command", kind: kString, min: 1, max: 50, required: true},
-				{name: "requestId", kind: kScalar, min: 1, max: 50, required: true},
-				{name: "EcrId", kind: kScalar, min: 1, max: 50},
-				{name: "ecrId", kind: kScalar, min: 1, max: 50}, // the Node SDK 3.10.10's spelling
-				{name: "params", kind: kObject, fields: upaParamFields},
-				{name: "data", kind: kObject, fields: []Field{
-					{name: "params", kind: kObject, fields: upaParamFields},
-					{name: "transaction", kind: kObject, fields: upaTransactionFields},
-				}},
-			}},
-		}},
-		{name: "notifications", kind: kObject, fields: []Field{{name: "status_url", kind: kURL, max: 2000}}},
-	},
 	handler: handle(func(s *Server, c *call, req deviceBody) (any, error) {
 		in, err := req.domain(c)
 		if err != nil {
@@ -116,90 +28,98 @@ var deviceOp = operation{
 	}),
 }
 
+// scalar is a UPA member as the SDK wrote it, a string or a JSON number (or-number):
+// the SDKs send a requestId, EcrId or amount either way.
+type scalar string
+
+// deviceBody is a POST /devices body. A UPA member is a string or a number of at
+// most 100 characters, kept as written (scalar).
 type deviceBody struct {
-	MerchantID  string `json:"merchant_id"`
-	AccountID   string `json:"account_id"`
-	AccountName string `json:"account_name"`
-	Channel     string `json:"channel"`
-	Country     string `json:"country"`
-	Currency    string `json:"currency"`
-	Reference   scalar `json:"reference"`
+	MerchantID  string `json:"merchant_id" gp:"max=50"`
+	AccountID   string `json:"account_id" gp:"max=50"`
+	AccountName string `json:"account_name" gp:"max=100"`
+	Channel     string `json:"channel" gp:"required,enum=CP"`
+	Country     string `json:"country" gp:"min=2,max=2"`
+	Currency    string `json:"currency" gp:"min=3,max=3"`
+	Reference   scalar `json:"reference" gp:"or-number,max=100"`
 	Request     struct {
-		Message string `json:"message"`
+		Message string `json:"message" gp:"required,enum=MSG"`
 		Data    struct {
-			Command   string        `json:"command"`
-			RequestID scalar        `json:"requestId"`
-			EcrID     scalar        `json:"EcrId"`
-			EcrIDNode scalar        `json:"ecrId"`
-			Params    upaParamsBody `json:"params"`
+			Command   string        `json:"command" gp:"required,max=50"`
+			RequestID scalar        `json:"requestId" gp:"required,or-number,max=50"`
+			EcrID     scalar        `json:"EcrId" gp:"or-number,max=50"`
+			EcrIDNode scalar        `json:"ecrId" gp:"or-number,max=50"` // the Node SDK 3.10.10's spelling
+			Params    upaParamsBody `json:"params"`                      // the Java SDK's place for them
 			Data      struct {
 				Params      upaParamsBody      `json:"params"`
 				Transaction upaTransactionBody `json:"transaction"`
 			} `json:"data"`
-		} `json:"data"`
-	} `json:"request"`
+		} `json:"data" gp:"required"`
+	} `json:"request" gp:"required"`
 	Notifications struct {
-		StatusURL string `json:"status_url"`
+		StatusURL string `json:"status_url" gp:"url,min=0,max=2000"`
 	} `json:"notifications"`
 }
 
+// upaTransactionBody is request.data.data.transaction as the SDKs send it.
 type upaTransactionBody struct {
-	BaseAmount          scalar `json:"baseAmount"`
-	TipAmount           scalar `json:"tipAmount"`
-	TaxAmount           scalar `json:"taxAmount"`
-	CashBackAmount      scalar `json:"cashBackAmount"`
-	TotalAmount         scalar `json:"totalAmount"`
-	Amount              scalar `json:"amount"`
-	Surcharge           scalar `json:"surcharge"`
-	ConfirmAmount       scalar `json:"confirmAmount"`
-	PreAuthAmount       scalar `json:"preAuthAmount"`
-	AuthorizedAmount    scalar `json:"authorizedAmount"`
-	TranNo              scalar `json:"tranNo"`
-	ReferenceNumber     scalar `json:"referenceNumber"`
-	InvoiceNbr          scalar `json:"invoiceNbr"`
-	ProcessCPC          scalar `json:"processCPC"`
-	TaxIndicator        scalar `json:"taxIndicator"`
-	AllowDuplicate      scalar `json:"allowDuplicate"`
-	PurchaseOrder       scalar `json:"purchaseOrder"`
-	PrescriptionAmount  scalar `json:"prescriptionAmount"`
-	ClinicAmount        scalar `json:"clinicAmount"`
-	DentalAmount        scalar `json:"dentalAmount"`
-	VisionOpticalAmount scalar `json:"visionOpticalAmount"`
-	TransactionType     scalar `json:"transactionType"`
-	TranDate            scalar `json:"tranDate"`
-	TranTime            scalar `json:"tranTime"`
-	FolioNumber         scalar `json:"folioNumber"`
-	ExtraChargeTotal    scalar `json:"extraChargeTotal"`
-	CardAcquisition     scalar `json:"cardAcquisition"`
+	BaseAmount          scalar `json:"baseAmount" gp:"or-number,max=100"`
+	TipAmount           scalar `json:"tipAmount" gp:"or-number,max=100"`
+	TaxAmount           scalar `json:"taxAmount" gp:"or-number,max=100"`
+	CashBackAmount      scalar `json:"cashBackAmount" gp:"or-number,max=100"`
+	TotalAmount         scalar `json:"totalAmount" gp:"or-number,max=100"`
+	Amount              scalar `json:"amount" gp:"or-number,max=100"`
+	Surcharge           scalar `json:"surcharge" gp:"or-number,max=100"`
+	ConfirmAmount       scalar `json:"confirmAmount" gp:"or-number,max=100"`
+	PreAuthAmount       scalar `json:"preAuthAmount" gp:"or-number,max=100"`
+	AuthorizedAmount    scalar `json:"authorizedAmount" gp:"or-number,max=100"`
+	TranNo              scalar `json:"tranNo" gp:"or-number,max=100"`
+	ReferenceNumber     scalar `json:"referenceNumber" gp:"or-number,max=100"`
+	InvoiceNbr          scalar `json:"invoiceNbr" gp:"or-number,max=100"`
+	ProcessCPC          scalar `json:"processCPC" gp:"or-number,max=100"`
+	TaxIndicator        scalar `json:"taxIndicator" gp:"or-number,max=100"`
+	AllowDuplicate      scalar `json:"allowDuplicate" gp:"or-number,max=100"`
+	PurchaseOrder       scalar `json:"purchaseOrder" gp:"or-number,max=100"`
+	PrescriptionAmount  scalar `json:"prescriptionAmount" gp:"or-number,max=100"`
+	ClinicAmount        scalar `json:"clinicAmount" gp:"or-number,max=100"`
+	DentalAmount        scalar `json:"dentalAmount" gp:"or-number,max=100"`
+	VisionOpticalAmount scalar `json:"visionOpticalAmount" gp:"or-number,max=100"`
+	TransactionType     scalar `json:"transactionType" gp:"or-number,max=100"`
+	TranDate            scalar `json:"tranDate" gp:"or-number,max=100"`
+	TranTime            scalar `json:"tranTime" gp:"or-number,max=100"`
+	FolioNumber         scalar `json:"folioNumber" gp:"or-number,max=100"`
+	ExtraChargeTotal    scalar `json:"extraChargeTotal" gp:"or-number,max=100"`
+	CardAcquisition     scalar `json:"cardAcquisition" gp:"or-number,max=100"` // Node 3.10.10 sends it with every card command
 }
 
+// upaParamsBody is request.data.data.params (and the Java SDK's request.data.params).
 type upaParamsBody struct {
-	ClerkId             scalar `json:"clerkId"`
-	TokenRequest        scalar `json:"tokenRequest"`
-	TokenValue          scalar `json:"tokenValue"`
-	CardOnFileIndicator scalar `json:"cardOnFileIndicator"`
-	CardBrandTransId    scalar `json:"cardBrandTransId"`
-	AcquisitionTypes    scalar `json:"acquisitionTypes"`
-	LineItemLeft        scalar `json:"lineItemLeft"`
-	LineItemRight       scalar `json:"lineItemRight"`
-	DisplayOption       scalar `json:"displayOption"`
-	Batch               scalar `json:"batch"`
-	ReportOutput        scalar `json:"reportOutput"`
-	ReportType          scalar `json:"reportType"`
-	ReportSubType       scalar `json:"reportSubType"`
-	CardAcquisition     scalar `json:"cardAcquisition"`
-	QuickChip           scalar `json:"quickChip"`
-	CheckLuhn           scalar `json:"checkLuhn"`
-	SecurityCode        scalar `json:"securityCode"`
-	DirectMktInvoiceNbr scalar `json:"directMktInvoiceNbr"`
-	DirectMktShipMonth  scalar `json:"directMktShipMonth"`
-	DirectMktShipDay    scalar `json:"directMktShipDay"`
-	Timeout             scalar `json:"timeout"`
-	TimeOut             scalar `json:"timeOut"`
-	Header              scalar `json:"header"`
-	CardTypeFilter      scalar `json:"cardTypeFilter"`
-	PreviousBatchReport scalar `json:"previousBatchReport"`
-	BothReports         scalar `json:"bothReports"`
+	ClerkId             scalar `json:"clerkId" gp:"or-number,max=100"`
+	TokenRequest        scalar `json:"tokenRequest" gp:"or-number,max=100"`
+	TokenValue          scalar `json:"tokenValue" gp:"or-number,max=100"`
+	CardOnFileIndicator scalar `json:"cardOnFileIndicator" gp:"or-number,max=100"`
+	CardBrandTransId    scalar `json:"cardBrandTransId" gp:"or-number,max=100"`
+	AcquisitionTypes    scalar `json:"acquisitionTypes" gp:"or-number,max=100"`
+	LineItemLeft        scalar `json:"lineItemLeft" gp:"or-number,max=100"`
+	LineItemRight       scalar `json:"lineItemRight" gp:"or-number,max=100"`
+	DisplayOption       scalar `json:"displayOption" gp:"or-number,max=100"`
+	Batch               scalar `json:"batch" gp:"or-number,max=100"`
+	ReportOutput        scalar `json:"reportOutput" gp:"or-number,max=100"`
+	ReportType          scalar `json:"reportType" gp:"or-number,max=100"`
+	ReportSubType       scalar `json:"reportSubType" gp:"or-number,max=100"`
+	CardAcquisition     scalar `json:"cardAcquisition" gp:"or-number,max=100"`
+	QuickChip           scalar `json:"quickChip" gp:"or-number,max=100"`
+	CheckLuhn           scalar `json:"checkLuhn" gp:"or-number,max=100"`
+	SecurityCode        scalar `json:"securityCode" gp:"or-number,max=100"`
+	DirectMktInvoiceNbr scalar `json:"directMktInvoiceNbr" gp:"or-number,max=100"`
+	DirectMktShipMonth  scalar `json:"directMktShipMonth" gp:"or-number,max=100"`
+	DirectMktShipDay    scalar `json:"directMktShipDay" gp:"or-number,max=100"`
+	Timeout             scalar `json:"timeout" gp:"or-number,max=100"`
+	TimeOut             scalar `json:"timeOut" gp:"or-number,max=100"`
+	Header              scalar `json:"header" gp:"or-number,max=100"`
+	CardTypeFilter      scalar `json:"cardTypeFilter" gp:"or-number,max=100"`
+	PreviousBatchReport scalar `json:"previousBatchReport" gp:"or-number,max=100"`
+	BothReports         scalar `json:"bothReports" gp:"or-number,max=100"`
 }
 
 // upaCommands are the UPA command names of the SDKs (UpaMessageId): a name outside

@@ -6,80 +6,18 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // The lifecycle of an existing transaction: POST /transactions/{id}/<operation> and
 // the partner form. What each may do in which status is the domain's state table.
 
-// currencyConversion is the DCC rate id: {"id": ...} from every SDK, the bare id from
-// .NET on capture and reversal. Accepted and not used.
-var currencyConversion = Field{name: "currency_conversion", kind: kIDOrObject, min: 1, max: 50, fields: []Field{Text("id", 50)}}
-
-var captureOp = lifecycleOperation[captureBody](sandbox.OpCapture,
-	Digits("amount", 50),
-	Digits("gratuity", 50),        // the Node and PHP SDKs' name
-	Digits("gratuity_amount", 50), // the name of the resource's field
-	currencyConversion,
-	lodgingField,                   // PHP
-	ignored("capture_sequence"),    // PHP multi-capture (FIRST, SUBSEQUENT, LAST)
-	ignored("total_capture_count"), // PHP multi-capture
-	ignored("description"),         // .NET
-	// PHP sends the chip's EMV data again; the sandbox keeps the sale's.
-	Field{name: "payment_method", kind: kObject, fields: []Field{
-		{name: "card", kind: kObject, fields: []Field{{name: "tag", kind: kHex, min: 2, max: 4096}}},
-	}},
-)
-
-var refundOp = lifecycleOperation[refundBody](sandbox.OpRefund, Digits("amount", 50), Text("currency", 3), currencyConversion,
-	ignored("description"), // .NET
-)
-
-// wholeAmount is the amount of a reversal or reauthorization: the Node SDK's
-// reverse() and reauthorized() without an amount send "amount":"", which GP reads as
-// the whole amount, like no amount at all.
-var wholeAmount = Field{name: "amount", kind: kDigits, max: 50}
-
-var reversalOp = lifecycleOperation[refundBody](sandbox.OpReversal, wholeAmount, Text("currency", 3), currencyConversion)
-
-var reauthorizationOp = lifecycleOperation[reauthorizationBody](sandbox.OpReauthorization, wholeAmount, Text("description", 255))
-
-// lodgingItemTypes and lodgingProgramCodes are a charge item's values [GP].
 var (
-	lodgingItemTypes    = []string{"RESTAURANT", "GIFT_SHOP", "MINI_BAR", "PHONE", "LAUNDRY", "OTHER", "NO_SHOW"}
-	lodgingProgramCodes = []string{"ASSURED_RESERVATION", "CARD_DEPOSIT", "PURCHASE", "OTHER"}
-)
-
-// chargeItemFields is one lodging charge item as the SDKs send it: Node and PHP in
-// GP's names, Java and .NET in their own property names (GP takes both: their
-// IncrementalAuth tests pass), types as one string or an array.
-var chargeItemFields = []Field{
-	{name: "types", kind: kOneOrMore, elem: kEnum, max: 10, enum: lodgingItemTypes},
-	{name: "Types", kind: kOneOrMore, elem: kEnum, max: 10, enum: lodgingItemTypes}, // Java, .NET
-	Text("reference", 100),
-	Text("Reference", 100),   // Java, .NET
-	Text("total_amount", 50), // minor units; Java's TotalAmount is in major units ("13.49")
-	Text("TotalAmount", 50),  // Java, .NET
-	{name: "payment_method_program_codes", kind: kArray, elem: kEnum, max: 10, enum: lodgingProgramCodes},
-	{name: "paymentMethodProgramCodes", kind: kArray, elem: kEnum, max: 10, enum: lodgingProgramCodes}, // Java, .NET
-}
-
-// lodgingField is the lodging data of an incremental authorization (every SDK) and of
-// a capture (PHP).
-var lodgingField = Field{name: "lodging", kind: kObject, fields: []Field{
-	Text("booking_reference", 100),
-	{name: "duration_days", kind: kCount, min: 1, max: 99999},
-	Text("date_checked_in", 10),
-	Text("date_checked_out", 10),
-	Digits("daily_rate_amount", 50),
-	{name: "charge_items", kind: kArray, elem: kObject, max: 100, fields: chargeItemFields},
-	// The Node SDK writes the member with its dotted name.
-	{name: "lodging.charge_items", kind: kArray, elem: kObject, max: 100, fields: chargeItemFields},
-}}
-
-var incrementalOp = lifecycleOperation[incrementalBody](sandbox.OpIncremental,
-	Digits("amount", 50),
-	Text("currency", 3),
-	lodgingField,
+	captureOp         = lifecycleOperation[captureBody](sandbox.OpCapture)
+	refundOp          = lifecycleOperation[refundBody](sandbox.OpRefund)
+	reversalOp        = lifecycleOperation[reversalBody](sandbox.OpReversal)
+	reauthorizationOp = lifecycleOperation[reauthorizationBody](sandbox.OpReauthorization)
+	incrementalOp     = lifecycleOperation[incrementalBody](sandbox.OpIncremental)
 )
 
 // lifecycleBody is the typed request of one lifecycle operation: it says what of the
@@ -89,12 +27,11 @@ type lifecycleBody interface {
 }
 
 // lifecycleOperation declares a lifecycle operation whose body decodes into B.
-func lifecycleOperation[B lifecycleBody](op sandbox.Operation, body ...Field) operation {
+func lifecycleOperation[B lifecycleBody](op sandbox.Operation) operation {
 	return operation{
 		op:            op,
 		authenticated: true,
 		pathIDs:       []string{"merchant_id", "id"},
-		body:          body,
 		handler: handle(func(s *Server, c *call, b B) (any, error) {
 			req := sandbox.LifecycleRequest{
 				Operation: op, TransactionID: c.vars["id"], MerchantID: c.vars["merchant_id"],
@@ -112,21 +49,25 @@ func lifecycleOperation[B lifecycleBody](op sandbox.Operation, body ...Field) op
 	}
 }
 
+// currencyConversionBody is the DCC rate id: {"id": ...} from every SDK, the bare id
+// from .NET on capture and reversal. Accepted and not used.
 type currencyConversionBody struct {
-	CurrencyConversion idOrObject `json:"currency_conversion"`
+	CurrencyConversion struct {
+		ID string `json:"id" gp:"max=50"`
+	} `json:"currency_conversion" gp:"or-id"`
 }
 
 type captureBody struct {
+	Amount         string `json:"amount" gp:"digits,max=50"`
+	Gratuity       string `json:"gratuity" gp:"digits,max=50"`        // the Node and PHP SDKs' name
+	GratuityAmount string `json:"gratuity_amount" gp:"digits,max=50"` // the name of the resource's field
 	currencyConversionBody
-	Amount         string       `json:"amount"`
-	Gratuity       string       `json:"gratuity"`
-	GratuityAmount string       `json:"gratuity_amount"`
-	Lodging        *lodgingBody `json:"lodging"`
-	PaymentMethod  struct {
-		Card struct {
-			Tag string `json:"tag"`
-		} `json:"card"`
-	} `json:"payment_method"`
+	Lodging           *lodgingBody `json:"lodging"`             // PHP
+	CaptureSequence   web.Ignored  `json:"capture_sequence"`    // PHP multi-capture (FIRST, SUBSEQUENT, LAST)
+	TotalCaptureCount web.Ignored  `json:"total_capture_count"` // PHP multi-capture
+	Description       web.Ignored  `json:"description"`         // .NET
+	// PHP sends the chip's EMV data again; the sandbox keeps the sale's.
+	PaymentMethod chipDataRequest `json:"payment_method"`
 }
 
 func (b captureBody) fill(req *sandbox.LifecycleRequest) error {
@@ -140,7 +81,7 @@ func (b captureBody) fill(req *sandbox.LifecycleRequest) error {
 // amountBody is the amount of a body whose other members the domain does not use:
 // its fill is theirs.
 type amountBody struct {
-	Amount string `json:"amount"`
+	Amount string `json:"amount" gp:"digits,max=50"`
 }
 
 func (b amountBody) fill(req *sandbox.LifecycleRequest) error {
@@ -148,44 +89,64 @@ func (b amountBody) fill(req *sandbox.LifecycleRequest) error {
 	return nil
 }
 
-// refundBody is the body of a refund and of a reversal.
+// wholeAmountBody is the amount of a reversal or reauthorization: the Node SDK's
+// reverse() and reauthorized() without an amount send "amount":"", which GP reads as
+// the whole amount, like no amount at all.
+type wholeAmountBody struct {
+	Amount string `json:"amount" gp:"digits,min=0,max=50"`
+}
+
+func (b wholeAmountBody) fill(req *sandbox.LifecycleRequest) error { return amountBody(b).fill(req) }
+
 type refundBody struct {
-	currencyConversionBody
 	amountBody
-	Currency string `json:"currency"`
+	Currency string `json:"currency" gp:"max=3"`
+	currencyConversionBody
+	Description web.Ignored `json:"description"` // .NET
+}
+
+type reversalBody struct {
+	wholeAmountBody
+	Currency string `json:"currency" gp:"max=3"`
+	currencyConversionBody
 }
 
 type reauthorizationBody struct {
-	amountBody
-	Description string `json:"description"`
+	wholeAmountBody
+	Description string `json:"description" gp:"max=255"`
 }
 
+// incrementalBody is an incremental authorization: its lodging data from every SDK.
 type incrementalBody struct {
-	Amount   string       `json:"amount"`
-	Currency string       `json:"currency"`
+	Amount   string       `json:"amount" gp:"digits,max=50"`
+	Currency string       `json:"currency" gp:"max=3"`
 	Lodging  *lodgingBody `json:"lodging"`
 }
 
+// lodgingBody is the lodging data of an incremental authorization (every SDK) and of
+// a capture (PHP).
 type lodgingBody struct {
-	BookingReference string           `json:"booking_reference"`
-	DurationDays     count            `json:"duration_days"`
-	DateCheckedIn    string           `json:"date_checked_in"`
-	DateCheckedOut   string           `json:"date_checked_out"`
-	DailyRateAmount  string           `json:"daily_rate_amount"`
-	ChargeItems      []chargeItemBody `json:"charge_items"`
-	DottedItems      []chargeItemBody `json:"lodging.charge_items"` // the Node SDK's name
+	BookingReference string           `json:"booking_reference" gp:"max=100"`
+	DurationDays     int              `json:"duration_days" gp:"or-string,min=1,max=99999"`
+	DateCheckedIn    string           `json:"date_checked_in" gp:"max=10"`
+	DateCheckedOut   string           `json:"date_checked_out" gp:"max=10"`
+	DailyRateAmount  string           `json:"daily_rate_amount" gp:"digits,max=50"`
+	ChargeItems      []chargeItemBody `json:"charge_items" gp:"max=100"`
+	DottedItems      []chargeItemBody `json:"lodging.charge_items" gp:"max=100"` // the Node SDK writes the member with its dotted name
 }
 
-// chargeItemBody is one charge item in either naming (chargeItemFields).
+// chargeItemBody is one lodging charge item as the SDKs send it: Node and PHP in GP's
+// names, Java and .NET in their own property names (GP takes both: their
+// IncrementalAuth tests pass), types as one string or an array [GP].
 type chargeItemBody struct {
-	Types            oneOrMore `json:"types"`
-	JavaTypes        oneOrMore `json:"Types"`
-	Reference        string    `json:"reference"`
-	JavaReference    string    `json:"Reference"`
-	TotalAmount      string    `json:"total_amount"`
-	JavaTotalAmount  string    `json:"TotalAmount"`
-	ProgramCodes     []string  `json:"payment_method_program_codes"`
-	JavaProgramCodes []string  `json:"paymentMethodProgramCodes"`
+	Types            []string `json:"types" gp:"or-one,max=10,enum=RESTAURANT|GIFT_SHOP|MINI_BAR|PHONE|LAUNDRY|OTHER|NO_SHOW"`
+	JavaTypes        []string `json:"Types" gp:"or-one,max=10,enum=RESTAURANT|GIFT_SHOP|MINI_BAR|PHONE|LAUNDRY|OTHER|NO_SHOW"`
+	Reference        string   `json:"reference" gp:"max=100"`
+	JavaReference    string   `json:"Reference" gp:"max=100"`
+	TotalAmount      string   `json:"total_amount" gp:"max=50"` // minor units; Java's TotalAmount is in major units ("13.49")
+	JavaTotalAmount  string   `json:"TotalAmount" gp:"max=50"`
+	ProgramCodes     []string `json:"payment_method_program_codes" gp:"max=10,enum=ASSURED_RESERVATION|CARD_DEPOSIT|PURCHASE|OTHER"`
+	JavaProgramCodes []string `json:"paymentMethodProgramCodes" gp:"max=10,enum=ASSURED_RESERVATION|CARD_DEPOSIT|PURCHASE|OTHER"`
 }
 
 // domain is the item in GP's naming. A total is minor units; Java sends its

@@ -13,94 +13,57 @@ var orders = operation{
 	op:            sandbox.OpOrder,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: []Field{
-		{name: "products", kind: kObjects, max: 100, fields: []Field{
-			Text("id", 50),
-			Text("name", 255),
-			{name: "device", kind: kObject, fields: []Field{
-				{name: "quantity", kind: kCount, min: 1, max: 9999},
-				Text("manufacturer_model", 100),
-				Text("account_name_format", 255),
-			}},
-		}},
-		Text("pricing_profile", 255),
-		{name: "status", kind: kEnum, enum: []string{sandbox.OrderForReview}},
-		{name: "addresses", kind: kArray, elem: kObject, max: 10, fields: []Field{
-			{name: "functions", kind: kArray, elem: kString, max: 10},
-			Text("name", 255), Text("email", 255),
-			Text("line_1", 255), Text("line_2", 255), Text("line_3", 255),
-			Text("city", 100), Text("state", 100), Text("postal_code", 20), Text("country", 3),
-			{name: "contact_phone", kind: kObject, fields: []Field{
-				{name: "country_code", kind: kDigits, min: 1, max: 5},
-				{name: "subscriber_number", kind: kDigits, min: 1, max: 20},
-			}},
-		}},
-		{name: "payment_method", kind: kObject, fields: []Field{
-			Text("name", 255),
-			{name: "card", kind: kObject, fields: []Field{
-				{name: "number", kind: kDigits, min: 12, max: 19},
-				{name: "cvv", kind: kDigits, min: 3, max: 4},
-				{name: "expiry_month", kind: kDigits, min: 2, max: 2},
-				{name: "expiry_year", kind: kDigits, min: 2, max: 4},
-				Text("avs_postal_code", 20),
-			}},
-		}},
-		{name: "notifications", kind: kObject, fields: []Field{
-			{name: "status_url", kind: kURL, min: 1, max: 2048},
-		}},
-		Text("batch_close_time", 50),
-	},
-	handler: handle(createOrder),
+	handler:       handle(createOrder),
 }
 
-// orderRequest is a checked order body.
+// orderRequest is an order body.
 type orderRequest struct {
-	Products       oneOrMany[orderProduct] `json:"products"`
-	PricingProfile string                  `json:"pricing_profile"`
-	Status         string                  `json:"status"`
-	Addresses      []orderAddress          `json:"addresses"`
-	PaymentMethod  *orderPayment           `json:"payment_method"` // nil when absent
+	Products       []orderProduct `json:"products" gp:"or-one,max=100"`
+	PricingProfile string         `json:"pricing_profile" gp:"max=255"`
+	Status         string         `json:"status" gp:"enum=FOR_REVIEW"`
+	Addresses      []orderAddress `json:"addresses" gp:"max=10"`
+	PaymentMethod  *orderPayment  `json:"payment_method"` // nil when absent
 	Notifications  struct {
-		StatusURL string `json:"status_url"`
+		StatusURL string `json:"status_url" gp:"url,max=2048"`
 	} `json:"notifications"`
-	BatchCloseTime string `json:"batch_close_time"`
+	BatchCloseTime string `json:"batch_close_time" gp:"max=50"`
 }
 
 type orderProduct struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
+	ID     string `json:"id" gp:"max=50"`
+	Name   string `json:"name" gp:"max=255"`
 	Device struct {
-		Quantity          count  `json:"quantity"`
-		ManufacturerModel string `json:"manufacturer_model"`
-		AccountNameFormat string `json:"account_name_format"`
+		Quantity          int    `json:"quantity" gp:"or-string,min=1,max=9999"`
+		ManufacturerModel string `json:"manufacturer_model" gp:"max=100"`
+		AccountNameFormat string `json:"account_name_format" gp:"max=255"`
 	} `json:"device"`
 }
 
 type orderAddress struct {
-	Functions    []string `json:"functions"`
-	Name         string   `json:"name"`
-	Email        string   `json:"email"`
-	Line1        string   `json:"line_1"`
-	Line2        string   `json:"line_2"`
-	Line3        string   `json:"line_3"`
-	City         string   `json:"city"`
-	State        string   `json:"state"`
-	PostalCode   string   `json:"postal_code"`
-	Country      string   `json:"country"`
+	Functions    []string `json:"functions" gp:"max=10"`
+	Name         string   `json:"name" gp:"max=255"`
+	Email        string   `json:"email" gp:"max=255"`
+	Line1        string   `json:"line_1" gp:"max=255"`
+	Line2        string   `json:"line_2" gp:"max=255"`
+	Line3        string   `json:"line_3" gp:"max=255"`
+	City         string   `json:"city" gp:"max=100"`
+	State        string   `json:"state" gp:"max=100"`
+	PostalCode   string   `json:"postal_code" gp:"max=20"`
+	Country      string   `json:"country" gp:"max=3"`
 	ContactPhone struct {
-		CountryCode      string `json:"country_code"`
-		SubscriberNumber string `json:"subscriber_number"`
+		CountryCode      string `json:"country_code" gp:"digits,max=5"`
+		SubscriberNumber string `json:"subscriber_number" gp:"digits,max=20"`
 	} `json:"contact_phone"`
 }
 
 type orderPayment struct {
-	Name string `json:"name"`
+	Name string `json:"name" gp:"max=255"`
 	Card struct {
-		Number        string `json:"number"`
-		CVV           string `json:"cvv"`
-		ExpiryMonth   string `json:"expiry_month"`
-		ExpiryYear    string `json:"expiry_year"`
-		AVSPostalCode string `json:"avs_postal_code"`
+		Number        string `json:"number" gp:"digits,min=12,max=19"`
+		CVV           string `json:"cvv" gp:"digits,min=3,max=4"`
+		ExpiryMonth   string `json:"expiry_month" gp:"digits,min=2,max=2"`
+		ExpiryYear    string `json:"expiry_year" gp:"digits,min=2,max=4"`
+		AVSPostalCode string `json:"avs_postal_code" gp:"max=20"`
 	} `json:"card"`
 }
 

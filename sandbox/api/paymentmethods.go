@@ -6,32 +6,12 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// tokenCardFields is card of POST /payment-methods: a keyed card, or a card-present
-// read's track. Node copies the expiry as given, so a month may come as a number.
-var tokenCardFields = []Field{
-	Digits("number", 19),
-	{name: "expiry_month", kind: kCount, min: 1, max: 12},
-	{name: "expiry_year", kind: kCount, max: 9999},
-	Text("cvv", 10), // its length is judged with the card's brand: 40085
-	Text("track", 300),
-}
-
 // createPaymentMethod is POST /payment-methods and its partner form: tokenize a card
 // into the app's tokenization account [GP].
 var createPaymentMethod = operation{
 	op:            sandbox.OpPaymentMethodCreate,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: []Field{
-		Text("account_name", 100),
-		Text("account_id", 50),
-		{name: "name", kind: kString, max: 100}, // .NET sends "" [GP]
-		Text("reference", 100),
-		Enum("usage_mode", sandbox.UsageSingle, sandbox.UsageMultiple),
-		Enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
-		{name: "payer", kind: kObject, fields: []Field{{name: "id", kind: kString, max: 50}}},
-		{name: "card", kind: kObject, required: true, fields: tokenCardFields},
-	},
 	handler: handle(func(s *Server, c *call, req tokenizeBody) (any, error) {
 		pm, err := s.svc.Tokenize(c.caller, sandbox.TokenizeRequest{
 			MerchantID: c.vars["merchant_id"], AccountID: req.AccountID, AccountName: req.AccountName,
@@ -48,25 +28,30 @@ var createPaymentMethod = operation{
 	}),
 }
 
-// tokenizeBody is a checked POST /payment-methods body.
+// tokenizeBody is a POST /payment-methods body.
 type tokenizeBody struct {
-	AccountName     string `json:"account_name"`
-	AccountID       string `json:"account_id"`
-	Name            string `json:"name"`
-	Reference       string `json:"reference"`
-	UsageMode       string `json:"usage_mode"`
-	FingerprintMode string `json:"fingerprint_mode"`
+	accountBody
+	Name            string `json:"name" gp:"min=0,max=100"` // .NET sends "" [GP]
+	Reference       string `json:"reference" gp:"max=100"`
+	UsageMode       string `json:"usage_mode" gp:"enum=SINGLE|MULTIPLE"`
+	FingerprintMode string `json:"fingerprint_mode" gp:"enum=ALWAYS|ON_SUCCESS"`
 	Payer           struct {
-		ID string `json:"id"`
+		ID string `json:"id" gp:"min=0,max=50"`
 	} `json:"payer"`
+	// A keyed card, or a card-present read's track. Node copies the expiry as given,
+	// so a month may come as a number.
 	Card struct {
-		Number      string `json:"number"`
-		ExpiryMonth count  `json:"expiry_month"`
-		ExpiryYear  count  `json:"expiry_year"`
-		CVV         string `json:"cvv"`
-		Track       string `json:"track"`
-	} `json:"card"`
+		Number      string `json:"number" gp:"digits,max=19"`
+		ExpiryMonth count  `json:"expiry_month" gp:"or-string,min=1,max=12"`
+		ExpiryYear  count  `json:"expiry_year" gp:"or-string,max=9999"`
+		CVV         string `json:"cvv" gp:"max=10"` // its length is judged with the card's brand: 40085
+		Track       string `json:"track" gp:"max=300"`
+	} `json:"card" gp:"required"`
 }
+
+// count is a card's expiry month or year, a JSON integer or a string of digits
+// (or-string): Node copies the expiry as given.
+type count int
 
 // digits is a month or year as the SDKs write it, "" when absent (0).
 func (n count) digits() string {
@@ -112,15 +97,6 @@ var editPaymentMethod = operation{
 	authenticated: true,
 	pathIDs:       []string{"merchant_id", "id"},
 	bodyOptional:  true,
-	body: []Field{
-		Enum("usage_mode", sandbox.UsageSingle, sandbox.UsageMultiple),
-		{name: "name", kind: kString, max: 100},
-		{name: "card", kind: kObject, fields: []Field{
-			{name: "number", kind: kDigits, max: 19},
-			{name: "expiry_month", kind: kDigits, max: 2},
-			{name: "expiry_year", kind: kDigits, max: 4},
-		}},
-	},
 	handler: handle(func(s *Server, c *call, req editPaymentMethodBody) (any, error) {
 		id, err := paymentMethodID(c)
 		if err != nil {
@@ -138,14 +114,14 @@ var editPaymentMethod = operation{
 	}),
 }
 
-// editPaymentMethodBody is a checked PATCH /payment-methods/{id} body.
+// editPaymentMethodBody is a PATCH /payment-methods/{id} body.
 type editPaymentMethodBody struct {
-	UsageMode string `json:"usage_mode"`
-	Name      string `json:"name"`
+	UsageMode string `json:"usage_mode" gp:"enum=SINGLE|MULTIPLE"`
+	Name      string `json:"name" gp:"min=0,max=100"`
 	Card      struct {
-		Number      string `json:"number"`
-		ExpiryMonth string `json:"expiry_month"`
-		ExpiryYear  string `json:"expiry_year"`
+		Number      string `json:"number" gp:"digits,min=0,max=19"`
+		ExpiryMonth string `json:"expiry_month" gp:"digits,min=0,max=2"`
+		ExpiryYear  string `json:"expiry_year" gp:"digits,min=0,max=4"`
 	} `json:"card"`
 }
 

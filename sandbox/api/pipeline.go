@@ -1,13 +1,11 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
+	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
@@ -28,13 +26,15 @@ const (
 // the order of checks is the same everywhere: authenticate, headers, permission, path,
 // body, then the operation's own step.
 //
-// Adding an operation takes four declarations, with adjustment.go as the model:
+// Adding an operation takes three declarations, with adjustment.go as the model:
 //
-//   - its field table (body): GP's check order and error texts come from it, so every
-//     member the body may carry is listed with its kind and limits;
-//   - its typed request: a struct whose json tags mirror the table, which the checked
-//     body is decoded into (checkShape refuses to start a server where the two differ;
-//     embedded structs share members between operations; noBody for none);
+//   - its typed request, which is also its field table: a struct whose fields are
+//     the members the body may carry, in GP's check order, each named by its json
+//     tag and given its kind and limits by its gp tag (web.Table: the grammar), the
+//     members an SDK sends and the sandbox ignores among them (web.Ignored); shared
+//     groups of members are structs embedded or nested in several; noBody for none.
+//     Adding a member is adding a field with its tags. The body is checked as it is
+//     read into the request, so errors name the dotted member in GP's order;
 //   - its handler, made with handle: a short sequence of steps that turns the request
 //     into a domain call and the domain's typed result into a view (views.go);
 //   - its route (routes.go) and its sandbox.Operation name, listed in
@@ -46,18 +46,44 @@ type operation struct {
 	op            sandbox.Operation
 	authenticated bool     // needs a bearer token and X-GP-Version
 	pathIDs       []string // path variables, each 1..50 characters where the route has them
-	body          []Field
-	bodyOptional  bool // an empty body reads as {} (GETs; a batch close sends none)
+	bodyOptional  bool     // an empty body reads as {} (GETs; a batch close sends none)
 	handler       handler
+	fields        *web.Table // the typed request's field table: endpoint builds it
 }
+
+// A handler is an operation's own step: the typed request its body is read into and
+// what it does with it. Make one with handle.
+type handler struct {
+	request reflect.Type                                          // the typed request, whose field table endpoint builds
+	decode  func(fields *web.Table, body web.Object) (any, error) // body -> request (a pointer to it), checked by its tags
+	execute func(s *Server, c *call, req any) (any, error)        // request -> view to send
+}
+
+// handle makes the handler of an operation whose body is read into R. The body is
+// checked by R's tags as it is read, so R needs no validation of its own but for
+// what tags cannot say (a handler's check: members that go together, forms the
+// domain judges).
+func handle[R any](fn func(s *Server, c *call, req R) (any, error)) handler {
+	return handler{
+		request: reflect.TypeFor[R](),
+		decode: func(fields *web.Table, body web.Object) (any, error) {
+			req := new(R)
+			return req, fields.Decode(body, req)
+		},
+		execute: func(s *Server, c *call, req any) (any, error) { return fn(s, c, *req.(*R)) },
+	}
+}
+
+// noBody is the typed request of an operation without a body (a GET).
+type noBody struct{}
 
 // call is a request that passed every check, ready to execute.
 type call struct {
 	r        *http.Request
 	caller   sandbox.Caller
 	vars     map[string]string
-	body     object // the checked body, as scenario conditions see it
-	req      any    // the checked body decoded into the operation's typed request
+	body     web.Object // the body as decoded, as scenario conditions and the replay hash see it
+	req      any        // the checked body decoded into the operation's typed request (a pointer to it)
 	version  string
 	idem     sandbox.Idempotency
 	issuer   string               // the issuer result a scenario scripts; "" for the card's own
@@ -70,11 +96,9 @@ func (s *Server) endpoint(op operation) http.Handler {
 	if !slices.Contains(sandbox.Operations(), op.op) {
 		panic(fmt.Sprintf("operation %s is not listed in sandbox.Operations (scenarios, journal filters)", op.op))
 	}
-	if problems := checkShape(op.body, op.handler.request); len(problems) > 0 {
-		// A programming error, like a bad regexp literal: every test that starts a
-		// server reports it.
-		panic(fmt.Sprintf("operation %s: typed request and field table differ: %s", op.op, strings.Join(problems, "; ")))
-	}
+	// A bad tag panics, like a bad regexp literal: every test that starts a server
+	// reports it.
+	op.fields = web.TableOf(op.handler.request)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rec := web.RecordOf(r); rec != nil {
 			rec.Operation = string(op.op)
@@ -125,7 +149,7 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 	}
 	for _, name := range op.pathIDs {
 		v, present := c.vars[name]
-		if present && (v == "" || len(v) > maxHeaderValue || !textOK(v)) {
+		if present && (v == "" || len(v) > maxHeaderValue || !web.ValidText(v)) {
 			return nil, sandbox.InvalidURLField(name)
 		}
 	}
@@ -163,26 +187,14 @@ func (s *Server) authenticate(r *http.Request, op operation, c *call) (string, e
 	return idemKey, s.svc.Authorize(c.caller, op.op)
 }
 
-// readRequest reads the body, checks it against the operation's field table and
-// decodes it into the operation's typed request.
+// readRequest reads the body once: decoded, then checked by the operation's typed
+// request's tags as it is filled in.
 func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operation, c *call) error {
-	if err := checkContentType(r); err != nil {
+	var err error
+	if c.body, err = web.ReadObject(w, r, op.bodyOptional); err != nil {
 		return err
 	}
-	raw, err := web.ReadBody(w, r)
-	if err != nil {
-		return err
-	}
-	if op.bodyOptional && len(bytes.TrimSpace(raw)) == 0 {
-		raw = []byte("{}")
-	}
-	if c.body, err = decodeObject(raw); err != nil {
-		return err
-	}
-	if err := checkBody(c.body, op.body); err != nil {
-		return err
-	}
-	c.req, err = op.handler.decode(c.body)
+	c.req, err = op.handler.decode(op.fields, c.body)
 	return err
 }
 
@@ -206,21 +218,4 @@ func idempotencyHeader(r *http.Request) (string, error) {
 		return "", sandbox.InvalidField("X-GP-Idempotency")
 	}
 	return v, nil
-}
-
-// checkContentType accepts a missing or unparseable Content-Type as JSON (the Node SDK
-// sends "charset=UTF-8", which GP accepts) and refuses a clearly different media type.
-func checkContentType(r *http.Request) error {
-	ct := r.Header.Get("Content-Type")
-	if ct == "" || ct == "application/json" {
-		return nil // absent, or what nearly every client sends: nothing to parse
-	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		return nil
-	}
-	if mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json") || mt == "*/*" {
-		return nil
-	}
-	return sandbox.InvalidField("Content-Type")
 }

@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net"
@@ -47,11 +49,11 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 	if named := r.Header.Values(headerScenario); len(named) > 0 {
 		req.Named = scenario.SplitNames(strings.Join(named, ","))
 	}
-	if device, ok := c.req.(deviceBody); ok {
+	if device, ok := c.req.(*deviceBody); ok {
 		// A rule may name one UPA command: device.sale for Sale, whichever SDK sent it.
 		req.Command = sandbox.DeviceCommandOperation(device.Request.Data.Command)
 	}
-	if token, ok := c.req.(accessTokenRequest); ok {
+	if token, ok := c.req.(*accessTokenRequest); ok {
 		// No token yet: the app is the one asking for it.
 		req.AppID = token.AppID
 	}
@@ -85,6 +87,17 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 		rec.Fault = d.Outcome.Fault
 	}
 	return d, err
+}
+
+// requestHash identifies a request for idempotency replay: a hash of its method, its
+// path and its body in canonical form (members sorted, no insignificant whitespace,
+// numbers as written), so that the pretty-printed and the compact copy of one JSON
+// object are the same request. Only the hash is kept: a path may hold what a client
+// wrongly put there, a card number included.
+func requestHash(method, path string, body web.Object) string {
+	canonical, _ := json.Marshal(body) // strings, json.Numbers, bools, nil, maps, slices: cannot fail
+	sum := sha256.Sum256(append([]byte(method+" "+path+" "), canonical...))
+	return hex.EncodeToString(sum[:])
 }
 
 // sessionScope is the sequence scope of an X-Sandbox-Session (sandbox.SessionScope).

@@ -4,84 +4,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
-
-// entryModes are payment_method.entry_mode values the SDKs send [GP].
-var entryModes = []string{
-	"MOTO", "ECOM", "IN_APP", "CHIP", "SWIPE", "MANUAL", "CONTACTLESS_CHIP", "CONTACTLESS_SWIPE", "PHONE", "MAIL",
-}
-
-// cardFields is payment_method.card as the SDKs send it for every entry mode: manual
-// number and expiry, track data, EMV tag, PIN block, chip condition, funding.
-var cardFields = []Field{
-	Digits("number", 19),
-	Digits("expiry_month", 2),
-	{name: "expiry_year", kind: kDigits, min: 2, max: 4},
-	Text("cvv", 10), // its length is judged with the card's brand: 40085
-	Enum("cvv_indicator", "PRESENT", "ILLEGIBLE", "NOT_ON_CARD", "NOT_PRESENT"),
-	Text("avs_address", 100),
-	Text("avs_postal_code", 20),
-	// A track in clear is at most 300 characters; an encrypted one (with
-	// payment_method.encryption, or an E3 envelope) up to 2048 [SB]: cardRequestBody.check.
-	Text("track", maxEncryptedTrack),
-	{name: "tag", kind: kHex, min: 2, max: 4096},
-	// Java's keyed and track paths send its enum's own names; see chipCondition.
-	Enum("chip_condition", "PREV_SUCCESS", "PREV_FAILED", "CHIP_FAILED_PREV_SUCCESS", "CHIP_FAILED_PREV_FAILED", "UNKNOWN"),
-	{name: "pin_block", kind: kHex, min: 16, max: 64},
-	Enum("funding", "CREDIT", "DEBIT"),
-	Text("brand_reference", 100),
-	Text("authcode", 20),
-	// PHP sends the card type it guessed from the number (VISA, MC, AMEX, DISC...) with
-	// every keyed card; GP names the brand from the number itself [SB: not cross-checked].
-	Text("brand", 20),
-	ignored("track_number"), // Java: which track an encrypted track is (1, 2)
-	ignored("category"),     // Java: commercial card type (CORPORATE, PURCHASING...)
-}
-
-// The longest track in clear and encrypted [SB]: tracks 1 and 2 together are under
-// 200 characters; ciphertext and an E3 envelope are longer than the tracks they hold.
-const (
-	maxClearTrack     = 300
-	maxEncryptedTrack = 2048
-)
-
-// encryptionFields is payment_method.encryption of an encrypted track (Java, .NET,
-// PHP): the sandbox records version and type; the KSN or KTB in info is not kept.
-var encryptionFields = []Field{
-	{name: "version", kind: kDigits, min: 2, max: 2},
-	Enum("method", "KSN", "KTB", "KBT"), // PHP spells KTB as KBT
-	Text("info", 200),
-	Enum("type", "BINARY", "ASCII"), // Java only
-}
-
-// paymentMethodFields is payment_method of a card request: a card, or a stored
-// payment method by id (a token sale).
-var paymentMethodFields = Field{name: "payment_method", kind: kObject, required: true, fields: []Field{
-	{name: "entry_mode", kind: kEnum, enum: entryModes, required: true},
-	Text("id", 100), // its form is judged in paymentMethodBody.check: 40213 naming the id
-	Text("name", 100),
-	Text("narrative", 100),
-	Enum("fingerprint_mode", "ALWAYS", "ON_SUCCESS"),
-	Enum("storage_mode", "ALWAYS", "ON_SUCCESS"),
-	{name: "card", kind: kObject, fields: cardFields}, // required without id: check
-	{name: "encryption", kind: kObject, fields: encryptionFields},
-	ignored("first_name"),     // Java payer details, PHP customer data
-	ignored("last_name"),      // Java payer details, PHP customer data
-	ignored("usage_mode"),     // PHP's DTO, usually null
-	ignored("authentication"), // all SDKs with 3DS (CNP only)
-}}
-
-// storedCredentialFields is what the SDKs send for stored credentials: initiator,
-// model and sequence go together (storedCredential.check).
-var storedCredentialFields = []Field{
-	Enum("initiator", "MERCHANT", "PAYER"),
-	{name: "stored_credential", kind: kObject, fields: []Field{
-		Enum("model", "UNSCHEDULED", "RECURRING", "INSTALLMENT", "SUBSCRIPTION"),
-		Enum("reason", "INCREMENTAL", "RESUBMISSION", "REAUTHORIZATION", "DELAYED", "NO_SHOW"),
-		Enum("sequence", "FIRST", "SUBSEQUENT", "LAST"),
-		ignored("contract_reference"), // Java, .NET; PHP for MXN in MX
-	}},
-}
 
 // createTransaction is POST /transactions and its partner form: a sale, an
 // authorization or a standalone refund.
@@ -89,41 +13,6 @@ var createTransaction = operation{
 	op:            sandbox.OpTransaction,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: append([]Field{
-		Text("account_name", 100),
-		Text("account_id", 50),
-		{name: "channel", kind: kEnum, enum: []string{sandbox.ChannelCP, sandbox.ChannelCNP}, required: true},
-		{name: "type", kind: kEnum, enum: []string{sandbox.TypeSale, sandbox.TypeRefund}},
-		Enum("capture_mode", sandbox.CaptureAuto, sandbox.CaptureLater, sandbox.CaptureMultiple),
-		Enum("authorization_mode", "PARTIAL", "WHOLE"),
-		{name: "amount", kind: kDigits, min: 1, max: 50, required: true},
-		{name: "currency", kind: kString, min: 3, max: 3, required: true},
-		{name: "country", kind: kString, min: 2, max: 2},
-		Text("reference", 100),
-		Text("description", 255),
-		{name: "order", kind: kObject, fields: []Field{
-			Text("reference", 100),
-			// Java's commercial (Level II) data, and Visa AFT data from Java, PHP, Node.
-			ignored("taxes"), ignored("local_tax_percentage"), ignored("buyer_recipient_name"),
-			ignored("state_tax_id_reference"), ignored("merchant_tax_id_reference"), ignored("supplementary_data"),
-		}},
-		Digits("gratuity_amount", 50),
-		Digits("surcharge_amount", 50),
-		Digits("convenience_amount", 50),
-		Digits("cashback_amount", 50),
-		Text("ip_address", 50),
-		Text("merchant_category", 50),
-		Enum("masked", "YES", "NO"),
-		paymentMethodFields,
-		currencyConversion,
-		ignored("payer"),                 // PHP always (id), .NET with a customer id, Java's Level II payer
-		ignored("risk_assessment"),       // all SDKs with a fraud filter
-		ignored("link"),                  // all SDKs with a pay-by-link id
-		ignored("tax_amount"),            // Java commercial data
-		ignored("tax_mode"),              // Java commercial data
-		ignored("purchase_order_number"), // Java commercial data
-		ignored("installment"),           // Java, .NET, PHP; not card-present
-	}, storedCredentialFields...),
 	handler: handle(func(s *Server, c *call, req transactionBody) (any, error) {
 		if err := req.check(); err != nil {
 			return nil, err
@@ -142,21 +31,11 @@ var verification = operation{
 	op:            sandbox.OpVerification,
 	authenticated: true,
 	pathIDs:       []string{"merchant_id"},
-	body: append([]Field{
-		Text("account_name", 100),
-		Text("account_id", 50),
-		{name: "channel", kind: kEnum, enum: []string{sandbox.ChannelCP, sandbox.ChannelCNP}, required: true},
-		{name: "currency", kind: kString, min: 3, max: 3, required: true},
-		{name: "country", kind: kString, min: 2, max: 2},
-		Text("reference", 100),
-		paymentMethodFields,
-		ignored("fingerprint_mode"), // Java and .NET on track verifications, beside payment_method's
-	}, storedCredentialFields...),
-	handler: handle(func(s *Server, c *call, req cardRequestBody) (any, error) {
+	handler: handle(func(s *Server, c *call, req verificationBody) (any, error) {
 		if err := req.check(); err != nil {
 			return nil, err
 		}
-		t, err := s.svc.Verify(c.caller, transactionBody{cardRequestBody: req}.domain(c))
+		t, err := s.svc.Verify(c.caller, req.transaction().domain(c))
 		if err != nil {
 			return nil, err
 		}
@@ -164,28 +43,152 @@ var verification = operation{
 	}),
 }
 
-// cardRequestBody is what a transaction and a verification body share.
-type cardRequestBody struct {
-	AccountName      string            `json:"account_name"`
-	AccountID        string            `json:"account_id"`
-	Channel          string            `json:"channel"`
-	Currency         string            `json:"currency"`
-	Country          string            `json:"country"`
-	Reference        string            `json:"reference"`
-	PaymentMethod    paymentMethodBody `json:"payment_method"`
-	Initiator        string            `json:"initiator"`
+// transactionBody is a POST /transactions body.
+type transactionBody struct {
+	accountBody
+	Channel           string `json:"channel" gp:"required,enum=CP|CNP"`
+	Type              string `json:"type" gp:"enum=SALE|REFUND"`
+	CaptureMode       string `json:"capture_mode" gp:"enum=AUTO|LATER|MULTIPLE"`
+	AuthorizationMode string `json:"authorization_mode" gp:"enum=PARTIAL|WHOLE"`
+	Amount            string `json:"amount" gp:"required,digits,max=50"`
+	Currency          string `json:"currency" gp:"required,min=3,max=3"`
+	Country           string `json:"country" gp:"min=2,max=2"`
+	Reference         string `json:"reference" gp:"max=100"`
+	Description       string `json:"description" gp:"max=255"`
+	Order             struct {
+		Reference string `json:"reference" gp:"max=100"`
+		// Java's commercial (Level II) data, and Visa AFT data from Java, PHP, Node.
+		Taxes                  web.Ignored `json:"taxes"`
+		LocalTaxPercentage     web.Ignored `json:"local_tax_percentage"`
+		BuyerRecipientName     web.Ignored `json:"buyer_recipient_name"`
+		StateTaxIDReference    web.Ignored `json:"state_tax_id_reference"`
+		MerchantTaxIDReference web.Ignored `json:"merchant_tax_id_reference"`
+		SupplementaryData      web.Ignored `json:"supplementary_data"`
+	} `json:"order"`
+	GratuityAmount    string            `json:"gratuity_amount" gp:"digits,max=50"`
+	SurchargeAmount   string            `json:"surcharge_amount" gp:"digits,max=50"`
+	ConvenienceAmount string            `json:"convenience_amount" gp:"digits,max=50"`
+	CashbackAmount    string            `json:"cashback_amount" gp:"digits,max=50"`
+	IPAddress         string            `json:"ip_address" gp:"max=50"`
+	MerchantCategory  string            `json:"merchant_category" gp:"max=50"`
+	Masked            string            `json:"masked" gp:"enum=YES|NO"`
+	PaymentMethod     paymentMethodBody `json:"payment_method" gp:"required"`
+	currencyConversionBody
+	Payer               web.Ignored `json:"payer"`                 // PHP always (id), .NET with a customer id, Java's Level II payer
+	RiskAssessment      web.Ignored `json:"risk_assessment"`       // all SDKs with a fraud filter
+	Link                web.Ignored `json:"link"`                  // all SDKs with a pay-by-link id
+	TaxAmount           web.Ignored `json:"tax_amount"`            // Java commercial data
+	TaxMode             web.Ignored `json:"tax_mode"`              // Java commercial data
+	PurchaseOrderNumber web.Ignored `json:"purchase_order_number"` // Java commercial data
+	Installment         web.Ignored `json:"installment"`           // Java, .NET, PHP; not card-present
+	storedCredentialBody
+}
+
+// verificationBody is a POST /verifications body.
+type verificationBody struct {
+	accountBody
+	Channel         string            `json:"channel" gp:"required,enum=CP|CNP"`
+	Currency        string            `json:"currency" gp:"required,min=3,max=3"`
+	Country         string            `json:"country" gp:"min=2,max=2"`
+	Reference       string            `json:"reference" gp:"max=100"`
+	PaymentMethod   paymentMethodBody `json:"payment_method" gp:"required"`
+	FingerprintMode web.Ignored       `json:"fingerprint_mode"` // Java and .NET on track verifications, beside payment_method's
+	storedCredentialBody
+}
+
+// transaction is the verification as the transaction body whose members it shares,
+// for the domain request both make.
+func (b verificationBody) transaction() transactionBody {
+	return transactionBody{
+		accountBody: b.accountBody, Channel: b.Channel, Currency: b.Currency, Country: b.Country,
+		Reference: b.Reference, PaymentMethod: b.PaymentMethod, storedCredentialBody: b.storedCredentialBody,
+	}
+}
+
+// accountBody names the account a request acts on, by name or id.
+type accountBody struct {
+	AccountName string `json:"account_name" gp:"max=100"`
+	AccountID   string `json:"account_id" gp:"max=50"`
+}
+
+// paymentMethodBody is payment_method of a card request: a card, or a stored payment
+// method by id (a token sale).
+type paymentMethodBody struct {
+	EntryMode       string    `json:"entry_mode" gp:"required,enum=MOTO|ECOM|IN_APP|CHIP|SWIPE|MANUAL|CONTACTLESS_CHIP|CONTACTLESS_SWIPE|PHONE|MAIL"`
+	ID              string    `json:"id" gp:"max=100"` // its form is judged in check: 40213 naming the id
+	Name            string    `json:"name" gp:"max=100"`
+	Narrative       string    `json:"narrative" gp:"max=100"`
+	FingerprintMode string    `json:"fingerprint_mode" gp:"enum=ALWAYS|ON_SUCCESS"`
+	StorageMode     string    `json:"storage_mode" gp:"enum=ALWAYS|ON_SUCCESS"`
+	Card            *cardBody `json:"card"` // required without id: check
+	// An encrypted track's (Java, .NET, PHP): the sandbox records version and type;
+	// the KSN or KTB in info is not kept.
+	Encryption *struct {
+		Version string `json:"version" gp:"digits,min=2,max=2"`
+		Method  string `json:"method" gp:"enum=KSN|KTB|KBT"` // PHP spells KTB as KBT
+		Info    string `json:"info" gp:"max=200"`
+		Type    string `json:"type" gp:"enum=BINARY|ASCII"` // Java only
+	} `json:"encryption"`
+	FirstName      web.Ignored `json:"first_name"`     // Java payer details, PHP customer data
+	LastName       web.Ignored `json:"last_name"`      // Java payer details, PHP customer data
+	UsageMode      web.Ignored `json:"usage_mode"`     // PHP's DTO, usually null
+	Authentication web.Ignored `json:"authentication"` // all SDKs with 3DS (CNP only)
+}
+
+// cardBody is payment_method.card as the SDKs send it for every entry mode: manual
+// number and expiry, track data, EMV tag, PIN block, chip condition, funding.
+type cardBody struct {
+	Number        string `json:"number" gp:"digits,max=19"`
+	ExpiryMonth   string `json:"expiry_month" gp:"digits,max=2"`
+	ExpiryYear    string `json:"expiry_year" gp:"digits,min=2,max=4"`
+	CVV           string `json:"cvv" gp:"max=10"` // its length is judged with the card's brand: 40085
+	CVVIndicator  string `json:"cvv_indicator" gp:"enum=PRESENT|ILLEGIBLE|NOT_ON_CARD|NOT_PRESENT"`
+	AVSAddress    string `json:"avs_address" gp:"max=100"`
+	AVSPostalCode string `json:"avs_postal_code" gp:"max=20"`
+	// A track in clear is at most maxClearTrack characters; an encrypted one (with
+	// payment_method.encryption, or an E3 envelope) up to 2048 [SB]: check.
+	Track string `json:"track" gp:"max=2048"`
+	Tag   string `json:"tag" gp:"hex,min=2,max=4096"`
+	// Java's keyed and track paths send its enum's own names; see chipCondition.
+	ChipCondition  string `json:"chip_condition" gp:"enum=PREV_SUCCESS|PREV_FAILED|CHIP_FAILED_PREV_SUCCESS|CHIP_FAILED_PREV_FAILED|UNKNOWN"`
+	PINBlock       string `json:"pin_block" gp:"hex,min=16,max=64"`
+	Funding        string `json:"funding" gp:"enum=CREDIT|DEBIT"`
+	BrandReference string `json:"brand_reference" gp:"max=100"`
+	Authcode       string `json:"authcode" gp:"max=20"`
+	// PHP sends the card type it guessed from the number (VISA, MC, AMEX, DISC...) with
+	// every keyed card; GP names the brand from the number itself [SB: not cross-checked].
+	Brand       string      `json:"brand" gp:"max=20"`
+	TrackNumber web.Ignored `json:"track_number"` // Java: which track an encrypted track is (1, 2)
+	Category    web.Ignored `json:"category"`     // Java: commercial card type (CORPORATE, PURCHASING...)
+}
+
+// The longest track in clear [SB]: tracks 1 and 2 together are under 200 characters;
+// ciphertext and an E3 envelope are longer than the tracks they hold (cardBody.Track).
+const maxClearTrack = 300
+
+// storedCredentialBody is what the SDKs send for stored credentials: initiator, model
+// and sequence go together (check).
+type storedCredentialBody struct {
+	Initiator        string `json:"initiator" gp:"enum=MERCHANT|PAYER"`
 	StoredCredential *struct {
-		Model    string `json:"model"`
-		Reason   string `json:"reason"`
-		Sequence string `json:"sequence"`
+		Model             string      `json:"model" gp:"enum=UNSCHEDULED|RECURRING|INSTALLMENT|SUBSCRIPTION"`
+		Reason            string      `json:"reason" gp:"enum=INCREMENTAL|RESUBMISSION|REAUTHORIZATION|DELAYED|NO_SHOW"`
+		Sequence          string      `json:"sequence" gp:"enum=FIRST|SUBSEQUENT|LAST"`
+		ContractReference web.Ignored `json:"contract_reference"` // Java, .NET; PHP for MXN in MX
 	} `json:"stored_credential"`
 }
 
-// check judges what the field table cannot: a card or a payment method id, a
+func (b transactionBody) check() error {
+	return checkCardRequest(b.PaymentMethod, b.storedCredentialBody)
+}
+func (b verificationBody) check() error {
+	return checkCardRequest(b.PaymentMethod, b.storedCredentialBody)
+}
+
+// checkCardRequest judges what the tags cannot: a card or a payment method id, a
 // well-formed id, and a stored credential's initiator, model and sequence together
 // (GP's 40007 names all three whichever is missing).
-func (b cardRequestBody) check() error {
-	pm := b.PaymentMethod
+func checkCardRequest(pm paymentMethodBody, b storedCredentialBody) error {
 	switch {
 	case pm.ID != "" && !sandbox.ValidPaymentMethodID(pm.ID):
 		return sandbox.InvalidPaymentMethodID(pm.ID)
@@ -201,59 +204,6 @@ func (b cardRequestBody) check() error {
 		return sandbox.ConditionalFieldsMissing("initiator, model and sequence")
 	}
 	return nil
-}
-
-type paymentMethodBody struct {
-	EntryMode       string `json:"entry_mode"`
-	ID              string `json:"id"`
-	Name            string `json:"name"`
-	Narrative       string `json:"narrative"`
-	FingerprintMode string `json:"fingerprint_mode"`
-	StorageMode     string `json:"storage_mode"`
-	Encryption      *struct {
-		Version string `json:"version"`
-		Method  string `json:"method"`
-		Info    string `json:"info"`
-		Type    string `json:"type"`
-	} `json:"encryption"`
-	Card *struct {
-		Number         string `json:"number"`
-		ExpiryMonth    string `json:"expiry_month"`
-		ExpiryYear     string `json:"expiry_year"`
-		CVV            string `json:"cvv"`
-		CVVIndicator   string `json:"cvv_indicator"`
-		AVSAddress     string `json:"avs_address"`
-		AVSPostalCode  string `json:"avs_postal_code"`
-		Track          string `json:"track"`
-		Tag            string `json:"tag"`
-		ChipCondition  string `json:"chip_condition"`
-		PINBlock       string `json:"pin_block"`
-		Funding        string `json:"funding"`
-		BrandReference string `json:"brand_reference"`
-		Authcode       string `json:"authcode"`
-		Brand          string `json:"brand"`
-	} `json:"card"`
-}
-
-// transactionBody is a checked POST /transactions body.
-type transactionBody struct {
-	cardRequestBody
-	Type              string `json:"type"`
-	CaptureMode       string `json:"capture_mode"`
-	AuthorizationMode string `json:"authorization_mode"`
-	Amount            string `json:"amount"`
-	Description       string `json:"description"`
-	Order             struct {
-		Reference string `json:"reference"`
-	} `json:"order"`
-	GratuityAmount    string `json:"gratuity_amount"`
-	SurchargeAmount   string `json:"surcharge_amount"`
-	ConvenienceAmount string `json:"convenience_amount"`
-	CashbackAmount    string `json:"cashback_amount"`
-	IPAddress         string `json:"ip_address"`
-	MerchantCategory  string `json:"merchant_category"`
-	Masked            string `json:"masked"`
-	currencyConversionBody
 }
 
 // domain converts a checked body into the domain's request. Card data travels only

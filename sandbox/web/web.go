@@ -2,8 +2,9 @@
 // and the sandbox's own admin API (package admin): the middleware every request
 // passes (request id, panic recovery, canonical path, request log, and the hook of
 // the request journal), the Record of a request that the handlers fill and the log
-// and the journal read, reading a body within the limit, the one response writer and
-// the HTTP status of each GP error. It routes nothing: package api builds the router,
+// and the journal read, reading a body within the limit and into its typed request
+// (whose struct, by its gp tags, is the body's field table: Table), the one response
+// writer and the HTTP status of each GP error. It routes nothing: package api builds the router,
 // and both packages register their routes on it.
 package web
 
