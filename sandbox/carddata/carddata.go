@@ -62,7 +62,8 @@ var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,200}\^[0-9]{4}
 // number followed by its expiry, or hex of an EMV 5A tag: the BCD of a card number is
 // its digits). Every such sequence is masked, overlapping ones included, so that a
 // date before a card number, say, cannot hide it; dates, phone numbers and the
-// sandbox's ids have no such sequence and stay readable.
+// sandbox's ids have no such sequence and stay readable, and a UUID standing alone
+// (8-4-4-4-12 hex digits) is an id, read as no card number.
 func Mask(text string) string {
 	cardLike, trackLike := scanDigitRuns(text)
 	if !cardLike {
@@ -120,25 +121,32 @@ func NoneIn[T string | []byte](s T) bool {
 }
 
 // scanDigitRuns reads s once and reports whether it may hold a card number (cardLike:
-// twelve ASCII digits or more, or any non-ASCII byte, which may be a Unicode digit or
-// space) and what every match of trackData has: a run of twelve digits or more
-// followed by '^' (track 1) or by '=', 'D' or 'd' (track 2). Running the expression
-// only when trackLike keeps it off the sandbox's own ids, whose long digit runs
+// a sequence of digits joined by separators with twelve digits or more from its
+// first non-zero one, or any non-ASCII byte, which may be a Unicode digit or space)
+// and what every match of trackData has: a run of twelve digits or more followed by
+// '^' (track 1) or by '=', 'D' or 'd' (track 2). Running the expression only when
+// trackLike keeps it off the sandbox's own ids, whose long digit runs
 // (TRN_CapturedSale000000000000000001) would otherwise send every request path
-// through it: it was a twentieth of the CPU of an adjustment.
+// through it; counting a sequence from its first non-zero digit lets those ids,
+// times and amounts, and so most answers, pass without the card-number scan.
 func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
-	run, digits := 0, 0
+	run, significant := 0, 0 // digits in a row; digits of the sequence from its first non-zero one
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if isDigit(c) {
 			run++
-			if digits++; digits >= 12 {
-				cardLike = true
+			if significant > 0 || c != '0' {
+				if significant++; significant >= minCardDigits {
+					cardLike = true
+				}
 			}
 			continue
 		}
-		if c >= utf8.RuneSelf {
+		switch {
+		case c >= utf8.RuneSelf:
 			cardLike = true
+		case !isCardSeparator(rune(c)):
+			significant = 0
 		}
 		if run >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
 			return true, true
@@ -262,6 +270,10 @@ func isCardSeparator(r rune) bool {
 func hasCardNumber[T string | []byte](s T) bool {
 	var c cardScan
 	for i := 0; i < len(s); {
+		if n := uuidAt(s, i); n > 0 {
+			c.n, i = 0, i+n
+			continue
+		}
 		r, size := runeAt(s, i)
 		if c.next(r, i, size) != 0 {
 			return true
@@ -277,6 +289,10 @@ func maskCardNumbers(b []byte) []byte {
 	var hidden []int // start offsets of the digits to hide
 	var c cardScan
 	for i := 0; i < len(b); {
+		if n := uuidAt(b, i); n > 0 {
+			c.n, i = 0, i+n
+			continue
+		}
 		r, size := runeAt(b, i)
 		for lengths := c.next(r, i, size); lengths != 0; lengths &= lengths - 1 {
 			length := bits.TrailingZeros32(lengths)
@@ -307,6 +323,37 @@ func maskCardNumbers(b []byte) []byte {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// uuidLength is the length of a UUID as text: 32 hex digits in groups of 8-4-4-4-12.
+const uuidLength = 36
+
+// uuidAt returns uuidLength when a UUID starts at s[i], standing alone (no letter or
+// digit right before or after it), else 0. A UUID is an id, never a card number: its
+// hex groups can hold digits that pass the check when read across its dashes (one
+// random UUID in a hundred), and an id must read the same wherever it is shown.
+func uuidAt[T string | []byte](s T, i int) int {
+	end := i + uuidLength
+	if end > len(s) || s[i+8] != '-' || i > 0 && isAlphanumeric(s[i-1]) || end < len(s) && isAlphanumeric(s[end]) {
+		return 0
+	}
+	for j := i; j < end; j++ {
+		switch j - i {
+		case 8, 13, 18, 23:
+			if s[j] != '-' {
+				return 0
+			}
+		default:
+			if !isHexDigit(s[j]) {
+				return 0
+			}
+		}
+	}
+	return uuidLength
+}
+
+func isHexDigit(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func isAlphanumeric(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // keyClass is what a member name says about its value.
 type keyClass int
