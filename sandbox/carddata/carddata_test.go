@@ -140,11 +140,21 @@ func TestMaskEMV(t *testing.T) {
 		{"cardholder name kept", "5F200A444F452F4A4F484E2020", "5F200A444F452F4A4F484E2020"},
 		{"not TLV", "5A09", "[REDACTED]"},
 		{"not hex", "4263-9700-0000-5262", "[REDACTED]"},
+		{"lower case", "5a084263970000005262", "5A08426397******5262"},
+		// Read as one text, the amount's digits and the tags around them pass the check.
+		{"PAN beside amounts", "5A0842639700000052629F02060000000025009F0306000000000000",
+			"5A08426397******52629F02060000000025009F0306000000000000"},
+		{"a star outside a value", "5A*84263970000005262", "[REDACTED]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := MaskEMV(tt.in); got != tt.want {
+			got := MaskEMV(tt.in)
+			if got != tt.want {
 				t.Errorf("MaskEMV(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			// The journal masks what the store keeps masked: again, nothing changes.
+			if again := MaskEMV(got); got != Redacted && again != got {
+				t.Errorf("MaskEMV(%q) = %q, masked again %q", tt.in, got, again)
 			}
 		})
 	}
