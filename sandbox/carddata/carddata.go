@@ -394,6 +394,8 @@ func classifyKey(name, parent []byte) keyClass {
 	var scratch [32]byte
 	k := string(appendNormalizedKey(scratch[:0], name)) // does not escape: on the stack
 	switch {
+	case strings.HasSuffix(k, "result"), strings.HasSuffix(k, "indicator"):
+		return keyPlain // what a check found or a card carries (cvv_result), not a secret
 	case secretKeys[k], strings.Contains(k, "cvv"), strings.Contains(k, "cvc"),
 		strings.Contains(k, "securitycode"), strings.Contains(k, "pinblock"):
 		return keySecret

@@ -124,6 +124,8 @@ func TestMaskJSON(t *testing.T) {
 		{"a reference holds no card member", `{"reference":{"card":{"number":"4263970000005262"}}}`, `{"reference":{"card":{"number":"426397******5262"}}}`},
 		{"track data in a reference", `{"reference":";4263970000005262=25121010000000000?"}`, `{"reference":"[REDACTED]"}`},
 		{"a CVV named like an id", `{"cid":"1234"}`, `{"cid":"[REDACTED]"}`},
+		{"what a check found is no secret", `{"cvv_result":"MATCHED","cvv_indicator":"PRESENT","cvv":"123"}`,
+			`{"cvv_result":"MATCHED","cvv_indicator":"PRESENT","cvv":"[REDACTED]"}`},
 		{"a change of the card's tag", `{"changes":{"payment_method.card.tag":{"from":"","to":"5A084263970000005262"},"amount":{"to":"4263970000005262"}}}`,
 			`{"changes":{"payment_method.card.tag":{"from":"","to":"5A08426397******5262"},"amount":{"to":"426397******5262"}}}`},
 	}
