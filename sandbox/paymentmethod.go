@@ -97,7 +97,7 @@ func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error)
 		pm := PaymentMethod{
 			ID: s.newPaymentMethodID(), MerchantID: m.ID, MerchantName: m.Name, AccountID: acct.ID,
 			AccountName: acct.Name, AppID: c.App.ID, Status: TokenActive, UsageMode: orDefault(req.UsageMode, UsageMultiple),
-			Reference: carddata.Mask(req.Reference), Name: carddata.Mask(req.Name), Card: d.stored(""),
+			Reference: req.Reference, Name: req.Name, Card: d.stored(""),
 			ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
 			Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),
 		}
@@ -191,7 +191,7 @@ func (s *Service) EditPaymentMethod(c Caller, req EditPaymentMethodRequest) (Pay
 			}
 		}
 		if req.Name != "" {
-			pm.Name = carddata.Mask(req.Name)
+			pm.Name = req.Name
 		}
 		pm.UsageMode = orDefault(req.UsageMode, pm.UsageMode)
 		pm.TimeLastUpdated, pm.Action = now, s.newAction(c, "PAYMENT_METHOD_EDIT", now)
