@@ -171,11 +171,15 @@ func TestNonCardMembersEchoedAsSent(t *testing.T) {
 	if token["reference"] != numericRef || device["reference"] != uuidRef {
 		t.Errorf("token %v\ndevice request %v", token, device)
 	}
+	// A UUID in a path is an id, logged and journaled as sent.
+	byUUIDPath := "/payment-methods/PMT_" + uuidRef
+	env.Do("GET", byUUIDPath, apitest.APIHeader(tok), "")
 	places := env.places(t, []string{"/_sandbox/transactions/" + sale["id"].(string), "/_sandbox/device-requests/" + device["id"].(string)})
 	for place, want := range map[string][]string{
 		"database file": {numericRef, uuidRef, panVisa},
-		"journal":       {`"reference":"` + numericRef + `"`, `"reference":"` + uuidRef + `"`, `"description":"` + description + `"`, `"authcode":"426397******5262"`},
+		"journal":       {`"reference":"` + numericRef + `"`, `"reference":"` + uuidRef + `"`, `"description":"` + description + `"`, `"authcode":"426397******5262"`, `"path":"` + byUUIDPath + `"`},
 		"admin views":   {`"reference":"` + numericRef + `"`, `"reference":"` + uuidRef + `"`, `"authcode":"426397******5262"`},
+		"log":           {`"path":"` + byUUIDPath + `"`},
 	} {
 		for _, w := range want {
 			if !bytes.Contains(places[place], []byte(w)) {
