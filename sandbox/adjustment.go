@@ -3,6 +3,8 @@ package sandbox
 import (
 	"strings"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // AdjustmentHistoryLimit is how many adjustments of one transaction are remembered;
@@ -18,7 +20,7 @@ type AdjustRequest struct {
 	MerchantID     string // set on the partner path /merchants/{mid}/transactions/{id}/adjustment
 	Amount         string
 	GratuityAmount string
-	Tag            string
+	Tag            string // EMV TLV data in hex, as sent: masked where it is kept
 	Version        string
 	Idempotency    Idempotency
 }
@@ -90,7 +92,7 @@ func applyAdjustment(t *Transaction, req AdjustRequest) map[string]Change {
 	}
 	set("amount", &t.Amount, NormalizeAmount(req.Amount))
 	set("gratuity_amount", &t.GratuityAmount, NormalizeAmount(req.GratuityAmount))
-	set("payment_method.card.tag", &t.EMVTag, req.Tag)
+	set("payment_method.card.tag", &t.EMVTag, carddata.MaskEMV(req.Tag)) // the one card member an adjustment keeps
 	return changes
 }
 

@@ -3,8 +3,6 @@ package sandbox
 import (
 	"errors"
 	"time"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // defaultMerchantMeta records the first merchant of the fixtures: the merchant of a
@@ -30,18 +28,15 @@ var currencyCountry = map[string]string{
 // the currency of the merchant's pricing profile (USD without one) and its country,
 // an approved payment result, and, for a captured transaction, the merchant's open
 // batch (a new BAT_ batch when none is open). A replaced transaction starts with no
-// adjustment history. Card data in free-text fields is masked before it is stored.
+// adjustment history. Its card members are masked as a fixture's are
+// (withCardMembersMasked); every other member is kept as sent.
 func (s *Service) SeedTransaction(t Transaction) (Transaction, error) {
-	if carddata.HoldsCardData(t.ID) {
-		// An id is a key: masked, it would be another id, and no valid one.
-		return Transaction{}, InvalidDocument("id: holds a card number")
-	}
 	if t.ID != "" {
 		if problem := IDProblem(t.ID); problem != "" {
 			return Transaction{}, InvalidDocument("id: " + problem)
 		}
 	}
-	maskRecord(&t)
+	t = t.withCardMembersMasked()
 	err := s.store.Update(func(tx Tx) error {
 		now := s.clock.Now()
 		if err := s.seedDefaults(tx, &t, now); err != nil {

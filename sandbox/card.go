@@ -6,25 +6,25 @@ import (
 )
 
 // CardInput is payment_method of a card request as the SDKs send it, for every entry
-// mode. It lives only as long as the request: the Service keeps the brand, the first
-// six and the last four digits of the number and nothing else of it; track data, PIN
-// block and CVV are read to decide the outcome and then dropped.
+// mode. It lives only as long as the request, and is the place each card member's
+// rule is stated: what a transaction or a token keeps of it is built from it here
+// (readCard, cardData.stored) and in paymentResult, and nothing else of it is kept.
 type CardInput struct {
-	EntryMode     string // SWIPE, CHIP, MANUAL, CONTACTLESS_CHIP, ... (ECOM, MOTO for CNP)
-	Name          string
-	Number        string
-	ExpiryMonth   string
-	ExpiryYear    string // two digits, as the SDKs send it
-	CVV           string
-	Track         string
-	Tag           string // EMV TLV data in hex
-	PINBlock      string
-	ChipCondition string // PREV_SUCCESS, PREV_FAILED
-	Funding       string // CREDIT, DEBIT
+	EntryMode     string // SWIPE, CHIP, MANUAL, CONTACTLESS_CHIP, ... (ECOM, MOTO for CNP): kept
+	Name          string // the cardholder's name: no card data, kept as sent
+	Number        string // card data: kept as brand, first six and last four digits (stored)
+	ExpiryMonth   string // kept by a token only, which a charge needs
+	ExpiryYear    string // two digits, as the SDKs send it; as ExpiryMonth
+	CVV           string // card data: read for the outcome, dropped
+	Track         string // card data: read for the number and expiry, dropped
+	Tag           string // EMV TLV data in hex, card data: read for the outcome, dropped
+	PINBlock      string // card data: read for the outcome, dropped
+	ChipCondition string // PREV_SUCCESS, PREV_FAILED: read, dropped
+	Funding       string // CREDIT, DEBIT: kept
 	Encrypted     bool   // payment_method.encryption was sent: Track may be ciphertext
-	Authcode      string // an offline authorization code
-	AVSAddress    string
-	AVSPostalCode string
+	Authcode      string // an offline authorization code: no card data, kept as sent
+	AVSAddress    string // read for the AVS outcome, dropped
+	AVSPostalCode string // as AVSAddress
 }
 
 // StoredCard is what the sandbox keeps of a card: enough to show and to search

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Meet in the Cloud: POST /devices sends a UPA command to the card-present terminal
@@ -212,7 +210,7 @@ func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, n
 		ID: "DRQ_" + s.ids.Alphanumeric(30), DeviceID: dev.ID, MerchantID: m.ID, MerchantName: m.Name,
 		AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID, Channel: orDefault(req.Channel, ChannelCP),
 		Country: orDefault(req.Country, "US"), Currency: orDefault(req.Currency, "USD"),
-		Reference: carddata.Mask(req.Reference), TimeCreated: now, StatusURL: req.StatusURL,
+		Reference: req.Reference, TimeCreated: now, StatusURL: req.StatusURL,
 		Command: req.Command, Presentation: req.Presentation, Status: DeviceRequestInitiated,
 		Action: s.newAction(c, "PROCESS_DEVICE_COMMAND", now),
 	}
@@ -294,6 +292,7 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 		if err := s.runTerminal(tx, Caller{App: app}, &dev, &d, now); err != nil {
 			return err
 		}
+		d.Presentation = d.Presentation.kept()
 		if err := tx.PutDevice(dev); err != nil {
 			return err
 		}
@@ -386,6 +385,10 @@ func (s *Service) DeviceRequestState(id string) (DeviceRequest, error) {
 // unless it says otherwise.
 func putFixtureDevices(tx Tx, devices []Device) error {
 	for _, d := range devices {
+		if d.Card != "" && !KnownTerminalCard(d.Card) {
+			// A device keeps a test card's name, never a card number.
+			return InvalidDocument("devices: " + d.ID + ": card: want a terminal test card (" + strings.Join(TerminalCardNames(), ", ") + ")")
+		}
 		d.Status = orDefault(d.Status, DeviceActive)
 		d.Mode = orDefault(d.Mode, DeviceModeComplete)
 		if err := tx.PutDevice(d); err != nil {

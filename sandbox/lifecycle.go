@@ -314,7 +314,7 @@ func (s *Service) increment(c Caller, req LifecycleRequest, t Transaction, now t
 	t.Amount = add(t.Amount, NormalizeAmount(req.Amount))
 	t.AuthorizationAmount = t.Amount
 	if req.Lodging != nil {
-		t.Lodging = req.Lodging.withCardDataMasked()
+		t.Lodging = req.Lodging
 	}
 	t.Action = s.newAction(c, "INCREMENTAL_AUTH", now)
 	return []Transaction{t}, nil

@@ -28,10 +28,10 @@ const (
 // as it completed, OrderID its id, Seq 1.
 type Notification struct {
 	OrderID     string            `json:"order_id"`
-	Seq         int               `json:"seq"`                 // 1 for the creation, then one per change
-	Order       Order             `json:"order"`               // as the change left it, without the request and history no body shows
-	AppKey      string            `json:"app_key" mask:"keep"` // the key the body is signed with (see Sign)
-	URL         string            `json:"url" mask:"keep"`     // called as given, masked where shown
+	Seq         int               `json:"seq"`     // 1 for the creation, then one per change
+	Order       Order             `json:"order"`   // as the change left it, without the request and history no body shows
+	AppKey      string            `json:"app_key"` // the key the body is signed with (see Sign)
+	URL         string            `json:"url"`     // called and shown as given
 	Created     time.Time         `json:"created"`
 	State       string            `json:"state"`
 	Attempts    []DeliveryAttempt `json:"attempts"`

@@ -1,20 +1,24 @@
 package sandbox
 
 import (
+	"cmp"
 	"errors"
 	"math/big"
 	"time"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
-// OrderRequest is a validated device-order body. Card data arrives already masked:
-// the api layer never hands a clear card number or a CVV to the domain.
+// OrderRequest is a validated device-order body. Its one card member is the payment
+// card's number, masked where the order is built (newOrder); the CVV never reaches the
+// domain. Everything else is kept as sent.
 type OrderRequest struct {
 	Products       []OrderProduct `json:"products,omitempty"`
 	PricingProfile string         `json:"pricing_profile,omitempty"`
 	Status         string         `json:"status,omitempty"`
 	Addresses      []OrderAddress `json:"addresses,omitempty"`
 	PaymentMethod  *OrderPayment  `json:"payment_method,omitempty"`
-	StatusURL      string         `json:"status_url,omitempty" mask:"keep"` // where to call: never masked
+	StatusURL      string         `json:"status_url,omitempty"` // where to call, as sent
 	BatchCloseTime string         `json:"batch_close_time,omitempty"`
 }
 
@@ -47,6 +51,7 @@ type OrderAddress struct {
 // first six and last four digits only; the CVV is never kept.
 type OrderPayment struct {
 	Name          string `json:"name,omitempty"`
+	Number        string `json:"-"` // as sent; never kept: see withCardMasked
 	MaskedNumber  string `json:"masked_number,omitempty"`
 	ExpiryMonth   string `json:"expiry_month,omitempty"`
 	ExpiryYear    string `json:"expiry_year,omitempty"`
@@ -78,7 +83,6 @@ type Quote struct {
 // PlaceOrder places a device order for a merchant: it is stored INITIATED and, with a
 // status_url, its first notification is written in the same transaction.
 func (s *Service) PlaceOrder(c Caller, merchantID, version string, req OrderRequest, idem Idempotency) (Order, error) {
-	req = req.WithCardDataMasked()
 	notified := false
 	o, replayed, err := execute(s, c, idem, "order", func(tx Tx, now time.Time) (string, Order, error) {
 		o, m, err := s.newOrder(tx, c, merchantID, version, req, now)
@@ -113,7 +117,6 @@ func (s *Service) PlaceOrder(c Caller, merchantID, version string, req OrderRequ
 // notified, so a fresh idempotency key stays free; a key already consumed is refused
 // as for any other request, since the key must not have been seen within the window.
 func (s *Service) PriceOrder(c Caller, merchantID, version string, req OrderRequest, idem Idempotency) (Quote, error) {
-	req = req.WithCardDataMasked()
 	var q Quote
 	err := s.store.View(func(tx Tx) error {
 		now := s.clock.Now()
@@ -148,8 +151,19 @@ func (s *Service) newOrder(tx Tx, c Caller, merchantID, version string, req Orde
 	return Order{
 		ID: "ORD_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name,
 		Status: OrderInitiated, TimeCreated: now, TimeLastUpdated: now, AppID: c.App.ID,
-		Version: version, Request: req, Action: s.newAction(c, "ORDER_INITIATED", now),
+		Version: version, Request: req.withCardMasked(), Action: s.newAction(c, "ORDER_INITIATED", now),
 	}, m, nil
+}
+
+// withCardMasked is the request as an order keeps it: the payment card's number as
+// its first six and last four digits, and not as sent.
+func (r OrderRequest) withCardMasked() OrderRequest {
+	if p := r.PaymentMethod; p != nil {
+		kept := *p
+		kept.MaskedNumber, kept.Number = carddata.MaskNumber(cmp.Or(p.Number, p.MaskedNumber)), ""
+		r.PaymentMethod = &kept
+	}
+	return r
 }
 
 // orderTransitions is the order lifecycle [SB]: INITIATED → PROCESSING → SHIPPED →

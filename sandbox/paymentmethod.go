@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // Payment method (token) statuses and usage modes [GP].
@@ -48,22 +46,14 @@ var paymentMethodIDPattern = regexp.MustCompile(`^PMT_[0-9A-Za-z-]{1,46}$`)
 func ValidPaymentMethodID(id string) bool { return paymentMethodIDPattern.MatchString(id) }
 
 // newPaymentMethodID is PMT_ and a lower-case UUID-shaped id, as GP writes them [GP].
-// Its hex groups can hold a run of digits the card-data masking would take for a card
-// number, which would garble the id in the journal and in every record it is named in:
-// such an id is drawn again.
 func (s *Service) newPaymentMethodID() string {
 	const hexDigits = "0123456789abcdef"
-	for {
-		raw := []byte(s.ids.Alphanumeric(32))
-		for i, c := range raw {
-			raw[i] = hexDigits[int(c)%16]
-		}
-		h := string(raw)
-		id := "PMT_" + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-		if carddata.NoneIn(id) {
-			return id
-		}
+	raw := []byte(s.ids.Alphanumeric(32))
+	for i, c := range raw {
+		raw[i] = hexDigits[int(c)%16]
 	}
+	h := string(raw)
+	return "PMT_" + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // TokenizeRequest is a validated POST /payment-methods body.
@@ -97,7 +87,7 @@ func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error)
 		pm := PaymentMethod{
 			ID: s.newPaymentMethodID(), MerchantID: m.ID, MerchantName: m.Name, AccountID: acct.ID,
 			AccountName: acct.Name, AppID: c.App.ID, Status: TokenActive, UsageMode: orDefault(req.UsageMode, UsageMultiple),
-			Reference: carddata.Mask(req.Reference), Name: carddata.Mask(req.Name), Card: d.stored(""),
+			Reference: req.Reference, Name: req.Name, Card: d.stored(""),
 			ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
 			Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),
 		}
@@ -191,7 +181,7 @@ func (s *Service) EditPaymentMethod(c Caller, req EditPaymentMethodRequest) (Pay
 			}
 		}
 		if req.Name != "" {
-			pm.Name = carddata.Mask(req.Name)
+			pm.Name = req.Name
 		}
 		pm.UsageMode = orDefault(req.UsageMode, pm.UsageMode)
 		pm.TimeLastUpdated, pm.Action = now, s.newAction(c, "PAYMENT_METHOD_EDIT", now)

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/bounded"
 )
 
@@ -46,7 +47,7 @@ const callerCacheSize = 10000
 
 // NewService wires a Service.
 func NewService(store Store, clock Clock, ids IDs) *Service {
-	return &Service{store: maskingStore{store}, clock: clock, ids: ids, callers: bounded.New[Caller](callerCacheSize)}
+	return &Service{store: store, clock: clock, ids: ids, callers: bounded.New[Caller](callerCacheSize)}
 }
 
 // Clock returns the sandbox clock the service reads.
@@ -249,7 +250,7 @@ func (r *execution[T]) update(tx Tx) error {
 	if idem.Key == "" {
 		return nil
 	}
-	rec = IdempotencyRecord{AppID: r.appID, Key: idem.Key, ResourceID: id, Kind: r.kind, Time: now}
+	rec = IdempotencyRecord{AppID: r.appID, Key: storedKey(idem.Key), ResourceID: id, Kind: r.kind, Time: now}
 	if idem.Replay {
 		// Only replay mode needs the request and the answer again: a day of keys
 		// is kept, so outside it a key keeps only what a 409 names.
@@ -267,7 +268,7 @@ func recentKey(tx Tx, appID string, idem Idempotency, now time.Time) (rec Idempo
 	if idem.Key == "" {
 		return rec, false, nil
 	}
-	rec, err = tx.Idempotency(appID, idem.Key)
+	rec, err = tx.Idempotency(appID, storedKey(idem.Key))
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return rec, false, nil
@@ -276,6 +277,11 @@ func recentKey(tx Tx, appID string, idem Idempotency, now time.Time) (rec Idempo
 	}
 	return rec, now.Sub(rec.Time) < IdempotencyWindow, nil
 }
+
+// storedKey is an idempotency key as the store keeps it: a key is a client's free
+// text, and one carrying card data is kept, and looked up, as its hash (see
+// carddata.KeyWithout).
+func storedKey(key string) string { return carddata.KeyWithout(key) }
 
 // duplicateOf builds the 409 for a consumed key, naming the first resource and, for
 // orders, its current status.
@@ -377,9 +383,6 @@ func (s *Service) LoadFixtures(f Fixtures, reset bool) (bool, error) {
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
-		// Fixture files are data like any request's: their card data is masked too,
-		// before a transaction's id is used as a key or a batch member.
-		f.Transactions = maskedTransactions(f.Transactions)
 		if err := putFixtures(tx, f); err != nil {
 			return err
 		}
@@ -423,6 +426,7 @@ func putFixtures(tx Tx, f Fixtures) error {
 	}
 	closed := closedFixtureBatches(f)
 	for _, t := range f.Transactions {
+		t = t.withCardMembersMasked() // fixtures are data like any request's
 		t.BatchClosed = t.BatchClosed || closed[t.BatchID]
 		if err := tx.PutTransaction(t); err != nil {
 			return err

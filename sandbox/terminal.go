@@ -38,6 +38,16 @@ type Presentation struct {
 
 func (p Presentation) isZero() bool { return p == Presentation{} }
 
+// kept is the presentation as a device request keeps it once its command has run: a
+// card number keyed in masked to its first six and last four digits, a test card's
+// name as it is.
+func (p Presentation) kept() Presentation {
+	if !KnownTerminalCard(p.Card) {
+		p.Card = carddata.MaskNumber(p.Card)
+	}
+	return p
+}
+
 // visaTrack is GP's approved Visa test track.
 const visaTrack = "%B4012002000060016^VI TEST CREDIT^251210118039000000000396?;4012002000060016=25121011803939600000?"
 

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
@@ -179,7 +180,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
 		Encryption: req.Encryption,
 	}
-	t.Card.Name = carddata.Mask(req.Card.Name)
+	t.Card.Name = req.Card.Name
 	if action == actionRefund {
 		t.Type = TypeRefund
 	}
@@ -193,9 +194,6 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.PaymentMethod.ID = req.TokenID
 	t.Action = s.newAction(c, actionType(action), now)
-	// The answer shows what is stored: the authcode, the reference and every other
-	// field the request chose, with their card data masked.
-	maskRecord(&t)
 	if !o.approved {
 		t.Action.ResultCode = StatusDeclined
 		if action == actionVerify {
@@ -359,8 +357,8 @@ type Transaction struct {
 	Order               *OrderAmounts `json:"order,omitempty"`
 	BatchID             string        `json:"batch_id"`
 	BatchClosed         bool          `json:"batch_closed"`
-	EMVTag              string        `json:"emv_tag,omitempty" mask:"emv"` // stored, never echoed
-	AdjustmentCount     int           `json:"adjustment_count,omitempty"`   // adjustments ever made: numbers the history
+	EMVTag              string        `json:"emv_tag,omitempty"`          // masked (applyAdjustment); stored, never echoed
+	AdjustmentCount     int           `json:"adjustment_count,omitempty"` // adjustments ever made: numbers the history
 	Action              Action        `json:"action"`
 	Scenarios           []string      `json:"scenarios,omitempty"`
 
@@ -383,6 +381,29 @@ type Transaction struct {
 	// DuplicateOf names the earlier approved payment this one repeats (same card,
 	// amount, currency and reference within the duplicate window) [SB].
 	DuplicateOf string `json:"duplicate_of,omitempty"`
+}
+
+// withCardMembersMasked is t with each of its card members as the sandbox keeps
+// them, for a transaction built whole outside a card request (a fixture, an admin
+// seed, a Go test's record): its EMV data masked as carddata.MaskEMV does, the
+// card's first six and last four digits no more than six and four, and
+// masked_number_last4 an X for every character but the last four. A transaction a
+// request makes is built so (cardData.stored, paymentResult, applyAdjustment). Its
+// other members are the sandbox's own or kept as sent.
+func (t Transaction) withCardMembersMasked() Transaction {
+	if t.EMVTag != "" {
+		t.EMVTag = carddata.MaskEMV(t.EMVTag)
+	}
+	if n := len(t.Card.First6); n > 6 {
+		t.Card.First6 = t.Card.First6[:6]
+	}
+	if n := len(t.Card.Last4); n > 4 {
+		t.Card.Last4 = t.Card.Last4[n-4:]
+	}
+	if shown := t.PaymentMethod.Card.MaskedNumberLast4; len(shown) > 4 {
+		t.PaymentMethod.Card.MaskedNumberLast4 = strings.Repeat("X", len(shown)-4) + shown[len(shown)-4:]
+	}
+	return t
 }
 
 // PaymentResult is the payment_method block of a Transaction response.

@@ -31,6 +31,15 @@ type adminHandler func(r *http.Request) (any, error)
 // the configured admin token does, compared in constant time; without one configured
 // the admin API is open.
 func (s *Server) admin(h adminHandler) http.Handler {
+	return s.adminCall(h, func(body []byte) []byte { return body })
+}
+
+// adminRecords is admin for the calls that show records a client's requests wrote
+// (transactions, orders, terminals and their requests): their free text is masked
+// (see masked).
+func (s *Server) adminRecords(h adminHandler) http.Handler { return s.adminCall(h, masked) }
+
+func (s *Server) adminCall(h adminHandler, shown func([]byte) []byte) http.Handler {
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := h(r)
 		if err != nil {
@@ -42,8 +51,21 @@ func (s *Server) admin(h adminHandler) http.Handler {
 			web.WriteError(w, r, err)
 			return
 		}
-		web.WriteBody(w, r, http.StatusOK, body)
+		web.WriteBody(w, r, http.StatusOK, shown(body))
 	}))
+}
+
+// masked is an admin answer as the inspector shows it. A record keeps what a client
+// sent as sent, but for its card members (masked where the record is built), so a
+// card number typed into free text (an address, an authcode) is masked here, as the
+// journal masks a body (carddata.MaskJSON): ids, references and URLs shown as sent,
+// every other value with its card numbers masked. An answer without a card-like
+// sequence of digits, nearly every one, is kept as it is.
+func masked(body []byte) []byte {
+	if carddata.NoneIn(body) {
+		return body
+	}
+	return carddata.MaskJSON(body)
 }
 
 // adminOnly lets a request through to h only with the admin token, when one is set,
@@ -294,10 +316,11 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 			action, status = d.Action.Type, d.Status
 		}
 		v := notificationView{
-			OrderID: n.OrderID, Seq: n.Seq, Action: action, OrderStatus: status, URL: carddata.Mask(n.URL),
+			OrderID: n.OrderID, Seq: n.Seq, Action: action, OrderStatus: status, URL: n.URL,
 			Signature: sandbox.Sign(body, n.AppKey),
 			State:     n.State, Created: sandbox.FormatTime(n.Created), NextAttempt: sandbox.FormatOptionalTime(n.NextAttempt),
-			Attempts: []attemptView{}, Body: body,
+			Attempts: []attemptView{}, Body: masked(body), // signed as sent, shown masked
+
 		}
 		for _, a := range n.Attempts {
 			v.Attempts = append(v.Attempts, attemptView{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
@@ -61,8 +62,8 @@ func (a *journalAnswer) view() *JournalResponse {
 }
 
 // journalResponse is the answer as the journal keeps it: a few headers and the body,
-// cut to journalBodyCap, the card data of an error masked as in requests, and the
-// access token redacted.
+// cut to journalBodyCap, its card data masked as in requests, and the access token
+// redacted.
 func journalResponse(rec *web.Record) journalAnswer {
 	if rec.ResponseHeader == nil {
 		return journalAnswer{} // no answer was written: a fault closed the connection
@@ -77,14 +78,14 @@ func journalResponse(rec *web.Record) journalAnswer {
 		body, resp.truncated = bytes.Clone(body[:journalBodyCap]), true
 	}
 	body = withoutToken(body)
-	if rec.Status < http.StatusBadRequest && !resp.truncated && len(body) > 0 {
-		// A success is rendered from stored records, whose card data was masked
-		// before it was stored, by json.Marshal: checking or masking it again would
-		// only cost every request two scans of its answer.
+	if rec.Status < http.StatusBadRequest && !resp.truncated && len(body) > 0 && carddata.NoneIn(body) {
+		// A success the sandbox rendered with json.Marshal, nothing card-like in it:
+		// kept as it is, as nearly every answer is.
 		resp.body = body
 		return resp
 	}
-	// An error may echo what a client sent (an id in a path): masked as a request is.
+	// An answer echoes what a client sent (a name, an authcode, an id in a path), and
+	// a record keeps it as sent but for its card members: masked as a request is.
 	resp.body = maskedBody(body, resp.truncated)
 	return resp
 }

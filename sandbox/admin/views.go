@@ -5,7 +5,6 @@ import (
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // The admin views: every shape the admin API (/_sandbox/...) sends, beside the public
@@ -60,12 +59,9 @@ type adminOrder struct {
 }
 
 func adminOrderView(o sandbox.Order) adminOrder {
-	// The status_url is stored as sent, to be called as given; it is shown masked.
-	req := o.Request
-	req.StatusURL = carddata.Mask(req.StatusURL)
 	return adminOrder{
-		OrderView: api.NewOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: req.StatusURL,
-		Request: req, History: o.History,
+		OrderView: api.NewOrderView(o), AppID: o.AppID, Version: o.Version, StatusURL: o.Request.StatusURL,
+		Request: o.Request, History: o.History,
 	}
 }
 

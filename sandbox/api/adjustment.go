@@ -2,8 +2,6 @@ package api
 
 import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // adjustment is POST /transactions/{id}/adjustment and its partner form
@@ -39,7 +37,7 @@ func adjust(s *Server, c *call, req adjustmentRequest) (any, error) {
 		MerchantID:     c.vars["merchant_id"],
 		Amount:         req.Amount,
 		GratuityAmount: req.GratuityAmount,
-		Tag:            carddata.MaskEMV(req.PaymentMethod.Card.Tag),
+		Tag:            req.PaymentMethod.Card.Tag,
 		Version:        c.version,
 		Idempotency:    c.idem,
 	})

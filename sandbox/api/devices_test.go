@@ -487,7 +487,7 @@ func TestDeviceKeyedCardIsNotKept(t *testing.T) {
 	if c := env.MustAdmin("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", `{"card":"`+panVisa+`"}`); c["status"] != "COMPLETE" || apitest.Dig(c, "response.data.payment.cardType") != "VISA" {
 		t.Fatalf("presented: %v", c)
 	}
-	env.mustHoldNone(t, []string{"/_sandbox/devices", "/_sandbox/device-requests/" + d["id"].(string)}, panVisa)
+	env.mustHoldNone(t, []string{"/_sandbox/devices", "/_sandbox/device-requests/" + d["id"].(string)}, true, panVisa)
 }
 
 // A wrong PIN keyed at the terminal, scripted by a scenario or presented through the

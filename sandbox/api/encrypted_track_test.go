@@ -67,5 +67,5 @@ func TestEncryptedTrackSale(t *testing.T) {
 			t.Errorf("%s: %+v", name, got)
 		}
 	}
-	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + id, "/_sandbox/transactions"}, secret, secret[100:140])
+	env.mustHoldNone(t, []string{"/_sandbox/transactions/" + id, "/_sandbox/transactions"}, true, secret, secret[100:140])
 }

@@ -2,8 +2,6 @@ package api
 
 import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-
-	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 )
 
 // orders is POST /merchants/{merchant_id}/orders: a device order, or with status
@@ -87,8 +85,8 @@ func createOrder(s *Server, c *call, req orderRequest) (any, error) {
 	return NewOrderView(o), nil
 }
 
-// domain converts the request into the domain's order request. The card number is
-// masked here and the CVV dropped, so neither ever reaches the store.
+// domain converts the request into the domain's order request. The CVV is dropped
+// here; the card number is masked where the order is built.
 func (req orderRequest) domain() sandbox.OrderRequest {
 	out := sandbox.OrderRequest{
 		PricingProfile: req.PricingProfile, Status: req.Status,
@@ -110,7 +108,7 @@ func (req orderRequest) domain() sandbox.OrderRequest {
 	}
 	if pm := req.PaymentMethod; pm != nil {
 		out.PaymentMethod = &sandbox.OrderPayment{
-			Name: pm.Name, MaskedNumber: carddata.MaskNumber(pm.Card.Number),
+			Name: pm.Name, Number: pm.Card.Number,
 			ExpiryMonth: pm.Card.ExpiryMonth, ExpiryYear: pm.Card.ExpiryYear,
 			AVSPostalCode: pm.Card.AVSPostalCode,
 		}

@@ -62,7 +62,8 @@ var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,200}\^[0-9]{4}
 // number followed by its expiry, or hex of an EMV 5A tag: the BCD of a card number is
 // its digits). Every such sequence is masked, overlapping ones included, so that a
 // date before a card number, say, cannot hide it; dates, phone numbers and the
-// sandbox's ids have no such sequence and stay readable.
+// sandbox's ids have no such sequence and stay readable, and a UUID standing alone
+// (8-4-4-4-12 hex digits) is an id, read as no card number.
 func Mask(text string) string {
 	cardLike, trackLike := scanDigitRuns(text)
 	if !cardLike {
@@ -120,25 +121,32 @@ func NoneIn[T string | []byte](s T) bool {
 }
 
 // scanDigitRuns reads s once and reports whether it may hold a card number (cardLike:
-// twelve ASCII digits or more, or any non-ASCII byte, which may be a Unicode digit or
-// space) and what every match of trackData has: a run of twelve digits or more
-// followed by '^' (track 1) or by '=', 'D' or 'd' (track 2). Running the expression
-// only when trackLike keeps it off the sandbox's own ids, whose long digit runs
+// a sequence of digits joined by separators with twelve digits or more from its
+// first non-zero one, or any non-ASCII byte, which may be a Unicode digit or space)
+// and what every match of trackData has: a run of twelve digits or more followed by
+// '^' (track 1) or by '=', 'D' or 'd' (track 2). Running the expression only when
+// trackLike keeps it off the sandbox's own ids, whose long digit runs
 // (TRN_CapturedSale000000000000000001) would otherwise send every request path
-// through it: it was a twentieth of the CPU of an adjustment.
+// through it; counting a sequence from its first non-zero digit lets those ids,
+// times and amounts, and so most answers, pass without the card-number scan.
 func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
-	run, digits := 0, 0
+	run, significant := 0, 0 // digits in a row; digits of the sequence from its first non-zero one
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if isDigit(c) {
 			run++
-			if digits++; digits >= 12 {
-				cardLike = true
+			if significant > 0 || c != '0' {
+				if significant++; significant >= minCardDigits {
+					cardLike = true
+				}
 			}
 			continue
 		}
-		if c >= utf8.RuneSelf {
+		switch {
+		case c >= utf8.RuneSelf:
 			cardLike = true
+		case !isCardSeparator(rune(c)):
+			significant = 0
 		}
 		if run >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
 			return true, true
@@ -262,6 +270,10 @@ func isCardSeparator(r rune) bool {
 func hasCardNumber[T string | []byte](s T) bool {
 	var c cardScan
 	for i := 0; i < len(s); {
+		if n := uuidAt(s, i); n > 0 {
+			c.n, i = 0, i+n
+			continue
+		}
 		r, size := runeAt(s, i)
 		if c.next(r, i, size) != 0 {
 			return true
@@ -277,6 +289,10 @@ func maskCardNumbers(b []byte) []byte {
 	var hidden []int // start offsets of the digits to hide
 	var c cardScan
 	for i := 0; i < len(b); {
+		if n := uuidAt(b, i); n > 0 {
+			c.n, i = 0, i+n
+			continue
+		}
 		r, size := runeAt(b, i)
 		for lengths := c.next(r, i, size); lengths != 0; lengths &= lengths - 1 {
 			length := bits.TrailingZeros32(lengths)
@@ -308,6 +324,37 @@ func maskCardNumbers(b []byte) []byte {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// uuidLength is the length of a UUID as text: 32 hex digits in groups of 8-4-4-4-12.
+const uuidLength = 36
+
+// uuidAt returns uuidLength when a UUID starts at s[i], standing alone (no letter or
+// digit right before or after it), else 0. A UUID is an id, never a card number: its
+// hex groups can hold digits that pass the check when read across its dashes (one
+// random UUID in a hundred), and an id must read the same wherever it is shown.
+func uuidAt[T string | []byte](s T, i int) int {
+	end := i + uuidLength
+	if end > len(s) || s[i+8] != '-' || i > 0 && isAlphanumeric(s[i-1]) || end < len(s) && isAlphanumeric(s[end]) {
+		return 0
+	}
+	for j := i; j < end; j++ {
+		switch j - i {
+		case 8, 13, 18, 23:
+			if s[j] != '-' {
+				return 0
+			}
+		default:
+			if !isHexDigit(s[j]) {
+				return 0
+			}
+		}
+	}
+	return uuidLength
+}
+
+func isHexDigit(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func isAlphanumeric(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z' }
+
 // keyClass is what a member name says about its value.
 type keyClass int
 
@@ -316,6 +363,7 @@ const (
 	keySecret              // CVV, PIN block, track data, credentials: redacted whole
 	keyCardNumber          // a card number: first six and last four kept
 	keyEMV                 // EMV TLV data: sensitive tags masked
+	keyIdentifier          // an id, a reference, a URL: shown as sent
 )
 
 // secretKeys are member names, lower case without separators, whose value is a secret.
@@ -346,6 +394,8 @@ func classifyKey(name, parent []byte) keyClass {
 	var scratch [32]byte
 	k := string(appendNormalizedKey(scratch[:0], name)) // does not escape: on the stack
 	switch {
+	case strings.HasSuffix(k, "result"), strings.HasSuffix(k, "indicator"):
+		return keyPlain // what a check found or a card carries (cvv_result), not a secret
 	case secretKeys[k], strings.Contains(k, "cvv"), strings.Contains(k, "cvc"),
 		strings.Contains(k, "securitycode"), strings.Contains(k, "pinblock"):
 		return keySecret
@@ -353,11 +403,27 @@ func classifyKey(name, parent []byte) keyClass {
 		return keySecret
 	case cardNumberKeys[k], k == "number" && isCardKey(parent):
 		return keyCardNumber
-	case emvKeys[k], k == "tag" && isCardKey(parent):
+	case isEMVKey(k), k == "tag" && isCardKey(parent):
 		return keyEMV
+	case (k == "from" || k == "to") && isEMVKey(normalizedParent(parent)):
+		// A change of the card's tag, as the adjustment history records it.
+		return keyEMV
+	case k == "id", strings.HasSuffix(k, "id"), strings.Contains(k, "reference"), strings.HasSuffix(k, "url"):
+		return keyIdentifier
 	}
 	return keyPlain
 }
+
+// normalizedParent is the normalized name of a parent, for the rare member whose
+// class it decides.
+func normalizedParent(parent []byte) string {
+	var scratch [32]byte
+	return string(appendNormalizedKey(scratch[:0], parent))
+}
+
+// isEMVKey reports whether a normalized member name names EMV data: one of emvKeys,
+// or a path ending in the card's tag (payment_method.card.tag).
+func isEMVKey(k string) bool { return emvKeys[k] || strings.HasSuffix(k, "cardtag") }
 
 // isCardKey reports whether a member name normalizes to "card".
 func isCardKey(name []byte) bool { return normalizedIs(name, "card") }
@@ -409,21 +475,32 @@ func maskValueAs(class keyClass, v string) string {
 		return MaskNumber(v)
 	case keyEMV:
 		return MaskEMV(v)
+	case keyIdentifier:
+		return v
 	}
 	return Mask(v)
 }
 
-// MaskJSON returns a request body with its card data masked. It reads the
-// body as JSON but tolerates anything (syntax errors, a body cut short, text that is
-// not JSON at all, key=value forms): the value of every sensitive member is masked
-// according to its name, and card data anywhere else as Mask does. A body
-// that was valid JSON stays valid JSON, with the same layout.
-func MaskJSON(raw []byte) []byte {
+// MaskJSON returns a body with its card data masked, for the journal and the
+// inspector. It reads the body as JSON but tolerates anything (syntax errors, a body
+// cut short, text that is not JSON at all, key=value forms). A member is masked by
+// its name: a card number keeps its first six and last four digits, a secret (CVV,
+// PIN block, track, credentials) is [REDACTED], EMV data is masked as MaskEMV does;
+// an id, a reference or a URL (a name that is or ends in id, that holds reference,
+// that ends in url, in any case and with any separators) is shown as sent, as the
+// API echoes it, a numeric reference that passes the Luhn check included; every
+// other value is free text, masked as Mask does. Track data is redacted wherever it
+// is. A body that was valid JSON stays valid JSON, with the same layout.
+func MaskJSON(raw []byte) []byte { return maskJSON(raw, true) }
+
+// maskJSON is MaskJSON; without showIdentifiers, ids, references and URLs are masked
+// as free text, so that a test can check the masking finds every card number.
+func maskJSON(raw []byte, showIdentifiers bool) []byte {
 	in := raw
 	if _, trackLike := scanDigitRuns(raw); trackLike {
 		in = trackData.ReplaceAll(raw, []byte(Redacted))
 	}
-	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16)}
+	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16), showIdentifiers: showIdentifiers}
 	m.run()
 	if !NoneIn(m.out) && !json.Valid(raw) {
 		// A card number spread over tokens ("4263 9700 ..." in a body that is not
@@ -442,6 +519,8 @@ type jsonMasker struct {
 	parents [][]byte // member name of each open object or array
 	key     []byte   // the member name whose value comes next
 	hasKey  bool
+
+	showIdentifiers bool // ids, references and URLs shown as sent (MaskJSON)
 }
 
 func (m *jsonMasker) run() {
@@ -512,7 +591,7 @@ func (m *jsonMasker) bare(i int) int {
 	}
 	tok := string(m.in[i:end])
 	masked := maskValueAs(class, tok)
-	if class != keyPlain || masked != tok {
+	if masked != tok || class == keySecret || class == keyCardNumber || class == keyEMV {
 		// A number cannot hold masking characters: the masked value becomes a string.
 		masked = quote(masked)
 	}
@@ -530,7 +609,10 @@ func (m *jsonMasker) class() keyClass {
 	if len(m.parents) > 0 {
 		parent = m.parents[len(m.parents)-1]
 	}
-	return classifyKey(m.key, parent)
+	if class := classifyKey(m.key, parent); class != keyIdentifier || m.showIdentifiers {
+		return class
+	}
+	return keyPlain
 }
 
 // followedByKeySeparator reports whether the token ending at end is a member name:

@@ -3,6 +3,7 @@ package carddata
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -43,6 +44,13 @@ func TestMask(t *testing.T) {
 		{"EMV 5A hex of an odd-length number", "5A074222222222222F", "5A07422222***2222F"},
 		{"track 1 with a long name", "%B4263970000005262^" + strings.Repeat("N", 40) + "^2512101000000000000?", "[REDACTED]"},
 		{"leading zero is no card number", "0000000000000000", "0000000000000000"},
+		// These UUIDs hold digits that pass the check across their dashes.
+		{"UUID kept", "c5921403-8716-6234-3d2b-b6622bc468e2", "c5921403-8716-6234-3d2b-b6622bc468e2"},
+		{"UUID in a path kept", "/payment-methods/PMT_90422869-8158-eb61-4850-a984f52a083d", "/payment-methods/PMT_90422869-8158-eb61-4850-a984f52a083d"},
+		{"upper-case UUID kept", "key=99398467-1155-4D11-220D-46D4625016CB", "key=99398467-1155-4D11-220D-46D4625016CB"},
+		{"card number beside a UUID", "c5921403-8716-6234-3d2b-b6622bc468e2 4263970000005262", "c5921403-8716-6234-3d2b-b6622bc468e2 426397******5262"},
+		{"UUID glued to more hex is no UUID", "c5921403-8716-6234-3d2b-b6622bc468e2f", "c592140*-****-*234-3d2b-b6622bc468e2f"},
+		{"card number in UUID groups is no UUID", "4263-9700-0000-5262", "4263-97**-****-5262"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +114,20 @@ func TestMaskJSON(t *testing.T) {
 			`{"encryption":{"version":"01","key":"[REDACTED]","ksn":"FFFF01"},"key":"k"}`},
 		{"tokens and app keys", `{"access_token":"abc","app_key":"k1","token":"t"}`, `{"access_token":"[REDACTED]","app_key":"[REDACTED]","token":"[REDACTED]"}`},
 		{"card number in a key", `{"4263970000005262":"x"}`, `{"426397******5262":"x"}`},
+		// Ids, references and URLs are shown as sent, as the API echoes them; free text
+		// beside them is masked.
+		{"numeric reference that passes the check", `{"reference":"2024120500012345","description":"4263970000005262"}`,
+			`{"reference":"2024120500012345","description":"426397******5262"}`},
+		{"references and ids by any spelling", `{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"4263970000005262"}`,
+			`{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"4263970000005262"}`},
+		{"status URL", `{"notifications":{"status_url":"https://example.com/4263970000005262"}}`, `{"notifications":{"status_url":"https://example.com/4263970000005262"}}`},
+		{"a reference holds no card member", `{"reference":{"card":{"number":"4263970000005262"}}}`, `{"reference":{"card":{"number":"426397******5262"}}}`},
+		{"track data in a reference", `{"reference":";4263970000005262=25121010000000000?"}`, `{"reference":"[REDACTED]"}`},
+		{"a CVV named like an id", `{"cid":"1234"}`, `{"cid":"[REDACTED]"}`},
+		{"what a check found is no secret", `{"cvv_result":"MATCHED","cvv_indicator":"PRESENT","cvv":"123"}`,
+			`{"cvv_result":"MATCHED","cvv_indicator":"PRESENT","cvv":"[REDACTED]"}`},
+		{"a change of the card's tag", `{"changes":{"payment_method.card.tag":{"from":"","to":"5A084263970000005262"},"amount":{"to":"4263970000005262"}}}`,
+			`{"changes":{"payment_method.card.tag":{"from":"","to":"5A08426397******5262"},"amount":{"to":"426397******5262"}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,11 +154,21 @@ func TestMaskEMV(t *testing.T) {
 		{"cardholder name kept", "5F200A444F452F4A4F484E2020", "5F200A444F452F4A4F484E2020"},
 		{"not TLV", "5A09", "[REDACTED]"},
 		{"not hex", "4263-9700-0000-5262", "[REDACTED]"},
+		{"lower case", "5a084263970000005262", "5A08426397******5262"},
+		// Read as one text, the amount's digits and the tags around them pass the check.
+		{"PAN beside amounts", "5A0842639700000052629F02060000000025009F0306000000000000",
+			"5A08426397******52629F02060000000025009F0306000000000000"},
+		{"a star outside a value", "5A*84263970000005262", "[REDACTED]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := MaskEMV(tt.in); got != tt.want {
+			got := MaskEMV(tt.in)
+			if got != tt.want {
 				t.Errorf("MaskEMV(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			// The journal masks what the store keeps masked: again, nothing changes.
+			if again := MaskEMV(got); got != Redacted && again != got {
+				t.Errorf("MaskEMV(%q) = %q, masked again %q", tt.in, got, again)
 			}
 		})
 	}
@@ -185,6 +217,24 @@ func TestScanDigitRunsNeverMissesTrackData(t *testing.T) {
 	}
 }
 
+// The prefilter lets ids, times and amounts pass without the card-number scan: no
+// sequence of theirs has twelve digits from its first non-zero one.
+func TestScanDigitRunsPassesIDsAndTimes(t *testing.T) {
+	for s, want := range map[string]bool{
+		"MER_00000000000000000000000000000001":         false,
+		"TRN_CapturedSale000000000000000001":           false,
+		"2026-11-25T22:30:22.493Z 2021-03-22 10:00:00": false,
+		`"amount":"99999999999"`:                       false,
+		"000000000004263970000005262":                  true,
+		"4263 9700 0000 5262":                          true,
+		"name é":                                       true, // any non-ASCII byte may be a digit or a space
+	} {
+		if cardLike, _ := scanDigitRuns(s); cardLike != want {
+			t.Errorf("scanDigitRuns(%q): cardLike %v, want %v", s, cardLike, want)
+		}
+	}
+}
+
 // hasCardNumber and NoneIn decide, without a copy, that a text has nothing to
 // mask: they must agree with the masking itself on every text.
 func TestNoneInAgreesWithMasking(t *testing.T) {
@@ -229,6 +279,7 @@ func BenchmarkMaskCardData(b *testing.B) {
 		{"id path", "/transactions/TRN_CapturedSale000000000000000001/adjustment"},
 		{"short digit runs", `{"amount":"100","currency":"USD","reference":"r-1"}`},
 		{"card number", `{"card":{"number":"4263970000005262","expiry_month":"12"}}`},
+		{"transaction answer", transactionAnswer},
 	} {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -238,6 +289,9 @@ func BenchmarkMaskCardData(b *testing.B) {
 		})
 	}
 }
+
+// transactionAnswer is a transaction as the API answers it, as the journal keeps it.
+const transactionAnswer = `{"id":"TRN_RRK68IpQeVf8ikV39kKlyYE5S1Vnwn","time_created":"2026-11-25T22:30:22.493Z","type":"SALE","status":"CAPTURED","channel":"CP","capture_mode":"AUTO","amount":"1000","currency":"USD","country":"US","merchant_id":"MER_00000000000000000000000000000001","merchant_name":"Sandbox Merchant One","account_id":"TRA_00000000000000000000000000000001","account_name":"transaction_processing","batch_id":"BAT_1000001","payment_method":{"result":"00","message":"SUCCESS","entry_mode":"CHIP","card":{"brand":"VISA","masked_number_last4":"XXXXXXXXXXXX0016","authcode":"UlLVHw","brand_reference":"ODO0ZvTmwjMJLj6","brand_time_created":"2026-11-25T22:30:22.493Z","tag_response":"8A023030"}},"action":{"id":"ACT_eyj2S13hacpneoyVxZXu8Rnr8AdoMJ","type":"SALE","time_created":"2026-11-25T22:30:22.493Z","result_code":"SUCCESS","app_id":"SandboxPartnerAppId0000000000001","app_name":"sandbox_partner"}}`
 
 // BenchmarkMaskCardDataJSON masks request bodies as the journal does: an adjustment,
 // an access token request, a body with a card.
@@ -290,14 +344,17 @@ func FuzzMask(f *testing.F) {
 		text := prefix + writeCardNumber(pan, seed, script, seps) + suffix
 		for name, masked := range map[string]string{
 			"Mask":     Mask(text),
-			"MaskJSON": string(MaskJSON([]byte(text))),
+			"MaskJSON": string(maskJSON([]byte(text), false)),
 		} {
-			if strings.Contains(withoutSeparators(masked), pan) {
+			// A UUID is an id whatever digits it holds (see uuidAt).
+			if strings.Contains(withoutSeparators(uuids.ReplaceAllString(masked, "")), pan) {
 				t.Fatalf("%s(%q) = %q: %s in clear", name, text, masked, pan)
 			}
 		}
 	})
 }
+
+var uuids = regexp.MustCompile(`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`)
 
 // luhnNumber makes a card number of n digits from seed: not starting with 0, its last
 // digit the Luhn check digit.

@@ -1,7 +1,6 @@
 package carddata
 
 import (
-	"bytes"
 	"encoding/hex"
 	"strings"
 )
@@ -16,46 +15,35 @@ var emvCardTags = map[string]bool{"5A": true, "57": true, "56": true, "9F6B": tr
 // items of a constructed tag (a template such as 70 or 77) are masked as the top level
 // is. The value of each card-data tag is replaced by '*' characters (the PAN of tag 5A
 // keeps its first six and last four digits); every other value is kept, but for card
-// numbers written in it (see Mask). Data that does not parse as TLV is
-// redacted whole, and so is a constructed value that does not: a card number may
-// hide anywhere in it. Masking masked data changes nothing.
+// numbers written in it (see Mask). Data that does not parse as TLV is redacted whole,
+// and so is a constructed value that does not: a card number may hide anywhere in it.
+// The data is read as text, a '*' standing for a hidden digit of a value, so that
+// data masked before still reads as TLV: masking it again changes nothing.
 func MaskEMV(tlv string) string {
-	raw, err := hex.DecodeString(tlv)
-	if err != nil {
-		if strings.Trim(tlv, "0123456789ABCDEFabcdef*") == "" {
-			// Masked already (a record is masked again whenever it is written): no
-			// longer TLV, but any card number left in it is masked as free text.
-			return Mask(tlv)
-		}
-		return Redacted
-	}
 	var out strings.Builder
-	if !maskTLVItems(&out, raw, 0) {
+	if !maskTLVItems(&out, strings.ToUpper(tlv), 0) {
 		return Redacted
 	}
 	return out.String()
 }
 
 // interacRID is the registered application provider id of Interac, Canada's debit
-// scheme: an Interac chip application is a debit card's.
-var interacRID = []byte{0xA0, 0x00, 0x00, 0x02, 0x77}
+// scheme, in hex: an Interac chip application is a debit card's.
+const interacRID = "A000000277"
 
 // InteracChip reports whether EMV TLV data in hex names an Interac application: its
 // application identifier (4F, 84 or 9F06, at the top level) starts with Interac's RID.
 func InteracChip(tlv string) bool {
-	raw, err := hex.DecodeString(tlv)
-	if err != nil {
-		return false
-	}
-	for i := 0; i < len(raw); {
-		tag, length, value, next, ok := nextTLV(raw, i)
+	tlv = strings.ToUpper(tlv)
+	for i := 0; i < len(tlv); {
+		item, ok := nextTLV(tlv, i)
 		if !ok {
 			return false
 		}
-		if (tag == "4F" || tag == "84" || tag == "9F06") && bytes.HasPrefix(raw[value:value+length], interacRID) {
+		if (item.tag == "4F" || item.tag == "84" || item.tag == "9F06") && strings.HasPrefix(tlv[item.value:item.next], interacRID) {
 			return true
 		}
-		i = next
+		i = item.next
 	}
 	return false
 }
@@ -64,30 +52,30 @@ func InteracChip(tlv string) bool {
 // masked whole.
 const maxEMVDepth = 8
 
-// maskTLVItems writes the TLV items of raw, masked, as upper-case hex; false when raw
+// maskTLVItems writes the TLV items of hex text (upper case), masked; false when text
 // is not a sequence of TLV items.
-func maskTLVItems(out *strings.Builder, raw []byte, depth int) bool {
-	for i := 0; i < len(raw); {
-		tag, length, value, next, ok := nextTLV(raw, i)
+func maskTLVItems(out *strings.Builder, text string, depth int) bool {
+	for i := 0; i < len(text); {
+		item, ok := nextTLV(text, i)
 		if !ok {
 			return false
 		}
-		out.WriteString(strings.ToUpper(hex.EncodeToString(raw[i:value])))
-		v := raw[value : value+length]
-		switch constructed := raw[i]&0x20 != 0; {
-		case constructed && depth < maxEMVDepth:
+		out.WriteString(text[i:item.value])
+		v := text[item.value:item.next]
+		switch {
+		case item.constructed && depth < maxEMVDepth:
 			var inner strings.Builder
 			if maskTLVItems(&inner, v, depth+1) {
 				out.WriteString(inner.String())
 			} else {
-				out.WriteString(strings.Repeat("*", 2*len(v)))
+				out.WriteString(strings.Repeat("*", len(v)))
 			}
-		case constructed:
-			out.WriteString(strings.Repeat("*", 2*len(v)))
+		case item.constructed:
+			out.WriteString(strings.Repeat("*", len(v)))
 		default:
-			out.WriteString(maskTLVValue(tag, strings.ToUpper(hex.EncodeToString(v))))
+			out.WriteString(maskTLVValue(item.tag, v))
 		}
-		i = next
+		i = item.next
 	}
 	return true
 }
@@ -102,35 +90,71 @@ func maskTLVValue(tag, value string) string {
 	return Mask(value)
 }
 
-// nextTLV reads the TLV item at raw[i]: its tag in hex, the length of its value, where
-// the value starts and where the next item starts.
-func nextTLV(raw []byte, i int) (tag string, length, value, next int, ok bool) {
-	j := i + 1
-	if raw[i]&0x1F == 0x1F { // multi-byte tag: continues while bit 8 is set
-		for j < len(raw) && raw[j]&0x80 != 0 {
-			j++
+// tlvItem is one TLV item of hex text: its tag in hex, whether it is constructed,
+// where its value starts and where the next item starts (offsets in the text).
+type tlvItem struct {
+	tag         string
+	constructed bool
+	value, next int
+}
+
+// nextTLV reads the TLV item at text[i]. Its tag and length must be hex; its value
+// may also hold '*', a digit masked before.
+func nextTLV(text string, i int) (tlvItem, bool) {
+	first, ok := hexByte(text, i)
+	if !ok {
+		return tlvItem{}, false
+	}
+	j := i + 2
+	if first&0x1F == 0x1F { // multi-byte tag: continues while bit 8 is set
+		for {
+			b, ok := hexByte(text, j)
+			if !ok {
+				return tlvItem{}, false
+			}
+			j += 2
+			if b&0x80 == 0 {
+				break
+			}
 		}
-		j++
 	}
-	if j >= len(raw) {
-		return "", 0, 0, 0, false
+	item := tlvItem{tag: text[i:j], constructed: first&0x20 != 0}
+	length, ok := hexByte(text, j)
+	if !ok {
+		return tlvItem{}, false
 	}
-	tag = strings.ToUpper(hex.EncodeToString(raw[i:j]))
-	length = int(raw[j])
-	j++
+	j += 2
 	if length&0x80 != 0 { // long form: the low bits count the length bytes
-		n := length & 0x7F
-		if n == 0 || n > 2 || j+n > len(raw) {
-			return "", 0, 0, 0, false
+		n := int(length & 0x7F)
+		if n == 0 || n > 2 {
+			return tlvItem{}, false
 		}
-		length = 0
-		for _, b := range raw[j : j+n] {
-			length = length<<8 | int(b)
+		total := 0
+		for range n {
+			b, ok := hexByte(text, j)
+			if !ok {
+				return tlvItem{}, false
+			}
+			total, j = total<<8|int(b), j+2
 		}
-		j += n
+		item.value, item.next = j, j+2*total
+	} else {
+		item.value, item.next = j, j+2*int(length)
 	}
-	if j+length > len(raw) {
-		return "", 0, 0, 0, false
+	if item.next > len(text) || strings.Trim(text[item.value:item.next], "0123456789ABCDEF*") != "" {
+		return tlvItem{}, false
 	}
-	return tag, length, j, j + length, true
+	return item, true
+}
+
+// hexByte reads the byte written in upper-case hex at text[i:i+2].
+func hexByte(text string, i int) (byte, bool) {
+	if i+2 > len(text) {
+		return 0, false
+	}
+	var b [1]byte
+	if _, err := hex.Decode(b[:], []byte(text[i:i+2])); err != nil {
+		return 0, false
+	}
+	return b[0], true
 }
