@@ -7,6 +7,7 @@
 // Every record is one key holding the JSON (encoding/json) of its sandbox type:
 //
 //	!gp-sandbox                     the mark: the first record of every file (check.go)
+//	!gp-sandbox-close               the records of a clean close, not JSON kept (close.go)
 //	app:<id>                        sandbox.App
 //	merchant:<id>                   sandbox.Merchant
 //	pricing:<name>                  sandbox.PricingProfile
@@ -42,12 +43,15 @@
 // so an OS crash or power loss can lose about the last second of writes; with
 // Options.SyncAlways buntdb fsyncs every commit before Update returns. The store
 // rewrites the file (watch.go, with buntdb's AutoShrink off) once it has doubled since
-// the last rewrite.
+// the last rewrite, and at Close when anything was written since the open.
 //
 // A file is opened by one process at a time (lock.go), and checked before buntdb
 // reads it (check.go): buntdb would take a foreign file, or drop everything after a
-// damaged record. While it is open, the path must still name it (watch.go): buntdb
-// would go on writing into a deleted file, or beside the one that replaced it.
+// damaged record. A clean close writes it afresh with a checksum (close.go), so that a
+// start refuses a file cut short or changed since; every record that checksum does
+// not prove is decoded as its kind while buntdb loads it (records.go). While it is
+// open, the path must still name it (watch.go): buntdb would go on writing into a
+// deleted file, or beside the one that replaced it.
 package store
 
 import (
@@ -81,6 +85,10 @@ type Store struct {
 	lock      *os.File // nil for ":memory:"
 	file      *fileWatch
 	snapshots *snapshots // snapshot.go
+
+	path   string
+	opened os.FileInfo // the file once opened, to tell whether anything was written since
+	proven bool        // a clean close left it so, and the start proved it (close.go)
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -93,6 +101,7 @@ func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
 // refused with a *LockedError, a damaged or foreign one with a *DamagedError; both
 // leave the file as it is.
 func OpenWith(path string, opts Options) (*Store, error) {
+	s := &Store{path: path, snapshots: newSnapshots(path)}
 	if path == ":memory:" {
 		db, err := buntdb.Open(path)
 		if err == nil {
@@ -101,40 +110,106 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Store{db: db, snapshots: newSnapshots(path)}, nil
+		s.db = db
+		return s, nil
 	}
 	lock, err := lockFile(path)
 	if err != nil {
 		return nil, err
 	}
-	db, err := openFile(path, opts)
-	var file *fileWatch
+	err = s.openFile(opts)
+	var damaged *DamagedError
+	if errors.As(err, &damaged) && opts.Reset {
+		if err = os.Truncate(path, 0); err == nil {
+			err = s.openFile(opts)
+		}
+	}
 	if err == nil {
-		file, err = watchFile(path, db)
+		s.file, err = watchFile(path, s.db)
 		if err != nil {
-			_ = db.Close()
+			_ = s.db.Close()
 		}
 	}
 	if err != nil {
 		unlockFile(lock)
 		return nil, err
 	}
-	return &Store{db: db, lock: lock, file: file, snapshots: newSnapshots(path)}, nil
+	s.lock = lock
+	return s, nil
 }
 
-// openFile checks the file at path and opens it in buntdb, configured and marked.
-func openFile(path string, opts Options) (*buntdb.DB, error) {
-	err := checkFile(path)
+// openFile checks the file at the store's path and opens it in buntdb, configured and
+// marked.
+func (s *Store) openFile(opts Options) error {
+	path := s.path
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := s.load(nil, fileScan{}, 0, opts); err != nil {
+			return err
+		}
+		s.opened, err = os.Stat(path)
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("store: check %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("store: check %s: %w", path, err)
+	}
+	scan, whole := scanClosed(f, st.Size())
+	if !whole {
+		if scan, err = scanFile(path, f, st.Size(), true); err != nil {
+			return err
+		}
+	}
+	proven, err := scan.checkCloses(path)
 	var damaged *DamagedError
-	if errors.As(err, &damaged) && opts.Reset {
-		err = os.Truncate(path, 0)
+	if errors.As(err, &damaged) && (damaged.Cut || damaged.Changed) {
+		// A record that does not decode says where, better than the checksum.
+		if bad, derr := checkRecords(f, 0, scan.end, false); derr == nil && len(bad) > 0 {
+			return bad[0].error(path)
+		}
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	db, err := buntdb.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	if err := s.load(f, scan, proven, opts); err != nil {
+		return err
+	}
+	s.proven = proven == st.Size()
+	s.opened, err = os.Stat(path)
+	return err
+}
+
+// load opens the file in buntdb while the records the scan did not prove are decoded
+// from f (records.go), on another core: buntdb writes nothing as it loads a file whose
+// commands are whole, and its own writes wait for the decoding. A file that ends in a
+// command cut short, which buntdb cuts off, is decoded first.
+func (s *Store) load(f *os.File, scan fileScan, proven int64, opts Options) error {
+	type decoded struct {
+		damaged []damagedRecord
+		err     error
+	}
+	decode := func() (d decoded) {
+		if f != nil {
+			d.damaged, d.err = checkRecords(f, proven, scan.end, false)
+		}
+		if d.err == nil && len(d.damaged) > 0 {
+			d.err = d.damaged[0].error(s.path)
+		}
+		return d
+	}
+	result := make(chan decoded, 1)
+	if scan.torn {
+		d := decode()
+		if d.err != nil {
+			return d.err // before buntdb cuts the torn command off
+		}
+		result <- d
+	} else {
+		go func() { result <- decode() }()
 	}
 	cfg := buntdb.Config{
 		SyncPolicy:         buntdb.Never, // fileWatch syncs, outside buntdb's lock
@@ -143,9 +218,36 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 	if opts.SyncAlways {
 		cfg.SyncPolicy = buntdb.Always
 	}
+	db, err := buntdb.Open(s.path)
 	if err == nil {
-		err = db.SetConfig(cfg)
+		held := cfg
+		held.OnExpired = func([]string) {} // no deletes written until the records are checked
+		err = db.SetConfig(held)
 	}
+	d := <-result
+	if err == nil {
+		err = d.err
+	}
+	if err == nil {
+		err = s.start(db, cfg)
+	}
+	if err != nil {
+		if db != nil {
+			_ = db.Close()
+		}
+		var damaged *DamagedError
+		if errors.As(err, &damaged) {
+			return err
+		}
+		return fmt.Errorf("store: open %s: %w", s.path, err)
+	}
+	s.db = db
+	return nil
+}
+
+// start configures db, marks it and builds the indexes.
+func (s *Store) start(db *buntdb.DB, cfg buntdb.Config) error {
+	err := db.SetConfig(cfg)
 	if err == nil {
 		err = db.Update(putMark)
 	}
@@ -155,11 +257,7 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 	if err == nil {
 		err = db.Update(indexTransactions)
 	}
-	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("store: start %s: %w", path, err)
-	}
-	return db, nil
+	return err
 }
 
 // createIndexes builds the buntdb indexes, which live in memory only, at every open:
@@ -215,22 +313,27 @@ func (s *Store) OnLost(f func(error)) {
 	}
 }
 
-// Close syncs and closes the file, then lets another process open it. Transactions
-// must have ended.
+// Close syncs the file, writes it afresh as a clean close leaves it (close.go) unless
+// nothing was written to it since it was opened, and closes it, then lets another
+// process open it: a start refused after the open (its fixtures, say) leaves the file
+// as it found it. Transactions must have ended. A second Close reports
+// buntdb.ErrDatabaseClosed.
 func (s *Store) Close() error {
-	if s.file != nil {
-		s.file.stop()
-		if s.file.check() == nil {
-			// A clean stop leaves only live records in the file, so the next start
-			// reads none of the dead ones a shrink tolerates (up to as many again). A
-			// failed rewrite leaves the file as it was, which buntdb can still read;
-			// a file that is no longer ours is not rewritten.
-			_ = s.db.Shrink()
-		}
+	if s.file != nil && s.file.stop() && s.file.check() == nil && !s.unchangedSinceOpen() {
+		// A failed rewrite leaves the file as it was, which the next start can still
+		// read; a file that is no longer ours is not rewritten.
+		_ = rewriteClosed(s.db, s.path)
 	}
 	err := s.db.Close()
 	if s.lock != nil && !errors.Is(err, buntdb.ErrDatabaseClosed) {
 		unlockFile(s.lock)
 	}
 	return err
+}
+
+// unchangedSinceOpen reports whether the file is as it was once opened: nothing was
+// written to it since (buntdb only appends, and a rewrite makes another file).
+func (s *Store) unchangedSinceOpen() bool {
+	now, err := os.Stat(s.path)
+	return err == nil && os.SameFile(now, s.opened) && now.Size() == s.opened.Size()
 }

@@ -145,7 +145,10 @@ func (w *fileWatch) shrink() {
 	w.mu.Lock()
 	w.shrinking = true
 	w.mu.Unlock()
-	err := w.db.Shrink()
+	err := forgetCloses(w.db)
+	if err == nil {
+		err = w.db.Shrink()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.shrinking = false
@@ -166,9 +169,10 @@ func (w *fileWatch) shrink() {
 
 // stop ends the loop, waiting for a rewrite under way, and syncs the file a last time
 // unless it is lost: whatever the store does next with it (Close rewrites it), what
-// was written is on the disk. A second stop does nothing.
-func (w *fileWatch) stop() {
+// was written is on the disk. Only the first stop does that and reports true.
+func (w *fileWatch) stop() (first bool) {
 	w.stopOnce.Do(func() {
+		first = true
 		close(w.done)
 		w.stopped.Wait()
 		if w.check() == nil {
@@ -176,4 +180,5 @@ func (w *fileWatch) stop() {
 		}
 		_ = w.file.Close()
 	})
+	return first
 }
