@@ -176,6 +176,7 @@ func refusedStart(t *testing.T, bin string, args ...string) string {
 // Damage is found when the file is opened, not when a request reads it: a value
 // overwritten inside the file stops the start naming the record and its offset, and a
 // file cut short since its clean close stops it too; each is left as it was.
+// --set-aside-damaged opens it, setting the damaged records aside in a file it names.
 func TestDamageFoundAtStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
@@ -221,4 +222,40 @@ func TestDamageFoundAtStart(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("set aside", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "z.db")
+		mustWriteFile(t, path, garbled)
+		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", path, "--set-aside-damaged")
+		var log bytes.Buffer
+		cmd.Stderr = &log
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		base, err := testrun.BaseURL(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testrun.WaitHealthy(t, http.DefaultClient, base)
+		status, m, err := postJSON(http.DefaultClient, base+tipPath, mustIssueToken(t, base), "", `{"gratuity_amount":"1"}`)
+		if err != nil || status != 404 {
+			t.Errorf("an adjustment of the transaction set aside: %d %v %v, want 404", status, m, err)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		aside, _ := filepath.Glob(path + ".damaged-*.resp")
+		if len(aside) != 1 || !strings.Contains(log.String(), aside[0]) || !strings.Contains(log.String(), "record "+key) {
+			t.Errorf("set aside into %v; the log said %s", aside, log.String())
+		}
+		if len(aside) == 1 && !bytes.Contains(mustReadFile(t, aside[0]), garbled[value:value+64]) {
+			t.Errorf("the set-aside file does not hold the damaged record")
+		}
+		_, stop := mustRun(t, "--db", path) // no longer damaged
+		stop()
+	})
 }

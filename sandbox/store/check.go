@@ -274,8 +274,15 @@ type DamagedError struct {
 
 func (e *DamagedError) Error() string {
 	const wayOut = "move it away or use --reset"
-	if e.Foreign {
+	switch {
+	case e.Foreign:
 		return e.Path + " is not a gp-sandbox database: " + wayOut
+	case e.Key != "":
+		return "database file " + e.Path + " " + e.Problem() + ": " + wayOut + ", or --set-aside-damaged to move the damaged records aside"
+	case e.Cut:
+		return "database file " + e.Path + " " + e.Problem() + ": " + wayOut + ", or --set-aside-damaged to open what is left"
+	case e.Changed:
+		return "database file " + e.Path + " " + e.Problem() + ": " + wayOut + ", or --set-aside-damaged to open it as it is"
 	}
 	return "database file " + e.Path + " " + e.Problem() + ": " + wayOut
 }

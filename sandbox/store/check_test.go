@@ -236,3 +236,52 @@ func TestCleanCloseWritesItsRecords(t *testing.T) {
 	}
 	mustHaveAll(t, s)
 }
+
+// With SetAside, records that do not decode are moved into a file beside the
+// database, which opens with the others and no longer holds them; a file cut short
+// opens with what is left.
+func TestSetAsideDamagedRecords(t *testing.T) {
+	good := mustSandboxFile(t)
+	value, txn := valueAt(t, good, "txn:TRN_1")
+	garbled := bytes.Clone(good)
+	copy(garbled[value:], "#####")
+	path := filepath.Join(t.TempDir(), "db")
+	if err := os.WriteFile(path, garbled, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenWith(path, Options{SetAside: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aside, _ := filepath.Glob(path + ".damaged-*.resp")
+	repairs := strings.Join(s.Repairs(), "\n")
+	if len(aside) != 1 || !strings.Contains(repairs, aside[0]) || !strings.Contains(repairs, fmt.Sprintf("damaged at byte %d: record txn:TRN_1", txn)) {
+		t.Fatalf("set aside into %v; repairs %q", aside, repairs)
+	}
+	end := bytes.Index(garbled[txn:], []byte("\r\n*")) + txn + 2
+	if b, _ := os.ReadFile(aside[0]); !bytes.Equal(b, garbled[txn:end]) {
+		t.Errorf("the set-aside file holds %q, want the damaged command %q", b, garbled[txn:end])
+	}
+	mustView(t, s, func(tx sandbox.Tx) error {
+		if _, err := tx.Transaction("TRN_1"); !errors.Is(err, sandbox.ErrNotFound) {
+			t.Errorf("the damaged transaction: %v, want not found", err)
+		}
+		if _, err := tx.App("app1"); err != nil {
+			t.Errorf("a whole record: %v", err)
+		}
+		return nil
+	})
+	mustClose(t, s)
+	mustClose(t, mustOpen(t, path)) // no longer damaged: opens without SetAside
+
+	middle := bytes.Index(good[len(good)/2:], []byte("\r\n*")) + len(good)/2 + 2
+	if err := os.WriteFile(path, good[:middle], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err = OpenWith(path, Options{SetAside: true})
+	if err != nil || !strings.Contains(strings.Join(s.Repairs(), "\n"), fmt.Sprintf("cut short at byte %d", middle)) {
+		t.Fatalf("cut short: %v, repairs %q", err, s.Repairs())
+	}
+	mustClose(t, s)
+	mustClose(t, mustOpen(t, path))
+}

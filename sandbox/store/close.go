@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/tidwall/buntdb"
 )
@@ -218,4 +220,21 @@ func syncDir(dir string) error {
 		err = cerr
 	}
 	return err
+}
+
+// createBeside creates a new file beside the database at path, named for what it
+// holds and when: <path>.<what>-<UTC time><ext>, with a number after the time when
+// that name is taken; never over an existing file.
+func createBeside(path, what, ext string) (*os.File, error) {
+	stamp := time.Now().UTC().Format("20060102T150405Z")
+	for n := 1; ; n++ {
+		name := fmt.Sprintf("%s.%s-%s%s", path, what, stamp, ext)
+		if n > 1 {
+			name = fmt.Sprintf("%s.%s-%s-%d%s", path, what, stamp, n, ext)
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) || n == 100 {
+			return f, err
+		}
+	}
 }

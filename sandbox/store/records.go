@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
 )
 
 // At open every record the clean-close checksum does not prove (close.go) is decoded as
@@ -148,4 +149,52 @@ func recordProblem(key, value []byte) string {
 		return "does not decode as " + kind.name + ": " + err.Error()
 	}
 	return ""
+}
+
+// setAside writes the commands of the damaged records, as the file held them, into a
+// new file beside the database, <db>.damaged-<time>.resp, and deletes from db those
+// whose value is still the damaged one. Repairs names the file and the records.
+func (s *Store) setAside(db *buntdb.DB, damaged []damagedRecord) error {
+	f, err := createBeside(s.path, "damaged", ".resp")
+	if err != nil {
+		return err
+	}
+	for _, d := range damaged {
+		if err == nil {
+			_, err = f.Write(d.command)
+		}
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = db.Update(func(t *buntdb.Tx) error {
+			for _, d := range damaged {
+				if v, err := t.Get(d.key); err == nil && v == d.value {
+					if err := del(t, d.key); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("set aside damaged records: %w", err)
+	}
+	s.repairs = append(s.repairs, fmt.Sprintf("it %s; %d records that do not decode were moved into %s",
+		damaged[0].error(s.path).Problem(), len(damaged), f.Name()))
+	return nil
+}
+
+// rewriteLive has buntdb rewrite the file with the live records only, so that it
+// holds nothing that was refused at open.
+func rewriteLive(db *buntdb.DB) error {
+	if err := forgetCloses(db); err != nil {
+		return err
+	}
+	return db.Shrink()
 }

@@ -77,6 +77,11 @@ type Options struct {
 	// empty database, for --reset. A good file is opened as it is: the reset itself
 	// is the caller's DeleteAll, which commits with the fixtures or not at all.
 	Reset bool
+	// SetAside opens a file whose records do not all decode, moving them into a file
+	// beside it, and one cut short or changed since its clean close as it is, for
+	// --set-aside-damaged; Repairs says what was done. A file whose commands are
+	// damaged is refused still.
+	SetAside bool
 }
 
 // Store is a sandbox.Store over one buntdb database.
@@ -86,9 +91,10 @@ type Store struct {
 	file      *fileWatch
 	snapshots *snapshots // snapshot.go
 
-	path   string
-	opened os.FileInfo // the file once opened, to tell whether anything was written since
-	proven bool        // a clean close left it so, and the start proved it (close.go)
+	path    string
+	opened  os.FileInfo // the file once opened, to tell whether anything was written since
+	proven  bool        // a clean close left it so, and the start proved it (close.go)
+	repairs []string    // what SetAside did
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -167,10 +173,15 @@ func (s *Store) openFile(opts Options) error {
 	proven, err := scan.checkCloses(path)
 	var damaged *DamagedError
 	if errors.As(err, &damaged) && (damaged.Cut || damaged.Changed) {
-		// A record that does not decode says where, better than the checksum.
-		if bad, derr := checkRecords(f, 0, scan.end, false); derr == nil && len(bad) > 0 {
-			return bad[0].error(path)
+		if !opts.SetAside {
+			// A record that does not decode says where, better than the checksum.
+			if bad, derr := checkRecords(f, 0, scan.end, false); derr == nil && len(bad) > 0 {
+				return bad[0].error(path)
+			}
+			return err
 		}
+		s.repairs = append(s.repairs, "it "+damaged.Problem()+"; it was opened with what it holds")
+		err = nil
 	}
 	if err != nil {
 		return err
@@ -178,7 +189,7 @@ func (s *Store) openFile(opts Options) error {
 	if err := s.load(f, scan, proven, opts); err != nil {
 		return err
 	}
-	s.proven = proven == st.Size()
+	s.proven = proven == st.Size() && len(s.repairs) == 0
 	s.opened, err = os.Stat(path)
 	return err
 }
@@ -194,9 +205,9 @@ func (s *Store) load(f *os.File, scan fileScan, proven int64, opts Options) erro
 	}
 	decode := func() (d decoded) {
 		if f != nil {
-			d.damaged, d.err = checkRecords(f, proven, scan.end, false)
+			d.damaged, d.err = checkRecords(f, proven, scan.end, opts.SetAside)
 		}
-		if d.err == nil && len(d.damaged) > 0 {
+		if d.err == nil && len(d.damaged) > 0 && !opts.SetAside {
 			d.err = d.damaged[0].error(s.path)
 		}
 		return d
@@ -227,6 +238,12 @@ func (s *Store) load(f *os.File, scan fileScan, proven int64, opts Options) erro
 	d := <-result
 	if err == nil {
 		err = d.err
+	}
+	if err == nil && len(d.damaged) > 0 {
+		err = s.setAside(db, d.damaged)
+	}
+	if err == nil && len(s.repairs) > 0 {
+		err = rewriteLive(db) // the file no longer holds what was refused
 	}
 	if err == nil {
 		err = s.start(db, cfg)
@@ -337,3 +354,7 @@ func (s *Store) unchangedSinceOpen() bool {
 	now, err := os.Stat(s.path)
 	return err == nil && os.SameFile(now, s.opened) && now.Size() == s.opened.Size()
 }
+
+// Repairs says what Options.SetAside did at open, one sentence each; none when the
+// file opened as it was.
+func (s *Store) Repairs() []string { return s.repairs }
