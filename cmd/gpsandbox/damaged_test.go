@@ -174,8 +174,9 @@ func refusedStart(t *testing.T, bin string, args ...string) string {
 }
 
 // Damage is found when the file is opened, not when a request reads it: a value
-// overwritten inside the file stops the start naming the record and its offset, and a
-// file cut short since its clean close stops it too; each is left as it was.
+// overwritten inside the file stops the start naming the record and its offset, a
+// file cut short since its clean close stops it too, and a file that holds records but
+// none saying its fixtures were loaded is not seeded over; each is left as it was.
 // --set-aside-damaged opens it, setting the damaged records aside in a file it names.
 func TestDamageFoundAtStart(t *testing.T) {
 	if testing.Short() {
@@ -257,5 +258,33 @@ func TestDamageFoundAtStart(t *testing.T) {
 		}
 		_, stop := mustRun(t, "--db", path) // no longer damaged
 		stop()
+	})
+
+	t.Run("records without fixtures", func(t *testing.T) {
+		// A file no clean close proves (its sandbox was killed), from which the record
+		// saying the fixtures were loaded went missing.
+		path := filepath.Join(t.TempDir(), "z.db")
+		proc, _ := testrun.Serve(t, bin, "--db", path)
+		proc.Process.Signal(syscall.SIGKILL)
+		proc.Wait()
+		killed := mustReadFile(t, path)
+		meta := []byte("*3\r\n$3\r\nset\r\n$20\r\nmeta:fixtures_loaded\r\n")
+		from := bytes.Index(killed, meta)
+		if from < 0 {
+			t.Fatalf("no fixtures mark in %q", killed)
+		}
+		to := from + 1 + bytes.Index(killed[from+1:], []byte("\r\n*")) + 2
+		if to <= from+2 {
+			to = len(killed)
+		}
+		missing := append(bytes.Clone(killed[:from]), killed[to:]...)
+		mustWriteFile(t, path, missing)
+		out := refusedStart(t, bin, "--db", path)
+		if !strings.Contains(out, "database file "+path+" holds ") || !strings.Contains(out, "records but none saying its fixtures were loaded") {
+			t.Errorf("start said %q", out)
+		}
+		if after := mustReadFile(t, path); !bytes.Equal(after, missing) {
+			t.Errorf("the file changed: %d bytes before, %d after", len(missing), len(after))
+		}
 	})
 }

@@ -44,7 +44,7 @@ type Config struct {
 	// DB is the database file; ":memory:" (or empty) keeps nothing.
 	DB string
 	// Reset wipes the database and loads the fixtures again. Without it, fixtures are
-	// read only when the database has none, so a restart keeps what the API changed.
+	// read only into a new database, so a restart keeps what the API changed.
 	Reset bool
 	// SetAsideDamaged opens a damaged database file anyway: records that do not decode
 	// are moved into a file beside it, and a file cut short or changed since its clean

@@ -92,6 +92,7 @@ type Store struct {
 	snapshots *snapshots // snapshot.go
 
 	path    string
+	records int         // how many the file held at open, beside the store's own
 	opened  os.FileInfo // the file once opened, to tell whether anything was written since
 	proven  bool        // a clean close left it so, and the start proved it (close.go)
 	repairs []string    // what SetAside did
@@ -262,7 +263,7 @@ func (s *Store) load(f *os.File, scan fileScan, proven int64, opts Options) erro
 	return nil
 }
 
-// start configures db, marks it and builds the indexes.
+// start configures db, marks it, builds the indexes and counts its records.
 func (s *Store) start(db *buntdb.DB, cfg buntdb.Config) error {
 	err := db.SetConfig(cfg)
 	if err == nil {
@@ -273,6 +274,18 @@ func (s *Store) start(db *buntdb.DB, cfg buntdb.Config) error {
 	}
 	if err == nil {
 		err = db.Update(indexTransactions)
+	}
+	if err == nil {
+		err = db.View(func(t *buntdb.Tx) error {
+			n, err := t.Len()
+			for _, own := range []string{markKey, closeKey} {
+				if _, gerr := t.Get(own); gerr == nil {
+					n--
+				}
+			}
+			s.records = n
+			return err
+		})
 	}
 	return err
 }
@@ -354,6 +367,10 @@ func (s *Store) unchangedSinceOpen() bool {
 	now, err := os.Stat(s.path)
 	return err == nil && os.SameFile(now, s.opened) && now.Size() == s.opened.Size()
 }
+
+// Records is how many records the file held at open, beside the store's own (its
+// mark): 0 for a new database.
+func (s *Store) Records() int { return s.records }
 
 // Repairs says what Options.SetAside did at open, one sentence each; none when the
 // file opened as it was.
