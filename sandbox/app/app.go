@@ -186,7 +186,7 @@ func Open(cfg Config) (*App, error) {
 		a.log.Warn("database file opened with --set-aside-damaged: "+repair, "db", cfg.DB)
 	}
 	a.store.OnLost(func(err error) {
-		a.log.Error("the database file was deleted or replaced while the sandbox ran: every write is refused until a restart", "db", cfg.DB, "error", err)
+		a.log.Error("the database file was deleted or replaced while the sandbox ran: every write is refused", "db", cfg.DB, "problem", err)
 	})
 	if err := a.wire(); err != nil {
 		a.store.Close()

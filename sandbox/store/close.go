@@ -123,7 +123,8 @@ func scanClosed(ra io.ReaderAt, size int64) (fileScan, bool) {
 // closingPrefix starts the command of every record of closeKey.
 var closingPrefix = bytes.TrimSuffix(setCommand(closeKey, ""), []byte("0\r\n\r\n"))
 
-// writeClosed writes db, as a clean close leaves it, to w. It writes nothing to db.
+// writeClosed writes db, as a clean close leaves it, to w. It writes nothing to db:
+// a rescue (watch.go) may find no room left beside the file it lost.
 func writeClosed(db *buntdb.DB, w io.Writer) error {
 	sum := crc32.New(castagnoli)
 	counted := &countingWriter{w: io.MultiWriter(w, sum)}
@@ -179,6 +180,22 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// writeClosedFile writes db as a clean close leaves it into f, a new file, syncs and
+// closes it: whole, or removed and an error.
+func writeClosedFile(db *buntdb.DB, f *os.File) error {
+	err := writeClosed(db, f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+	return err
 }
 
 // rewriteClosed writes db as a clean close leaves it over the database file at path,

@@ -277,7 +277,7 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 	if err := s.Check(); err != nil {
 		return info, err // a file that is no longer ours takes no writes
 	}
-	err = s.db.Update(func(live *buntdb.Tx) error {
+	err = s.update(func(live *buntdb.Tx) error {
 		return mem.View(func(saved *buntdb.Tx) error {
 			if info.Scope == "" {
 				if err := (tx{live}).DeleteAll(); err != nil {

@@ -51,7 +51,8 @@
 // start refuses a file cut short or changed since; every record that checksum does
 // not prove is decoded as its kind while buntdb loads it (records.go). While it is
 // open, the path must still name it (watch.go): buntdb would go on writing into a
-// deleted file, or beside the one that replaced it.
+// deleted file, or beside the one that replaced it, and what it acknowledged is
+// saved beside it.
 package store
 
 import (
@@ -315,14 +316,26 @@ func (s *Store) Inspect(fn func(sandbox.Tx, sandbox.InspectTx) error) error {
 // If fn returns an error nothing it wrote is kept and Update returns that error. Once
 // the file was found deleted or replaced under the sandbox (watch.go looks every
 // 100 ms), every Update is refused with a GP SYSTEM_ERROR naming it: its writes would
-// be lost at the next start.
+// be lost at the next start. That is decided inside buntdb's lock, which the rescue of
+// what the store holds waits for: a write is in the rescued file or refused.
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
-	if s.file != nil {
-		if err := s.file.err(); err != nil { // what the watch last found: no system call
+	return s.update(func(t *buntdb.Tx) error { return fn(tx{t}) })
+}
+
+// update is Update over buntdb's own transaction.
+func (s *Store) update(fn func(*buntdb.Tx) error) error {
+	if s.file == nil {
+		return s.db.Update(fn)
+	}
+	if err := s.file.err(); err != nil { // what the watch last found: no system call
+		return err
+	}
+	return s.db.Update(func(t *buntdb.Tx) error {
+		if err := s.file.err(); err != nil {
 			return err
 		}
-	}
-	return s.db.Update(func(t *buntdb.Tx) error { return fn(tx{t}) })
+		return fn(t)
+	})
 }
 
 // Check reports whether the store still keeps what it writes, looking at the file
@@ -351,7 +364,8 @@ func (s *Store) OnLost(f func(error)) {
 func (s *Store) Close() error {
 	if s.file != nil && s.file.stop() && s.file.check() == nil && !s.unchangedSinceOpen() {
 		// A failed rewrite leaves the file as it was, which the next start can still
-		// read; a file that is no longer ours is not rewritten.
+		// read; a file that is no longer ours is not rewritten (the watch rescued
+		// what it held).
 		_ = rewriteClosed(s.db, s.path)
 	}
 	err := s.db.Close()
