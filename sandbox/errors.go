@@ -304,10 +304,10 @@ func SystemError() *Error {
 
 // DatabaseFileLost: the database file was deleted or replaced while the sandbox ran;
 // what it writes from then on would be lost at the next start, so it writes nothing
-// [SB].
-func DatabaseFileLost(path string) *Error {
+// [SB]. rescue says where what it held was saved, and how to go on.
+func DatabaseFileLost(path, rescue string) *Error {
 	return newError(CodeSystemError, "50000",
-		"database file "+path+" was deleted or replaced while the sandbox ran; restart it")
+		"database file "+path+" was deleted or replaced while the sandbox ran; "+rescue)
 }
 
 // Scripted is an error a scenario scripts instead of the action: any tuple the

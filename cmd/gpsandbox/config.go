@@ -20,6 +20,7 @@ type config struct {
 	db        string
 	fixtures  string
 	reset     bool
+	setAside  bool   // open a damaged database, setting its damaged records aside
 	snapshot  string // restored at start
 	logFormat string
 	maxBody   int64
@@ -138,6 +139,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&c.db, "db", env("GPSANDBOX_DB", "gpsandbox.db"), "database file, or :memory: to keep nothing (GPSANDBOX_DB)")
 	fs.StringVar(&c.fixtures, "fixtures", env("GPSANDBOX_FIXTURES", ""), "fixtures directory instead of the embedded defaults (GPSANDBOX_FIXTURES)")
 	fs.BoolVar(&c.reset, "reset", false, "wipe the database and reload fixtures at start")
+	fs.BoolVar(&c.setAside, "set-aside-damaged", false, "open a damaged database file: move records that do not decode into a file beside it, open one cut short with what is left")
 	fs.StringVar(&c.snapshot, "snapshot", env("GPSANDBOX_SNAPSHOT", ""), "restore this snapshot at start, after the fixtures (GPSANDBOX_SNAPSHOT)")
 	fs.StringVar(&c.logFormat, "log-format", env("GPSANDBOX_LOG_FORMAT", "text"), "request log format: text or json (GPSANDBOX_LOG_FORMAT)")
 	c.scenarios = scenario.SplitNames(getenv("GPSANDBOX_SCENARIOS"))

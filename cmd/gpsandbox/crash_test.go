@@ -28,45 +28,13 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	proc, base := testrun.Serve(t, bin, "--db", db)
 	tok := mustIssueToken(t, base)
 
-	type ack struct{ key, resource, kind string }
-	var mu sync.Mutex
-	var acks []ack
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	client := &http.Client{Timeout: 5 * time.Second}
-	txns := []string{"TRN_CapturedSale000000000000000001", "TRN_CapturedSale000000000000000002", "TRN_PreauthorizedSale00000000000001"}
-	for w := 0; w < 16; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				key := fmt.Sprintf("crash-%d-%d", w, i)
-				kind, path, body := "transaction", "/transactions/"+txns[i%3]+"/adjustment", fmt.Sprintf(`{"gratuity_amount":"%d"}`, i+1)
-				if i%4 == 3 {
-					kind, path, body = "order", "/merchants/MER_00000000000000000000000000000001/orders", `{}`
-				}
-				status, m, err := postJSON(client, base+path, tok, key, body)
-				if err != nil || status != 200 {
-					continue // cut off by the kill: not acknowledged
-				}
-				mu.Lock()
-				acks = append(acks, ack{key, m["id"].(string), kind})
-				mu.Unlock()
-			}
-		}(w)
-	}
+	load := startKeyedLoad(base, tok, "crash")
 	time.Sleep(700 * time.Millisecond)
 	if err := proc.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	proc.Wait()
-	close(stop)
-	wg.Wait()
+	acks := load.stop()
 	if len(acks) < 50 {
 		t.Fatalf("only %d acknowledged writes before the kill: load too light to prove anything", len(acks))
 	}
@@ -74,7 +42,7 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	// The restarted sandbox opens the file and refuses every acknowledged key.
 	proc, base = testrun.Serve(t, bin, "--db", db)
 	for _, a := range acks[:50] {
-		status, m, err := postJSON(client, base+"/transactions/"+txns[0]+"/adjustment", tok, a.key, `{"amount":"1"}`)
+		status, m, err := postJSON(http.DefaultClient, base+"/transactions/"+loadTransactions[0]+"/adjustment", tok, a.key, `{"amount":"1"}`)
 		if err != nil || status != 409 || !strings.Contains(fmt.Sprint(m["detailed_error_description"]), "id="+a.resource) {
 			t.Errorf("key %s after restart: %d %v %v", a.key, status, m, err)
 		}
@@ -82,10 +50,76 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	proc.Process.Signal(syscall.SIGTERM)
 	proc.Wait()
 
-	// Every acknowledged change is in the file, with its key.
+	mustHoldAcks(t, db, acks)
+	t.Logf("%d acknowledged writes, all present after SIGKILL", len(acks))
+}
+
+// loadTransactions are the fixtures' transactions a keyed load adjusts.
+var loadTransactions = []string{"TRN_CapturedSale000000000000000001", "TRN_CapturedSale000000000000000002", "TRN_PreauthorizedSale00000000000001"}
+
+// ack is a write whose 200 reached the client: its idempotency key, the resource it
+// answered and its kind.
+type ack struct{ key, resource, kind string }
+
+// keyedLoad is 16 writers sending adjustments and orders, each with a key of its own,
+// without pause, until stop.
+type keyedLoad struct {
+	mu      sync.Mutex
+	acks    []ack
+	writers sync.WaitGroup
+	done    chan struct{}
+}
+
+func startKeyedLoad(base, token, prefix string) *keyedLoad {
+	l := &keyedLoad{done: make(chan struct{})}
+	client := &http.Client{Timeout: 5 * time.Second}
+	for w := range 16 {
+		l.writers.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-l.done:
+					return
+				default:
+				}
+				key := fmt.Sprintf("%s-%d-%d", prefix, w, i)
+				kind, path, body := "transaction", "/transactions/"+loadTransactions[i%3]+"/adjustment", fmt.Sprintf(`{"gratuity_amount":"%d"}`, i+1)
+				if i%4 == 3 {
+					kind, path, body = "order", "/merchants/MER_00000000000000000000000000000001/orders", `{}`
+				}
+				status, m, err := postJSON(client, base+path, token, key, body)
+				if err != nil || status != 200 {
+					continue // refused, or cut off: not acknowledged
+				}
+				l.mu.Lock()
+				l.acks = append(l.acks, ack{key, m["id"].(string), kind})
+				l.mu.Unlock()
+			}
+		})
+	}
+	return l
+}
+
+// count is how many writes were acknowledged so far.
+func (l *keyedLoad) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.acks)
+}
+
+// stop ends the writers and returns the acknowledged writes.
+func (l *keyedLoad) stop() []ack {
+	close(l.done)
+	l.writers.Wait()
+	return l.acks
+}
+
+// mustHoldAcks opens the database file db with the store and finds every acknowledged
+// change in it, with its key.
+func mustHoldAcks(t *testing.T, db string, acks []ack) {
+	t.Helper()
 	s, err := store.Open(db)
 	if err != nil {
-		t.Fatalf("reopen after crash: %v", err)
+		t.Fatalf("open %s: %v", db, err)
 	}
 	defer s.Close()
 	app := "SandboxPartnerAppId0000000000001"
@@ -106,7 +140,6 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d acknowledged writes, all present after SIGKILL", len(acks))
 }
 
 func mustIssueToken(t *testing.T, base string) string {

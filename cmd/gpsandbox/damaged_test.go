@@ -158,3 +158,133 @@ func TestBusyPortWritesNothing(t *testing.T) {
 		}
 	}
 }
+
+// refusedStart runs `bin serve` with args, wants it to exit non-zero before it serves,
+// and returns what it printed.
+func refusedStart(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...).CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || ctx.Err() != nil {
+		t.Errorf("%v: %v %s, want a refused start", args, err, out)
+	}
+	return string(out)
+}
+
+// Damage is found when the file is opened, not when a request reads it: a value
+// overwritten inside the file stops the start naming the record and its offset, a
+// file cut short since its clean close stops it too, and a file that holds records but
+// none saying its fixtures were loaded is not seeded over; each is left as it was.
+// --set-aside-damaged opens it, setting the damaged records aside in a file it names.
+func TestDamageFoundAtStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := testrun.Build(t)
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.db")
+	proc, base := testrun.Serve(t, bin, "--db", real)
+	if status, m := post(t, base+tipPath, mustIssueToken(t, base), `{"gratuity_amount":"250"}`); status != 200 {
+		t.Fatalf("adjustment: %d %v", status, m)
+	}
+	proc.Process.Signal(syscall.SIGTERM)
+	proc.Wait()
+	good := mustReadFile(t, real)
+
+	const key = "txn:TRN_CapturedSale000000000000000001"
+	head := []byte("*3\r\n$3\r\nset\r\n$38\r\n" + key + "\r\n$")
+	at := bytes.Index(good, head)
+	if at < 0 {
+		t.Fatalf("no record of %s in %q", key, good)
+	}
+	value := at + len(head) + bytes.Index(good[at+len(head):], []byte("\r\n")) + 2
+	garbled := bytes.Clone(good)
+	copy(garbled[value:], strings.Repeat("#", 64)) // the value only: its length and framing hold
+	cut := len(good) * 20 / 56                     // as 56 KB cut to 20 KB
+
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		want    string
+	}{
+		{"a value overwritten", garbled, "is damaged at byte " + strconv.Itoa(at) + ": record " + key + " does not decode as sandbox.Transaction"},
+		{"cut short", good[:cut], "is cut short at byte " + strconv.Itoa(cut)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "z.db")
+			mustWriteFile(t, path, tc.content)
+			if out := refusedStart(t, bin, "--db", path); !strings.Contains(out, "database file "+path+" "+tc.want) {
+				t.Errorf("start said %q; want %q", out, tc.want)
+			}
+			if after := mustReadFile(t, path); !bytes.Equal(after, tc.content) {
+				t.Errorf("the file changed: %d bytes before, %d after", len(tc.content), len(after))
+			}
+		})
+	}
+
+	t.Run("set aside", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "z.db")
+		mustWriteFile(t, path, garbled)
+		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", path, "--set-aside-damaged")
+		var log bytes.Buffer
+		cmd.Stderr = &log
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		base, err := testrun.BaseURL(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testrun.WaitHealthy(t, http.DefaultClient, base)
+		status, m, err := postJSON(http.DefaultClient, base+tipPath, mustIssueToken(t, base), "", `{"gratuity_amount":"1"}`)
+		if err != nil || status != 404 {
+			t.Errorf("an adjustment of the transaction set aside: %d %v %v, want 404", status, m, err)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		aside, _ := filepath.Glob(path + ".damaged-*.resp")
+		if len(aside) != 1 || !strings.Contains(log.String(), aside[0]) || !strings.Contains(log.String(), "record "+key) {
+			t.Errorf("set aside into %v; the log said %s", aside, log.String())
+		}
+		if len(aside) == 1 && !bytes.Contains(mustReadFile(t, aside[0]), garbled[value:value+64]) {
+			t.Errorf("the set-aside file does not hold the damaged record")
+		}
+		_, stop := mustRun(t, "--db", path) // no longer damaged
+		stop()
+	})
+
+	t.Run("records without fixtures", func(t *testing.T) {
+		// A file no clean close proves (its sandbox was killed), from which the record
+		// saying the fixtures were loaded went missing.
+		path := filepath.Join(t.TempDir(), "z.db")
+		proc, _ := testrun.Serve(t, bin, "--db", path)
+		proc.Process.Signal(syscall.SIGKILL)
+		proc.Wait()
+		killed := mustReadFile(t, path)
+		meta := []byte("*3\r\n$3\r\nset\r\n$20\r\nmeta:fixtures_loaded\r\n")
+		from := bytes.Index(killed, meta)
+		if from < 0 {
+			t.Fatalf("no fixtures mark in %q", killed)
+		}
+		to := from + 1 + bytes.Index(killed[from+1:], []byte("\r\n*")) + 2
+		if to <= from+2 {
+			to = len(killed)
+		}
+		missing := append(bytes.Clone(killed[:from]), killed[to:]...)
+		mustWriteFile(t, path, missing)
+		out := refusedStart(t, bin, "--db", path)
+		if !strings.Contains(out, "database file "+path+" holds ") || !strings.Contains(out, "records but none saying its fixtures were loaded") {
+			t.Errorf("start said %q", out)
+		}
+		if after := mustReadFile(t, path); !bytes.Equal(after, missing) {
+			t.Errorf("the file changed: %d bytes before, %d after", len(missing), len(after))
+		}
+	})
+}

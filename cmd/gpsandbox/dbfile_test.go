@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,8 +27,9 @@ const tipPath = "/transactions/TRN_CapturedSale000000000000000001/adjustment"
 const startTimeout = 15 * time.Second
 
 // A database file deleted or replaced under a running sandbox: the next write answers
-// 500 SYSTEM_ERROR naming the file, health says so, and nothing is written into the
-// file that took its place.
+// 500 SYSTEM_ERROR naming the file, nothing is written into the file that took its
+// place, and what the sandbox held is saved beside it, in a file the error and the
+// health check name, with the way to go on from it.
 func TestDatabaseFileLostUnderARunningSandbox(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
@@ -41,39 +43,101 @@ func TestDatabaseFileLostUnderARunningSandbox(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "run.db")
 			proc, base := testrun.Serve(t, bin, "--db", db)
 			tok := mustIssueToken(t, base)
-			if status, m := post(t, base+tipPath, tok, `{"gratuity_amount":"1"}`); status != 200 {
-				t.Fatalf("adjustment: %d %v", status, m)
+			if status, m, err := postJSON(http.DefaultClient, base+tipPath, tok, "before-the-loss", `{"gratuity_amount":"1"}`); err != nil || status != 200 {
+				t.Fatalf("adjustment: %d %v %v", status, m, err)
 			}
 			mustWriteFile(t, db+".restored", []byte("a file restored over the database\n"))
 			if err := lose(db); err != nil {
 				t.Fatal(err)
 			}
-			want := "database file " + db + " was deleted or replaced while the sandbox ran; restart it"
-			// The watch looks every 100 ms: a write before then is taken, and lost with
-			// the file. The deadline only stops a watch that never looks.
+			lost := "database file " + db + " was deleted or replaced while the sandbox ran; "
+			// The watch looks every 100 ms: a write before then is taken, and saved with
+			// the rest. The deadline only stops a watch that never looks.
 			status, m := post(t, base+tipPath, tok, `{"gratuity_amount":"2"}`)
 			for deadline := time.Now().Add(time.Minute); status == 200 && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
 				status, m = post(t, base+tipPath, tok, `{"gratuity_amount":"2"}`)
 			}
-			if status != 500 || m["error_code"] != "SYSTEM_ERROR" || m["detailed_error_description"] != want {
+			if description, _ := m["detailed_error_description"].(string); status != 500 || m["error_code"] != "SYSTEM_ERROR" || !strings.HasPrefix(description, lost) {
 				t.Errorf("write after the file was %s: %d %v", name, status, m)
 			}
-			resp, err := http.Get(base + "/_sandbox/health")
-			if err != nil {
-				t.Fatal(err)
+			rescued, problem := waitRescued(t, base, db)
+			want := lost + "every write it acknowledged is saved in " + rescued +
+				": to go on from there, stop the sandbox, move that file to " + db + " and start it again"
+			if problem != want {
+				t.Errorf("health: %q, want %q", problem, want)
 			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 503 || string(body) != `{"status":"failing","problem":"`+want+`"}` {
-				t.Errorf("health: %d %s", resp.StatusCode, body)
+			if status, m := post(t, base+tipPath, tok, `{"gratuity_amount":"3"}`); status != 500 || m["detailed_error_description"] != want {
+				t.Errorf("write after the rescue: %d %v", status, m)
 			}
 			proc.Process.Signal(syscall.SIGTERM)
 			proc.Wait()
 			if b, err := os.ReadFile(db); name == "replaced" && (err != nil || string(b) != "a file restored over the database\n") {
 				t.Errorf("the file put in its place changed: %q %v", b, err)
 			}
+			// Going on from the rescued file as the error says: the adjustment is there,
+			// its key consumed.
+			if err := os.Rename(rescued, db); err != nil {
+				t.Fatal(err)
+			}
+			_, base = testrun.Serve(t, bin, "--db", db)
+			status, m, err := postJSON(http.DefaultClient, base+tipPath, tok, "before-the-loss", `{"gratuity_amount":"1"}`)
+			if err != nil || status != 409 || m["error_code"] != "DUPLICATE_ACTION" {
+				t.Errorf("the key used before the loss, after going on from the rescued file: %d %v %v", status, m, err)
+			}
 		})
+	}
+}
+
+// A database file replaced under a sandbox taking many concurrent writes: every write
+// it acknowledged, before the replacement and after it until the watch noticed, is in
+// the file it saves what it held into.
+func TestFileReplacedUnderLoadLosesNoAcknowledgedWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := testrun.Build(t)
+	db := filepath.Join(t.TempDir(), "run.db")
+	proc, base := testrun.Serve(t, bin, "--db", db)
+	load := startKeyedLoad(base, mustIssueToken(t, base), "replaced")
+	for deadline := time.Now().Add(time.Minute); load.count() < 200 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	mustWriteFile(t, db+".restored", []byte("a file restored over the database\n"))
+	if err := os.Rename(db+".restored", db); err != nil {
+		t.Fatal(err)
+	}
+	rescued, _ := waitRescued(t, base, db)
+	acks := load.stop()
+	proc.Process.Signal(syscall.SIGTERM)
+	proc.Wait()
+	if len(acks) < 200 {
+		t.Fatalf("only %d acknowledged writes: load too light to prove anything", len(acks))
+	}
+	mustHoldAcks(t, rescued, acks)
+	t.Logf("%d acknowledged writes, all in %s", len(acks), filepath.Base(rescued))
+}
+
+// waitRescued waits until the health check of base says what the sandbox held is
+// saved beside db, and returns that file and the health check's problem.
+func waitRescued(t *testing.T, base, db string) (file, problem string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		resp, err := http.Get(base + "/_sandbox/health")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var health struct{ Status, Problem string }
+		err = json.NewDecoder(resp.Body).Decode(&health)
+		resp.Body.Close()
+		_, rest, saved := strings.Cut(health.Problem, " is saved in ")
+		file, _, _ = strings.Cut(rest, ": ")
+		switch {
+		case err == nil && resp.StatusCode == 503 && health.Status == "failing" && saved && strings.HasPrefix(file, db+".rescued-"):
+			return file, health.Problem
+		case time.Now().After(deadline):
+			t.Fatalf("health never named the rescued file: %d %+v %v", resp.StatusCode, health, err)
+		}
 	}
 }
 

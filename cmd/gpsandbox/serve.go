@@ -104,6 +104,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 	return app.Config{
 		DB:              cfg.db,
 		Reset:           cfg.reset,
+		SetAsideDamaged: cfg.setAside,
 		Snapshot:        cfg.snapshot,
 		Fixtures:        fixtureFiles,
 		Scenarios:       scenarioFiles,

@@ -44,8 +44,12 @@ type Config struct {
 	// DB is the database file; ":memory:" (or empty) keeps nothing.
 	DB string
 	// Reset wipes the database and loads the fixtures again. Without it, fixtures are
-	// read only when the database has none, so a restart keeps what the API changed.
+	// read only into a new database, so a restart keeps what the API changed.
 	Reset bool
+	// SetAsideDamaged opens a damaged database file anyway: records that do not decode
+	// are moved into a file beside it, and a file cut short or changed since its clean
+	// close opens as it is (store.Options.SetAside); the log says what was done.
+	SetAsideDamaged bool
 	// Snapshot names a snapshot restored at start, after the fixtures; one that does
 	// not exist stops the start.
 	Snapshot string
@@ -169,7 +173,7 @@ func Open(cfg Config) (*App, error) {
 		}
 	}
 	var err error
-	a.store, err = store.OpenWith(cfg.DB, store.Options{Reset: cfg.Reset})
+	a.store, err = store.OpenWith(cfg.DB, store.Options{Reset: cfg.Reset, SetAside: cfg.SetAsideDamaged})
 	var damaged *store.DamagedError
 	var locked *store.LockedError
 	switch {
@@ -178,8 +182,11 @@ func Open(cfg Config) (*App, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
 	}
+	for _, repair := range a.store.Repairs() {
+		a.log.Warn("database file opened with --set-aside-damaged: "+repair, "db", cfg.DB)
+	}
 	a.store.OnLost(func(err error) {
-		a.log.Error("the database file was deleted or replaced while the sandbox ran: every write is refused until a restart", "db", cfg.DB, "error", err)
+		a.log.Error("the database file was deleted or replaced while the sandbox ran: every write is refused", "db", cfg.DB, "problem", err)
 	})
 	if err := a.wire(); err != nil {
 		a.store.Close()

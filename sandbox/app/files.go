@@ -66,12 +66,18 @@ func located(err error, f Files, embedded string) error {
 // seed loads the fixtures into a new database, or over everything with Reset. Over
 // a database that has them already it reads no fixture file: a restart keeps what the
 // API changed and is ready in milliseconds whatever the size of the fixture set
-// (Validate checks the files). It returns the fixtures' scenario bindings when it read
-// them.
+// (Validate checks the files). A database that holds records but no fixtures was not
+// started by the sandbox whole (cut short, say): loading them over its records would
+// mix two states without a word, so it is refused. It returns the fixtures' scenario
+// bindings when it read them.
 func (a *App) seed() ([]yamlfile.ScenarioBinding, error) {
 	already, err := a.svc.FixturesLoaded()
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", a.cfg.DB, err)
+	}
+	if n := a.store.Records(); !already && !a.cfg.Reset && n > 0 {
+		return nil, fmt.Errorf("database file %s holds %d records but none saying its fixtures were loaded, which every database the sandbox started holds "+
+			"(cut short, or written by something else?): fixtures are loaded only into a new database; move it away or use --reset", a.cfg.DB, n)
 	}
 	var fx sandbox.Fixtures
 	var bindings []yamlfile.ScenarioBinding

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -180,14 +179,22 @@ func (sn *snapshots) read(name string) ([]byte, time.Time, error) {
 		return nil, time.Time{}, err
 	}
 	data := buf.Bytes()
-	return data, st.ModTime(), checkSnapshotContent(name, path, bytes.NewReader(data))
+	return data, st.ModTime(), checkSnapshotContent(name, path, bytes.NewReader(data), int64(len(data)))
 }
 
 // checkSnapshotContent refuses a snapshot file cut or damaged since it was written,
-// whole, as a database is, but in words for a snapshot.
-func checkSnapshotContent(name, path string, ra io.ReaderAt) error {
+// whole, as a database is (its commands, and every record decoded), but in words for
+// a snapshot.
+func checkSnapshotContent(name, path string, ra io.ReaderAt, size int64) error {
+	scan, err := scanFile(path, ra, size, false)
+	if err == nil {
+		var damaged []damagedRecord
+		damaged, err = checkRecords(ra, 0, scan.end, false)
+		if err == nil && len(damaged) > 0 {
+			err = damaged[0].error(path)
+		}
+	}
 	var damaged *DamagedError
-	err := checkContent(path, ra, false)
 	switch {
 	case errors.As(err, &damaged) && damaged.Foreign:
 		return sandbox.ForeignSnapshot(name)
@@ -229,40 +236,26 @@ func fileScope(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	r := bufio.NewReader(f)
-	if _, err := r.Discard(len(markCommand)); err != nil {
-		return "", nil // an empty database: nothing but (part of) the mark
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
 	}
-	parts, err := readSet(r)
-	if err != nil || len(parts) != 2 || parts[0] != sessionKey {
-		return "", nil // the first record of a whole snapshot, or nothing
+	s := newScanner(f, 0, st.Size(), false)
+	s.window = 4 << 10 // two records
+	var c command
+	for range 2 { // the mark, then the record that names the scope
+		if err := s.next(&c); err != nil {
+			return "", nil // an empty database, or one that is not whole: no scope
+		}
+	}
+	if !c.isSet() || string(c.parts[1]) != sessionKey {
+		return "", nil // the first record of a whole snapshot
 	}
 	var scope string
-	if err := json.Unmarshal([]byte(parts[1]), &scope); err != nil {
+	if err := json.Unmarshal(c.parts[2], &scope); err != nil {
 		return "", fmt.Errorf("store: snapshot %s: %w", path, err)
 	}
 	return scope, nil
-}
-
-// readSet reads a plain set command (its key and value) from r.
-func readSet(r *bufio.Reader) ([]string, error) {
-	count, _, err := readLength(r, '*')
-	if err != nil || count != 3 {
-		return nil, errMalformed
-	}
-	var parts []string
-	for range count {
-		n, _, err := readLength(r, '$')
-		if err != nil || n > 1024 {
-			return nil, errMalformed
-		}
-		b := make([]byte, n+2)
-		if _, err := io.ReadFull(r, b); err != nil {
-			return nil, errTorn
-		}
-		parts = append(parts, string(b[:n]))
-	}
-	return parts[1:], nil
 }
 
 // RestoreSnapshot brings back the state saved under name, in one Update, and
@@ -284,7 +277,7 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 	if err := s.Check(); err != nil {
 		return info, err // a file that is no longer ours takes no writes
 	}
-	err = s.db.Update(func(live *buntdb.Tx) error {
+	err = s.update(func(live *buntdb.Tx) error {
 		return mem.View(func(saved *buntdb.Tx) error {
 			if info.Scope == "" {
 				if err := (tx{live}).DeleteAll(); err != nil {
@@ -321,7 +314,11 @@ func CheckSnapshot(path, name string) error {
 		return err
 	}
 	defer f.Close()
-	return checkSnapshotContent(name, f.Name(), f)
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	return checkSnapshotContent(name, f.Name(), f, st.Size())
 }
 
 // load reads a snapshot's bytes into an in-memory database, where buntdb loads (not
@@ -418,13 +415,14 @@ func isStepOf(key, scope string) bool {
 }
 
 // copyKeys sets in to every record of from that keep selects, with what is left of
-// its TTL, as it walks them: no list of the records is held beside them. The mark and
-// sessionKey are the snapshot's own: the live database keeps its mark (DeleteAll
-// wrote it again).
+// its TTL, as it walks them: no list of the records is held beside them. The mark,
+// sessionKey and closeKey are the snapshot's own: the live database keeps its mark
+// (DeleteAll wrote it again), and a clean close's records stand only where it put
+// them (close.go).
 func copyKeys(from, to *buntdb.Tx, keep func(key string) bool) error {
 	var err error
 	iterErr := from.Ascend("", func(key, value string) bool {
-		if key == markKey || key == sessionKey || !keep(key) {
+		if key == markKey || key == sessionKey || key == closeKey || !keep(key) {
 			return true
 		}
 		err = copyKey(from, to, key, value)

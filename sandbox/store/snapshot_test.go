@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -70,4 +72,42 @@ func TestFailedSaveLeavesNoFile(t *testing.T) {
 	if after, err := os.ReadFile(sn.file("kept")); err != nil || !bytes.Equal(after, kept) {
 		t.Errorf("the snapshot saved before changed: %v", err)
 	}
+}
+
+// A snapshot whose record was overwritten since it was saved is refused before
+// anything is restored, naming the offset of that record, by a restore and by the
+// check of a --snapshot start.
+func TestDamagedSnapshotRecordRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	mustPutAll(t, s)
+	if _, err := s.SaveSnapshot("saved", "", false); err != nil {
+		t.Fatal(err)
+	}
+	file := s.snapshots.file("saved")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, command := valueAt(t, b, "txn:TRN_1")
+	copy(b[value:], "#####")
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutMeta("fixtures", "changed since") })
+	want := fmt.Sprintf("Snapshot saved is damaged at byte %d", command)
+	for name, err := range map[string]error{
+		"restore": func() error { _, err := s.RestoreSnapshot("saved"); return err }(),
+		"check":   CheckSnapshot(path, "saved"),
+	} {
+		if gp, ok := sandbox.AsError(err); !ok || !strings.HasPrefix(gp.Description, want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+	mustView(t, s, func(tx sandbox.Tx) error {
+		if v, _ := tx.Meta("fixtures"); v != "changed since" {
+			t.Errorf("a refused restore changed the state: %q", v)
+		}
+		return nil
+	})
 }

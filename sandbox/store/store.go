@@ -7,6 +7,7 @@
 // Every record is one key holding the JSON (encoding/json) of its sandbox type:
 //
 //	!gp-sandbox                     the mark: the first record of every file (check.go)
+//	!gp-sandbox-close               the records of a clean close, not JSON kept (close.go)
 //	app:<id>                        sandbox.App
 //	merchant:<id>                   sandbox.Merchant
 //	pricing:<name>                  sandbox.PricingProfile
@@ -42,12 +43,16 @@
 // so an OS crash or power loss can lose about the last second of writes; with
 // Options.SyncAlways buntdb fsyncs every commit before Update returns. The store
 // rewrites the file (watch.go, with buntdb's AutoShrink off) once it has doubled since
-// the last rewrite.
+// the last rewrite, and at Close when anything was written since the open.
 //
 // A file is opened by one process at a time (lock.go), and checked before buntdb
 // reads it (check.go): buntdb would take a foreign file, or drop everything after a
-// damaged record. While it is open, the path must still name it (watch.go): buntdb
-// would go on writing into a deleted file, or beside the one that replaced it.
+// damaged record. A clean close writes it afresh with a checksum (close.go), so that a
+// start refuses a file cut short or changed since; every record that checksum does
+// not prove is decoded as its kind while buntdb loads it (records.go). While it is
+// open, the path must still name it (watch.go): buntdb would go on writing into a
+// deleted file, or beside the one that replaced it, and what it acknowledged is
+// saved beside it.
 package store
 
 import (
@@ -73,6 +78,11 @@ type Options struct {
 	// empty database, for --reset. A good file is opened as it is: the reset itself
 	// is the caller's DeleteAll, which commits with the fixtures or not at all.
 	Reset bool
+	// SetAside opens a file whose records do not all decode, moving them into a file
+	// beside it, and one cut short or changed since its clean close as it is, for
+	// --set-aside-damaged; Repairs says what was done. A file whose commands are
+	// damaged is refused still.
+	SetAside bool
 }
 
 // Store is a sandbox.Store over one buntdb database.
@@ -81,6 +91,12 @@ type Store struct {
 	lock      *os.File // nil for ":memory:"
 	file      *fileWatch
 	snapshots *snapshots // snapshot.go
+
+	path    string
+	records int         // how many the file held at open, beside the store's own
+	opened  os.FileInfo // the file once opened, to tell whether anything was written since
+	proven  bool        // a clean close left it so, and the start proved it (close.go)
+	repairs []string    // what SetAside did
 }
 
 var _ sandbox.Store = (*Store)(nil)
@@ -93,6 +109,7 @@ func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
 // refused with a *LockedError, a damaged or foreign one with a *DamagedError; both
 // leave the file as it is.
 func OpenWith(path string, opts Options) (*Store, error) {
+	s := &Store{path: path, snapshots: newSnapshots(path)}
 	if path == ":memory:" {
 		db, err := buntdb.Open(path)
 		if err == nil {
@@ -101,40 +118,111 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Store{db: db, snapshots: newSnapshots(path)}, nil
+		s.db = db
+		return s, nil
 	}
 	lock, err := lockFile(path)
 	if err != nil {
 		return nil, err
 	}
-	db, err := openFile(path, opts)
-	var file *fileWatch
+	err = s.openFile(opts)
+	var damaged *DamagedError
+	if errors.As(err, &damaged) && opts.Reset {
+		if err = os.Truncate(path, 0); err == nil {
+			err = s.openFile(opts)
+		}
+	}
 	if err == nil {
-		file, err = watchFile(path, db)
+		s.file, err = watchFile(path, s.db)
 		if err != nil {
-			_ = db.Close()
+			_ = s.db.Close()
 		}
 	}
 	if err != nil {
 		unlockFile(lock)
 		return nil, err
 	}
-	return &Store{db: db, lock: lock, file: file, snapshots: newSnapshots(path)}, nil
+	s.lock = lock
+	return s, nil
 }
 
-// openFile checks the file at path and opens it in buntdb, configured and marked.
-func openFile(path string, opts Options) (*buntdb.DB, error) {
-	err := checkFile(path)
+// openFile checks the file at the store's path and opens it in buntdb, configured and
+// marked.
+func (s *Store) openFile(opts Options) error {
+	path := s.path
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := s.load(nil, fileScan{}, 0, opts); err != nil {
+			return err
+		}
+		s.opened, err = os.Stat(path)
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("store: check %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("store: check %s: %w", path, err)
+	}
+	scan, whole := scanClosed(f, st.Size())
+	if !whole {
+		if scan, err = scanFile(path, f, st.Size(), true); err != nil {
+			return err
+		}
+	}
+	proven, err := scan.checkCloses(path)
 	var damaged *DamagedError
-	if errors.As(err, &damaged) && opts.Reset {
-		err = os.Truncate(path, 0)
+	if errors.As(err, &damaged) && (damaged.Cut || damaged.Changed) {
+		if !opts.SetAside {
+			// A record that does not decode says where, better than the checksum.
+			if bad, derr := checkRecords(f, 0, scan.end, false); derr == nil && len(bad) > 0 {
+				return bad[0].error(path)
+			}
+			return err
+		}
+		s.repairs = append(s.repairs, "it "+damaged.Problem()+"; it was opened with what it holds")
+		err = nil
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	db, err := buntdb.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	if err := s.load(f, scan, proven, opts); err != nil {
+		return err
+	}
+	s.proven = proven == st.Size() && len(s.repairs) == 0
+	s.opened, err = os.Stat(path)
+	return err
+}
+
+// load opens the file in buntdb while the records the scan did not prove are decoded
+// from f (records.go), on another core: buntdb writes nothing as it loads a file whose
+// commands are whole, and its own writes wait for the decoding. A file that ends in a
+// command cut short, which buntdb cuts off, is decoded first.
+func (s *Store) load(f *os.File, scan fileScan, proven int64, opts Options) error {
+	type decoded struct {
+		damaged []damagedRecord
+		err     error
+	}
+	decode := func() (d decoded) {
+		if f != nil {
+			d.damaged, d.err = checkRecords(f, proven, scan.end, opts.SetAside)
+		}
+		if d.err == nil && len(d.damaged) > 0 && !opts.SetAside {
+			d.err = d.damaged[0].error(s.path)
+		}
+		return d
+	}
+	result := make(chan decoded, 1)
+	if scan.torn {
+		d := decode()
+		if d.err != nil {
+			return d.err // before buntdb cuts the torn command off
+		}
+		result <- d
+	} else {
+		go func() { result <- decode() }()
 	}
 	cfg := buntdb.Config{
 		SyncPolicy:         buntdb.Never, // fileWatch syncs, outside buntdb's lock
@@ -143,9 +231,42 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 	if opts.SyncAlways {
 		cfg.SyncPolicy = buntdb.Always
 	}
+	db, err := buntdb.Open(s.path)
 	if err == nil {
-		err = db.SetConfig(cfg)
+		held := cfg
+		held.OnExpired = func([]string) {} // no deletes written until the records are checked
+		err = db.SetConfig(held)
 	}
+	d := <-result
+	if err == nil {
+		err = d.err
+	}
+	if err == nil && len(d.damaged) > 0 {
+		err = s.setAside(db, d.damaged)
+	}
+	if err == nil && len(s.repairs) > 0 {
+		err = rewriteLive(db) // the file no longer holds what was refused
+	}
+	if err == nil {
+		err = s.start(db, cfg)
+	}
+	if err != nil {
+		if db != nil {
+			_ = db.Close()
+		}
+		var damaged *DamagedError
+		if errors.As(err, &damaged) {
+			return err
+		}
+		return fmt.Errorf("store: open %s: %w", s.path, err)
+	}
+	s.db = db
+	return nil
+}
+
+// start configures db, marks it, builds the indexes and counts its records.
+func (s *Store) start(db *buntdb.DB, cfg buntdb.Config) error {
+	err := db.SetConfig(cfg)
 	if err == nil {
 		err = db.Update(putMark)
 	}
@@ -155,11 +276,19 @@ func openFile(path string, opts Options) (*buntdb.DB, error) {
 	if err == nil {
 		err = db.Update(indexTransactions)
 	}
-	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("store: start %s: %w", path, err)
+	if err == nil {
+		err = db.View(func(t *buntdb.Tx) error {
+			n, err := t.Len()
+			for _, own := range []string{markKey, closeKey} {
+				if _, gerr := t.Get(own); gerr == nil {
+					n--
+				}
+			}
+			s.records = n
+			return err
+		})
 	}
-	return db, nil
+	return err
 }
 
 // createIndexes builds the buntdb indexes, which live in memory only, at every open:
@@ -187,14 +316,26 @@ func (s *Store) Inspect(fn func(sandbox.Tx, sandbox.InspectTx) error) error {
 // If fn returns an error nothing it wrote is kept and Update returns that error. Once
 // the file was found deleted or replaced under the sandbox (watch.go looks every
 // 100 ms), every Update is refused with a GP SYSTEM_ERROR naming it: its writes would
-// be lost at the next start.
+// be lost at the next start. That is decided inside buntdb's lock, which the rescue of
+// what the store holds waits for: a write is in the rescued file or refused.
 func (s *Store) Update(fn func(sandbox.Tx) error) error {
-	if s.file != nil {
-		if err := s.file.err(); err != nil { // what the watch last found: no system call
+	return s.update(func(t *buntdb.Tx) error { return fn(tx{t}) })
+}
+
+// update is Update over buntdb's own transaction.
+func (s *Store) update(fn func(*buntdb.Tx) error) error {
+	if s.file == nil {
+		return s.db.Update(fn)
+	}
+	if err := s.file.err(); err != nil { // what the watch last found: no system call
+		return err
+	}
+	return s.db.Update(func(t *buntdb.Tx) error {
+		if err := s.file.err(); err != nil {
 			return err
 		}
-	}
-	return s.db.Update(func(t *buntdb.Tx) error { return fn(tx{t}) })
+		return fn(t)
+	})
 }
 
 // Check reports whether the store still keeps what it writes, looking at the file
@@ -215,18 +356,17 @@ func (s *Store) OnLost(f func(error)) {
 	}
 }
 
-// Close syncs and closes the file, then lets another process open it. Transactions
-// must have ended.
+// Close syncs the file, writes it afresh as a clean close leaves it (close.go) unless
+// nothing was written to it since it was opened, and closes it, then lets another
+// process open it: a start refused after the open (its fixtures, say) leaves the file
+// as it found it. Transactions must have ended. A second Close reports
+// buntdb.ErrDatabaseClosed.
 func (s *Store) Close() error {
-	if s.file != nil {
-		s.file.stop()
-		if s.file.check() == nil {
-			// A clean stop leaves only live records in the file, so the next start
-			// reads none of the dead ones a shrink tolerates (up to as many again). A
-			// failed rewrite leaves the file as it was, which buntdb can still read;
-			// a file that is no longer ours is not rewritten.
-			_ = s.db.Shrink()
-		}
+	if s.file != nil && s.file.stop() && s.file.check() == nil && !s.unchangedSinceOpen() {
+		// A failed rewrite leaves the file as it was, which the next start can still
+		// read; a file that is no longer ours is not rewritten (the watch rescued
+		// what it held).
+		_ = rewriteClosed(s.db, s.path)
 	}
 	err := s.db.Close()
 	if s.lock != nil && !errors.Is(err, buntdb.ErrDatabaseClosed) {
@@ -234,3 +374,18 @@ func (s *Store) Close() error {
 	}
 	return err
 }
+
+// unchangedSinceOpen reports whether the file is as it was once opened: nothing was
+// written to it since (buntdb only appends, and a rewrite makes another file).
+func (s *Store) unchangedSinceOpen() bool {
+	now, err := os.Stat(s.path)
+	return err == nil && os.SameFile(now, s.opened) && now.Size() == s.opened.Size()
+}
+
+// Records is how many records the file held at open, beside the store's own (its
+// mark): 0 for a new database.
+func (s *Store) Records() int { return s.records }
+
+// Repairs says what Options.SetAside did at open, one sentence each; none when the
+// file opened as it was.
+func (s *Store) Repairs() []string { return s.repairs }

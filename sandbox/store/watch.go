@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,13 @@ import (
 // inode) of the file at the path and checks it every checkEvery, off the request
 // path: a write only reads the answer of the last check, so one made less than
 // checkEvery after the file was lost is lost with it, as one made just before.
+//
+// What the sandbox acknowledged before it found the file lost is still in buntdb's
+// memory: the watch writes it (rescue) into a new file beside the lost one,
+// <db>.rescued-<time>.db, as a clean close writes a database (close.go), and names it
+// in the error of every refused write, the health check and the log, with the way to
+// go on from it. A rescue that fails is tried again every syncEvery, and once more at
+// Close.
 //
 // buntdb's own rewrite (Shrink) renames a new file over the path, changing its
 // identity legitimately, and buntdb does not show its descriptor. So the store turns
@@ -49,9 +57,10 @@ type fileWatch struct {
 	stopped   sync.WaitGroup
 	stopOnce  sync.Once
 
-	// Only the loop, and stop once the loop has ended, use the descriptor.
-	file  *os.File     // the file at path, for its syncs
-	syncs atomic.Int64 // how many syncs were asked, for the tests
+	// Only the loop, and stop once the loop has ended, use these.
+	file           *os.File     // the file at path, for its syncs
+	syncs          atomic.Int64 // how many syncs were asked, for the tests
+	tried, rescued bool         // a rescue was tried; it saved what the store held
 }
 
 // watchFile records the identity of the file at path, opened in db, and starts the
@@ -93,13 +102,43 @@ func (w *fileWatch) check() error {
 	if ok {
 		return nil
 	}
-	lost := sandbox.DatabaseFileLost(w.path)
+	lost := sandbox.DatabaseFileLost(w.path, "what it acknowledged is being saved beside it")
 	if w.lost.CompareAndSwap(nil, lost) {
-		if f := w.onLost.Load(); f != nil {
-			(*f)(lost)
-		}
+		w.tell(lost)
 	}
 	return w.err()
+}
+
+// tell passes what happened to the file to OnLost's function.
+func (w *fileWatch) tell(err error) {
+	if f := w.onLost.Load(); f != nil {
+		(*f)(err)
+	}
+}
+
+// rescue writes what buntdb holds into a new file beside the lost one, and says
+// where in the error writes get from then on. Writes are refused already (lost is
+// set), and the one that held buntdb's lock when the file was found lost ends before
+// the copy starts: every write Update reported is in the copy.
+func (w *fileWatch) rescue() {
+	w.tried = true
+	var name string
+	f, err := createBeside(w.path, "rescued", ".db")
+	if err == nil {
+		name = f.Name()
+		err = writeClosedFile(w.db, f)
+	}
+	var lost *sandbox.Error
+	if err != nil {
+		lost = sandbox.DatabaseFileLost(w.path, fmt.Sprintf(
+			"saving what it acknowledged beside it failed (%v), and is tried again every second: until then it is held in memory only", err))
+	} else {
+		w.rescued = true
+		lost = sandbox.DatabaseFileLost(w.path, fmt.Sprintf(
+			"every write it acknowledged is saved in %s: to go on from there, stop the sandbox, move that file to %s and start it again", name, w.path))
+	}
+	w.lost.Store(lost)
+	w.tell(lost)
 }
 
 // loop checks the file every checkEvery, and every syncEvery syncs it and rewrites it
@@ -113,11 +152,17 @@ func (w *fileWatch) loop() {
 			return
 		case <-tick.C:
 		}
-		if w.check() != nil || n%int(syncEvery/checkEvery) != 0 {
+		second := n%int(syncEvery/checkEvery) == 0
+		if w.check() != nil {
+			if !w.rescued && (!w.tried || second) {
+				w.rescue()
+			}
 			continue
 		}
-		w.sync()
-		w.shrinkIfDoubled()
+		if second {
+			w.sync()
+			w.shrinkIfDoubled()
+		}
 	}
 }
 
@@ -145,7 +190,10 @@ func (w *fileWatch) shrink() {
 	w.mu.Lock()
 	w.shrinking = true
 	w.mu.Unlock()
-	err := w.db.Shrink()
+	err := forgetCloses(w.db)
+	if err == nil {
+		err = w.db.Shrink()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.shrinking = false
@@ -166,14 +214,19 @@ func (w *fileWatch) shrink() {
 
 // stop ends the loop, waiting for a rewrite under way, and syncs the file a last time
 // unless it is lost: whatever the store does next with it (Close rewrites it), what
-// was written is on the disk. A second stop does nothing.
-func (w *fileWatch) stop() {
+// was written is on the disk. A lost file's rescue is tried once more if it has not
+// succeeded. Only the first stop does that and reports true.
+func (w *fileWatch) stop() (first bool) {
 	w.stopOnce.Do(func() {
+		first = true
 		close(w.done)
 		w.stopped.Wait()
 		if w.check() == nil {
 			w.sync()
+		} else if !w.rescued {
+			w.rescue()
 		}
 		_ = w.file.Close()
 	})
+	return first
 }

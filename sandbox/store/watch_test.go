@@ -1,9 +1,11 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,7 +17,8 @@ func putMeta(s *Store, value string) error {
 }
 
 // A file deleted or replaced under the store refuses every later write with a GP
-// SYSTEM_ERROR naming the file, tells OnLost once, and leaves the new file alone.
+// SYSTEM_ERROR naming it, leaves the new file alone, and saves what the store held
+// into a new file beside it, which the error names and which opens as a database.
 func TestLostFileRefusesWrites(t *testing.T) {
 	for name, lose := range map[string]func(path string) error{
 		"deleted":  os.Remove,
@@ -24,8 +27,8 @@ func TestLostFileRefusesWrites(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "db")
 			s := mustOpen(t, path)
-			var told []error
-			s.OnLost(func(err error) { told = append(told, err) })
+			told := make(chan string, 4)
+			s.OnLost(func(err error) { told <- err.Error() })
 			if err := putMeta(s, "before"); err != nil {
 				t.Fatal(err)
 			}
@@ -35,23 +38,103 @@ func TestLostFileRefusesWrites(t *testing.T) {
 			if err := lose(path); err != nil {
 				t.Fatal(err)
 			}
-			s.file.check() // what the watch does every 100 ms
+			lost := "database file " + path + " was deleted or replaced while the sandbox ran; "
+			s.file.check() // what the watch does every 100 ms, and then rescues
+			if err := putMeta(s, "after"); err == nil || !strings.HasPrefix(err.Error(), "SYSTEM_ERROR 50000: "+lost) {
+				t.Errorf("write after the file was %s: %v", name, err)
+			}
+			if first := <-told; first != "SYSTEM_ERROR 50000: "+lost+"what it acknowledged is being saved beside it" {
+				t.Errorf("OnLost told first %q", first)
+			}
+			var second string
+			select {
+			case second = <-told:
+			case <-time.After(time.Minute): // a hung watch, not a slow one
+				t.Fatal("no rescue a minute after the loss")
+			}
+			rescued, _ := filepath.Glob(path + ".rescued-*.db")
+			if len(rescued) != 1 {
+				t.Fatalf("rescued files: %v", rescued)
+			}
+			want := lost + "every write it acknowledged is saved in " + rescued[0] +
+				": to go on from there, stop the sandbox, move that file to " + path + " and start it again"
 			for range 2 {
 				err := putMeta(s, "after")
 				gp, ok := sandbox.AsError(err)
-				if !ok || gp.Code != "SYSTEM_ERROR" || gp.Description != "database file "+path+" was deleted or replaced while the sandbox ran; restart it" {
-					t.Errorf("write after the file was %s: %v", name, err)
+				if !ok || gp.Code != "SYSTEM_ERROR" || gp.Description != want {
+					t.Errorf("write after the rescue: %v", err)
 				}
 			}
-			if len(told) != 1 || s.Check() == nil {
-				t.Errorf("OnLost told %d times, Check %v", len(told), s.Check())
+			if !strings.HasSuffix(second, want) || s.Check() == nil {
+				t.Errorf("OnLost told %q, Check %v", second, s.Check())
 			}
 			s.file.shrinkIfDoubled() // never rewrites over a file that is not ours
+			mustClose(t, s)
 			if b, _ := os.ReadFile(path); name == "replaced" && string(b) != "someone else's\n" {
 				t.Errorf("the file that replaced ours changed: %q", b)
 			}
+			r := mustOpen(t, rescued[0])
+			if !r.proven {
+				t.Error("the rescued file is not one a clean close wrote")
+			}
+			mustView(t, r, func(tx sandbox.Tx) error {
+				if v, err := tx.Meta("k"); err != nil || v != "before" {
+					t.Errorf("rescued: %q %v", v, err)
+				}
+				return nil
+			})
 		})
 	}
+}
+
+// Every write Update reported, by writers racing the loss of the file, is in the
+// rescued file: a write is refused or saved.
+func TestRescueKeepsEveryAcknowledgedWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	var mu sync.Mutex
+	var acked []string
+	var writers sync.WaitGroup
+	for w := range 4 {
+		writers.Go(func() {
+			for i := 0; ; i++ {
+				key := fmt.Sprintf("w%d-%d", w, i)
+				if err := s.Update(func(tx sandbox.Tx) error { return tx.PutMeta(key, "x") }); err != nil {
+					return // refused from now on
+				}
+				mu.Lock()
+				acked = append(acked, key)
+				mu.Unlock()
+			}
+		})
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 200 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	writers.Wait() // the watch finds the loss by itself and rescues
+	mustClose(t, s)
+	rescued, _ := filepath.Glob(path + ".rescued-*.db")
+	if len(rescued) != 1 {
+		t.Fatalf("rescued files: %v", rescued)
+	}
+	r := mustOpen(t, rescued[0])
+	mustView(t, r, func(tx sandbox.Tx) error {
+		for _, key := range acked {
+			if _, err := tx.Meta(key); err != nil {
+				t.Errorf("acknowledged %s: %v", key, err)
+			}
+		}
+		return nil
+	})
+	t.Logf("%d acknowledged writes, all in the rescued file", len(acked))
 }
 
 // The store's own rewrite changes the file's identity and is not taken for a loss.
