@@ -61,14 +61,63 @@ func DeviceOperationReadsCard(op string) bool {
 	return slices.Contains([]string{"device.sale", "device.preauth", "device.verify", "device.refund"}, op)
 }
 
+// upaCommandNames are the UPA commands of the official SDKs (the union of their
+// UpaMessageId enums; FindBatches is Java's only): a name outside them is refused as
+// bad input, and the simulated terminal carries out every one (terminalAnswer).
+var upaCommandNames = []string{
+	"Sale", "PreAuth", "AuthCompletion", "Refund", "Void", "Reversal", "TipAdjust", "CardVerify",
+	"DeletePreAuth", "BalanceInquiry", "Tokenize", "ForceSale", "MailOrder", "UpdateTaxInfo",
+	"UpdateLodgingDetails", "ManageToken", "StartCardTransaction", "ProcessCardTransaction",
+	"ContinueEMVTransaction", "CompleteEMVTransaction", "ContinueCardTransaction",
+	"EODProcessing", "GetLastEOD", "GetBatchReport", "GetBatchDetails", "AvailableBatches", "FindBatches",
+	"GetOpenTabDetails", "SendSAF", "GetSAFReport", "DeleteSAF",
+	"LineItemDisplay", "Ping", "CancelTransaction", "Reboot", "Restart", "ReturnToIdle", "ClearDataLake",
+	"CommunicationCheck", "Logon", "RegisterPOS", "PrintData", "DisplayMessage", "ReturnDefaultScreen",
+	"RemoveCard", "BroadcastConfiguration", "LoadUDDataFile", "RemoveUDDataFile", "ExecuteUDDataFile",
+	"InjectUDDataFile", "InjectCarouselLogo", "RemoveCarouselLogo", "SetLogoCarouselInterval", "SaveConfigFile",
+	"GetAppInfo", "GetParam", "SetParam", "SetTimeZone", "SetDebugLevel", "GetDebugLevel", "GetDebugInfo",
+	"GetConfigContents", "GetEncryptionType", "GetBatteryPercentage",
+	"GetSignature", "Scan", "EnterPIN", "PromptMenu", "PromptWithOptions", "GeneralEntry",
+}
+
+// IsUPACommand reports whether name is a UPA command of the SDKs.
+func IsUPACommand(name string) bool { return slices.Contains(upaCommandNames, name) }
+
+// UPACommands lists the UPA commands of the SDKs.
+func UPACommands() []string { return slices.Clone(upaCommandNames) }
+
+// cardCommands read a card; customerCommands wait for the customer in other ways.
+// On a terminal answering INITIATED, such a command waits at the head of the queue
+// for the customer (a presentation, or the terminal delay); every other command runs
+// as soon as it reaches the head, as a terminal runs it without anyone.
+var (
+	cardCommands = []string{"Sale", "PreAuth", "CardVerify", "ForceSale", "MailOrder", "BalanceInquiry",
+		"Tokenize", "StartCardTransaction", "ProcessCardTransaction"}
+	customerCommands = []string{"GetSignature", "Scan", "EnterPIN", "PromptMenu", "PromptWithOptions", "GeneralEntry"}
+)
+
+// ReadsCard reports whether a UPA command reads a card: a card command, or a refund
+// that names no original (a linked refund needs no card).
+func ReadsCard(u UPACommand) bool {
+	if u.Command == "Refund" {
+		return u.ReferenceNumber == "" && u.TranNo == ""
+	}
+	return slices.Contains(cardCommands, u.Command)
+}
+
+// waitsForCustomer reports whether a command waits for the customer at the terminal.
+func waitsForCustomer(u UPACommand) bool {
+	return ReadsCard(u) || slices.Contains(customerCommands, u.Command)
+}
+
 // Device statuses and answer modes.
 const (
 	DeviceActive   = "ACTIVE"
 	DeviceInactive = "INACTIVE"
 
 	// DeviceModeComplete answers a command once the terminal is done: the only answer
-	// the Java and .NET SDKs can parse. DeviceModeInitiated answers at once, before a
-	// card is read; the terminal completes the command later [SB].
+	// the Java and .NET SDKs can parse. DeviceModeInitiated answers every command at
+	// once, before the terminal runs it; the terminal completes it later [SB].
 	DeviceModeComplete  = "COMPLETE"
 	DeviceModeInitiated = "INITIATED"
 )
@@ -90,31 +139,58 @@ type Device struct {
 	Status      string    `json:"status"`
 	Mode        string    `json:"mode"`
 	Card        string    `json:"card,omitempty"`         // the test card it reads when nobody chooses one; "" the approving Visa chip card
-	Pending     string    `json:"pending,omitempty"`      // the INITIATED device request waiting for a card
+	Pending     string    `json:"pending,omitempty"`      // the command at the head of the queue, waiting for the customer
+	Queue       []string  `json:"queue,omitempty"`        // the commands waiting behind it, oldest first
 	LastRequest string    `json:"last_request,omitempty"` // the last device request the terminal answered
 	TranNo      int       `json:"tran_no"`                // the terminal's last transaction number
 	LastBatchID string    `json:"last_batch_id,omitempty"`
+	Settings    Settings  `json:"settings,omitzero"`
 	OrderID     string    `json:"order_id,omitempty"`   // the device order it came from
 	ProductID   string    `json:"product_id,omitempty"` // the order's product it is a unit of
 	TimeCreated time.Time `json:"time_created"`
 }
 
-// UPACommand is the validated UPA command of a MiC request. Amounts are in minor units.
+// Settings is what the POS set on a terminal (SetTimeZone, SetParam, SetDebugLevel)
+// and the terminal reports back (GetParam, GetDebugLevel).
+type Settings struct {
+	TimeZone   string `json:"time_zone,omitempty"`
+	DebugLevel string `json:"debug_level,omitempty"` // as SetDebugLevel sends it: "PACKETS|DATA"
+}
+
+// MaxTerminalQueue is how many commands a terminal holds at once, the one it is on
+// included; one more is refused (TerminalQueueFull) [SB].
+const MaxTerminalQueue = 100
+
+// queued is how many commands the terminal holds.
+func (d Device) queued() int {
+	if d.Pending == "" {
+		return len(d.Queue)
+	}
+	return 1 + len(d.Queue)
+}
+
+// UPACommand is the validated UPA command of a MiC request. Amounts are in minor
+// units.
 type UPACommand struct {
-	Command         string `json:"command"`
-	RequestID       string `json:"request_id"`
-	EcrID           string `json:"ecr_id,omitempty"`
-	BaseAmount      string `json:"base_amount,omitempty"`
-	TipAmount       string `json:"tip_amount,omitempty"`
-	TaxAmount       string `json:"tax_amount,omitempty"`
-	CashBackAmount  string `json:"cash_back_amount,omitempty"`
-	TotalAmount     string `json:"total_amount,omitempty"`
-	TranNo          string `json:"tran_no,omitempty"`
-	ReferenceNumber string `json:"reference_number,omitempty"`
-	InvoiceNbr      string `json:"invoice_nbr,omitempty"`
-	LineItemLeft    string `json:"line_item_left,omitempty"`
-	LineItemRight   string `json:"line_item_right,omitempty"`
-	Batch           string `json:"batch,omitempty"`
+	Command         string   `json:"command"`
+	RequestID       string   `json:"request_id"`
+	EcrID           string   `json:"ecr_id,omitempty"`
+	BaseAmount      string   `json:"base_amount,omitempty"`
+	TipAmount       string   `json:"tip_amount,omitempty"`
+	TaxAmount       string   `json:"tax_amount,omitempty"`
+	CashBackAmount  string   `json:"cash_back_amount,omitempty"`
+	TotalAmount     string   `json:"total_amount,omitempty"`
+	TranNo          string   `json:"tran_no,omitempty"`
+	ReferenceNumber string   `json:"reference_number,omitempty"`
+	InvoiceNbr      string   `json:"invoice_nbr,omitempty"`
+	LineItemLeft    string   `json:"line_item_left,omitempty"`
+	LineItemRight   string   `json:"line_item_right,omitempty"`
+	Batch           string   `json:"batch,omitempty"`
+	TippableAmount  string   `json:"tippable_amount,omitempty"`
+	TimeZone        string   `json:"time_zone,omitempty"`     // SetTimeZone, SetParam
+	DebugLevel      string   `json:"debug_level,omitempty"`   // SetDebugLevel
+	Configuration   []string `json:"configuration,omitempty"` // GetParam: the parameters asked for
+	ConfigType      string   `json:"config_type,omitempty"`   // GetConfigContents
 }
 
 // amount is what a card command asks for: the base amount, else the amount, else the total.
@@ -135,6 +211,7 @@ type DeviceRequest struct {
 	Reference    string       `json:"reference,omitempty"`
 	Status       string       `json:"status"`
 	TimeCreated  time.Time    `json:"time_created"`
+	TimeStarted  time.Time    `json:"time_started,omitzero"` // when it reached the head of the terminal's queue
 	Action       Action       `json:"action"`
 	StatusURL    string       `json:"status_url,omitempty"`
 	Command      UPACommand   `json:"command"`
@@ -159,28 +236,42 @@ type DeviceCommandRequest struct {
 
 // SendDeviceCommand sends a UPA command to the terminal of the caller's account, in
 // one store transaction: the device request, the terminal's state and whatever
-// transaction the command made or changed commit together.
+// transaction the command made or changed commit together. The answer is the
+// device request as the terminal took it: INITIATED when it joined the terminal's
+// queue, even if it ran at once (GP's cloud answers before the terminal).
 func (s *Service) SendDeviceCommand(c Caller, req DeviceCommandRequest) (DeviceRequest, error) {
-	notified := false
+	var moved terminalMoves
 	v, replayed, err := execute(s, c, req.Idempotency, "device_request", func(tx Tx, now time.Time) (string, DeviceRequest, error) {
-		d, err := s.sendDeviceCommand(tx, c, req, now)
-		if err == nil {
-			notified, err = enqueueDeviceNotification(tx, d, c.App.Key, now)
-		}
+		var d DeviceRequest
+		var err error
+		moved = terminalMoves{}
+		d, err = s.sendDeviceCommand(tx, c, req, &moved, now)
 		return d.ID, d, err
 	})
-	switch {
-	case err != nil || replayed:
-	case v.Status == DeviceRequestInitiated:
-		s.terminalWaiting()
-	case notified:
-		s.notifyWritten()
+	if err == nil && !replayed {
+		s.afterMoves(moved)
 	}
 	return v, err
 }
 
-// OnTerminalWaiting registers fn to be called after a command starts waiting for a
-// card, so that the terminal delay wakes at once. Call it before serving.
+// terminalMoves is what a store transaction did on terminals, for the workers to
+// hear once it committed.
+type terminalMoves struct {
+	waiting  bool // a command reached the head of a queue and waits for the customer
+	notified bool // a completed command wrote a notification
+}
+
+func (s *Service) afterMoves(m terminalMoves) {
+	if m.waiting {
+		s.terminalWaiting()
+	}
+	if m.notified {
+		s.notifyWritten()
+	}
+}
+
+// OnTerminalWaiting registers fn to be called after a command starts waiting for
+// the customer, so that the terminal delay wakes at once. Call it before serving.
 func (s *Service) OnTerminalWaiting(fn func()) { s.waiting = fn }
 
 func (s *Service) terminalWaiting() {
@@ -189,7 +280,11 @@ func (s *Service) terminalWaiting() {
 	}
 }
 
-func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, now time.Time) (DeviceRequest, error) {
+// sendDeviceCommand takes a command on the account's terminal. A terminal busy with
+// earlier commands queues it behind them, whatever its mode: GP's cloud takes a
+// command for a terminal that is still busy [SB]. An idle one runs it at once, unless
+// it answers INITIATED and the command waits for the customer.
+func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, moved *terminalMoves, now time.Time) (DeviceRequest, error) {
 	if err := checkCommand(req.Command); err != nil {
 		return DeviceRequest{}, err
 	}
@@ -203,7 +298,7 @@ func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, n
 	if err != nil {
 		return DeviceRequest{}, err
 	}
-	if err := checkDeviceIdle(tx, dev, req.Presentation); err != nil {
+	if err := checkTerminalTakes(dev, req.Presentation); err != nil {
 		return DeviceRequest{}, err
 	}
 	d := DeviceRequest{
@@ -214,35 +309,110 @@ func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, n
 		Command: req.Command, Presentation: req.Presentation, Status: DeviceRequestInitiated,
 		Action: s.newAction(c, "PROCESS_DEVICE_COMMAND", now),
 	}
-	if dev.Mode == DeviceModeInitiated && takesCard(req.Command) {
-		dev.Pending = d.ID
-	} else if err := s.runTerminal(tx, c, &dev, &d, now); err != nil {
-		return DeviceRequest{}, err
+	answer := d
+	switch {
+	case dev.queued() > 0:
+		// Busy: it waits its turn. Written first, so that advance finds it.
+		dev.Queue = append(dev.Queue, d.ID)
+		if err := tx.PutDeviceRequest(d); err != nil {
+			return DeviceRequest{}, err
+		}
+		if dev.Pending == "" {
+			// A queue without a head (a record written before queues): move it on.
+			if err := s.advance(tx, &dev, moved, now); err != nil {
+				return DeviceRequest{}, err
+			}
+		}
+	case dev.Mode == DeviceModeInitiated:
+		if err := tx.PutDeviceRequest(d); err != nil {
+			return DeviceRequest{}, err
+		}
+		dev.Queue = []string{d.ID}
+		if err := s.advance(tx, &dev, moved, now); err != nil {
+			return DeviceRequest{}, err
+		}
+	default:
+		if err := s.runTerminal(tx, c, &dev, &d, now); err != nil {
+			return DeviceRequest{}, err
+		}
+		if err := completed(tx, d, c.App.Key, moved, now); err != nil {
+			return DeviceRequest{}, err
+		}
+		answer = d
 	}
-	if err := tx.PutDevice(dev); err != nil {
-		return DeviceRequest{}, err
-	}
-	return d, tx.PutDeviceRequest(d)
+	return answer, tx.PutDevice(dev)
 }
 
-// checkDeviceIdle refuses a terminal that cannot take a command: inactive, or still
-// waiting for a card for an earlier one (or a scenario says it is busy).
-func checkDeviceIdle(tx Tx, dev Device, p Presentation) error {
+// checkTerminalTakes refuses a terminal that cannot take a command: inactive, with a
+// full queue, or busy as a scenario says.
+func checkTerminalTakes(dev Device, p Presentation) error {
 	switch {
 	case dev.Status != DeviceActive:
 		return DeviceNotActive(dev.ID)
 	case p.Outcome == OutcomeTerminalBusy:
 		return DeviceBusy(dev.ID, "another command")
-	case dev.Pending != "":
-		pending, err := tx.DeviceRequest(dev.Pending)
-		if err != nil && !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		if err == nil && pending.Status == DeviceRequestInitiated {
-			return DeviceBusy(dev.ID, pending.ID)
-		}
+	case dev.queued() >= MaxTerminalQueue:
+		return TerminalQueueFull(dev.ID, MaxTerminalQueue)
 	}
 	return nil
+}
+
+// advance moves the terminal to the next command of its queue once it is on none:
+// the next one becomes the head; one that waits for the customer stays there,
+// any other runs at once and the next follows, until the queue is empty or its head
+// waits. Commands a reset or a restore left behind are skipped.
+func (s *Service) advance(tx Tx, dev *Device, moved *terminalMoves, now time.Time) error {
+	for dev.Pending == "" && len(dev.Queue) > 0 {
+		id := dev.Queue[0]
+		dev.Queue = slices.Delete(dev.Queue, 0, 1)
+		d, err := tx.DeviceRequest(id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		if d.Status != DeviceRequestInitiated {
+			continue
+		}
+		d.TimeStarted = now
+		if waitsForCustomer(d.Command) {
+			dev.Pending, moved.waiting = d.ID, true
+			if err := tx.PutDeviceRequest(d); err != nil {
+				return err
+			}
+			break
+		}
+		if err := s.runQueued(tx, dev, &d, moved, now); err != nil {
+			return err
+		}
+	}
+	if len(dev.Queue) == 0 {
+		dev.Queue = nil
+	}
+	return nil
+}
+
+// runQueued runs a command the terminal took earlier, for the app that sent it.
+func (s *Service) runQueued(tx Tx, dev *Device, d *DeviceRequest, moved *terminalMoves, now time.Time) error {
+	app, err := tx.App(d.AppID)
+	if err != nil {
+		return err
+	}
+	if err := s.runTerminal(tx, Caller{App: app}, dev, d, now); err != nil {
+		return err
+	}
+	d.Presentation = d.Presentation.kept()
+	return completed(tx, *d, app.Key, moved, now)
+}
+
+// completed writes a command the terminal completed and its notification.
+func completed(tx Tx, d DeviceRequest, appKey string, moved *terminalMoves, now time.Time) error {
+	notified, err := enqueueDeviceNotification(tx, d, appKey, now)
+	if err != nil {
+		return err
+	}
+	moved.notified = moved.notified || notified
+	return tx.PutDeviceRequest(d)
 }
 
 // accountDevice finds the terminal bound to a merchant's account.
@@ -254,14 +424,16 @@ func accountDevice(tx Tx, merchantID, accountID string) (Device, error) {
 	return d, err
 }
 
-// CompleteDeviceRequest completes an INITIATED command: a card is presented on the
-// terminal (the inspector, the admin API, or the terminal delay running out). The
-// zero Presentation presents the terminal's default card.
+// CompleteDeviceRequest completes the command at the head of a terminal's queue: the
+// customer presents a card (the inspector, the admin API, or the terminal delay
+// running out), signs, scans or cancels. The zero Presentation is the terminal's
+// default. The commands behind it follow as advance says.
 func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceRequest, error) {
 	var d DeviceRequest
-	notified := false
+	var moved terminalMoves
 	err := s.store.Update(func(tx Tx) error {
 		var err error
+		moved = terminalMoves{}
 		if d, err = tx.DeviceRequest(id); err != nil {
 			return notFoundAs(err, NotFoundDeviceRequest(id))
 		}
@@ -272,9 +444,8 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 		if err != nil {
 			return err
 		}
-		app, err := tx.App(d.AppID)
-		if err != nil {
-			return err
+		if dev.Pending != d.ID {
+			return DeviceRequestQueued(id, dev.ID, dev.Pending)
 		}
 		if p.Tip != "" {
 			// A tip presented with the card replaces the command's, within its base.
@@ -289,27 +460,32 @@ func (s *Service) CompleteDeviceRequest(id string, p Presentation) (DeviceReques
 		}
 		dev.Pending = ""
 		now := s.clock.Now()
-		if err := s.runTerminal(tx, Caller{App: app}, &dev, &d, now); err != nil {
+		if err := s.runQueued(tx, &dev, &d, &moved, now); err != nil {
 			return err
 		}
-		d.Presentation = d.Presentation.kept()
-		if err := tx.PutDevice(dev); err != nil {
+		if err := s.advance(tx, &dev, &moved, now); err != nil {
 			return err
 		}
-		if notified, err = enqueueDeviceNotification(tx, d, app.Key, now); err != nil {
-			return err
-		}
-		return tx.PutDeviceRequest(d)
+		return tx.PutDevice(dev)
 	})
-	if err == nil && notified {
-		s.notifyWritten()
+	if err == nil {
+		s.afterMoves(moved)
 	}
 	return d, err
 }
 
-// PendingDeviceRequests lists the INITIATED device requests created at or before
-// the given time, for the terminal delay. Only the terminals with a command pending
-// are read.
+// StartedAt is when the terminal began a command: when it reached the head of the
+// queue (a record written before queues has only its creation).
+func (d DeviceRequest) StartedAt() time.Time {
+	if d.TimeStarted.IsZero() {
+		return d.TimeCreated
+	}
+	return d.TimeStarted
+}
+
+// PendingDeviceRequests lists the commands at the head of a terminal's queue,
+// waiting for the customer, that the terminal began at or before the given time, for
+// the terminal delay. Only the terminals with a command pending are read.
 func (s *Service) PendingDeviceRequests(before time.Time) ([]DeviceRequest, error) {
 	return view(s, func(tx Tx) ([]DeviceRequest, error) {
 		devices, err := tx.PendingDevices()
@@ -322,7 +498,7 @@ func (s *Service) PendingDeviceRequests(before time.Time) ([]DeviceRequest, erro
 			if err != nil {
 				return nil, err
 			}
-			if d != nil && !d.TimeCreated.After(before) {
+			if d != nil && !d.StartedAt().After(before) {
 				out = append(out, *d)
 			}
 		}
@@ -439,21 +615,15 @@ func batchNumber(batchID string) string {
 	return n
 }
 
-// takesCard reports whether a UPA command waits for a card on the terminal.
-func takesCard(u UPACommand) bool {
-	if u.Command == "Refund" {
-		return u.ReferenceNumber == "" && u.TranNo == "" // a linked refund needs no card
-	}
-	return slices.Contains([]string{"Sale", "PreAuth", "CardVerify"}, u.Command)
-}
-
 // checkCommand refuses a command without what it needs, before any terminal sees it.
 func checkCommand(u UPACommand) error {
 	const at = "request.data.data.transaction."
+	paying := []string{"Sale", "PreAuth", "ForceSale", "MailOrder", "ProcessCardTransaction"}
+	chained := []string{"AuthCompletion", "Void", "Reversal", "TipAdjust", "DeletePreAuth", "UpdateTaxInfo", "UpdateLodgingDetails"}
 	switch {
-	case (u.Command == "Sale" || u.Command == "PreAuth" || (u.Command == "Refund" && u.TranNo == "" && u.ReferenceNumber == "")) && u.amount() == "":
+	case (slices.Contains(paying, u.Command) || (u.Command == "Refund" && ReadsCard(u))) && u.amount() == "":
 		return MissingFields(at + "baseAmount")
-	case (u.Command == "AuthCompletion" || u.Command == "Void" || u.Command == "TipAdjust") && u.TranNo == "" && u.ReferenceNumber == "":
+	case slices.Contains(chained, u.Command) && u.TranNo == "" && u.ReferenceNumber == "":
 		return MissingFields("[" + at + "referenceNumber or " + at + "tranNo]")
 	case u.Command == "TipAdjust" && u.TipAmount == "":
 		return MissingFields(at + "tipAmount")

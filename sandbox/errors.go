@@ -520,15 +520,25 @@ func DeviceBusy(id, with string) *Error {
 	return newError(CodeInvalidAction, "40290", "Device "+id+" is busy with "+with)
 }
 
+// TerminalQueueFull: the terminal already holds as many commands as it takes [SB].
+func TerminalQueueFull(id string, limit int) *Error {
+	return newError(CodeInvalidAction, "40290", fmt.Sprintf("Device %s already holds %d commands: wait for some to complete", id, limit))
+}
+
+// DeviceRequestQueued: a card presented for a command still waiting behind another [SB].
+func DeviceRequestQueued(id, deviceID, head string) *Error {
+	return newError(CodeInvalidAction, "40290", "Device request "+id+" is waiting behind "+head+" on device "+deviceID)
+}
+
 // DeviceRequestDone: a card presented for a command the terminal already finished [SB].
 func DeviceRequestDone(id, status string) *Error {
 	return newError(CodeInvalidAction, "40290", "Device request "+id+" is "+status+", not INITIATED")
 }
 
-// NothingWaiting: a customer's action on a terminal with no command waiting for a
-// card [SB].
+// NothingWaiting: a customer's action on a terminal with no command waiting for the
+// customer [SB].
 func NothingWaiting(id string) *Error {
-	return newError(CodeInvalidAction, "40290", "Device "+id+" has no command waiting for a card")
+	return newError(CodeInvalidAction, "40290", "Device "+id+" has no command waiting for the customer")
 }
 
 // TipNotAsked: a tip chosen for a command that shows no tip screen [SB].

@@ -34,7 +34,7 @@ type Service struct {
 	callers  *bounded.Map[Caller] // who a token belongs to; see Authenticate
 	bound    atomic.Bool          // some stored record binds a scenario (see HasBindings)
 	notified func()               // called after an outbox entry commits
-	waiting  func()               // called after a terminal starts waiting for a card
+	waiting  func()               // called after a terminal starts waiting for the customer
 
 	orders    orderSchedule // the order schedule (delivery.go)
 	snapshots Snapshots     // named copies of the state (snapshot.go); nil keeps none

@@ -103,7 +103,10 @@ func presentedCard(dev Device, p Presentation) CardInput {
 	return in
 }
 
-// UPAResponse is the terminal's answer to a command, before its wire form.
+// UPAResponse is the terminal's answer to a command, before its wire form. Result
+// is Failed when the terminal could not carry the command out; a command the host
+// refused completed, with Result Success and the refusal in ErrorCode and
+// ErrorMessage (refused).
 type UPAResponse struct {
 	Result        string      `json:"result"` // Success or Failed
 	ErrorCode     string      `json:"error_code,omitempty"`
@@ -111,8 +114,13 @@ type UPAResponse struct {
 	TransactionID string      `json:"transaction_id,omitempty"` // the transaction made or acted on
 	Host          *UPAHost    `json:"host,omitempty"`
 	Payment       *UPAPayment `json:"payment,omitempty"`
-	Batch         *UPABatch   `json:"batch,omitempty"` // end of day and the batch report
+	Batch         *UPABatch   `json:"batch,omitempty"`  // end of day, the last one and the batch reports
+	Report        *UPAReport  `json:"report,omitempty"` // what a command that moves no money reports
 }
+
+// Declined reports whether the device request of r is DECLINED: the terminal failed
+// or the host refused.
+func (r UPAResponse) Declined() bool { return r.Result != "Success" || r.ErrorCode != "" }
 
 // UPAHost is the host block of a UPA answer. Amounts are in minor units.
 type UPAHost struct {
@@ -137,22 +145,46 @@ type UPAPayment struct {
 	TransactionType string `json:"transaction_type"`
 }
 
-// UPABatch is a batch as end of day and the batch report show it.
+// UPABatch is a batch as end of day and the batch reports show it. Amounts are in
+// minor units.
 type UPABatch struct {
-	BatchID     string `json:"batch_id"`
-	Status      string `json:"status"`
-	Count       int    `json:"count"`
-	TotalAmount string `json:"total_amount"` // minor units
-	Opened      string `json:"opened,omitempty"`
-	Closed      string `json:"closed,omitempty"`
+	BatchID       string           `json:"batch_id"`
+	Status        string           `json:"status"`
+	Count         int              `json:"count"`
+	TotalAmount   string           `json:"total_amount"`
+	Opened        string           `json:"opened,omitempty"`
+	Closed        string           `json:"closed,omitempty"`
+	OpenedBy      string           `json:"opened_by,omitempty"` // the batch's first transaction
+	Brands        []BrandTotals    `json:"brands,omitempty"`
+	Records       []UPABatchRecord `json:"records,omitempty"` // GetBatchDetails: each transaction
+	RecordsAsked  bool             `json:"records_asked,omitempty"`
+	TotalGratuity string           `json:"total_gratuity,omitempty"`
 }
 
-// Terminal error codes [SB] where the SDKs' tests show none; ERR017 is GP's.
+// UPABatchRecord is one transaction of a batch as GetBatchDetails lists it.
+type UPABatchRecord struct {
+	TransactionID    string `json:"transaction_id"`
+	Type             string `json:"type"` // UPA's name: Sale, PreAuth, Refund, CardVerify
+	Status           string `json:"status"`
+	Amount           string `json:"amount"`
+	AuthorizedAmount string `json:"authorized_amount"`
+	TipAmount        string `json:"tip_amount"`
+	ApprovalCode     string `json:"approval_code,omitempty"`
+	CardType         string `json:"card_type"`
+	MaskedPan        string `json:"masked_pan"`
+	CardAcquisition  string `json:"card_acquisition"`
+	ResponseCode     string `json:"response_code"`
+	Time             string `json:"time"`
+}
+
+// Terminal error codes [SB] where the SDKs' tests show none; ERR017 and TIP005 are
+// GP's.
 const (
 	errNotSupported = "ERR017" // TRANSACTION CANCELLED  COMMAND NOT SUPPORTED [GP]
 	errCancelled    = "ERR018"
 	errTimeout      = "ERR019"
 	errNoOriginal   = "ERR020"
+	errTippable     = "TIP005" // Tippable Amount is cannot be greater than Base Amount [GP]
 )
 
 // runTerminal carries out a command on the terminal and completes the device
@@ -163,7 +195,7 @@ func (s *Service) runTerminal(tx Tx, c Caller, dev *Device, d *DeviceRequest, no
 		return err
 	}
 	d.Response, d.Status = &r, DeviceRequestComplete
-	if r.Result != "Success" {
+	if r.Declined() {
 		d.Status, d.Action.ResultCode = DeviceRequestDeclined, "ERROR"
 	}
 	d.Action.TimeCreated = FormatTime(now)
@@ -172,8 +204,8 @@ func (s *Service) runTerminal(tx Tx, c Caller, dev *Device, d *DeviceRequest, no
 }
 
 // terminalAnswer is the terminal's answer to a command. A GP error of the payment or
-// of the chained operation is the terminal's Failed answer, not an HTTP error: the
-// terminal took the command and the host refused it.
+// of the chained operation is the host's refusal, not an HTTP error: the terminal
+// took the command and completed it, DECLINED.
 func (s *Service) terminalAnswer(tx Tx, c Caller, dev *Device, d *DeviceRequest, now time.Time) (UPAResponse, error) {
 	u, p := d.Command, d.Presentation
 	switch p.Outcome {
@@ -185,41 +217,82 @@ func (s *Service) terminalAnswer(tx Tx, c Caller, dev *Device, d *DeviceRequest,
 	var t Transaction
 	var err error
 	switch u.Command {
-	case "Ping", "LineItemDisplay", "CancelTransaction":
-		return UPAResponse{Result: "Success"}, nil
 	case "EODProcessing":
 		return s.endOfDay(tx, c, dev, now)
-	case "GetBatchReport":
-		return s.batchReport(tx, dev, u)
-	case "Sale", "PreAuth", "CardVerify":
+	case "GetLastEOD":
+		return lastEndOfDay(tx, dev)
+	case "GetBatchReport", "GetBatchDetails":
+		return batchReport(tx, dev, u)
+	case "AvailableBatches", "FindBatches":
+		return availableBatches(tx, dev)
+	case "GetOpenTabDetails":
+		return openTabs(tx, dev)
+	case "BalanceInquiry", "StartCardTransaction":
+		return cardRead(*dev, p, u.Command), nil
+	case "Sale", "PreAuth", "CardVerify", "ForceSale", "MailOrder", "Tokenize", "ProcessCardTransaction":
+		if u.TippableAmount != "" && greaterAmount(u.TippableAmount, u.amount()) {
+			return failed(errTippable, "Tippable Amount is cannot be greater than Base Amount"), nil
+		}
 		t, err = s.cardCommand(tx, c, dev, d, now)
 	case "Refund":
-		if u.ReferenceNumber == "" && u.TranNo == "" {
+		if ReadsCard(u) {
 			t, err = s.cardCommand(tx, c, dev, d, now)
 			break
 		}
 		t, err = s.chained(tx, c, dev, u, OpRefund, now)
 	case "AuthCompletion":
 		t, err = s.chained(tx, c, dev, u, OpCapture, now)
-	case "Void":
+	case "Void", "Reversal":
 		t, err = s.chained(tx, c, dev, u, OpReversal, now)
+	case "DeletePreAuth":
+		t, err = s.deletePreAuth(tx, c, dev, u, now)
 	case "TipAdjust":
 		t, err = s.tipAdjust(tx, c, dev, u, now)
+	case "UpdateTaxInfo", "UpdateLodgingDetails":
+		return s.originalNoted(tx, dev, u, now)
 	default:
-		return failed(errNotSupported, "TRANSACTION CANCELLED  COMMAND NOT SUPPORTED"), nil
+		if !IsUPACommand(u.Command) {
+			return failed(errNotSupported, "TRANSACTION CANCELLED  COMMAND NOT SUPPORTED"), nil
+		}
+		return terminalReport(dev, u, now), nil
 	}
-	if gp, ok := AsError(err); ok {
-		r := failed(orDefault(gp.Detail, errNoOriginal), gp.Description)
-		r.Host = &UPAHost{ResponseCode: gp.Detail, ResponseText: gp.Description}
-		return r, nil
-	} else if err != nil {
-		return UPAResponse{}, err
+	if err != nil {
+		return hostRefusal(err)
 	}
 	return s.transactionAnswer(tx, dev, u.Command, t, now)
 }
 
+// hostRefusal is the answer to a command whose payment or chained operation GP
+// refused: completed, DECLINED, with GP's detailed code and text as the error and the
+// host's responseText ERROR, what action.result_code says [SB]. Any other error is
+// the store's, and fails the request.
+func hostRefusal(err error) (UPAResponse, error) {
+	gp, ok := AsError(err)
+	if !ok {
+		return UPAResponse{}, err
+	}
+	return refusedByHost(orDefault(gp.Detail, errNoOriginal), gp.Description), nil
+}
+
+// refusedByHost is a refusal of the host's own (not an issuer's decline): its code
+// and text as the error, host.responseText ERROR [SB].
+func refusedByHost(code, message string) UPAResponse {
+	r := refused(code, message)
+	r.Host = &UPAHost{ResponseCode: code, ResponseText: "ERROR"}
+	return r
+}
+
+// failed is the terminal's answer when it could not carry a command out: cmdResult
+// Failed, which the Java, .NET and PHP SDKs throw on.
 func failed(code, message string) UPAResponse {
 	return UPAResponse{Result: "Failed", ErrorCode: code, ErrorMessage: message}
+}
+
+// refused is the answer to a command the terminal carried out and the host refused:
+// cmdResult Success with the refusal as errorCode and errorMessage, which every SDK
+// parses without throwing (Java needs errorCode) [SB].
+func refused(code, message string) UPAResponse {
+	return UPAResponse{Result: "Success", ErrorCode: code, ErrorMessage: message}
 }
 
 // cardCommand reads a card and takes the payment the command asks for.
@@ -236,13 +309,13 @@ func (s *Service) cardCommand(tx Tx, c Caller, dev *Device, d *DeviceRequest, no
 	case p.PIN == PINWrong:
 		req.IssuerResult = "55" // incorrect PIN [GP]
 	}
-	action := actionSale
+	action := actionSale // Sale, ForceSale, MailOrder, ProcessCardTransaction [SB]
 	switch u.Command {
 	case "PreAuth":
 		action, req.CaptureMode = actionAuthorize, CaptureLater
 	case "Refund":
 		action, req.Type, req.GratuityAmount = actionRefund, TypeRefund, ""
-	case "CardVerify":
+	case "CardVerify", "Tokenize":
 		action, req.Amount, req.GratuityAmount = actionVerify, "0", ""
 	}
 	if action != actionVerify && req.Amount == "" {
@@ -262,6 +335,23 @@ func (s *Service) chained(tx Tx, c Caller, dev *Device, u UPACommand, op Operati
 		req.Amount, req.GratuityAmount = "", ""
 	}
 	return s.changeTransaction(tx, c, req, now)
+}
+
+// deletePreAuth reverses the authorization a command names; any other transaction
+// is refused as GP refuses its reversal.
+func (s *Service) deletePreAuth(tx Tx, c Caller, dev *Device, u UPACommand, now time.Time) (Transaction, error) {
+	id, err := s.originalOf(tx, dev, u)
+	if err != nil {
+		return Transaction{}, err
+	}
+	t, err := visible(c, dev.MerchantID, id, tx.Transaction, NotFoundTransaction)
+	if err != nil {
+		return Transaction{}, err
+	}
+	if t.Status != StatusPreauthorized {
+		return Transaction{}, NotInStatus("Reversal", StatusPreauthorized)
+	}
+	return s.changeTransaction(tx, c, LifecycleRequest{Operation: OpReversal, TransactionID: id}, now)
 }
 
 // tipAdjust sets the tip of the transaction a command names.
@@ -316,6 +406,7 @@ func (s *Service) transactionAnswer(tx Tx, dev *Device, command string, t Transa
 	}
 	approved := t.PaymentMethod.Result == "00"
 	r := UPAResponse{Result: "Success", TransactionID: t.ID}
+
 	total := add(t.Amount, t.GratuityAmount)
 	if t.Type == TypeRefund {
 		total = t.Amount
@@ -327,7 +418,7 @@ func (s *Service) transactionAnswer(tx Tx, dev *Device, command string, t Transa
 		AuthorizedAmount: total, BatchID: batchNumber(t.BatchID), RespDateTime: FormatTime(now),
 	}
 	if !approved {
-		r = failed(t.PaymentMethod.Result, "DECLINED")
+		r = refused(t.PaymentMethod.Result, "DECLINED")
 		r.TransactionID = t.ID
 		r.Host = &UPAHost{TranNo: tranNo, ReferenceNumber: t.ID, ResponseCode: t.PaymentMethod.Result, ResponseText: "DECLINED"}
 	}
@@ -388,9 +479,9 @@ func (s *Service) endOfDay(tx Tx, c Caller, dev *Device, now time.Time) (UPAResp
 	return r, nil
 }
 
-// batchReport reports a batch: the one asked for by number, else the open one, else
-// the terminal's last closed one.
-func (s *Service) batchReport(tx Tx, dev *Device, u UPACommand) (UPAResponse, error) {
+// batchReport reports a batch, GetBatchDetails with each of its transactions: the
+// batch asked for by number, else the open one, else the terminal's last closed one.
+func batchReport(tx Tx, dev *Device, u UPACommand) (UPAResponse, error) {
 	id := ""
 	if u.Batch != "" {
 		id = "BAT_" + u.Batch
@@ -401,22 +492,63 @@ func (s *Service) batchReport(tx Tx, dev *Device, u UPACommand) (UPAResponse, er
 	}
 	b, err := tx.Batch(id)
 	if errors.Is(err, ErrNotFound) || id == "" || (err == nil && (b.MerchantID != dev.MerchantID)) {
-		return failed(errNoOriginal, "BATCH NOT FOUND"), nil
+		return refusedByHost(errNoOriginal, "BATCH NOT FOUND"), nil
 	} else if err != nil {
 		return UPAResponse{}, err
 	}
+	u2, err := batchContents(tx, b, u.Command == "GetBatchDetails")
+	return UPAResponse{Result: "Success", Batch: u2}, err
+}
+
+// batchContents is a batch as the terminal reports it, with its first transaction
+// and, when records, each of them. An open batch keeps no totals: they are counted
+// as settling it now would; a closed one keeps those it closed with.
+func batchContents(tx Tx, b Batch, records bool) (*UPABatch, error) {
+	counted := b
+	members, err := tally(tx, &counted)
+	if err != nil {
+		return nil, err
+	}
 	if b.Status == BatchStatusOpen {
-		// An open batch keeps no totals: count what settling it now would.
-		if _, err := tally(tx, &b); err != nil {
-			return UPAResponse{}, err
+		b = counted
+	}
+	u := batchSummary(b)
+	u.RecordsAsked = records
+	var first time.Time
+	for _, t := range members {
+		if u.OpenedBy == "" || t.TimeCreated.Before(first) {
+			u.OpenedBy, first = t.ID, t.TimeCreated
+		}
+		if records {
+			u.Records = append(u.Records, batchRecord(t))
 		}
 	}
-	return UPAResponse{Result: "Success", Batch: batchSummary(b)}, nil
+	return u, nil
+}
+
+// batchRecord is a transaction as GetBatchDetails lists it.
+func batchRecord(t Transaction) UPABatchRecord {
+	kind := "Sale"
+	switch {
+	case t.Type == TypeRefund:
+		kind = "Refund"
+	case t.Status == StatusVerified:
+		kind = "CardVerify"
+	case t.CaptureMode == CaptureLater:
+		kind = "PreAuth"
+	}
+	return UPABatchRecord{
+		TransactionID: t.ID, Type: kind, Status: t.Status, Amount: t.Amount,
+		AuthorizedAmount: add(t.Amount, t.GratuityAmount), TipAmount: orDefault(t.GratuityAmount, "0"),
+		ApprovalCode: t.PaymentMethod.Card.Authcode, CardType: t.PaymentMethod.Card.Brand, MaskedPan: maskedPan(t.Card),
+		CardAcquisition: acquisition(t.PaymentMethod.EntryMode), ResponseCode: t.PaymentMethod.Result,
+		Time: FormatTime(t.TimeCreated),
+	}
 }
 
 func batchSummary(b Batch) *UPABatch {
 	u := &UPABatch{BatchID: batchNumber(b.ID), Status: b.Status, Count: b.Count, TotalAmount: b.Amount,
-		Opened: FormatTime(b.TimeCreated)}
+		Opened: FormatTime(b.TimeCreated), Brands: b.Brands, TotalGratuity: orDefault(b.GratuityAmount, "0")}
 	if !b.TimeClosed.IsZero() {
 		u.Closed = FormatTime(b.TimeClosed)
 	}

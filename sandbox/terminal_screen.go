@@ -3,15 +3,17 @@ package sandbox
 import "errors"
 
 // What a person at a simulated terminal sees and does: its screen (idle, or the
-// command waiting for a card, and the last answer) and the customer's actions on a
-// waiting command: choose a tip, present a card, cancel. The inspector's Terminal
-// view and the admin API act through these.
+// command waiting for the customer at the head of its queue, the commands behind it,
+// and the last answer) and the customer's actions on the waiting command: choose a
+// tip, present a card, cancel. The inspector's Terminal view and the admin API act
+// through these.
 
-// TerminalState is a terminal with the command waiting on it and the last one it
-// answered, each nil when there is none.
+// TerminalState is a terminal with the command waiting on it, those queued behind
+// it, and the last one it answered; nil or empty when there is none.
 type TerminalState struct {
 	Device  Device
 	Waiting *DeviceRequest
+	Queue   []DeviceRequest
 	Last    *DeviceRequest
 }
 
@@ -29,6 +31,15 @@ func (s *Service) TerminalStates() ([]TerminalState, error) {
 			if st.Waiting, err = waitingRequest(tx, dev); err != nil {
 				return nil, err
 			}
+			for _, id := range dev.Queue {
+				d, err := optionalRequest(tx, id)
+				if err != nil {
+					return nil, err
+				}
+				if d != nil {
+					st.Queue = append(st.Queue, *d)
+				}
+			}
 			if st.Last, err = optionalRequest(tx, dev.LastRequest); err != nil {
 				return nil, err
 			}
@@ -38,7 +49,7 @@ func (s *Service) TerminalStates() ([]TerminalState, error) {
 	})
 }
 
-// waitingRequest is the command waiting for a card on dev, or nil.
+// waitingRequest is the command waiting for the customer on dev, or nil.
 func waitingRequest(tx Tx, dev Device) (*DeviceRequest, error) {
 	d, err := optionalRequest(tx, dev.Pending)
 	if d != nil && d.Status != DeviceRequestInitiated {
@@ -68,7 +79,8 @@ func optionalRequest(tx Tx, id string) (*DeviceRequest, error) {
 // so).
 func AsksForTip(u UPACommand) bool { return u.Command == "Sale" && u.TipAmount == "" }
 
-// waitingOn is the command waiting for a card on the terminal id, for an action on it.
+// waitingOn is the command waiting for the customer on the terminal id, for an action
+// on it.
 func waitingOn(tx Tx, id string) (Device, DeviceRequest, error) {
 	dev, err := tx.Device(id)
 	if err != nil {
@@ -122,7 +134,8 @@ func checkTipAmount(d DeviceRequest, tip string) error {
 }
 
 // PresentOnTerminal completes the command waiting on terminal id with p: a card
-// presented, or an outcome such as the customer cancelling.
+// presented (a signature, a scan or an entry for a command that reads none), or an
+// outcome such as the customer cancelling.
 func (s *Service) PresentOnTerminal(id string, p Presentation) (DeviceRequest, error) {
 	d, err := view(s, func(tx Tx) (DeviceRequest, error) {
 		_, d, err := waitingOn(tx, id)

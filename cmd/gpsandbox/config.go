@@ -161,7 +161,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&t.maxBody, "max-body", env("GPSANDBOX_MAX_BODY", "1MiB"), "request body limit, bytes or with KiB/MiB suffix (GPSANDBOX_MAX_BODY)")
 	fs.StringVar(&t.journalSize, "journal-size", env("GPSANDBOX_JOURNAL_SIZE", "64"), "MiB the request journal may hold; the oldest requests are evicted (GPSANDBOX_JOURNAL_SIZE)")
 	fs.StringVar(&t.attempts, "notify-attempts", env("GPSANDBOX_NOTIFY_ATTEMPTS", "8"), "delivery attempts per notification (GPSANDBOX_NOTIFY_ATTEMPTS)")
-	fs.StringVar(&t.terminalDelay, "terminal-delay", env("GPSANDBOX_TERMINAL_DELAY", "2s"), "sandbox time after which a command on an INITIATED terminal completes with its default card; 0 waits for a presented card (GPSANDBOX_TERMINAL_DELAY)")
+	fs.StringVar(&t.terminalDelay, "terminal-delay", env("GPSANDBOX_TERMINAL_DELAY", "2s"), "sandbox time after which the command waiting at the head of a terminal's queue completes with its default card; 0 waits for a presented card (GPSANDBOX_TERMINAL_DELAY)")
 	fs.StringVar(&t.orderStep, "order-step", env("GPSANDBOX_ORDER_STEP", "24h"), "sandbox time a device order stays INITIATED, PROCESSING and SHIPPED before it moves on by itself; 0 moves orders on the admin API only (GPSANDBOX_ORDER_STEP)")
 	fs.StringVar(&t.clock, "clock", env("GPSANDBOX_CLOCK", ""), "start the sandbox clock frozen at this time, e.g. 2021-03-22T10:00:00.000Z (GPSANDBOX_CLOCK)")
 	fs.StringVar(&t.allowedHosts, "allowed-hosts", env("GPSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names the admin API answers under without --admin-token, beside IP addresses, localhost and the host of --addr, e.g. a compose service name (GPSANDBOX_ALLOWED_HOSTS)")

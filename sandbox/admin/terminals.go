@@ -44,12 +44,21 @@ func (s *Server) terminalAction(r *http.Request) string {
 }
 
 // terminalView is a terminal as the Terminal view shows it: the device, the command
-// waiting on its screen and the last one it answered. Amounts are in minor units.
+// waiting on its screen, those queued behind it and the last one it answered.
+// Amounts are in minor units.
 type terminalView struct {
 	adminDeviceView
-	Screen  string           `json:"screen"` // IDLE or WAITING_FOR_CARD
+	Screen  string           `json:"screen"` // IDLE, WAITING_FOR_CARD or WAITING_FOR_CUSTOMER
 	Waiting *waitingView     `json:"waiting,omitempty"`
+	Queued  []queuedView     `json:"queued"`
 	Last    *lastCommandView `json:"last,omitempty"`
+}
+
+// queuedView is a command waiting its turn behind the one on the screen.
+type queuedView struct {
+	DeviceRequestID string `json:"device_request_id"`
+	Command         string `json:"command"`
+	TimeCreated     string `json:"time_created"`
 }
 
 // waitingView is the command on a terminal's screen.
@@ -74,15 +83,21 @@ type lastCommandView struct {
 }
 
 func newTerminalView(st sandbox.TerminalState) terminalView {
-	v := terminalView{adminDeviceView: adminDeviceView(st.Device), Screen: "IDLE"}
+	v := terminalView{adminDeviceView: adminDeviceView(st.Device), Screen: "IDLE", Queued: []queuedView{}}
 	if d := st.Waiting; d != nil {
-		v.Screen = "WAITING_FOR_CARD"
+		v.Screen = "WAITING_FOR_CUSTOMER"
+		if sandbox.ReadsCard(d.Command) {
+			v.Screen = "WAITING_FOR_CARD"
+		}
 		v.Waiting = &waitingView{
 			DeviceRequestID: d.ID, Command: d.Command.Command, Currency: d.Currency,
 			BaseAmount: cmp.Or(d.Command.BaseAmount, d.Command.TotalAmount),
 			TipPrompt:  sandbox.AsksForTip(d.Command), TipAmount: cmp.Or(d.Presentation.Tip, d.Command.TipAmount),
 			TimeCreated: sandbox.FormatTime(d.TimeCreated),
 		}
+	}
+	for _, d := range st.Queue {
+		v.Queued = append(v.Queued, queuedView{DeviceRequestID: d.ID, Command: d.Command.Command, TimeCreated: sandbox.FormatTime(d.TimeCreated)})
 	}
 	if d := st.Last; d != nil {
 		v.Last = &lastCommandView{
@@ -148,7 +163,7 @@ type tipRequest struct {
 }
 
 // POST /_sandbox/devices/{id}/tip {"tip":"200"}: the customer chooses a tip on the
-// tip screen ("0": no tip); answers the device request, still waiting for a card.
+// tip screen ("0": no tip); answers the device request, still waiting for the customer.
 func (s *Server) adminChooseTip(r *http.Request) (any, error) {
 	req, err := tipBody.Read(r)
 	if err != nil {

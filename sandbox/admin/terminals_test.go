@@ -132,7 +132,7 @@ func TestTerminalActionErrors(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	dev := "/_sandbox/devices/" + deviceOne
-	nothing := apitest.Err(400, "INVALID_ACTION", "40290", "Device "+deviceOne+" has no command waiting for a card")
+	nothing := apitest.Err(400, "INVALID_ACTION", "40290", "Device "+deviceOne+" has no command waiting for the customer")
 	unknown := apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Device DEV_Nope not found at this location.")
 	idle := []struct {
 		name, path, body string

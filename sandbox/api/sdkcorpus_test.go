@@ -160,6 +160,9 @@ func runCorpusEntry(t *testing.T, e, answered corpusEntry, op string) string {
 		vars["account_id"] = layoutTKA
 	}
 	setUpCorpusEntry(env, token, e, op, vars)
+	if e.Path == "/devices" {
+		setUpDeviceEntry(env, token, e, op, vars)
+	}
 
 	body := string(e.Body)
 	if body == "null" || body == "" {
@@ -241,6 +244,38 @@ func setUpCorpusEntry(env *sandboxEnv, token string, e corpusEntry, op string, v
 				mustCorpusStatus(env, "POST", "/batches/"+vars["batch_id"], token, "", 200)
 			}
 		}
+	}
+}
+
+// layoutDevice is the terminal the fixtures bind to the layout app's account.
+const layoutDevice = "DEV_00000000000000000000000000000004"
+
+// setUpDeviceEntry gives the terminal a till's day before a Meet in the Cloud entry:
+// a sale in the open batch, numbered 0001, and an authorization still open (what the
+// reports and the linked commands act on), the debug level a GetDebugLevel entry's test set
+// before it, and the INITIATED mode the Node SDK's tests expect; then the command a
+// {{device_request_id}} names, as its SDK test sent it first (an authorization for a
+// completion, a sale otherwise).
+func setUpDeviceEntry(env *sandboxEnv, token string, e corpusEntry, op string, vars map[string]string) {
+	mic := func(command, data string) map[string]any {
+		env.T.Helper()
+		return mustCorpusStatus(env, "POST", "/devices", token, apitest.MICBody(command, data), 200)
+	}
+	sale := mic("Sale", `{"transaction":{"baseAmount":"12.02"}}`) // 0001, which the .NET tests name: no authorization
+	vars["tran_no"] = apitest.Dig(sale, "response.data.host.tranNo").(string)
+	mic("PreAuth", `{"transaction":{"baseAmount":"20.00"}}`)
+	if op == "device-debug-level" {
+		mic("SetDebugLevel", `{"params":{"debugLevel":"PACKETS|DATA"}}`)
+	}
+	if e.SDK == "node" {
+		env.MustAdmin("POST", "/_sandbox/devices/"+layoutDevice, `{"mode":"INITIATED"}`)
+	}
+	if strings.Contains(string(e.Body), "{{device_request_id}}") {
+		first := "Sale"
+		if strings.Contains(op, "capture") {
+			first = "PreAuth"
+		}
+		vars["device_request_id"] = mic(first, `{"transaction":{"baseAmount":"15.00"}}`)["id"].(string)
 	}
 }
 

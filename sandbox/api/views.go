@@ -560,26 +560,52 @@ type DeviceRequestView struct {
 func (v DeviceRequestView) resourceID() string { return v.ID }
 
 // upaResponseView is the terminal's UPA reply without its {"message":"MSG"} frame.
+// Its data is a *upaDataView, or the parameters GetParam asked for, by name (the
+// .NET SDK reads every member of GetParam's data as a parameter).
 type upaResponseView struct {
 	Response  string           `json:"response"`
 	RequestID string           `json:"requestId"`
 	EcrID     string           `json:"EcrId,omitempty"`
 	CmdResult upaCmdResultView `json:"cmdResult"`
-	Data      *upaDataView     `json:"data,omitempty"`
+	Data      any              `json:"data,omitempty"`
 }
 
 type upaCmdResultView struct {
 	Result       string `json:"result"`
 	ErrorCode    string `json:"errorCode,omitempty"`
 	ErrorMessage string `json:"errorMessage,omitempty"`
+	BatteryLevel int    `json:"BatteryLevel,omitempty"` // GetBatteryPercentage, where the Java and .NET SDKs read it
 }
 
+// upaDataView is the data of a UPA reply: the host's, payment's and transaction's
+// members of a payment, a batch record, or what a command that moves no money
+// reports, each under the name the SDKs' parsers read. A list a parser walks is
+// always there for its command, empty or not (the .NET SDK fails on a missing one).
 type upaDataView struct {
-	MerchantName string              `json:"merchantName,omitempty"`
-	Host         *upaHostView        `json:"host,omitempty"`
-	Payment      *upaPaymentView     `json:"payment,omitempty"`
-	Transaction  *upaAmountsView     `json:"transaction,omitempty"`
-	BatchRecord  *upaBatchRecordView `json:"batchRecord,omitempty"`
+	MerchantName       string                `json:"merchantName,omitempty"`
+	Host               *upaHostView          `json:"host,omitempty"`
+	Payment            *upaPaymentView       `json:"payment,omitempty"`
+	Transaction        *upaAmountsView       `json:"transaction,omitempty"`
+	BatchRecord        *upaBatchRecordView   `json:"batchRecord,omitempty"`
+	DeviceSerialNum    string                `json:"deviceSerialNum,omitempty"`
+	AppVersion         string                `json:"appVersion,omitempty"`
+	OsVersion          string                `json:"OsVersion,omitempty"`
+	EmvSdkVersion      string                `json:"EmvSdkVersion,omitempty"`
+	CTLSSdkVersion     string                `json:"CTLSSdkVersion,omitempty"`
+	DebugLevel         string                `json:"debugLevel,omitempty"`
+	ConfigType         string                `json:"configType,omitempty"`
+	FileContents       *string               `json:"fileContents,omitempty"`
+	Length             *int                  `json:"length,omitempty"`
+	ScanData           string                `json:"scanData,omitempty"`
+	SignatureData      []byte                `json:"signatureData,omitempty"` // base64, as encoding/json writes bytes
+	DataEncryptionType string                `json:"dataEncryptionType,omitempty"`
+	AcquisitionType    string                `json:"acquisitionType,omitempty"`
+	Button             int                   `json:"button,omitempty"`
+	MenuSelected       int                   `json:"menuSelected,omitempty"`
+	SafDetails         *[]struct{}           `json:"SafDetails,omitempty"`     // the sandbox stores nothing offline
+	OpenTabs           *[]upaOpenTabView     `json:"OpenTabDetails,omitempty"` // .NET's spelling ...
+	OpenTabsPHP        *[]upaOpenTabView     `json:"openTabDetails,omitempty"` // ... and PHP's, the same list [SB]
+	BatchesAvail       *[]upaBatchNumberView `json:"batchesAvail,omitempty"`
 }
 
 // upaHostView: every integer the Java and .NET SDKs parse (gatewayResponseCode,
@@ -617,14 +643,55 @@ type upaAmountsView struct {
 	TotalAmount string `json:"totalAmount"`
 }
 
+// upaBatchRecordView: the PHP SDK types openTnxId and openUtcDateTime as strings,
+// so both are always there.
 type upaBatchRecordView struct {
-	BatchID          string `json:"batchId"`
-	BatchSeqNbr      string `json:"batchSeqNbr"`
-	BatchStatus      string `json:"batchStatus"`
-	OpenUTCDateTime  string `json:"openUtcDateTime,omitempty"`
-	CloseUTCDateTime string `json:"closeUtcDateTime,omitempty"`
-	TotalAmount      string `json:"totalAmount"`
-	TotalCnt         int    `json:"totalCnt"`
+	BatchID            string                  `json:"batchId"`
+	BatchSeqNbr        string                  `json:"batchSeqNbr"`
+	BatchStatus        string                  `json:"batchStatus"`
+	OpenUTCDateTime    string                  `json:"openUtcDateTime"`
+	CloseUTCDateTime   string                  `json:"closeUtcDateTime,omitempty"`
+	OpenTnxID          string                  `json:"openTnxId"`
+	TotalAmount        string                  `json:"totalAmount"`
+	TotalCnt           int                     `json:"totalCnt"`
+	TotalGratuityAmt   string                  `json:"totalGratuityAmt,omitempty"`
+	BatchTransactions  []upaBatchBrandView     `json:"batchTransactions"`
+	BatchDetailRecords *[]upaBatchDetailRecord `json:"batchDetailRecords,omitempty"`
+}
+
+type upaBatchBrandView struct {
+	CardType    string `json:"cardType"`
+	TotalAmount string `json:"totalAmount"`
+	TotalCnt    int    `json:"totalCnt"`
+}
+
+type upaBatchDetailRecord struct {
+	ReferenceNumber   string `json:"referenceNumber"`
+	GatewayTxnID      string `json:"gatewayTxnId"`
+	TransactionType   string `json:"transactionType"`
+	TransactionStatus string `json:"transactionStatus"`
+	RequestedAmount   string `json:"requestedAmount"`
+	AuthorizedAmount  string `json:"authorizedAmount"`
+	SettleAmount      string `json:"settleAmount"`
+	TipAmount         string `json:"tipAmount"`
+	ApprovalCode      string `json:"approvalCode,omitempty"`
+	CardType          string `json:"cardType"`
+	MaskedPan         string `json:"maskedPan"`
+	CardAcquisition   string `json:"cardAcquisition"`
+	ResponseCode      string `json:"responseCode"`
+	ResponseText      string `json:"responseText"`
+	TransactionTime   string `json:"transactionTime"`
+}
+
+type upaOpenTabView struct {
+	ReferenceNumber  string `json:"referenceNumber"`
+	AuthorizedAmount string `json:"authorizedAmount"`
+	CardType         string `json:"cardType"`
+	MaskedPan        string `json:"maskedPan"`
+}
+
+type upaBatchNumberView struct {
+	BatchID string `json:"batchId"`
 }
 
 // NewDeviceRequestView is d as POST /devices answers it now.
@@ -638,27 +705,39 @@ func NewDeviceRequestView(d sandbox.DeviceRequest) DeviceRequestView {
 		v.Response = &upaResponseView{
 			Response: d.Command.Command, RequestID: d.Command.RequestID, EcrID: d.Command.EcrID,
 			CmdResult: upaCmdResultView{Result: r.Result, ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage},
-			Data:      newUPADataView(d.MerchantName, *r),
+		}
+		if r.Report != nil {
+			v.Response.CmdResult.BatteryLevel = r.Report.BatteryLevel
+		}
+		if data := newUPADataView(d.Command.Command, d.MerchantName, *r); data != nil {
+			v.Response.Data = data
+		}
+		if d.Command.Command == "GetParam" && r.Report != nil {
+			v.Response.Data = r.Report.Params
 		}
 	}
 	return v
 }
 
-func newUPADataView(merchantName string, r sandbox.UPAResponse) *upaDataView {
-	if r.Host == nil && r.Payment == nil && r.Batch == nil {
-		return nil
-	}
+// newUPADataView is the data of the terminal's answer to command; nil when it has
+// none.
+func newUPADataView(command, merchantName string, r sandbox.UPAResponse) *upaDataView {
 	v := &upaDataView{MerchantName: merchantName}
 	if h := r.Host; h != nil {
 		v.Host = &upaHostView{
 			TranNo: h.TranNo, RespDateTime: h.RespDateTime, ResponseCode: h.ResponseCode, ResponseText: h.ResponseText,
 			ApprovalCode: h.ApprovalCode, ReferenceNumber: h.ReferenceNumber, BatchID: h.BatchID,
 		}
-		if r.Result == "Success" {
+		switch {
+		case r.Declined():
+			v.Host.GatewayResponseMessage = r.ErrorMessage
+		case h.TranNo != "": // a payment the terminal numbered
 			v.Host.GatewayResponseCode, v.Host.GatewayResponseMessage = "00", "Success"
 			v.Host.BaseAmount, v.Host.TipAmount = sandbox.MajorUnits(h.BaseAmount), sandbox.MajorUnits(h.TipAmount)
 			v.Host.TotalAmount, v.Host.AuthorizedAmount = sandbox.MajorUnits(h.TotalAmount), sandbox.MajorUnits(h.AuthorizedAmount)
 			v.Transaction = &upaAmountsView{BaseAmount: v.Host.BaseAmount, TipAmount: v.Host.TipAmount, TotalAmount: v.Host.TotalAmount}
+		default:
+			v.Host.GatewayResponseCode, v.Host.GatewayResponseMessage = "00", "Success"
 		}
 	}
 	if p := r.Payment; p != nil {
@@ -672,10 +751,87 @@ func newUPADataView(merchantName string, r sandbox.UPAResponse) *upaDataView {
 			BatchID: b.BatchID, BatchSeqNbr: b.BatchID, GatewayResponseCode: "00", GatewayResponseMessage: "Success",
 			RespDateTime: cmp.Or(b.Closed, b.Opened),
 		}
-		v.BatchRecord = &upaBatchRecordView{
-			BatchID: b.BatchID, BatchSeqNbr: b.BatchID, BatchStatus: b.Status, OpenUTCDateTime: b.Opened,
-			CloseUTCDateTime: b.Closed, TotalAmount: sandbox.MajorUnits(b.TotalAmount), TotalCnt: b.Count,
+		v.BatchRecord = newUPABatchRecordView(*b)
+	}
+	if rep := r.Report; rep != nil {
+		addUPAReport(v, *rep)
+	}
+	switch command {
+	case "SendSAF", "GetSAFReport", "DeleteSAF":
+		v.SafDetails = &[]struct{}{}
+	case "GetOpenTabDetails", "AvailableBatches", "FindBatches":
+		if r.Report == nil {
+			return nil // refused before the report: no list to show
 		}
 	}
+	if v.Host == nil && v.Payment == nil && v.BatchRecord == nil && r.Report == nil && v.SafDetails == nil {
+		return nil
+	}
 	return v
+}
+
+// addUPAReport adds what a command that moves no money reports to v.
+func addUPAReport(v *upaDataView, rep sandbox.UPAReport) {
+	if a := rep.AppInfo; a != nil {
+		v.DeviceSerialNum, v.AppVersion, v.OsVersion = a.SerialNumber, a.AppVersion, a.OSVersion
+		v.EmvSdkVersion, v.CTLSSdkVersion = a.EMVVersion, a.CTLSVersion
+	}
+	if f := rep.File; f != nil {
+		n := len(f.Contents)
+		v.ConfigType, v.FileContents, v.Length = f.ConfigType, &f.Contents, &n
+	}
+	v.DebugLevel, v.ScanData, v.SignatureData = rep.DebugLevel, rep.ScanData, rep.Signature
+	v.DataEncryptionType, v.AcquisitionType = rep.EncryptionType, rep.AcquisitionType
+	v.Button, v.MenuSelected = rep.Button, rep.MenuSelected
+	if rep.OpenTabs != nil {
+		tabs := make([]upaOpenTabView, len(rep.OpenTabs))
+		for i, t := range rep.OpenTabs {
+			tabs[i] = upaOpenTabView{ReferenceNumber: t.TransactionID, AuthorizedAmount: sandbox.MajorUnits(t.AuthorizedAmount),
+				CardType: t.CardType, MaskedPan: t.MaskedPan}
+		}
+		v.OpenTabs, v.OpenTabsPHP = &tabs, &tabs
+	}
+	if rep.Batches != nil {
+		batches := make([]upaBatchNumberView, len(rep.Batches))
+		for i, id := range rep.Batches {
+			batches[i] = upaBatchNumberView{BatchID: id}
+		}
+		v.BatchesAvail = &batches
+	}
+}
+
+func newUPABatchRecordView(b sandbox.UPABatch) *upaBatchRecordView {
+	v := &upaBatchRecordView{
+		BatchID: b.BatchID, BatchSeqNbr: b.BatchID, BatchStatus: b.Status, OpenUTCDateTime: b.Opened,
+		CloseUTCDateTime: b.Closed, OpenTnxID: b.OpenedBy, TotalAmount: sandbox.MajorUnits(b.TotalAmount), TotalCnt: b.Count,
+		BatchTransactions: make([]upaBatchBrandView, len(b.Brands)),
+	}
+	if b.TotalGratuity != "" {
+		v.TotalGratuityAmt = sandbox.MajorUnits(b.TotalGratuity)
+	}
+	for i, br := range b.Brands {
+		v.BatchTransactions[i] = upaBatchBrandView{CardType: br.Brand, TotalAmount: sandbox.MajorUnits(br.Net()), TotalCnt: br.Transactions()}
+	}
+	if b.RecordsAsked {
+		records := make([]upaBatchDetailRecord, len(b.Records))
+		for i, t := range b.Records {
+			records[i] = upaBatchDetailRecord{
+				ReferenceNumber: t.TransactionID, GatewayTxnID: t.TransactionID, TransactionType: t.Type, TransactionStatus: t.Status,
+				RequestedAmount: sandbox.MajorUnits(t.Amount), AuthorizedAmount: sandbox.MajorUnits(t.AuthorizedAmount),
+				SettleAmount: sandbox.MajorUnits(t.AuthorizedAmount), TipAmount: sandbox.MajorUnits(t.TipAmount),
+				ApprovalCode: t.ApprovalCode, CardType: t.CardType, MaskedPan: t.MaskedPan, CardAcquisition: t.CardAcquisition,
+				ResponseCode: t.ResponseCode, ResponseText: upaResponseText(t.ResponseCode), TransactionTime: t.Time,
+			}
+		}
+		v.BatchDetailRecords = &records
+	}
+	return v
+}
+
+// upaResponseText is the host's text for an issuer result.
+func upaResponseText(result string) string {
+	if result == "00" {
+		return "APPROVAL"
+	}
+	return "DECLINED"
 }

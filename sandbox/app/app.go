@@ -98,9 +98,10 @@ type Config struct {
 	// NotifyAttempts is how often a notification is tried (notify.DefaultAttempts
 	// when zero).
 	NotifyAttempts int
-	// TerminalDelay is how long, in sandbox time, a command waits on an INITIATED
-	// terminal before it completes by itself with the terminal's default card; zero
-	// leaves it waiting for a card presented through the admin API.
+	// TerminalDelay is how long, in sandbox time, the command waiting for the customer
+	// at the head of a terminal's queue waits before it completes by itself with the
+	// terminal's default card; zero leaves it waiting for a card presented through the
+	// admin API.
 	TerminalDelay time.Duration
 	// OrderStep is how long, in sandbox time, a placed device order stays in each of
 	// INITIATED, PROCESSING and SHIPPED before it moves on by itself; zero leaves

@@ -7,10 +7,11 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// startTerminalDelay completes the commands waiting on an INITIATED terminal by
-// themselves, with the terminal's default card, Config.TerminalDelay of sandbox time
-// after they were sent, as a customer tapping at the terminal would. Zero leaves them
-// waiting for a presentation.
+// startTerminalDelay completes the command waiting for the customer at the head of
+// a terminal's queue by itself, with the terminal's default card (or signature, scan,
+// entry), Config.TerminalDelay of sandbox time after it reached the head, as a
+// customer at the terminal would; the next command's delay starts then. Zero leaves
+// them waiting for a presentation.
 func (a *App) startTerminalDelay(ctx context.Context) {
 	if a.cfg.TerminalDelay <= 0 {
 		return
@@ -71,7 +72,7 @@ func (a *App) completeDueCommands(delay time.Duration) (next time.Time, err erro
 		return time.Time{}, err
 	}
 	for _, d := range pending {
-		due := d.TimeCreated.Add(delay)
+		due := d.StartedAt().Add(delay)
 		if due.After(now) {
 			if next.IsZero() || due.Before(next) {
 				next = due

@@ -5,6 +5,7 @@
 "use strict";
 
 const assert = require("node:assert/strict");
+const { randomUUID } = require("node:crypto");
 const { before, test } = require("node:test");
 const {
   AccessTokenInfo,
@@ -176,6 +177,69 @@ test("a terminal in INITIATED mode: the sale completes when a card is presented"
     sales.push(summary);
   } finally {
     await setMode("COMPLETE");
+  }
+});
+
+// The official Node SDK's own UpaMic.test.ts (test/Integration/Gateways/Terminals/UPA),
+// "credit sale" through "credit void": twelve commands back to back to a terminal
+// answering INITIATED, each answered INITIATED before the terminal runs it. The
+// terminal queues them; a card presented at the head completes them in order, those
+// that need no customer (the line item, the completions, the linked refund, the void)
+// as soon as they reach the head.
+test("UpaMic.test.ts's commands back to back to an INITIATED terminal: queued, then completed in order", async () => {
+  const ping = await deviceRequest((await device.lineItem("Welcome")).transactionId);
+  const terminal = (await admin("/devices")).devices.find(
+    (d) => d.merchant_id === ping.merchant_id && d.account_id === ping.account_id,
+  );
+  const post = (path, body) =>
+    admin(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  await post(`/devices/${terminal.id}`, { mode: "INITIATED" });
+  try {
+    const sent = [];
+    const initiated = async (name, promise) => {
+      const response = await promise;
+      assert.equal(response.deviceResponseText, "INITIATED", name);
+      assert.equal(response.responseText ?? response.deviceResponseCode, "SUCCESS", name);
+      sent.push([name, response.transactionId]);
+      return response;
+    };
+    await initiated("credit sale", device.sale(15).withEcrId(13).execute());
+    await initiated("credit sale with terminal ref number", device.sale(15).withTerminalRefNumber(randomUUID()).execute());
+    await initiated("line item", device.lineItem("Line Item #1", "10.00"));
+    await initiated("credit auth", device.authorize(10).withEcrId(13).withTerminalRefNumber("1234").execute());
+    const auth = await initiated("credit auth and capture: auth", device.authorize(15).withEcrId(13).withTerminalRefNumber("1234").execute());
+    await initiated("credit auth and capture: capture", device.capture(15).withTransactionId(auth.transactionId).execute());
+    await initiated("credit capture randomId", device.capture(15).withTransactionId(randomUUID()).execute());
+    const refunded = await initiated("credit refund: sale", device.sale(10).execute());
+    await initiated("credit refund: refund", device.refundById(10).withTransactionId(refunded.transactionId).execute());
+    await initiated("credit verify", device.verify().execute());
+    const voided = await initiated("credit void: sale", device.sale(10).execute());
+    await initiated("credit void: void", device.void().withTransactionId(voided.transactionId).execute());
+
+    const screen = async () => (await admin("/terminals")).terminals.find((t) => t.id === terminal.id);
+    let presented = 0;
+    for (let t = await screen(); t.waiting; t = await screen()) {
+      await post(`/devices/${terminal.id}/present`, {});
+      presented++;
+    }
+    assert.equal(presented, 7, "a card for each of the seven commands that read one");
+    const states = await Promise.all(sent.map(([, id]) => deviceRequest(id)));
+    const completed = states.map((d) => Date.parse(d.action.time_created));
+    states.forEach((d, i) => {
+      const want = sent[i][0] === "credit capture randomId" ? "DECLINED" : "COMPLETE";
+      assert.equal(d.status, want, `${sent[i][0]}: ${JSON.stringify(d.response)}`);
+      if (i > 0) assert.ok(completed[i] >= completed[i - 1], `${sent[i][0]} completed before the one sent earlier`);
+    });
+    const refused = states[6].response;
+    assert.equal(refused.cmdResult.result, "Success"); // the host refused it: completed, DECLINED
+    assert.equal(refused.cmdResult.errorCode, "ERR020");
+    const txn = (i) => ReportingService.transactionDetail(states[i].response.data.host.referenceNumber).execute();
+    assert.equal((await txn(5)).transactionStatus, "CAPTURED");
+    assert.equal((await txn(5)).transactionId, states[4].response.data.host.referenceNumber);
+    assert.equal((await txn(8)).transactionType, "REFUND");
+    assert.equal((await txn(11)).transactionStatus, "REVERSED");
+  } finally {
+    await post(`/devices/${terminal.id}`, { mode: "COMPLETE" });
   }
 });
 

@@ -402,8 +402,23 @@ func TestTerminalInABrowser(t *testing.T) {
 		t.Errorf("the cancelled sale: %v", d)
 	}
 
+	// Two commands back to back: the second waits its turn, listed under the screen;
+	// a signature needs the customer but no card.
+	signature := strings.Replace(micSale, `"command":"Sale","requestId":"7","EcrId":"13","data":{"transaction":{"baseAmount":"10.00"}}`,
+		`"command":"GetSignature","requestId":"8","EcrId":"13","data":{"params":{"prompt1":"Please sign"}}`, 1)
+	for _, body := range []string{micSale, signature} {
+		if status, d := sb.call("POST", "/devices", apiHeader(tok), body); status != 200 || d["status"] != "INITIATED" {
+			t.Fatalf("queued: %d %v", status, d)
+		}
+	}
+	b.mustSeeText(panel, "1 queued behind it: GetSignature")
+	b.mustEval(`(document.querySelector('` + panel + ` button[data-card="visa_chip"]').click(), 'ok')`)
+	b.mustSeeText(panel+` .screen`, "Waiting for the customer")
+	b.mustEval(`(document.querySelector('#complete-` + deviceOne + `').click(), 'ok')`)
+	b.mustSeeText(panel+` .screen`, "GetSignature: APPROVED")
+
 	// Each click is in the journal.
-	for op, want := range map[string]float64{"terminal_tip": 2, "terminal_present": 1, "terminal_cancel": 1} {
+	for op, want := range map[string]float64{"terminal_tip": 2, "terminal_present": 3, "terminal_cancel": 1} {
 		if _, c := sb.call("GET", "/_sandbox/requests/count?operation="+op, admin, ""); c["count"] != want {
 			t.Errorf("%s journaled %v times, want %v", op, c["count"], want)
 		}

@@ -776,7 +776,7 @@ async function showTerminal() {
       if (current.render !== render) return;
       renderOnce(JSON.stringify([data, terminalNote]), () => [
         el('h2', null, 'Terminal'),
-        el('p', { class: 'muted' }, 'Each terminal\'s screen, as the customer sees it. A command sent by POST /devices to a terminal in INITIATED mode waits here for a card.'),
+        el('p', { class: 'muted' }, 'Each terminal\'s screen, as the customer sees it. A command sent by POST /devices to a terminal in INITIATED mode, or to a busy one, waits its turn here; one that needs the customer waits for a card (or a signature, a scan, an entry).'),
         data.terminals.length
           ? el('div', { class: 'cards', id: 'terminals' }, data.terminals.map((t) => terminalPanel(t, data.cards)))
           : el('p', { class: 'empty' }, 'No terminal: the fixtures give each merchant one.'),
@@ -810,13 +810,18 @@ function terminalPanel(t, cards) {
     el('h3', { class: 'mono' }, t.id, ' ', stateBadge(t.status), ' ', badge(t.mode)),
     el('p', { class: 'muted small' }, `${t.model || 'terminal'} of ${t.merchant_id}, account ${t.account_id}`),
     terminalScreen(t),
+    t.queued && t.queued.length ? el('p', { class: 'muted small', id: 'queued-' + t.id },
+      `${t.queued.length} queued behind it: `, t.queued.map((q) => q.command).join(', ')) : null,
     w ? [
       w.tip_prompt ? tipControls(t.id, w) : null,
-      el('h4', null, 'Present a card'),
-      el('div', { class: 'toolbar card-buttons' }, cards.map((c) => el('button', {
-        type: 'button', 'data-card': c.name,
-        onclick: () => terminalAction(t.id, 'present', { card: c.name }, `${c.name} presented`),
-      }, el('strong', null, c.name), el('span', { class: 'muted small' }, ` ${c.brand} ${c.masked_number} · ${ENTRY_WORDS[c.entry_mode] || c.entry_mode}`, c.note ? ` · ${c.note}` : '')))),
+      t.screen === 'WAITING_FOR_CARD' ? [
+        el('h4', null, 'Present a card'),
+        el('div', { class: 'toolbar card-buttons' }, cards.map((c) => el('button', {
+          type: 'button', 'data-card': c.name,
+          onclick: () => terminalAction(t.id, 'present', { card: c.name }, `${c.name} presented`),
+        }, el('strong', null, c.name), el('span', { class: 'muted small' }, ` ${c.brand} ${c.masked_number} · ${ENTRY_WORDS[c.entry_mode] || c.entry_mode}`, c.note ? ` · ${c.note}` : '')))),
+      ] : el('div', { class: 'toolbar' }, el('button', { type: 'button', id: 'complete-' + t.id,
+        onclick: () => terminalAction(t.id, 'present', {}, `The customer answered ${w.command}`) }, 'Customer answers')),
       el('div', { class: 'toolbar' }, el('button', { type: 'button', class: 'danger', id: 'cancel-' + t.id,
         onclick: () => terminalAction(t.id, 'cancel', null, 'The customer cancelled') }, 'Customer cancels')),
     ] : t.mode === 'COMPLETE' ? el('p', { class: 'muted' }, 'This terminal answers each command at once with its default card. ',
@@ -836,7 +841,7 @@ function terminalScreen(t) {
       w.base_amount ? el('p', { class: 'amount' }, majorUnits(w.base_amount, w.currency) + ' ' + w.currency) : null,
       tip !== undefined ? el('p', null, `Tip ${majorUnits(tip, w.currency)} · Total ${majorUnits(total, w.currency)} ${w.currency}`)
         : w.tip_prompt ? el('p', { class: 'prompt' }, 'Add a tip?') : null,
-      el('p', { class: 'prompt' }, 'Insert, tap or swipe'));
+      el('p', { class: 'prompt' }, t.screen === 'WAITING_FOR_CARD' ? 'Insert, tap or swipe' : 'Waiting for the customer'));
   }
   return el('div', { class: 'screen', 'data-screen': 'idle' },
     el('p', null, 'Ready'),
@@ -848,7 +853,7 @@ function terminalResult(l) {
   const h = r.host || {};
   const p = r.payment;
   const c = l.currency;
-  if (r.result !== 'Success') {
+  if (r.result !== 'Success' || r.error_code) { // failed, or refused by the host
     return el('p', { class: 'result' }, `${l.command}: ${r.error_message || 'FAILED'}`, r.error_code ? ` (${r.error_code})` : '');
   }
   return [
