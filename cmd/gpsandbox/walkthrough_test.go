@@ -115,8 +115,7 @@ var (
 		"authcode":        true, // the issuer's approval code
 		"approvalCode":    true, // the same, on a terminal
 		"brand_reference": true, // the card brand's transaction reference
-		"requestId":       true, // the walkthrough's own, from the time
-		"reference":       true,
+		"requestId":       true, // the walkthroughs' own, from the time
 	}
 )
 
