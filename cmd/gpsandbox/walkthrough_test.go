@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,15 +18,22 @@ import (
 // binary started afresh (`--db :memory:`, as each walkthrough says to start), and their
 // answers must be the ones the document shows, member for member.
 
-// walkthroughs are the documents' walkthroughs: the heading each sits under, its
-// `sh` block the first after it, the answers the first plain block after that.
-var walkthroughs = []struct{ doc, heading string }{
-	{"../../README.md", "## Three calls"},
-	{"../../sandbox/api/README.md", "### From sale to closed batch with curl"},
-	{"../../sandbox/api/README.md", "### A terminal without hardware, with curl"},
-	{"../../sandbox/api/README.md", "### From an ordered terminal to a closed batch"},
+// walkthroughs are the documents' walkthroughs: the heading each sits under, and
+// its parts: an `sh` block, then the plain block of its answers, as many times as
+// parts says (the blocks of one walkthrough run in one shell).
+var walkthroughs = []struct {
+	doc, heading string
+	parts        int
+}{
+	{"../../README.md", "## Three calls", 1},
+	{"../../sandbox/api/README.md", "### From sale to closed batch with curl", 2},
+	{"../../sandbox/api/README.md", "### A terminal without hardware, with curl", 1},
+	{"../../sandbox/api/README.md", "### From an ordered terminal to a closed batch", 1},
 }
 
+// TestWalkthroughAnswers runs each walkthrough on a sandbox started with
+// `--db :memory:`, and again on a database file restarted with `--reset` after a first
+// run, the two starts the documents name.
 func TestWalkthroughAnswers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the binary")
@@ -42,18 +50,29 @@ func TestWalkthroughAnswers(t *testing.T) {
 	for _, w := range walkthroughs {
 		t.Run(w.heading, func(t *testing.T) {
 			t.Parallel()
-			script, answers := mustWalkthrough(t, w.doc, w.heading)
-			_, base := testrun.Serve(t, bin, "--db", ":memory:")
-			got := mustRunScript(t, script, base)
-			want := strings.Split(strings.TrimSpace(answers), "\n")
-			if len(got) != len(want) {
-				t.Fatalf("%s: %d answers, the document shows %d:\n%s", w.doc, len(got), len(want), strings.Join(got, "\n"))
-			}
-			for i := range want {
-				for _, d := range answerDiffs(want[i], got[i]) {
-					t.Errorf("%s, answer %d: %s\nthe sandbox answered: %s", w.doc, i+1, d, got[i])
+			script, answers := mustWalkthrough(t, w.doc, w.heading, w.parts)
+			check := func(start string, got []string) {
+				t.Helper()
+				want := strings.Split(strings.TrimSpace(answers), "\n")
+				if len(got) != len(want) {
+					t.Fatalf("%s, %s: %d answers, the document shows %d:\n%s", w.doc, start, len(got), len(want), strings.Join(got, "\n"))
+				}
+				for i := range want {
+					for _, d := range answerDiffs(want[i], got[i]) {
+						t.Errorf("%s, %s, answer %d: %s\nthe sandbox answered: %s", w.doc, start, i+1, d, got[i])
+					}
 				}
 			}
+			_, base := testrun.Serve(t, bin, "--db", ":memory:")
+			check("--db :memory:", mustRunScript(t, script, base))
+
+			db := filepath.Join(t.TempDir(), "walkthrough.db")
+			cmd, base := testrun.Serve(t, bin, "--db", db)
+			mustRunScript(t, script, base)
+			cmd.Process.Kill()
+			cmd.Wait()
+			_, base = testrun.Serve(t, bin, "--db", db, "--reset")
+			check("--reset after a run", mustRunScript(t, script, base))
 		})
 	}
 }
@@ -215,20 +234,25 @@ func join(path, member string) string {
 	return path + "." + member
 }
 
-// mustWalkthrough returns the first `sh` block after heading in doc and the first
-// plain block after it, the answers.
-func mustWalkthrough(t *testing.T, doc, heading string) (script, answers string) {
+// mustWalkthrough returns the first parts `sh` blocks after heading in doc, and the
+// plain blocks that follow each, their answers.
+func mustWalkthrough(t *testing.T, doc, heading string, parts int) (script, answers string) {
 	t.Helper()
 	text, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(text), "\n"+heading+"\n")
+	_, rest, ok := strings.Cut(string(text), "\n"+heading+"\n")
 	if !ok {
 		t.Fatalf("%s has no %q", doc, heading)
 	}
-	script, rest := mustFenced(t, doc, heading, section, "```sh\n")
-	answers, _ = mustFenced(t, doc, heading, rest, "```\n")
+	for range parts {
+		var s, a string
+		s, rest = mustFenced(t, doc, heading, rest, "```sh\n")
+		a, rest = mustFenced(t, doc, heading, rest, "```\n")
+		script += s
+		answers += a
+	}
 	return script, answers
 }
 
