@@ -582,8 +582,9 @@ func (req BoardingRequest) changesProfile() bool {
 
 // SetMerchantStatus is the admin API's review decision: ACTIVE, INACTIVE, DECLINED or
 // UNDER_REVIEW again, at once.
-func (s *Service) SetMerchantStatus(id, status string) (Merchant, error) {
+func (s *Service) SetMerchantStatus(id, status string) (MerchantView, error) {
 	var m Merchant
+	now := s.clock.Now()
 	err := s.store.Update(func(tx Tx) error {
 		var err error
 		if m, err = tx.Merchant(id); err != nil {
@@ -593,12 +594,11 @@ func (s *Service) SetMerchantStatus(id, status string) (Merchant, error) {
 			return InvalidField("status")
 		}
 		b := m.Profile()
-		now := s.clock.Now()
 		b.Status, b.StatusDescription, b.ReviewUntil, b.TimeLastUpdated = status, "", time.Time{}, now
 		m.Boarding = &b
 		return tx.PutMerchant(m)
 	})
-	return m, err
+	return MerchantView{Merchant: m, Now: now}, err
 }
 
 // UploadRequest is a validated document upload; Content is the base64 text, hashed

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -122,7 +123,10 @@ type payoutMethodBody struct {
 			Address           *boardingAddress `json:"address"`
 		} `json:"bank"`
 	} `json:"bank_transfer"`
-	Card *payCardBody `json:"card"`
+	Card          *payCardBody `json:"card"`
+	Notifications struct {
+		StatusURL string `json:"status_url" gp:"url,max=2048"` // PHP sends the config's; not used [SB]
+	} `json:"notifications"`
 }
 
 // payCardBody: Java writes the expiry as numbers [GP].
@@ -481,5 +485,9 @@ func (p payoutMethodBody) domain() sandbox.PayoutMethod {
 
 // domain drops the CVV; the number is masked where the record is built.
 func (c payCardBody) domain() sandbox.PayCard {
-	return sandbox.PayCard{Name: c.Name, Number: c.Number, ExpiryMonth: c.ExpiryMonth.digits(), ExpiryYear: c.ExpiryYear.digits()}
+	month := ""
+	if c.ExpiryMonth > 0 {
+		month = fmt.Sprintf("%02d", int(c.ExpiryMonth))
+	}
+	return sandbox.PayCard{Name: c.Name, Number: c.Number, ExpiryMonth: month, ExpiryYear: c.ExpiryYear.digits()}
 }

@@ -32,7 +32,7 @@ type merchantView struct {
 	PaymentMethods    []payoutView         `json:"payment_methods"`
 	Statistics        map[string]string    `json:"payment_processing_statistics,omitempty"`
 	Products          []boardedProductView `json:"products"`
-	Action            actionView           `json:"action"`
+	Action            *actionView          `json:"action,omitempty"` // none in the admin API's answers
 }
 
 func (v merchantView) resourceID() string { return v.ID }
@@ -126,7 +126,10 @@ func newMerchantView(v sandbox.MerchantView) merchantView {
 		Currency: b.Currency, TaxIDReference: b.TaxIDReference, NotificationEmail: b.NotificationEmail,
 		Description: b.Description, Addresses: addressViews(b.Addresses), Persons: []personView{},
 		PaymentMethods: []payoutView{}, Statistics: b.Statistics, Products: []boardedProductView{},
-		Action: newActionView(v.Action),
+	}
+	if v.Action.ID != "" {
+		a := newActionView(v.Action)
+		out.Action = &a
 	}
 	if b.StatusURL != "" {
 		out.Notifications = &statusURLView{StatusURL: b.StatusURL}
@@ -332,3 +335,7 @@ func newAddressListView(p sandbox.AddressPage) addressListView {
 		TotalRecordCount: p.Total, Addresses: addressViews(p.Addresses), Action: newActionView(p.Action),
 	}
 }
+
+// NewAdminMerchantView is a merchant as GET /merchants/{id} shows it, for the admin
+// API's answers: no action of an app.
+func NewAdminMerchantView(v sandbox.MerchantView) any { return newMerchantView(v) }
