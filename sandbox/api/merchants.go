@@ -31,6 +31,8 @@ func (s *Server) registerBoarding(r *mux.Router) {
 	r.Handle("/accounts/{id}", s.endpoint(editAccount)).Methods(http.MethodPatch)
 	r.Handle("/merchants/{merchant_id}/accounts/{id}", s.endpoint(editAccount)).Methods(http.MethodPatch)
 	r.Handle("/accounts/{id}/addresses", s.endpoint(lookupAddresses)).Methods(http.MethodGet)
+	// Java puts its configured merchant before the lookup's path.
+	r.Handle("/merchants/{merchant_id}/accounts/{id}/addresses", s.endpoint(lookupAddresses)).Methods(http.MethodGet)
 }
 
 // merchantBody is what POST /merchants and PATCH /merchants/{id} share: every member
@@ -38,7 +40,7 @@ func (s *Server) registerBoarding(r *mux.Router) {
 type merchantBody struct {
 	LegalName         string `json:"legal_name" gp:"max=255"`
 	DBA               string `json:"dba" gp:"max=255"`
-	CategoryCode      string `json:"merchant_category_code" gp:"digits,max=4"`
+	CategoryCode      string `json:"merchant_category_code" gp:"or-number,max=4"` // Java writes a number
 	Website           string `json:"website" gp:"max=255"`
 	Currency          string `json:"currency" gp:"min=3,max=3"`
 	TaxIDReference    string `json:"tax_id_reference" gp:"max=50"`
@@ -110,7 +112,7 @@ type personBody struct {
 }
 
 type payoutMethodBody struct {
-	Functions []string `json:"functions" gp:"max=10"`
+	Functions []string `json:"functions" gp:"or-one,max=10"` // PHP writes a card's as one string
 	Name      string   `json:"name" gp:"max=255"`
 	Bank      *struct {
 		AccountHolderType string `json:"account_holder_type" gp:"max=50"`
@@ -329,7 +331,7 @@ var editAccount = operation{
 var lookupAddresses = operation{
 	op:            sandbox.OpAddressList,
 	authenticated: true,
-	pathIDs:       []string{"id"},
+	pathIDs:       []string{"merchant_id", "id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
 		v, err := web.Query(c.r)
