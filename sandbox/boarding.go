@@ -215,8 +215,9 @@ func MaskAccountNumber(n string) string {
 	return strings.Repeat("X", len(n)-4) + n[len(n)-4:]
 }
 
-// withSecretsMasked is the payout method as a record keeps it.
-func (p PayoutMethod) withSecretsMasked() PayoutMethod {
+// Masked is the payout method as a record keeps it: its bank account number as its
+// last four digits, its card number as first six and last four.
+func (p PayoutMethod) Masked() PayoutMethod {
 	if p.Bank != nil {
 		b := *p.Bank
 		if b.AccountNumber != "" {
@@ -388,7 +389,7 @@ func (b *Boarding) apply(req BoardingRequest) {
 	if len(req.PaymentMethods) > 0 {
 		b.PaymentMethods = nil
 		for _, p := range req.PaymentMethods {
-			b.PaymentMethods = append(b.PaymentMethods, p.withSecretsMasked())
+			b.PaymentMethods = append(b.PaymentMethods, p.Masked())
 		}
 	}
 	if len(req.Statistics) > 0 {

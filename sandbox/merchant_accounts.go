@@ -198,21 +198,28 @@ type AccountEdit struct {
 	Idempotency    Idempotency
 }
 
+// EditedAccount is an account edit's answer: the account and the action, typed
+// MERCHANT_EDIT, the type the SDKs' merchant-management mappers read [SB].
+type EditedAccount struct {
+	Account MerchantAccount
+	Action  Action
+}
+
 // EditAccount is PATCH /merchants/{id}/accounts/{id}: the account's payer card and
 // billing address are replaced, the card masked. Without the merchant in the path GP
 // answers 40042 [GP].
-func (s *Service) EditAccount(c Caller, merchantID, id string, req AccountEdit) (MerchantAccount, error) {
+func (s *Service) EditAccount(c Caller, merchantID, id string, req AccountEdit) (EditedAccount, error) {
 	if merchantID == "" {
-		return MerchantAccount{}, RetrieveNotSupported()
+		return EditedAccount{}, RetrieveNotSupported()
 	}
-	v, _, err := execute(s, c, req.Idempotency, "account", func(tx Tx, now time.Time) (string, MerchantAccount, error) {
+	v, _, err := execute(s, c, req.Idempotency, "account", func(tx Tx, now time.Time) (string, EditedAccount, error) {
 		a, err := s.account(tx, c, merchantID, id, PermAccountEdit)
 		if err != nil {
-			return "", a, err
+			return "", EditedAccount{}, err
 		}
 		addr := req.BillingAddress
 		a.Payer = &AccountPayer{Card: req.Card.masked(), BillingAddress: &addr}
-		return a.ID, a, tx.PutMerchantAccount(a)
+		return a.ID, EditedAccount{Account: a, Action: s.newAction(c, "MERCHANT_EDIT", now)}, tx.PutMerchantAccount(a)
 	})
 	return v, err
 }

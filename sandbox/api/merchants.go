@@ -320,11 +320,14 @@ var editAccount = operation{
 			edit.Card = pm.Card.domain()
 		}
 		edit.Card.Name = pm.Name
-		a, err := s.svc.EditAccount(c.caller, c.vars["merchant_id"], c.vars["id"], edit)
+		e, err := s.svc.EditAccount(c.caller, c.vars["merchant_id"], c.vars["id"], edit)
 		if err != nil {
 			return nil, err
 		}
-		return newMerchantAccountView(a), nil
+		v := newMerchantAccountView(e.Account)
+		a := newActionView(e.Action)
+		v.Action = &a
+		return v, nil
 	}),
 }
 

@@ -323,7 +323,7 @@ func TestEditAccount(t *testing.T) {
 	card := `"card":{"number":"4263970000005262","expiry_month":"05","expiry_year":"25","cvv":"852"}`
 	address := `"billing_address":{"line_1":"Address 1","line_3":"foyer","city":"Atlanta","state":"GA","postal_code":"30346","country":"US"}`
 	r := env.Do("PATCH", path, apitest.APIHeader(tok), `{"payer":{"payment_method":{"name":"James Mason",`+card+`},`+address+`}}`)
-	if a := r.JSON(t); r.Status != 200 || apitest.Dig(a, "payer.payment_method.number") != carddata.MaskNumber("4263970000005262") ||
+	if a := r.JSON(t); r.Status != 200 || apitest.Dig(a, "action.type") != "MERCHANT_EDIT" || apitest.Dig(a, "payer.payment_method.number") != carddata.MaskNumber("4263970000005262") ||
 		apitest.Dig(a, "payer.payment_method.expiry_month") != "05" || strings.Contains(string(r.Body), "852") {
 		t.Errorf("edit: %d %s", r.Status, r.Body)
 	}

@@ -265,6 +265,7 @@ type merchantAccountDetailView struct {
 	Configurations []string      `json:"configurations"`
 	Addresses      []addressView `json:"addresses"`
 	Payer          *payerView    `json:"payer,omitempty"`
+	Action         *actionView   `json:"action,omitempty"` // an edit's
 }
 
 func (v merchantAccountDetailView) resourceID() string { return v.ID }

@@ -98,12 +98,13 @@ type merchantDoc struct {
 	PricingProfile string   `yaml:"pricing_profile"`
 	Scenarios      []string `yaml:"scenarios"`
 	// Boarding members and accounts: merchants_schema.go.
-	Status      merchantStatus       `yaml:"status"`
-	TimeCreated gpTime               `yaml:"time_created"`
-	LegalName   string               `yaml:"legal_name"`
-	DBA         string               `yaml:"dba"`
-	Addresses   []addressDoc         `yaml:"addresses"`
-	Accounts    []merchantAccountDoc `yaml:"accounts"`
+	Status         merchantStatus       `yaml:"status"`
+	TimeCreated    gpTime               `yaml:"time_created"`
+	LegalName      string               `yaml:"legal_name"`
+	DBA            string               `yaml:"dba"`
+	Addresses      []addressDoc         `yaml:"addresses"`
+	PaymentMethods []payoutDoc          `yaml:"payment_methods"`
+	Accounts       []merchantAccountDoc `yaml:"accounts"`
 }
 
 type pricingProfileDoc struct {

@@ -5,7 +5,8 @@ import (
 )
 
 // A merchant's boarding members and accounts in a fixture: a merchant given any of
-// status, time_created, legal_name, dba or addresses reads as boarded with them; one
+// status, time_created, legal_name, dba, addresses or payment_methods reads as boarded
+// with them; one
 // given none reads ACTIVE (sandbox.Merchant.Profile).
 
 // merchantStatus is a merchant's or an account's status.
@@ -39,6 +40,38 @@ func addresses(docs []addressDoc) []sandbox.BoardingAddress {
 	return out
 }
 
+// payoutDoc is a payout method of a merchant: a bank account or a card, their numbers
+// masked where the merchant is built (sandbox.PayoutMethod.Masked).
+type payoutDoc struct {
+	Functions []string `yaml:"functions"`
+	Name      string   `yaml:"name"`
+	Bank      *struct {
+		AccountHolderType string `yaml:"account_holder_type"`
+		AccountNumber     string `yaml:"account_number"`
+		AccountType       string `yaml:"account_type"`
+		Name              string `yaml:"bank_name"`
+		Code              string `yaml:"code"`
+	} `yaml:"bank_transfer"`
+	Card *struct {
+		Name        string `yaml:"name"`
+		Number      string `yaml:"number"`
+		ExpiryMonth string `yaml:"expiry_month"`
+		ExpiryYear  string `yaml:"expiry_year"`
+	} `yaml:"card"`
+}
+
+func (p payoutDoc) toDomain() sandbox.PayoutMethod {
+	out := sandbox.PayoutMethod{Functions: p.Functions, Name: p.Name}
+	if b := p.Bank; b != nil {
+		out.Bank = &sandbox.Bank{AccountHolderType: b.AccountHolderType, AccountNumber: b.AccountNumber,
+			AccountType: b.AccountType, BankName: b.Name, Code: b.Code}
+	}
+	if c := p.Card; c != nil {
+		out.Card = &sandbox.PayCard{Name: c.Name, Number: c.Number, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear}
+	}
+	return out.Masked()
+}
+
 // merchantAccountDoc is one account of a merchant.
 type merchantAccountDoc struct {
 	ID          ident          `yaml:"id,required"`
@@ -68,7 +101,7 @@ func (a merchantAccountDoc) toDomain(merchantID string) sandbox.MerchantAccount 
 
 // boarding is the merchant's boarding record, nil when the fixture gives none.
 func (m merchantDoc) boarding() *sandbox.Boarding {
-	if m.Status == "" && m.TimeCreated == "" && m.LegalName == "" && m.DBA == "" && len(m.Addresses) == 0 {
+	if m.Status == "" && m.TimeCreated == "" && m.LegalName == "" && m.DBA == "" && len(m.Addresses) == 0 && len(m.PaymentMethods) == 0 {
 		return nil
 	}
 	created, _ := m.TimeCreated.time()
@@ -78,6 +111,9 @@ func (m merchantDoc) boarding() *sandbox.Boarding {
 	}
 	if b.Status == "" {
 		b.Status = sandbox.MerchantActive
+	}
+	for _, p := range m.PaymentMethods {
+		b.PaymentMethods = append(b.PaymentMethods, p.toDomain())
 	}
 	return b
 }
