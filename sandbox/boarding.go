@@ -645,3 +645,35 @@ func (s *Service) UploadDocument(c Caller, merchantID string, req UploadRequest)
 
 // maxDocuments bounds the documents one merchant keeps [SB].
 const maxDocuments = 100
+
+// MerchantRecord is a merchant with its accounts, as the admin API shows it.
+type MerchantRecord struct {
+	Merchant Merchant
+	Accounts []MerchantAccount
+}
+
+// MerchantRecords reads every merchant with its accounts, by id, and the time their
+// status is read at: an admin read of the few merchants a sandbox holds.
+func (s *Service) MerchantRecords() ([]MerchantRecord, time.Time, error) {
+	var out []MerchantRecord
+	now := s.clock.Now()
+	err := s.store.View(func(tx Tx) error {
+		merchants, err := tx.Merchants()
+		if err != nil {
+			return err
+		}
+		accounts, err := tx.MerchantAccounts()
+		if err != nil {
+			return err
+		}
+		byMerchant := map[string][]MerchantAccount{}
+		for _, a := range accounts {
+			byMerchant[a.MerchantID] = append(byMerchant[a.MerchantID], a)
+		}
+		for _, m := range merchants {
+			out = append(out, MerchantRecord{Merchant: m, Accounts: byMerchant[m.ID]})
+		}
+		return nil
+	})
+	return out, now, err
+}

@@ -287,7 +287,7 @@ var getAccount = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newMerchantAccountView(a), nil
+		return NewMerchantAccountView(a), nil
 	}),
 }
 
@@ -324,7 +324,7 @@ var editAccount = operation{
 		if err != nil {
 			return nil, err
 		}
-		v := newMerchantAccountView(e.Account)
+		v := NewMerchantAccountView(e.Account)
 		a := newActionView(e.Action)
 		v.Action = &a
 		return v, nil

@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"regexp"
 	"strings"
 	"testing"
@@ -230,7 +232,17 @@ func TestUploadMerchantDocument(t *testing.T) {
 			t.Errorf("without %s: %+v", tc.member, got)
 		}
 	}
-	env.mustHoldNone(t, nil, true, content)
+	var doc map[string]any
+	for _, m := range env.MustAdmin("GET", "/_sandbox/merchants", "")["merchants"].([]any) {
+		if m.(map[string]any)["id"] == sdkFundsMerchant {
+			doc = m.(map[string]any)["documents"].([]any)[0].(map[string]any)
+		}
+	}
+	// The SHA-256 of the base64 text as sent, and its length.
+	if sum := sha256.Sum256([]byte(content)); doc["sha256"] != hex.EncodeToString(sum[:]) || doc["size"] != float64(len(content)) {
+		t.Errorf("kept document: %v", doc)
+	}
+	env.mustHoldNone(t, []string{"/_sandbox/merchants"}, true, content)
 }
 
 // Boarding with bank and card numbers keeps neither in clear anywhere.
@@ -239,7 +251,7 @@ func TestBoardingKeepsNoAccountNumber(t *testing.T) {
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.MustToken(layoutApp, layoutKey, "")
 	env.MustPost(tok, "/merchants", boardingBody("Masked", "1"))
-	env.mustHoldNone(t, []string{"/_sandbox/orders"}, true, "123456788", "4111111111111111")
+	env.mustHoldNone(t, []string{"/_sandbox/orders", "/_sandbox/merchants"}, true, "123456788", "4111111111111111")
 }
 
 // An app without the merchant-management permissions gets GP's 403.

@@ -7,10 +7,10 @@ import (
 // The boarding and account views: members as the SDKs' mappers read them
 // (GpApiMapping's merchant, account and document mappers in PHP, Java and .NET).
 
-// merchantView is a merchant: the answer of POST, GET and PATCH /merchants[/{id}].
+// MerchantView is a merchant: the answer of POST, GET and PATCH /merchants[/{id}].
 // The PHP mapper reads each person's names and email without a default, so they are
 // always written [GP].
-type merchantView struct {
+type MerchantView struct {
 	ID                string               `json:"id"`
 	Name              string               `json:"name"`
 	Type              string               `json:"type"`
@@ -35,7 +35,7 @@ type merchantView struct {
 	Action            *actionView          `json:"action,omitempty"` // none in the admin API's answers
 }
 
-func (v merchantView) resourceID() string { return v.ID }
+func (v MerchantView) resourceID() string { return v.ID }
 
 type statusURLView struct {
 	StatusURL string `json:"status_url"`
@@ -117,9 +117,9 @@ type quantityView struct {
 	Quantity int `json:"quantity"`
 }
 
-func newMerchantView(v sandbox.MerchantView) merchantView {
+func newMerchantView(v sandbox.MerchantView) MerchantView {
 	m, b := v.Merchant, v.Merchant.Profile()
-	out := merchantView{
+	out := MerchantView{
 		ID: m.ID, Name: m.Name, Type: b.Type, Status: b.StatusAt(v.Now), StatusDescription: b.DescriptionAt(v.Now),
 		TimeCreated: sandbox.FormatOptionalTime(b.TimeCreated), TimeLastUpdated: sandbox.FormatOptionalTime(b.TimeLastUpdated),
 		LegalName: b.LegalName, DBA: b.DBA, CategoryCode: b.CategoryCode, Website: b.Website,
@@ -249,8 +249,8 @@ func newDocumentView(v sandbox.DocumentView) documentView {
 	}
 }
 
-// merchantAccountDetailView is one account [GP: the mappers' MerchantAccountSummary].
-type merchantAccountDetailView struct {
+// MerchantAccountView is one account [GP: the mappers' MerchantAccountSummary].
+type MerchantAccountView struct {
 	ID             string        `json:"id"`
 	Type           string        `json:"type"`
 	Name           string        `json:"name"`
@@ -268,21 +268,21 @@ type merchantAccountDetailView struct {
 	Action         *actionView   `json:"action,omitempty"` // an edit's
 }
 
-func (v merchantAccountDetailView) resourceID() string { return v.ID }
+func (v MerchantAccountView) resourceID() string { return v.ID }
 
 type payerView struct {
 	PaymentMethod  *payCardView `json:"payment_method,omitempty"`
 	BillingAddress *addressView `json:"billing_address,omitempty"`
 }
 
-func newMerchantAccountView(a sandbox.MerchantAccount) merchantAccountDetailView {
+func NewMerchantAccountView(a sandbox.MerchantAccount) MerchantAccountView {
 	list := func(s []string) []string {
 		if s == nil {
 			return []string{}
 		}
 		return s
 	}
-	out := merchantAccountDetailView{
+	out := MerchantAccountView{
 		ID: a.ID, Type: a.Type, Name: a.Name, Status: a.Status, TimeCreated: sandbox.FormatOptionalTime(a.TimeCreated),
 		MerchantID: a.MerchantID, Permissions: list(a.Permissions), Countries: list(a.Countries),
 		Channels: list(a.Channels), Currencies: list(a.Currencies), PaymentMethods: list(a.PaymentMethods),
@@ -303,19 +303,19 @@ func newMerchantAccountView(a sandbox.MerchantAccount) merchantAccountDetailView
 
 // accountListView is a page of accounts [GP: the `accounts` array].
 type accountListView struct {
-	Paging           pagingView                  `json:"paging"`
-	TotalRecordCount int                         `json:"total_record_count"`
-	CurrentPageSize  int                         `json:"current_page_size"`
-	Accounts         []merchantAccountDetailView `json:"accounts"`
+	Paging           pagingView            `json:"paging"`
+	TotalRecordCount int                   `json:"total_record_count"`
+	CurrentPageSize  int                   `json:"current_page_size"`
+	Accounts         []MerchantAccountView `json:"accounts"`
 }
 
 func newAccountListView(p sandbox.AccountPage) accountListView {
 	out := accountListView{
 		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount: p.Total, CurrentPageSize: len(p.Accounts), Accounts: []merchantAccountDetailView{},
+		TotalRecordCount: p.Total, CurrentPageSize: len(p.Accounts), Accounts: []MerchantAccountView{},
 	}
 	for _, a := range p.Accounts {
-		out.Accounts = append(out.Accounts, newMerchantAccountView(a))
+		out.Accounts = append(out.Accounts, NewMerchantAccountView(a))
 	}
 	return out
 }
@@ -339,4 +339,4 @@ func newAddressListView(p sandbox.AddressPage) addressListView {
 
 // NewAdminMerchantView is a merchant as GET /merchants/{id} shows it, for the admin
 // API's answers: no action of an app.
-func NewAdminMerchantView(v sandbox.MerchantView) any { return newMerchantView(v) }
+func NewAdminMerchantView(v sandbox.MerchantView) MerchantView { return newMerchantView(v) }
