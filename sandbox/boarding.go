@@ -3,6 +3,7 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -464,19 +465,14 @@ func (s *Service) boardedMerchant(tx Tx, c Caller, id, perm string) (Merchant, e
 		return Merchant{}, RetrieveNotSupported()
 	}
 	m, err := tx.Merchant(id)
-	if err == nil && c.App.ActsFor(id) {
+	switch {
+	case err == nil && c.App.ActsFor(id):
 		return m, nil
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return Merchant{}, err
 	}
-	return Merchant{}, notFoundAs(errorsOr(err), MerchantNotConfigured(accountFor(c.App, perm), id))
-}
-
-// errorsOr is ErrNotFound for no error: the merchant exists but the app may not act
-// for it, which GP answers as if it did not exist.
-func errorsOr(err error) error {
-	if err == nil {
-		return ErrNotFound
-	}
-	return err
+	// A merchant the app may not act for is answered as one that does not exist.
+	return Merchant{}, MerchantNotConfigured(accountFor(c.App, perm), id)
 }
 
 // ListMerchants is GET /merchants: the merchants the caller's app may act for.
