@@ -48,6 +48,8 @@ const (
 	CodeInvalidBatchAction    = "INVALID_BATCH_ACTION"
 	CodeActionFailed          = "ACTION_FAILED"
 	CodeConfigurationMissing  = "CONFIGURATION_DOES_NOT_EXIST"
+
+	CodeInvalidTransactionAction = "INVALID_TRANSACTION_ACTION"
 )
 
 // InvalidToken: the bearer token is missing, unknown or malformed.
@@ -134,6 +136,49 @@ func NotFoundTransaction(id string) *Error {
 func MerchantNotConfigured(accountID, merchantID string) *Error {
 	return newError(CodeInvalidRequestData, "40041",
 		"Merchant configuration does not exist for the following combination: "+accountID+" , "+merchantID)
+}
+
+// Boarding's tuples, as the SDKs' onboarding and account tests show them [GP].
+
+// DuplicateMerchantName: a merchant with that name was boarded already.
+func DuplicateMerchantName() *Error {
+	return newError(CodeInvalidRequestData, "40041", "Duplicate Merchant Name")
+}
+
+// RetrieveNotSupported: a merchant or account id that is none (a GUID, say).
+func RetrieveNotSupported() *Error {
+	return newError(CodeInvalidTransactionAction, "40042", "Retrieve information about this transaction is not supported")
+}
+
+// NotFoundAccount: an account id of the right form that names no account.
+func NotFoundAccount(id string) *Error {
+	return newError(CodeInvalidRequestData, "40041", "Account details does not exist for "+id)
+}
+
+// RequiredFieldMissing: a merchant edit with a status change reason alone.
+func RequiredFieldMissing() *Error {
+	return newError(CodeMandatoryDataMissing, "40241", "Required field is missing.")
+}
+
+// ExtraTags: a merchant edit with a status change reason and profile members.
+func ExtraTags() *Error {
+	return newError(CodeInvalidRequestData, "40268", "Bad Request. The request has extra tags which are not required.")
+}
+
+// DocumentFieldMissing: an upload without its format or function (GP's text starts
+// with a space).
+func DocumentFieldMissing(field string) *Error {
+	return newError(CodeMandatoryDataMissing, "40251", " Request expects the following fields: "+field)
+}
+
+// LookupFieldMissing: an address lookup without its postal code or address lines.
+func LookupFieldMissing(list string) *Error {
+	return newError(CodeMandatoryDataMissing, "40251", "Request expects the following fields:"+list+".")
+}
+
+// NotFoundMerchant: the admin API names a merchant that does not exist.
+func NotFoundMerchant(id string) *Error {
+	return newError(CodeResourceNotFound, "40008", "Merchant "+id+" not found")
 }
 
 // DuplicateAction: the idempotency key already executed an action. status is empty

@@ -51,4 +51,7 @@ type Merchant struct {
 	// BatchCloseTime is the merchant's daily batch close, "HH:MM" in UTC on the sandbox
 	// clock, set by a device order's batch_close_time; empty: batches close on request only.
 	BatchCloseTime string `json:"batch_close_time,omitempty"`
+	// Boarding is what the merchant was boarded with (boarding.go); nil for a
+	// merchant the fixtures name only.
+	Boarding *Boarding `json:"boarding,omitempty"`
 }

@@ -102,7 +102,7 @@ const (
 // Operations lists every API operation the sandbox serves (not OpNotification, which
 // is no request of a client), in the order the wire contract presents them.
 func Operations() []Operation {
-	return append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...)
+	return append(append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...), BoardingOperations...)
 }
 
 // Idempotency describes the idempotency key of a request and, in replay mode, what
@@ -192,6 +192,9 @@ func (s *Service) Authorize(c Caller, op Operation) error {
 			return nil
 		}
 	default:
+		if err, ok := authorizeBoarding(c, op); ok {
+			return err
+		}
 		return authorizeCardPresent(c, op)
 	}
 	return PermissionDenied()
@@ -319,6 +322,7 @@ type Fixtures struct {
 	PricingProfiles []PricingProfile
 	Transactions    []Transaction
 	Devices         []Device
+	Accounts        []MerchantAccount // the merchants' accounts (merchant_accounts.go)
 }
 
 const fixturesLoadedMeta = "fixtures_loaded"
@@ -433,6 +437,9 @@ func putFixtures(tx Tx, f Fixtures) error {
 		}
 	}
 	if err := putFixtureBatches(tx, f); err != nil {
+		return err
+	}
+	if err := putFixtureAccounts(tx, f.Accounts); err != nil {
 		return err
 	}
 	return putFixtureDevices(tx, f.Devices)

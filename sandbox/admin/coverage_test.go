@@ -229,6 +229,8 @@ func TestCoverageChecklistGroups(t *testing.T) {
 		{"terminal", []string{"terminal.sale"}},
 		{"error paths", []string{"error.not_found", "error.duplicate", "error.missing_fields", "error.permission", "error.invalid_action", "error.over_limit", "error.pin_refund"}},
 		{"notifications", []string{"notification.delivered", "notification.retried"}},
+		{"merchants", []string{"merchant.board", "merchant.detail", "merchant.list", "merchant.edit", "merchant.document",
+			"account.list", "account.detail", "account.edit", "account.addresses"}},
 	}
 	var wantItems, gotItems []string
 	for _, g := range want {

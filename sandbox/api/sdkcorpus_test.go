@@ -155,6 +155,7 @@ func runCorpusEntry(t *testing.T, e, answered corpusEntry, op string) string {
 	token := env.MustToken(layoutApp, layoutKey, "")
 	vars := map[string]string{
 		"app_id": layoutApp, "account_id": layoutTRA, "merchant_id": apitest.MerchantOne, "token_id": unknownPMT,
+		"mma_account_id": layoutMMA,
 	}
 	if strings.Contains(e.Path, "payment-methods") {
 		vars["account_id"] = layoutTKA

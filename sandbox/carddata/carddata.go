@@ -376,6 +376,8 @@ var secretKeys = map[string]bool{
 	"magneticstripe": true, "stripedata": true, "secret": true, "password": true,
 	"cardcode": true, "cvd": true, "token": true, "accesstoken": true, "refreshtoken": true,
 	"appkey": true, "apikey": true, "privatekey": true, "sharedsecret": true,
+	// A merchant's bank account number and an uploaded document's content.
+	"accountnumber": true, "bankaccountnumber": true, "iban": true, "b64content": true,
 }
 
 // secretInParent are member names whose value is a secret inside the named parent:

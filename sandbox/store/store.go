@@ -10,6 +10,7 @@
 //	!gp-sandbox-close               the records of a clean close, not JSON kept (close.go)
 //	app:<id>                        sandbox.App
 //	merchant:<id>                   sandbox.Merchant
+//	macct:<id>                      sandbox.MerchantAccount, an account of a merchant (boarding.go)
 //	pricing:<name>                  sandbox.PricingProfile
 //	txn:<id>                        sandbox.Transaction
 //	adj:<txn id>:<seq>              sandbox.Adjustment, seq zero-padded to 10 digits

@@ -10,18 +10,19 @@ import (
 // statusByCode is the HTTP status of each GP error code (the wire contract, sandbox/api/README.md §1):
 // GP decides the status by the error code, whatever the detailed code.
 var statusByCode = map[string]int{
-	sandbox.CodeNotAuthenticated:      http.StatusUnauthorized,
-	sandbox.CodeActionNotAuthorized:   http.StatusForbidden,
-	sandbox.CodeMandatoryDataMissing:  http.StatusBadRequest,
-	sandbox.CodeInvalidRequestData:    http.StatusBadRequest,
-	sandbox.CodeResourceNotFound:      http.StatusNotFound,
-	sandbox.CodeDuplicateAction:       http.StatusConflict,
-	sandbox.CodeInvalidAction:         http.StatusBadRequest,
-	sandbox.CodeInvalidBatchAction:    http.StatusBadRequest,
-	sandbox.CodeSystemErrorDownstream: http.StatusBadGateway,
-	sandbox.CodeSystemError:           http.StatusInternalServerError,
-	sandbox.CodeActionFailed:          http.StatusBadGateway,
-	sandbox.CodeConfigurationMissing:  http.StatusBadRequest,
+	sandbox.CodeNotAuthenticated:         http.StatusUnauthorized,
+	sandbox.CodeActionNotAuthorized:      http.StatusForbidden,
+	sandbox.CodeMandatoryDataMissing:     http.StatusBadRequest,
+	sandbox.CodeInvalidRequestData:       http.StatusBadRequest,
+	sandbox.CodeResourceNotFound:         http.StatusNotFound,
+	sandbox.CodeDuplicateAction:          http.StatusConflict,
+	sandbox.CodeInvalidAction:            http.StatusBadRequest,
+	sandbox.CodeInvalidBatchAction:       http.StatusBadRequest,
+	sandbox.CodeSystemErrorDownstream:    http.StatusBadGateway,
+	sandbox.CodeSystemError:              http.StatusInternalServerError,
+	sandbox.CodeActionFailed:             http.StatusBadGateway,
+	sandbox.CodeConfigurationMissing:     http.StatusBadRequest,
+	sandbox.CodeInvalidTransactionAction: http.StatusNotFound, // 40042 [GP: .NET tests]
 }
 
 // statusByDetail is the HTTP status of the detailed codes GP answers otherwise than

@@ -180,6 +180,10 @@ func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
 		l.refer(d, "pricing profile", m.PricingProfile, &m.PricingProfile)
 		l.bind(d, "merchant", string(m.ID), m.Scenarios)
 		l.fixtures.Merchants = append(l.fixtures.Merchants, m.toDomain())
+		for j := range m.Accounts {
+			l.define(d, "account", "id", string(m.Accounts[j].ID), &m.Accounts[j].ID)
+			l.fixtures.Accounts = append(l.fixtures.Accounts, m.Accounts[j].toDomain(string(m.ID)))
+		}
 	}
 	for i := range doc.Apps {
 		a := &doc.Apps[i]

@@ -97,6 +97,14 @@ type merchantDoc struct {
 	Name           string   `yaml:"name,required"`
 	PricingProfile string   `yaml:"pricing_profile"`
 	Scenarios      []string `yaml:"scenarios"`
+	// Boarding members and accounts: merchants_schema.go.
+	Status         merchantStatus       `yaml:"status"`
+	TimeCreated    gpTime               `yaml:"time_created"`
+	LegalName      string               `yaml:"legal_name"`
+	DBA            string               `yaml:"dba"`
+	Addresses      []addressDoc         `yaml:"addresses"`
+	PaymentMethods []payoutDoc          `yaml:"payment_methods"`
+	Accounts       []merchantAccountDoc `yaml:"accounts"`
 }
 
 type pricingProfileDoc struct {
@@ -272,7 +280,7 @@ func (a appDoc) toDomain() sandbox.App {
 }
 
 func (m merchantDoc) toDomain() sandbox.Merchant {
-	return sandbox.Merchant{ID: string(m.ID), Name: m.Name, PricingProfile: m.PricingProfile, Scenarios: m.Scenarios}
+	return sandbox.Merchant{ID: string(m.ID), Name: m.Name, PricingProfile: m.PricingProfile, Scenarios: m.Scenarios, Boarding: m.boarding()}
 }
 
 func (p pricingProfileDoc) toDomain() sandbox.PricingProfile {

@@ -1,0 +1,342 @@
+package api
+
+import (
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+// The boarding and account views: members as the SDKs' mappers read them
+// (GpApiMapping's merchant, account and document mappers in PHP, Java and .NET).
+
+// MerchantView is a merchant: the answer of POST, GET and PATCH /merchants[/{id}].
+// The PHP mapper reads each person's names and email without a default, so they are
+// always written [GP].
+type MerchantView struct {
+	ID                string               `json:"id"`
+	Name              string               `json:"name"`
+	Type              string               `json:"type"`
+	Status            string               `json:"status"`
+	StatusDescription string               `json:"status_description,omitempty"`
+	TimeCreated       string               `json:"time_created"`
+	TimeLastUpdated   string               `json:"time_last_updated"`
+	LegalName         string               `json:"legal_name,omitempty"`
+	DBA               string               `json:"dba,omitempty"`
+	CategoryCode      string               `json:"merchant_category_code,omitempty"`
+	Website           string               `json:"website,omitempty"`
+	Currency          string               `json:"currency,omitempty"`
+	TaxIDReference    string               `json:"tax_id_reference,omitempty"`
+	NotificationEmail string               `json:"notification_email,omitempty"`
+	Description       string               `json:"description,omitempty"`
+	Notifications     *statusURLView       `json:"notifications,omitempty"`
+	Addresses         []addressView        `json:"addresses"`
+	Persons           []personView         `json:"persons"`
+	PaymentMethods    []payoutView         `json:"payment_methods"`
+	Statistics        map[string]string    `json:"payment_processing_statistics,omitempty"`
+	Products          []boardedProductView `json:"products"`
+	Action            *actionView          `json:"action,omitempty"` // none in the admin API's answers
+}
+
+func (v MerchantView) resourceID() string { return v.ID }
+
+type statusURLView struct {
+	StatusURL string `json:"status_url"`
+}
+
+type addressView struct {
+	Functions  []string `json:"functions,omitempty"`
+	Line1      string   `json:"line_1,omitempty"`
+	Line2      string   `json:"line_2,omitempty"`
+	Line3      string   `json:"line_3,omitempty"`
+	City       string   `json:"city,omitempty"`
+	State      string   `json:"state,omitempty"`
+	PostalCode string   `json:"postal_code,omitempty"`
+	Country    string   `json:"country,omitempty"`
+}
+
+func newAddressView(a sandbox.BoardingAddress) addressView { return addressView(a) }
+
+func addressViews(as []sandbox.BoardingAddress) []addressView {
+	out := []addressView{}
+	for _, a := range as {
+		out = append(out, newAddressView(a))
+	}
+	return out
+}
+
+type phoneView struct {
+	CountryCode      string `json:"country_code"`
+	SubscriberNumber string `json:"subscriber_number"`
+}
+
+type personView struct {
+	Functions           []string     `json:"functions"`
+	FirstName           string       `json:"first_name"`
+	MiddleName          string       `json:"middle_name"`
+	LastName            string       `json:"last_name"`
+	Email               string       `json:"email"`
+	DateOfBirth         string       `json:"date_of_birth,omitempty"`
+	NationalIDReference string       `json:"national_id_reference,omitempty"`
+	EquityPercentage    string       `json:"equity_percentage,omitempty"`
+	JobTitle            string       `json:"job_title,omitempty"`
+	Address             *addressView `json:"address,omitempty"`
+	ContactPhone        *phoneView   `json:"contact_phone,omitempty"`
+	WorkPhone           *phoneView   `json:"work_phone,omitempty"`
+}
+
+// payoutView is a payment method of a merchant: bank numbers and card numbers masked.
+type payoutView struct {
+	Functions []string     `json:"functions"`
+	Name      string       `json:"name,omitempty"`
+	Bank      *bankView    `json:"bank_transfer,omitempty"`
+	Card      *payCardView `json:"card,omitempty"`
+}
+
+type bankView struct {
+	AccountHolderType string `json:"account_holder_type,omitempty"`
+	AccountNumber     string `json:"account_number"` // masked: last four digits
+	AccountType       string `json:"account_type,omitempty"`
+	Bank              struct {
+		Name    string       `json:"name,omitempty"`
+		Code    string       `json:"code,omitempty"`
+		Address *addressView `json:"address,omitempty"`
+	} `json:"bank"`
+}
+
+type payCardView struct {
+	Name        string `json:"name,omitempty"`
+	Number      string `json:"number"` // masked: first six and last four
+	ExpiryMonth string `json:"expiry_month,omitempty"`
+	ExpiryYear  string `json:"expiry_year,omitempty"`
+}
+
+type boardedProductView struct {
+	ID     string        `json:"id"`
+	Device *quantityView `json:"device,omitempty"`
+}
+
+type quantityView struct {
+	Quantity int `json:"quantity"`
+}
+
+func newMerchantView(v sandbox.MerchantView) MerchantView {
+	m, b := v.Merchant, v.Merchant.Profile()
+	out := MerchantView{
+		ID: m.ID, Name: m.Name, Type: b.Type, Status: b.StatusAt(v.Now), StatusDescription: b.DescriptionAt(v.Now),
+		TimeCreated: sandbox.FormatOptionalTime(b.TimeCreated), TimeLastUpdated: sandbox.FormatOptionalTime(b.TimeLastUpdated),
+		LegalName: b.LegalName, DBA: b.DBA, CategoryCode: b.CategoryCode, Website: b.Website,
+		Currency: b.Currency, TaxIDReference: b.TaxIDReference, NotificationEmail: b.NotificationEmail,
+		Description: b.Description, Addresses: addressViews(b.Addresses), Persons: []personView{},
+		PaymentMethods: []payoutView{}, Statistics: b.Statistics, Products: []boardedProductView{},
+	}
+	if v.Action.ID != "" {
+		a := newActionView(v.Action)
+		out.Action = &a
+	}
+	if b.StatusURL != "" {
+		out.Notifications = &statusURLView{StatusURL: b.StatusURL}
+	}
+	for _, p := range b.Persons {
+		out.Persons = append(out.Persons, newPersonView(p))
+	}
+	for _, p := range b.PaymentMethods {
+		out.PaymentMethods = append(out.PaymentMethods, newPayoutView(p))
+	}
+	for _, p := range b.Products {
+		pv := boardedProductView{ID: p.ID}
+		if p.Quantity > 0 {
+			pv.Device = &quantityView{Quantity: p.Quantity}
+		}
+		out.Products = append(out.Products, pv)
+	}
+	return out
+}
+
+func newPersonView(p sandbox.Person) personView {
+	out := personView{
+		Functions: p.Functions, FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName,
+		Email: p.Email, DateOfBirth: p.DateOfBirth, NationalIDReference: p.NationalIDReference,
+		EquityPercentage: p.EquityPercentage, JobTitle: p.JobTitle,
+	}
+	if out.Functions == nil {
+		out.Functions = []string{}
+	}
+	if p.Address != nil {
+		a := newAddressView(*p.Address)
+		out.Address = &a
+	}
+	if p.ContactPhone != nil {
+		out.ContactPhone = &phoneView{p.ContactPhone.CountryCode, p.ContactPhone.SubscriberNumber}
+	}
+	if p.WorkPhone != nil {
+		out.WorkPhone = &phoneView{p.WorkPhone.CountryCode, p.WorkPhone.SubscriberNumber}
+	}
+	return out
+}
+
+func newPayoutView(p sandbox.PayoutMethod) payoutView {
+	out := payoutView{Functions: p.Functions, Name: p.Name}
+	if out.Functions == nil {
+		out.Functions = []string{}
+	}
+	if b := p.Bank; b != nil {
+		out.Bank = &bankView{AccountHolderType: b.AccountHolderType, AccountNumber: b.MaskedAccountNumber, AccountType: b.AccountType}
+		out.Bank.Bank.Name, out.Bank.Bank.Code = b.BankName, b.Code
+		if b.Address != nil {
+			a := newAddressView(*b.Address)
+			out.Bank.Bank.Address = &a
+		}
+	}
+	if c := p.Card; c != nil {
+		out.Card = &payCardView{Name: c.Name, Number: c.MaskedNumber, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear}
+	}
+	return out
+}
+
+// merchantListView is a page of merchants [GP: the `merchants` array, paging members].
+type merchantListView struct {
+	Paging           pagingView            `json:"paging"`
+	TotalRecordCount int                   `json:"total_record_count"`
+	CurrentPageSize  int                   `json:"current_page_size"`
+	Merchants        []merchantSummaryView `json:"merchants"`
+}
+
+type merchantSummaryView struct {
+	ID     string     `json:"id"`
+	Name   string     `json:"name"`
+	Status string     `json:"status"`
+	Links  []linkView `json:"links"`
+}
+
+type linkView struct {
+	Rel  string `json:"rel"`
+	Href string `json:"href"`
+}
+
+func newMerchantListView(p sandbox.MerchantPage) merchantListView {
+	out := merchantListView{
+		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
+		TotalRecordCount: p.Total, CurrentPageSize: len(p.Merchants), Merchants: []merchantSummaryView{},
+	}
+	for _, m := range p.Merchants {
+		out.Merchants = append(out.Merchants, merchantSummaryView{
+			ID: m.ID, Name: m.Name, Status: m.Profile().StatusAt(p.Now),
+			Links: []linkView{{Rel: "MERCHANT", Href: "/merchants/" + m.ID}, {Rel: "ACCOUNTS", Href: "/merchants/" + m.ID + "/accounts"}},
+		})
+	}
+	return out
+}
+
+// documentView is an upload's answer [GP: PHP's DOCUMENT_UPLOAD mapping]: no content.
+type documentView struct {
+	ID           string     `json:"id"`
+	Name         string     `json:"name"`
+	Status       string     `json:"status"`
+	TimeCreated  string     `json:"time_created"`
+	MerchantID   string     `json:"merchant_id"`
+	MerchantName string     `json:"merchant_name"`
+	Format       string     `json:"format"`
+	Function     string     `json:"function"`
+	Action       actionView `json:"action"`
+}
+
+func (v documentView) resourceID() string { return v.ID }
+
+func newDocumentView(v sandbox.DocumentView) documentView {
+	d := v.Document
+	return documentView{
+		ID: d.ID, Name: d.Name, Status: d.Status, TimeCreated: sandbox.FormatTime(d.TimeCreated),
+		MerchantID: v.Merchant.ID, MerchantName: v.Merchant.Name, Format: d.Format, Function: d.Function,
+		Action: newActionView(v.Action),
+	}
+}
+
+// MerchantAccountView is one account [GP: the mappers' MerchantAccountSummary].
+type MerchantAccountView struct {
+	ID             string        `json:"id"`
+	Type           string        `json:"type"`
+	Name           string        `json:"name"`
+	Status         string        `json:"status"`
+	TimeCreated    string        `json:"time_created"`
+	MerchantID     string        `json:"merchant_id"`
+	Permissions    []string      `json:"permissions"`
+	Countries      []string      `json:"countries"`
+	Channels       []string      `json:"channels"`
+	Currencies     []string      `json:"currencies"`
+	PaymentMethods []string      `json:"payment_methods"`
+	Configurations []string      `json:"configurations"`
+	Addresses      []addressView `json:"addresses"`
+	Payer          *payerView    `json:"payer,omitempty"`
+	Action         *actionView   `json:"action,omitempty"` // an edit's
+}
+
+func (v MerchantAccountView) resourceID() string { return v.ID }
+
+type payerView struct {
+	PaymentMethod  *payCardView `json:"payment_method,omitempty"`
+	BillingAddress *addressView `json:"billing_address,omitempty"`
+}
+
+func NewMerchantAccountView(a sandbox.MerchantAccount) MerchantAccountView {
+	list := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	out := MerchantAccountView{
+		ID: a.ID, Type: a.Type, Name: a.Name, Status: a.Status, TimeCreated: sandbox.FormatOptionalTime(a.TimeCreated),
+		MerchantID: a.MerchantID, Permissions: list(a.Permissions), Countries: list(a.Countries),
+		Channels: list(a.Channels), Currencies: list(a.Currencies), PaymentMethods: list(a.PaymentMethods),
+		Configurations: []string{}, Addresses: addressViews(a.Addresses),
+	}
+	if p := a.Payer; p != nil {
+		out.Payer = &payerView{}
+		if c := p.Card; c != nil {
+			out.Payer.PaymentMethod = &payCardView{Name: c.Name, Number: c.MaskedNumber, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear}
+		}
+		if p.BillingAddress != nil {
+			b := newAddressView(*p.BillingAddress)
+			out.Payer.BillingAddress = &b
+		}
+	}
+	return out
+}
+
+// accountListView is a page of accounts [GP: the `accounts` array].
+type accountListView struct {
+	Paging           pagingView            `json:"paging"`
+	TotalRecordCount int                   `json:"total_record_count"`
+	CurrentPageSize  int                   `json:"current_page_size"`
+	Accounts         []MerchantAccountView `json:"accounts"`
+}
+
+func newAccountListView(p sandbox.AccountPage) accountListView {
+	out := accountListView{
+		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
+		TotalRecordCount: p.Total, CurrentPageSize: len(p.Accounts), Accounts: []MerchantAccountView{},
+	}
+	for _, a := range p.Accounts {
+		out.Accounts = append(out.Accounts, NewMerchantAccountView(a))
+	}
+	return out
+}
+
+// addressListView is an address lookup's answer: the account and the addresses found,
+// read by the SDKs' account mapper [GP].
+type addressListView struct {
+	ID               string        `json:"id"`
+	Paging           pagingView    `json:"paging"`
+	TotalRecordCount int           `json:"total_record_count"`
+	Addresses        []addressView `json:"addresses"`
+	Action           actionView    `json:"action"`
+}
+
+func newAddressListView(p sandbox.AddressPage) addressListView {
+	return addressListView{
+		ID: p.Query.AccountID, Paging: pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page},
+		TotalRecordCount: p.Total, Addresses: addressViews(p.Addresses), Action: newActionView(p.Action),
+	}
+}
+
+// NewAdminMerchantView is a merchant as GET /merchants/{id} shows it, for the admin
+// API's answers: no action of an app.
+func NewAdminMerchantView(v sandbox.MerchantView) MerchantView { return newMerchantView(v) }
