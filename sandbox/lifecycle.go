@@ -183,7 +183,7 @@ func (s *Service) capture(tx Tx, c Caller, req LifecycleRequest, t Transaction, 
 	if req.GratuityAmount != "" {
 		t.GratuityAmount = NormalizeAmount(req.GratuityAmount)
 	}
-	t.Action = s.newAction(c, "CAPTURE", now)
+	t.Action = s.newAction(c, ActionCapture, now)
 	if t.BatchID == "" {
 		if err := s.joinBatch(tx, &t, now); err != nil {
 			return nil, err
@@ -224,7 +224,7 @@ func (s *Service) reverse(tx Tx, c Caller, req LifecycleRequest, t Transaction, 
 		return nil, err
 	}
 	t.ReversedStatus, t.Status = t.Status, StatusReversed
-	t.Action = s.newAction(c, "REVERSAL", now)
+	t.Action = s.newAction(c, ActionReverse, now)
 	return append(out, t), nil
 }
 
@@ -249,7 +249,7 @@ func (s *Service) partialReverse(tx Tx, c Caller, amount string, t Transaction, 
 	if t.CapturedAmount != "" {
 		t.CapturedAmount = rest
 	}
-	t.Action = s.newAction(c, "REVERSAL", now)
+	t.Action = s.newAction(c, ActionReverse, now)
 	return append(out, t), nil
 }
 
@@ -263,7 +263,7 @@ func (s *Service) reauthorize(tx Tx, c Caller, req LifecycleRequest, t Transacti
 		return nil, ReauthorizationOverLimit()
 	}
 	status := orDefault(t.ReversedStatus, StatusCaptured)
-	n := s.child(c, t, t.Type, status, amount, "REAUTHORIZE", now)
+	n := s.child(c, t, t.Type, status, amount, ActionReauthorization, now)
 	n.CaptureMode = t.CaptureMode
 	n.PaymentMethod.Card.Authcode = ReauthorizationAuthcode
 	if status == StatusCaptured {
@@ -316,7 +316,7 @@ func (s *Service) increment(c Caller, req LifecycleRequest, t Transaction, now t
 	if req.Lodging != nil {
 		t.Lodging = req.Lodging
 	}
-	t.Action = s.newAction(c, "INCREMENTAL_AUTH", now)
+	t.Action = s.newAction(c, ActionIncrement, now)
 	return []Transaction{t}, nil
 }
 

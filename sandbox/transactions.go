@@ -232,16 +232,18 @@ func statusOf(action cardAction, o outcome) string {
 	return StatusCaptured
 }
 
+// actionType is the action a card request records, as GP's answers name it: a sale
+// is GP's AUTHORIZE, an authorization to capture later its PREAUTHORIZE [GP].
 func actionType(action cardAction) string {
 	switch action {
 	case actionAuthorize:
-		return "AUTHORIZE"
+		return ActionPreauthorize
 	case actionRefund:
-		return "REFUND"
+		return ActionRefund
 	case actionVerify:
-		return "VERIFY"
+		return ActionVerify
 	}
-	return "SALE"
+	return ActionAuthorize
 }
 
 // paymentResult is payment_method of the response: the issuer's answer and the card

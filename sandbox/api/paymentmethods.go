@@ -86,6 +86,7 @@ var getPaymentMethod = operation{
 		if err != nil {
 			return nil, err
 		}
+		pm.Action = s.svc.ReadAction(c.caller, sandbox.ActionPaymentMethodOne) // [GP]
 		return newStoredMethodView(pm), nil
 	}),
 }
