@@ -102,7 +102,7 @@ func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPag
 	skip := (q.Page - 1) * q.PageSize
 	matched := 0
 	visit := func(t Transaction) bool {
-		if !c.Sees(t.MerchantID, q.MerchantID) || !q.matches(t) {
+		if !t.Listed() || !c.Sees(t.MerchantID, q.MerchantID) || !q.matches(t) {
 			return true
 		}
 		matched++

@@ -385,6 +385,15 @@ type Transaction struct {
 	DuplicateOf string `json:"duplicate_of,omitempty"`
 }
 
+// Listed reports whether GET /transactions lists t. A verification is not listed:
+// GP's transaction statuses (its Transactions schema and every SDK's reporting enum)
+// know no VERIFIED or NOT_VERIFIED, no SDK's reporting test finds a verification, and
+// GP's schema gives verifications a resource of their own. Its detail can still be
+// read by id [SB].
+func (t Transaction) Listed() bool {
+	return t.Status != StatusVerified && t.Status != StatusNotVerified
+}
+
 // withCardMembersMasked is t with each of its card members as the sandbox keeps
 // them, for a transaction built whole outside a card request (a fixture, an admin
 // seed, a Go test's record): its EMV data masked as carddata.MaskEMV does, the

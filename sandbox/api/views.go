@@ -542,7 +542,7 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 			MerchantID: pm.MerchantID, MerchantName: pm.MerchantName, AccountID: pm.AccountID, AccountName: pm.AccountName,
 		},
 		Card: tokenCardView{
-			Brand: pm.Card.Brand, NumberLast4: pm.Card.Last4, MaskedNumberLast4: pm.Card.MaskedLast4(),
+			Brand: pm.Card.Brand, NumberLast4: storedNumberLast4(pm.Card), MaskedNumberLast4: pm.Card.MaskedLast4(),
 			ExpiryMonth: pm.ExpiryMonth, ExpiryYear: pm.ExpiryYear,
 		},
 		Action: newActionView(pm.Action),
@@ -550,6 +550,16 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 }
 
 func (v paymentMethodResourceView) resourceID() string { return v.ID }
+
+// storedNumberLast4 is card.number_last4 of a stored card: the last four digits after
+// twelve lower-case x, as GP sends it (the Java SDK's MapStoredPaymentMethodSummaryTest
+// and ReportFindStoredPaymentMethodsPaged_By_NumberLast4) [GP].
+func storedNumberLast4(c sandbox.StoredCard) string {
+	if c.Last4 == "" {
+		return ""
+	}
+	return "xxxxxxxxxxxx" + c.Last4
+}
 
 // DeviceRequestView is the device request resource: the answer of POST /devices. It
 // never has a top-level data member (the Java and .NET SDKs would take it for a LAN

@@ -216,7 +216,7 @@ func (w *txnWalk) give(id, key, value string) bool {
 }
 
 // Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
-// has, kept by PutTransaction in the transaction that stores one, so that a list's
+// has that GET /transactions lists (Transaction.Listed), kept by PutTransaction in the transaction that stores one, so that a list's
 // total costs one read. Nothing else writes a transaction: DeleteAll wipes the counts
 // with them, and a restore copies a snapshot's counts with its transactions. The
 // derived records, the sort records and the counts, are written again from the
@@ -258,6 +258,9 @@ func (x tx) PutTransaction(t sandbox.Transaction) error {
 	}
 	if _, _, err := x.t.Set(key, record, nil); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	if !t.Listed() {
+		return nil // counted by no list; a verification stays one
 	}
 	if prev == "" {
 		return x.addCount(t.MerchantID, 1)
@@ -306,7 +309,9 @@ func indexTransactions(t *buntdb.Tx) error {
 		if err = decode(key, value, &tr); err == nil {
 			tr.ID = strings.TrimPrefix(key, "txn:") // what the walk reads it by
 			records[sortKey(tr.ID)] = sortRecord(tr)
-			counts[tr.MerchantID]++
+			if tr.Listed() {
+				counts[tr.MerchantID]++
+			}
 		}
 		return err == nil
 	})
