@@ -148,3 +148,30 @@ func TestStoredCardNumberLast4AsGPSendsIt(t *testing.T) {
 		t.Errorf("stored card: %v", got["card"])
 	}
 }
+
+// A restricted access token is shown the account id truncated, as GP shows it: the
+// PHP SDK's testGenerateRestrictedAccessToken tokenizes with a restricted token (its
+// raw request, no account named) and finds "TKA_" and 28 X in the answer;
+// testGenerateUnrestrictedAccessToken finds them not with an unrestricted one.
+func TestRestrictedTokenShowsTruncatedAccountIDs(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	const body = `{"usage_mode":"SINGLE","reference":"merchant-ref-123","name":"James Mason",` +
+		`"card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30","cvv":"987"}}`
+	needle := "TKA_" + strings.Repeat("X", 28)
+	for _, restricted := range []string{"YES", "NO"} {
+		tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["PMT_POST_Create_Single"],"restricted_token":"`+restricted+`"`)
+		r := env.Do("POST", "/payment-methods", apitest.APIHeader(tok), body)
+		if r.Status != 200 {
+			t.Fatalf("restricted %s: %d %s", restricted, r.Status, r.Body)
+		}
+		got := r.JSON(t)["account_id"]
+		want := "TKA_00000000000000000000000000000001"
+		if restricted == "YES" {
+			want = needle + "0001"
+		}
+		if got != want || strings.Contains(string(r.Body), needle) != (restricted == "YES") {
+			t.Errorf("restricted %s: account_id %v, want %v: %s", restricted, got, want, r.Body)
+		}
+	}
+}
