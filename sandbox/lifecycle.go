@@ -58,7 +58,7 @@ func allows(op Operation, t Transaction) error {
 	case op == OpCapture && t.Status == StatusCaptured && t.CaptureMode == CaptureMultiple:
 		return nil
 	case t.Type == TypeRefund && op == OpReauthorization:
-		return InvalidField("type") // GP answers 40213 whatever the status [GP]; the field named is ours [SB]
+		return RefundNotReauthorizable() // whatever the status [GP]
 	case !slices.Contains(rule.from, t.Status):
 		return rule.refuse()
 	}
@@ -164,6 +164,10 @@ func (s *Service) apply(tx Tx, c Caller, req LifecycleRequest, t Transaction, no
 	}
 }
 
+// CaptureAuthcodeCNP is the authcode of a card-not-present capture (the .NET SDK's
+// GpApiCreditCardNotPresentTest.CreditAuthorization) [GP].
+const CaptureAuthcodeCNP = "000000"
+
 // capture settles an authorization for its amount or the one asked: at most 115% of
 // the authorized amount (all captures together for MULTIPLE), never zero [GP].
 func (s *Service) capture(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
@@ -184,6 +188,9 @@ func (s *Service) capture(tx Tx, c Caller, req LifecycleRequest, t Transaction, 
 		t.GratuityAmount = NormalizeAmount(req.GratuityAmount)
 	}
 	t.Action = s.newAction(c, ActionCapture, now)
+	if t.Channel == ChannelCNP {
+		t.PaymentMethod.Card.Authcode = CaptureAuthcodeCNP
+	}
 	if t.BatchID == "" {
 		if err := s.joinBatch(tx, &t, now); err != nil {
 			return nil, err

@@ -129,7 +129,7 @@ func (s *Service) takePayment(tx Tx, c Caller, req TransactionRequest, action ca
 	if err := s.checkDuplicate(tx, &t, card, req.TokenID, req.RefuseDuplicate, now); err != nil {
 		return Transaction{}, err
 	}
-	if t.Status == StatusCaptured {
+	if t.Status == StatusCaptured || declinedSale(t) {
 		if err := s.joinBatch(tx, &t, now); err != nil {
 			return Transaction{}, err
 		}
@@ -230,6 +230,13 @@ func statusOf(action cardAction, o outcome) string {
 		return StatusVerified
 	}
 	return StatusCaptured
+}
+
+// declinedSale reports whether t is a sale the issuer declined: GP gives it the open
+// batch's id, as the Java, .NET and PHP SDKs' batch tests close that batch by it
+// (CloseBatch_WithCardNumberDetails_DeclinedTransaction); it counts in no total [GP].
+func declinedSale(t Transaction) bool {
+	return t.Status == StatusDeclined && t.Type == TypeSale && t.CaptureMode == CaptureAuto
 }
 
 // actionType is the action a card request records, as GP's answers name it: a sale

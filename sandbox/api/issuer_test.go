@@ -40,9 +40,9 @@ func TestScriptedIssuerResult(t *testing.T) {
 		name, scenario, body, status, result, actionResult string
 		authcode, batched                                  bool
 	}{
-		{"sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.ManualCard), "DECLINED", "51", "DECLINED", false, false},
+		{"sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.ManualCard), "DECLINED", "51", "DECLINED", false, true},
 		{"authorization declined", "issuer-51", apitest.SaleBody("1000", "LATER", apitest.ManualCard), "DECLINED", "51", "DECLINED", false, false},
-		{"track sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.TrackCard()), "DECLINED", "51", "DECLINED", false, false},
+		{"track sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.TrackCard()), "DECLINED", "51", "DECLINED", false, true},
 		{"declined test card approved", "issuer-00", apitest.SaleBody("1000", "AUTO", apitest.DeclinedCard), "CAPTURED", "00", "SUCCESS", true, true},
 	}
 	for _, tt := range tests {

@@ -33,7 +33,7 @@ func TestTransactionStateTable(t *testing.T) {
 		"DECLINED":      {"capture": capture, "refund": refund, "reversal": reversal, "reauthorization": reauth, "incremental": incremental, "adjustment": adjustment},
 		"REVERSED":      {"capture": capture, "refund": refund, "reversal": reversal, "reauthorization": "CAPTURED", "incremental": incremental, "adjustment": adjustment},
 		"VERIFIED":      {"capture": capture, "refund": refund, "reversal": reversal, "reauthorization": reauth, "incremental": incremental, "adjustment": adjustment},
-		"REFUND":        {"capture": capture, "refund": refund, "reversal": "REVERSED", "reauthorization": "400 INVALID_REQUEST_DATA 40213 type contains unexpected data", "incremental": incremental, "adjustment": "CAPTURED"},
+		"REFUND":        {"capture": capture, "refund": refund, "reversal": "REVERSED", "reauthorization": "400 INVALID_REQUEST_DATA 40213 An error occurred on the server.", "incremental": incremental, "adjustment": "CAPTURED"},
 		"CLOSED_BATCH":  {"capture": capture, "refund": "CAPTURED", "reversal": closed("Reversal"), "reauthorization": reauth, "incremental": incremental, "adjustment": closed("Adjustment")},
 	}
 	bodies := map[string]string{"incremental": `{"amount":"100"}`, "adjustment": `{"gratuity_amount":"100"}`}
