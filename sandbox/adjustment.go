@@ -65,7 +65,7 @@ func (s *Service) adjustTransaction(tx Tx, c Caller, req AdjustRequest, now time
 			}
 		}
 	}
-	t.Action = s.newAction(c, "AUTHORIZE", now)
+	t.Action = s.newAction(c, ActionAuthorize, now)
 	t.AdjustmentCount++
 	record := Adjustment{
 		Seq: t.AdjustmentCount, ActionID: t.Action.ID, Time: t.Action.TimeCreated, AppID: c.App.ID,

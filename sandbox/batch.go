@@ -29,6 +29,7 @@ type Batch struct {
 	Status       string        `json:"status"`
 	Currency     string        `json:"currency"`
 	Country      string        `json:"country"`
+	Channel      string        `json:"channel,omitempty"` // CNP for a card-not-present batch; "" card present
 	TimeCreated  time.Time     `json:"time_created"`
 	TimeClosed   time.Time     `json:"time_closed,omitzero"`
 	ClosedBy     string        `json:"closed_by,omitempty"` // "request" or "batch_close_time"
@@ -101,8 +102,11 @@ func amountInt(s string) *big.Int {
 	return n
 }
 
-// batchIDPattern is a batch id as GP writes them: BAT_ and digits [GP].
-var batchIDPattern = regexp.MustCompile(`^BAT_[0-9]{1,30}$`)
+// batchIDPattern is what GP takes for a batch id: letters, digits and underscores
+// (GP's are BAT_ and digits). One that names no batch is 404 40118 (the Java SDK's
+// CloseBatch_WithInvalidBatchReference sends 32 hex digits); anything else, a dashed
+// GUID say, 400 40213 (PHP testBatchClose_WithInvalidBatchReference) [GP].
+var batchIDPattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,50}$`)
 
 // ValidBatchID reports whether id has the shape of a batch id.
 func ValidBatchID(id string) bool { return batchIDPattern.MatchString(id) }
@@ -113,7 +117,13 @@ var batchCloseTimePattern = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`
 // ValidBatchCloseTime reports whether s is an accepted batch_close_time.
 func ValidBatchCloseTime(s string) bool { return batchCloseTimePattern.MatchString(s) }
 
-func openBatchMeta(merchantID, accountID string) string {
+// openBatchMeta names the meta record holding a merchant account's open batch on a
+// channel: card-not-present payments have a batch of their own, which GP gives them
+// an id for but has no configuration to close (CloseBatch) [GP].
+func openBatchMeta(merchantID, accountID, channel string) string {
+	if channel == ChannelCNP {
+		return "open_batch:" + merchantID + ":" + accountID + ":" + ChannelCNP
+	}
 	return "open_batch:" + merchantID + ":" + accountID
 }
 
@@ -133,7 +143,7 @@ func (s *Service) joinBatch(tx Tx, t *Transaction, now time.Time) error {
 
 // openBatch returns the merchant account's open batch, opening a new one if needed.
 func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error) {
-	key := openBatchMeta(t.MerchantID, t.AccountID)
+	key := openBatchMeta(t.MerchantID, t.AccountID, t.Channel)
 	id, err := tx.Meta(key)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Batch{}, err
@@ -155,6 +165,9 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 		ID: id, MerchantID: t.MerchantID, MerchantName: t.MerchantName,
 		AccountID: t.AccountID, AccountName: t.AccountName, AppID: t.AppID, Status: BatchStatusOpen,
 		Currency: t.Currency, Country: t.Country, TimeCreated: now, Amount: "0", OpenActionID: t.Action.ID,
+	}
+	if t.Channel == ChannelCNP {
+		b.Channel = ChannelCNP
 	}
 	if err := tx.PutMeta(batchSeqMeta, strconv.Itoa(seq)); err != nil {
 		return Batch{}, err
@@ -252,7 +265,7 @@ func (s *Service) settle(tx Tx, b *Batch, at time.Time, by string) error {
 		}
 	}
 	b.Status, b.TimeClosed, b.ClosedBy = BatchStatusClosed, at, by
-	if err := tx.PutMeta(openBatchMeta(b.MerchantID, b.AccountID), ""); err != nil {
+	if err := tx.PutMeta(openBatchMeta(b.MerchantID, b.AccountID, b.Channel), ""); err != nil {
 		return err
 	}
 	return tx.PutBatch(*b)
@@ -332,22 +345,43 @@ func (s *Service) CloseBatch(c Caller, req CloseBatchRequest) (Batch, error) {
 		if closed {
 			return "", Batch{}, BatchAlreadyClosed()
 		}
+		if err := settleable(tx, &b); err != nil {
+			return "", Batch{}, err
+		}
 		b.Action = s.newAction(c, "CLOSE", now)
 		if err := s.settle(tx, &b, now, "request"); err != nil {
 			return "", Batch{}, err
-		}
-		if b.Count == 0 {
-			return "", Batch{}, EmptyBatch()
 		}
 		return b.ID, b, nil
 	})
 	return v, err
 }
 
+// settleable refuses the close of a batch with nothing to settle, and leaves it open:
+// one holding declined sales only is GP's 500010 (the PHP SDK's
+// testBatchClose_WithCardNumberDetails_DeclinedTransaction, of 2026: its Java and .NET
+// twins, older, expect 40017 and 50004, which a scenario can script), any other 40017.
+func settleable(tx Tx, b *Batch) error {
+	members, err := tally(tx, b)
+	if err != nil || b.Count > 0 {
+		return err
+	}
+	if slices.ContainsFunc(members, func(t Transaction) bool { return t.Status == StatusDeclined }) {
+		return BatchAlreadyClosed()
+	}
+	return EmptyBatch()
+}
+
 // batchToClose finds the batch a close names: by id, or the account's open batch.
 func (s *Service) batchToClose(tx Tx, c Caller, req CloseBatchRequest) (Batch, error) {
 	if req.BatchID != "" {
-		return s.visibleBatch(tx, c, req.MerchantID, req.BatchID)
+		b, err := s.visibleBatch(tx, c, req.MerchantID, req.BatchID)
+		if err == nil && b.Channel == ChannelCNP {
+			// GP's sandbox gives a card-not-present sale a batch id, and closing it is
+			// its 40041 (PHP testBatchClose_CardNotPresentChannel) [GP].
+			return Batch{}, NoCNPBatchConfiguration(b.Country, b.Currency)
+		}
+		return b, err
 	}
 	m, acct, err := s.transactionAccount(tx, c, TransactionRequest{
 		MerchantID: req.MerchantID, AccountID: req.AccountID, AccountName: req.AccountName,
@@ -355,7 +389,7 @@ func (s *Service) batchToClose(tx Tx, c Caller, req CloseBatchRequest) (Batch, e
 	if err != nil {
 		return Batch{}, err
 	}
-	id, err := tx.Meta(openBatchMeta(m.ID, acct.ID))
+	id, err := tx.Meta(openBatchMeta(m.ID, acct.ID, ChannelCP))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Batch{}, err
 	}

@@ -402,6 +402,19 @@ func InvalidCardData(description string) *Error {
 	return newError(CodeInvalidRequestData, "40085", description)
 }
 
+// CVVNotNumeric: a verification whose CVV is not digits, which fails GP's downstream
+// schema (the Java SDK's CreditVerify_NotNumericCVV; the leading spaces are GP's).
+func CVVNotNumeric() *Error {
+	return newError(CodeSystemErrorDownstream, "50018",
+		"The line number 12 which contains '         [number] XXX [/number] ' does not conform to the schema")
+}
+
+// RefundNotReauthorizable: a reauthorization of a refund, in any status (the Java
+// SDK's CreditCardReauthorizeTransaction_Refund).
+func RefundNotReauthorizable() *Error {
+	return newError(CodeInvalidRequestData, "40213", "An error occurred on the server.")
+}
+
 // OfflinePINRefund: a chip refund carrying a PIN block.
 func OfflinePINRefund() *Error {
 	return newError(CodeInvalidRequestData, "40029",
@@ -516,8 +529,8 @@ func NotFoundPaymentMethod(id string) *Error {
 	return newError(CodeResourceNotFound, "40116", "payment_method "+id+" not found at this location.")
 }
 
-// BatchAlreadyClosed: closing a batch that is closed already (GP's trailing space
-// included).
+// BatchAlreadyClosed: closing a batch that is closed already, or one that holds
+// declined sales only (GP's trailing space included).
 func BatchAlreadyClosed() *Error {
 	return newError(CodeActionFailed, "500010", "Action failed unexpectedly. Please try again ")
 }
@@ -528,6 +541,14 @@ func NoBatchConfiguration(country, channel, currency string) *Error {
 	return newError(CodeConfigurationMissing, "40041",
 		"Merchant configuration does not exist for the following combination: country - "+country+
 			", channel - "+channel+", currency - "+currency)
+}
+
+// NoCNPBatchConfiguration: closing by id the batch of a card-not-present payment,
+// INVALID_REQUEST_DATA as the PHP SDK's testBatchClose_CardNotPresentChannel has it.
+func NoCNPBatchConfiguration(country, currency string) *Error {
+	return newError(CodeInvalidRequestData, "40041",
+		"Merchant configuration does not exist for the following combination: country - "+country+
+			", channel - "+ChannelCNP+", currency - "+currency)
 }
 
 // TokenUsageOnlyMulti: an edit that asks a token to become single-use.

@@ -58,7 +58,7 @@ func allows(op Operation, t Transaction) error {
 	case op == OpCapture && t.Status == StatusCaptured && t.CaptureMode == CaptureMultiple:
 		return nil
 	case t.Type == TypeRefund && op == OpReauthorization:
-		return InvalidField("type") // GP answers 40213 whatever the status [GP]; the field named is ours [SB]
+		return RefundNotReauthorizable() // whatever the status [GP]
 	case !slices.Contains(rule.from, t.Status):
 		return rule.refuse()
 	}
@@ -164,6 +164,10 @@ func (s *Service) apply(tx Tx, c Caller, req LifecycleRequest, t Transaction, no
 	}
 }
 
+// CaptureAuthcodeCNP is the authcode of a card-not-present capture (the .NET SDK's
+// GpApiCreditCardNotPresentTest.CreditAuthorization) [GP].
+const CaptureAuthcodeCNP = "000000"
+
 // capture settles an authorization for its amount or the one asked: at most 115% of
 // the authorized amount (all captures together for MULTIPLE), never zero [GP].
 func (s *Service) capture(tx Tx, c Caller, req LifecycleRequest, t Transaction, now time.Time) ([]Transaction, error) {
@@ -183,7 +187,10 @@ func (s *Service) capture(tx Tx, c Caller, req LifecycleRequest, t Transaction, 
 	if req.GratuityAmount != "" {
 		t.GratuityAmount = NormalizeAmount(req.GratuityAmount)
 	}
-	t.Action = s.newAction(c, "CAPTURE", now)
+	t.Action = s.newAction(c, ActionCapture, now)
+	if t.Channel == ChannelCNP {
+		t.PaymentMethod.Card.Authcode = CaptureAuthcodeCNP
+	}
 	if t.BatchID == "" {
 		if err := s.joinBatch(tx, &t, now); err != nil {
 			return nil, err
@@ -224,7 +231,7 @@ func (s *Service) reverse(tx Tx, c Caller, req LifecycleRequest, t Transaction, 
 		return nil, err
 	}
 	t.ReversedStatus, t.Status = t.Status, StatusReversed
-	t.Action = s.newAction(c, "REVERSAL", now)
+	t.Action = s.newAction(c, ActionReverse, now)
 	return append(out, t), nil
 }
 
@@ -249,7 +256,7 @@ func (s *Service) partialReverse(tx Tx, c Caller, amount string, t Transaction, 
 	if t.CapturedAmount != "" {
 		t.CapturedAmount = rest
 	}
-	t.Action = s.newAction(c, "REVERSAL", now)
+	t.Action = s.newAction(c, ActionReverse, now)
 	return append(out, t), nil
 }
 
@@ -263,7 +270,7 @@ func (s *Service) reauthorize(tx Tx, c Caller, req LifecycleRequest, t Transacti
 		return nil, ReauthorizationOverLimit()
 	}
 	status := orDefault(t.ReversedStatus, StatusCaptured)
-	n := s.child(c, t, t.Type, status, amount, "REAUTHORIZE", now)
+	n := s.child(c, t, t.Type, status, amount, ActionReauthorization, now)
 	n.CaptureMode = t.CaptureMode
 	n.PaymentMethod.Card.Authcode = ReauthorizationAuthcode
 	if status == StatusCaptured {
@@ -316,7 +323,7 @@ func (s *Service) increment(c Caller, req LifecycleRequest, t Transaction, now t
 	if req.Lodging != nil {
 		t.Lodging = req.Lodging
 	}
-	t.Action = s.newAction(c, "INCREMENTAL_AUTH", now)
+	t.Action = s.newAction(c, ActionIncrement, now)
 	return []Transaction{t}, nil
 }
 

@@ -53,6 +53,18 @@ var declinedCards = map[string]string{
 	"3566000000001016": "101", "3566000000001024": "102", "3566000000001032": "103",
 }
 
+// cardPresentDeclines are the declined cards whose result differs card present:
+// keyed at a terminal, GP answers 38865000000705 with 14 (the .NET SDK's
+// GpApiBatchTest.CloseBatch_WithCardNumberDetails_DeclinedTransaction), card not
+// present with 103 (the Java and .NET certification tests) [GP].
+var cardPresentDeclines = map[string]string{"38865000000705": "14"}
+
+// cardPresent reports whether the card was read or keyed at a terminal, by its entry
+// mode: the card-not-present modes are GP's ECOM, MOTO, PHONE, MAIL and IN_APP.
+func cardPresent(in CardInput) bool {
+	return !slices.Contains([]string{"ECOM", "MOTO", "PHONE", "MAIL", "IN_APP"}, in.EntryMode)
+}
+
 // processingErrorCards are GP's test cards whose payments fail downstream, one per
 // brand [GP].
 var processingErrorCards = []string{
@@ -159,16 +171,19 @@ func testCardOutcome(action cardAction, d cardData, in CardInput, amount string,
 	o := approved()
 	credit := !debitCard(in)
 	switch {
-	case credit && d.fromTrack && d.number == ExpiredTrackCard:
-		o = declined("54") // expired card [GP]
+	case d.fromTrack && d.number == ExpiredTrackCard && d.expired(now) && in.Funding != FundingDebit:
+		// expired card [GP]: without funding too, whatever the chip names (the .NET and
+		// PHP SDKs' CreditTrackData_SaleSwipeChip_ExpiredCreditTrackDataDetails); the
+		// same card unexpired is GP's Interac debit card (PHP testDebitSaleSwipeChip)
+		o = declined("54")
 	case credit && d.encrypted:
 		o = declined("14") // GP's E3 test track does not decrypt as a credit card [GP]
 	case credit && in.Tag != "" && in.PINBlock != "" && action != actionRefund:
 		o = declined("55") // incorrect PIN [GP]
 	case in.Tag != "" && action == actionSale && NormalizeAmount(amount) == "0":
 		o = declined("13") // a zero-amount chip sale is declined [GP]; the code is ours [SB]
-	case action == actionVerify && !d.fromTrack && d.expired(now):
-		o = declined("54") // an expired card is not verified [GP]; the code is ours [SB]
+	case cardPresentDeclines[d.number] != "" && cardPresent(in):
+		o = declined(cardPresentDeclines[d.number])
 	case declinedCards[d.number] != "":
 		o = declined(declinedCards[d.number])
 	case d.number == CVVMismatchCard: // a verification: the CVV does not match [GP]
@@ -203,10 +218,12 @@ func withCVVResult(o outcome, in CardInput) outcome {
 	return o
 }
 
-// checkCard refuses card data GP would refuse before asking an issuer: no card at all,
-// a manual card without its expiry, an expiry that is not a date or has passed (a
-// verification answers an expired card NOT_VERIFIED instead [GP]), a CVV of the wrong
-// length, track data that is not a track.
+// checkCard refuses card data GP would refuse before asking an issuer: no card at all
+// (a chip's data without a track or number is a card), a manual card without its
+// expiry, an expiry that is not a date or has passed (a verification is not judged by
+// its expiry: PHP's AccessTokenTest verifies 4263970000005262 expiring 05/2025 in
+// 2026, VERIFIED [GP]), a CVV of the wrong length, track data that is not a track; a
+// verification's CVV that is not digits fails downstream (50018) [GP].
 func checkCard(action cardAction, in CardInput, now time.Time) (cardData, error) {
 	d := readCard(in)
 	switch {
@@ -214,10 +231,15 @@ func checkCard(action cardAction, in CardInput, now time.Time) (cardData, error)
 		return d, InvalidField("payment_method.card.track")
 	case d.fromTrack:
 		return d, nil
+	case in.Number == "" && in.Tag != "":
+		return d, nil // the card is in the chip's data: a contactless or chip read without a track [GP]
 	case in.Number == "" || in.ExpiryMonth == "" || in.ExpiryYear == "":
 		return d, ConditionalFieldsMissing("number,expiry_month,expiry_year")
 	case d.expired(now) && action != actionVerify:
 		return d, InvalidCardData("Expiry date invalid")
+	}
+	if action == actionVerify && in.CVV != "" && !AllDigits(in.CVV) {
+		return d, CVVNotNumeric()
 	}
 	if in.CVV != "" {
 		want := 3

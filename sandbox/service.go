@@ -299,6 +299,29 @@ func duplicateOf(tx Tx, rec IdempotencyRecord) error {
 	return DuplicateAction(rec.ResourceID, status)
 }
 
+// Action types as GP's answers name them [GP]: a sale is AUTHORIZE, an authorization
+// to capture later PREAUTHORIZE; a read answers an action of its own (the _SINGLE and
+// _LIST types), not the last one the resource recorded.
+const (
+	ActionAuthorize        = "AUTHORIZE"
+	ActionPreauthorize     = "PREAUTHORIZE"
+	ActionRefund           = "REFUND"
+	ActionVerify           = "VERIFY"
+	ActionCapture          = "CAPTURE"
+	ActionReverse          = "REVERSE"
+	ActionReauthorization  = "REAUTHORIZATION"
+	ActionIncrement        = "INCREMENT"
+	ActionTransactionOne   = "TRANSACTION_SINGLE"
+	ActionTransactionList  = "TRANSACTION_LIST"
+	ActionPaymentMethodOne = "PAYMENT_METHOD_SINGLE"
+	ActionBatchOne         = "BATCH_SINGLE"
+)
+
+// ReadAction is the action a read answers: GP records one for every request.
+func (s *Service) ReadAction(c Caller, kind string) Action {
+	return s.newAction(c, kind, s.clock.Now())
+}
+
 // newAction records what a request did, with a fresh ACT_ id.
 func (s *Service) newAction(c Caller, kind string, now time.Time) Action {
 	return Action{

@@ -141,7 +141,8 @@ type Tx interface {
 	// order, its id alone.
 	WalkTransactions(orderBy string, desc bool, after *Transaction, limit int,
 		fn func(Transaction) bool) (*Transaction, bool, error)
-	// CountTransactions counts a merchant's transactions without reading them.
+	// CountTransactions counts a merchant's listed transactions (Transaction.Listed)
+	// without reading them.
 	CountTransactions(merchantID string) (int, error)
 }
 

@@ -452,7 +452,7 @@ func acquisition(entryMode string) string {
 
 // endOfDay closes the open batch of the terminal's account, as a batch close does.
 func (s *Service) endOfDay(tx Tx, c Caller, dev *Device, now time.Time) (UPAResponse, error) {
-	id, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID))
+	id, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID, ChannelCP))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return UPAResponse{}, err
 	}
@@ -485,7 +485,7 @@ func batchReport(tx Tx, dev *Device, u UPACommand) (UPAResponse, error) {
 	id := ""
 	if u.Batch != "" {
 		id = "BAT_" + u.Batch
-	} else if open, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID)); err == nil && open != "" {
+	} else if open, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID, ChannelCP)); err == nil && open != "" {
 		id = open
 	} else {
 		id = dev.LastBatchID

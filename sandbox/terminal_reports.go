@@ -214,7 +214,7 @@ func lastEndOfDay(tx Tx, dev *Device) (UPAResponse, error) {
 // availableBatches lists the batches the terminal knows: its account's open batch
 // and the last one its end of day closed [SB].
 func availableBatches(tx Tx, dev *Device) (UPAResponse, error) {
-	open, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID))
+	open, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID, ChannelCP))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return UPAResponse{}, err
 	}

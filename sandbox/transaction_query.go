@@ -58,6 +58,7 @@ type TransactionPage struct {
 	Account      Account  // the caller's transaction-processing account
 	Total        int
 	Transactions []Transaction
+	Action       Action // the list's own action, TRANSACTION_LIST [GP]
 }
 
 // Transaction list orderings [GP].
@@ -101,7 +102,7 @@ func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPag
 	skip := (q.Page - 1) * q.PageSize
 	matched := 0
 	visit := func(t Transaction) bool {
-		if !c.Sees(t.MerchantID, q.MerchantID) || !q.matches(t) {
+		if !t.Listed() || !c.Sees(t.MerchantID, q.MerchantID) || !q.matches(t) {
 			return true
 		}
 		matched++
@@ -127,6 +128,7 @@ func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPag
 	if !counted {
 		page.Total = matched
 	}
+	page.Action = s.ReadAction(c, ActionTransactionList)
 	return page, nil
 }
 

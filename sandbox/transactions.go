@@ -129,7 +129,7 @@ func (s *Service) takePayment(tx Tx, c Caller, req TransactionRequest, action ca
 	if err := s.checkDuplicate(tx, &t, card, req.TokenID, req.RefuseDuplicate, now); err != nil {
 		return Transaction{}, err
 	}
-	if t.Status == StatusCaptured {
+	if t.Status == StatusCaptured || declinedSale(t) {
 		if err := s.joinBatch(tx, &t, now); err != nil {
 			return Transaction{}, err
 		}
@@ -232,16 +232,25 @@ func statusOf(action cardAction, o outcome) string {
 	return StatusCaptured
 }
 
+// declinedSale reports whether t is a sale the issuer declined: GP gives it the open
+// batch's id, as the Java, .NET and PHP SDKs' batch tests close that batch by it
+// (CloseBatch_WithCardNumberDetails_DeclinedTransaction); it counts in no total [GP].
+func declinedSale(t Transaction) bool {
+	return t.Status == StatusDeclined && t.Type == TypeSale && t.CaptureMode == CaptureAuto
+}
+
+// actionType is the action a card request records, as GP's answers name it: a sale
+// is GP's AUTHORIZE, an authorization to capture later its PREAUTHORIZE [GP].
 func actionType(action cardAction) string {
 	switch action {
 	case actionAuthorize:
-		return "AUTHORIZE"
+		return ActionPreauthorize
 	case actionRefund:
-		return "REFUND"
+		return ActionRefund
 	case actionVerify:
-		return "VERIFY"
+		return ActionVerify
 	}
-	return "SALE"
+	return ActionAuthorize
 }
 
 // paymentResult is payment_method of the response: the issuer's answer and the card
@@ -381,6 +390,15 @@ type Transaction struct {
 	// DuplicateOf names the earlier approved payment this one repeats (same card,
 	// amount, currency and reference within the duplicate window) [SB].
 	DuplicateOf string `json:"duplicate_of,omitempty"`
+}
+
+// Listed reports whether GET /transactions lists t. A verification is not listed:
+// GP's transaction statuses (its Transactions schema and every SDK's reporting enum)
+// know no VERIFIED or NOT_VERIFIED, no SDK's reporting test finds a verification, and
+// GP's schema gives verifications a resource of their own. Its detail can still be
+// read by id [SB].
+func (t Transaction) Listed() bool {
+	return t.Status != StatusVerified && t.Status != StatusNotVerified
 }
 
 // withCardMembersMasked is t with each of its card members as the sandbox keeps

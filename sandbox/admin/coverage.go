@@ -54,6 +54,7 @@ type coverageRequest struct {
 // coverageAnswer holds the answer members the checklist reads.
 type coverageAnswer struct {
 	ID            string `json:"id"`
+	Type          string `json:"type"` // the transaction's type as the sandbox took it
 	Status        string `json:"status"`
 	Amount        string `json:"amount"`
 	PaymentMethod struct {

@@ -29,9 +29,11 @@ func (o *observation) succeeded(ops ...sandbox.Operation) bool {
 	return o.status == 200 && slices.Contains(ops, sandbox.Operation(o.op))
 }
 
-// approvedPayment is a payment (POST /transactions) the issuer approved.
+// approvedPayment is a payment (POST /transactions) the issuer approved, of the kind
+// the sandbox took it for: its answer's type, whatever the body spelled (an
+// authorization sent without type is a SALE).
 func (o *observation) approvedPayment(kind string) bool {
-	return o.succeeded(sandbox.OpTransaction) && o.request.Type == kind && o.approved()
+	return o.succeeded(sandbox.OpTransaction) && o.answer.Type == kind && o.approved()
 }
 
 // failedWith is an answer with this GP tuple's detailed code (and status).

@@ -245,3 +245,23 @@ func TestCoverageChecklistGroups(t *testing.T) {
 		t.Errorf("checklist groups:\n got %q\nwant %q", gotItems, wantItems)
 	}
 }
+
+// The checklist counts what the sandbox did, not what the body spelled: an
+// authorization sent without type is the SALE the sandbox took it for, PREAUTHORIZED.
+func TestCoverageCountsWhatTheSandboxDid(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	body := strings.Replace(apitest.SaleBody("1000", "LATER", apitest.ManualCard), `"type":"SALE",`, "", 1)
+	auth := env.MustCharge(tok, body)
+	if auth["type"] != "SALE" || auth["status"] != "PREAUTHORIZED" {
+		t.Fatalf("authorization without type: %v", auth)
+	}
+	seq := env.lastSeq()
+	c := env.mustCoverage()
+	for _, id := range []string{"authorize", "sale.manual"} {
+		if covered, count, examples := c.item(t, id); !covered || count != 1 || !slices.Equal(examples, []uint64{seq}) {
+			t.Errorf("%s: covered %v, count %d, examples %v; want the authorization %d", id, covered, count, examples, seq)
+		}
+	}
+}

@@ -78,7 +78,10 @@ var getBatch = operation{
 		if err != nil {
 			return nil, err
 		}
-		return NewBatchView(b), nil
+		v := NewBatchView(b)
+		read := newActionView(s.svc.ReadAction(c.caller, sandbox.ActionBatchOne)) // the close stays close_action_id [GP]
+		v.Action = &read
+		return v, nil
 	}),
 }
 

@@ -40,9 +40,9 @@ func TestScriptedIssuerResult(t *testing.T) {
 		name, scenario, body, status, result, actionResult string
 		authcode, batched                                  bool
 	}{
-		{"sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.ManualCard), "DECLINED", "51", "DECLINED", false, false},
+		{"sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.ManualCard), "DECLINED", "51", "DECLINED", false, true},
 		{"authorization declined", "issuer-51", apitest.SaleBody("1000", "LATER", apitest.ManualCard), "DECLINED", "51", "DECLINED", false, false},
-		{"track sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.TrackCard()), "DECLINED", "51", "DECLINED", false, false},
+		{"track sale declined", "issuer-51", apitest.SaleBody("1000", "AUTO", apitest.TrackCard()), "DECLINED", "51", "DECLINED", false, true},
 		{"declined test card approved", "issuer-00", apitest.SaleBody("1000", "AUTO", apitest.DeclinedCard), "CAPTURED", "00", "SUCCESS", true, true},
 	}
 	for _, tt := range tests {
@@ -52,7 +52,9 @@ func TestScriptedIssuerResult(t *testing.T) {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
 			answer := r.JSON(t)
-			stored := env.Do("GET", "/transactions/"+answer["id"].(string), apitest.APIHeader(tok), "").JSON(t)
+			// The detail answers its own TRANSACTION_SINGLE action: the admin view keeps the
+			// stored one.
+			stored := env.MustAdmin("GET", "/_sandbox/transactions/"+answer["id"].(string), "")
 			for name, got := range map[string]map[string]any{"answer": answer, "stored": stored} {
 				authcode, _ := field(got, "payment_method", "card", "authcode").(string)
 				batch, _ := got["batch_id"].(string)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -24,7 +25,7 @@ var createPaymentMethod = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newStoredMethodView(pm), nil
+		return paymentMethodAnswer(c, pm), nil
 	}),
 }
 
@@ -86,7 +87,8 @@ var getPaymentMethod = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newStoredMethodView(pm), nil
+		pm.Action = s.svc.ReadAction(c.caller, sandbox.ActionPaymentMethodOne) // [GP]
+		return paymentMethodAnswer(c, pm), nil
 	}),
 }
 
@@ -110,7 +112,7 @@ var editPaymentMethod = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newStoredMethodView(pm), nil
+		return paymentMethodAnswer(c, pm), nil
 	}),
 }
 
@@ -141,6 +143,28 @@ var deletePaymentMethod = operation{
 		if err != nil {
 			return nil, err
 		}
-		return newStoredMethodView(pm), nil
+		return paymentMethodAnswer(c, pm), nil
 	}),
+}
+
+// paymentMethodAnswer is a token as the caller is shown it: to a restricted access
+// token (restricted_token YES, a browser's) GP shows the account id truncated, TKA_
+// then an X for every character but the last four (the PHP SDK's
+// testGenerateRestrictedAccessToken finds "TKA_" and 28 X in the answer;
+// testGenerateUnrestrictedAccessToken does not) [GP].
+func paymentMethodAnswer(c *call, pm sandbox.PaymentMethod) paymentMethodResourceView {
+	v := newStoredMethodView(pm)
+	if c.caller.Token.Restricted {
+		v.AccountID = truncatedAccountID(v.AccountID)
+	}
+	return v
+}
+
+// truncatedAccountID keeps an account id's prefix and last four characters.
+func truncatedAccountID(id string) string {
+	prefix, rest, ok := strings.Cut(id, "_")
+	if !ok || len(rest) <= 4 {
+		return id
+	}
+	return prefix + "_" + strings.Repeat("X", len(rest)-4) + rest[len(rest)-4:]
 }

@@ -116,9 +116,11 @@ func corpusState(env *sandboxEnv, tok, name string) map[string]string {
 	case "batch-close-closed":
 		vars["batch_id"] = env.MustCharge(tok, apitest.SaleBody("1300", "AUTO", apitest.ManualCard))["batch_id"].(string)
 		env.MustPost(tok, "/batches/"+vars["batch_id"], "")
+	case "batch-close-declined-sale":
+		sale := env.MustCharge(tok, apitest.SaleBody("1300", "AUTO", `{"number":"38865000000705","expiry_month":"12","expiry_year":"30"}`))
+		vars["batch_id"] = sale["batch_id"].(string)
 	case "batch-close-declined-only":
-		// The sandbox batches no declined sale: a reversed one leaves its batch as
-		// empty of settled transactions as GP's batch of a decline.
+		// A batch with nothing to settle: its only sale reversed.
 		sale := env.MustCharge(tok, apitest.SaleBody("1300", "AUTO", apitest.ManualCard))
 		env.MustPost(tok, "/transactions/"+sale["id"].(string)+"/reversal", `{}`)
 		vars["batch_id"] = sale["batch_id"].(string)

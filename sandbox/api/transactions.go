@@ -270,6 +270,7 @@ var getTransaction = operation{
 		if err != nil {
 			return nil, err
 		}
+		t.Action = s.svc.ReadAction(c.caller, sandbox.ActionTransactionOne) // not the last one stored [GP]
 		return newTransactionDetailView(t), nil
 	}),
 }

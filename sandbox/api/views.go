@@ -339,7 +339,7 @@ type BatchView struct {
 	BrandBreakdown  []brandView `json:"brand_breakdown"` // never null: PHP loops over it unguarded [GP]
 	HostBreakdown   hostView    `json:"host_breakdown"`  // an object, not an array [GP]
 	batchTotalsView             // sales, refunds, funding, count, gratuity
-	Action          *actionView `json:"action,omitempty"` // the close; an open batch has none
+	Action          *actionView `json:"action,omitempty"` // the close, or the read (BATCH_SINGLE); an open batch's close answer has none
 }
 
 // totalsView is a count and an amount in minor units.
@@ -429,6 +429,7 @@ type transactionListView struct {
 	TotalRecordCount int                      `json:"total_record_count"`
 	CurrentPageSize  int                      `json:"current_page_size"`
 	Transactions     []transactionSummaryView `json:"transactions"`
+	Action           actionView               `json:"action"` // TRANSACTION_LIST [GP]
 }
 
 type pagingView struct {
@@ -440,29 +441,40 @@ type pagingView struct {
 
 // transactionSummaryView is one transaction of a list: the resource's members, with
 // the card as reporting shows it (first six and last four digits), and a reference
-// even when empty.
+// even when empty. A member the transaction's detail leaves out (a fixture's record
+// without channel, account or card) the list leaves out too: one transaction, one
+// set of facts in both views [SB].
 type transactionSummaryView struct {
 	TransactionHead
-	Channel string `json:"channel"`
+	Channel string `json:"channel,omitempty"`
 	MoneyView
-	merchantAccountView
+	summaryMerchantView
 	Reference        string             `json:"reference"`
 	ParentResourceID string             `json:"parent_resource_id,omitempty"`
 	BatchID          string             `json:"batch_id"`
 	PaymentMethod    summaryPaymentView `json:"payment_method"`
 }
 
+// summaryMerchantView is the merchant and account of a listed transaction: a
+// fixture's record may name neither name nor account.
+type summaryMerchantView struct {
+	MerchantID   string `json:"merchant_id"`
+	MerchantName string `json:"merchant_name,omitempty"`
+	AccountID    string `json:"account_id,omitempty"`
+	AccountName  string `json:"account_name,omitempty"`
+}
+
 type summaryPaymentView struct {
 	Result    string          `json:"result"`
 	Message   string          `json:"message"`
-	EntryMode string          `json:"entry_mode"`
+	EntryMode string          `json:"entry_mode,omitempty"`
 	Name      string          `json:"name,omitempty"` // the cardholder's, which the name filter matches
 	Card      summaryCardView `json:"card"`
 }
 
 type summaryCardView struct {
-	Brand                   string `json:"brand"`
-	MaskedNumberFirst6Last4 string `json:"masked_number_first6last4"`
+	Brand                   string `json:"brand,omitempty"`
+	MaskedNumberFirst6Last4 string `json:"masked_number_first6last4,omitempty"`
 	Authcode                string `json:"authcode"`
 	BrandReference          string `json:"brand_reference"`
 }
@@ -475,6 +487,7 @@ func newTransactionListView(p sandbox.TransactionPage) transactionListView {
 		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
 		TotalRecordCount: p.Total, CurrentPageSize: len(p.Transactions),
 		Transactions: make([]transactionSummaryView, 0, len(p.Transactions)),
+		Action:       newActionView(p.Action),
 	}
 	for _, t := range p.Transactions {
 		v.Transactions = append(v.Transactions, newTransactionSummaryView(t))
@@ -486,12 +499,12 @@ func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
 	p := t.PaymentMethod
 	return transactionSummaryView{
 		TransactionHead: NewTransactionHead(t), Channel: t.Channel,
-		MoneyView: TransactionMoney(t), merchantAccountView: transactionMerchant(t),
+		MoneyView: TransactionMoney(t), summaryMerchantView: summaryMerchantView(transactionMerchant(t)),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: summaryPaymentView{
 			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Name: t.Card.Name,
 			Card: summaryCardView{
-				Brand: t.Card.Brand, MaskedNumberFirst6Last4: t.Card.MaskedFirst6Last4(), Authcode: p.Card.Authcode, BrandReference: p.Card.BrandReference,
+				Brand: p.Card.Brand, MaskedNumberFirst6Last4: t.Card.MaskedFirst6Last4(), Authcode: p.Card.Authcode, BrandReference: p.Card.BrandReference,
 			},
 		},
 	}
@@ -529,7 +542,7 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 			MerchantID: pm.MerchantID, MerchantName: pm.MerchantName, AccountID: pm.AccountID, AccountName: pm.AccountName,
 		},
 		Card: tokenCardView{
-			Brand: pm.Card.Brand, NumberLast4: pm.Card.Last4, MaskedNumberLast4: pm.Card.MaskedLast4(),
+			Brand: pm.Card.Brand, NumberLast4: storedNumberLast4(pm.Card), MaskedNumberLast4: pm.Card.MaskedLast4(),
 			ExpiryMonth: pm.ExpiryMonth, ExpiryYear: pm.ExpiryYear,
 		},
 		Action: newActionView(pm.Action),
@@ -537,6 +550,16 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 }
 
 func (v paymentMethodResourceView) resourceID() string { return v.ID }
+
+// storedNumberLast4 is card.number_last4 of a stored card: the last four digits after
+// twelve lower-case x, as GP sends it (the Java SDK's MapStoredPaymentMethodSummaryTest
+// and ReportFindStoredPaymentMethodsPaged_By_NumberLast4) [GP].
+func storedNumberLast4(c sandbox.StoredCard) string {
+	if c.Last4 == "" {
+		return ""
+	}
+	return "xxxxxxxxxxxx" + c.Last4
+}
 
 // DeviceRequestView is the device request resource: the answer of POST /devices. It
 // never has a top-level data member (the Java and .NET SDKs would take it for a LAN

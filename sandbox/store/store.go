@@ -26,7 +26,8 @@
 //	outbox:<order id>:<seq>         "" while that notification is pending
 //	meta:<key>                      a JSON string
 //	sort:txn:<id>                   what the transaction lists order by (walk.go), not JSON
-//	count:txn:<merchant id>         a JSON number: the merchant's transactions (walk.go)
+//	count:listed:<merchant id>      a JSON number: the merchant's listed transactions (walk.go)
+//	count:txn:<merchant id>         the same, verifications included, in older files: indexed again at start
 //	step:<scenario>:<rule>:<scope>  a JSON number: a scope's calls of a rule (sequence steps, probability draws), with a buntdb TTL
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the

@@ -215,8 +215,8 @@ func (w *txnWalk) give(id, key, value string) bool {
 	return true
 }
 
-// Transaction counts: count:txn:<merchant id> holds how many transactions a merchant
-// has, kept by PutTransaction in the transaction that stores one, so that a list's
+// Transaction counts: count:listed:<merchant id> holds how many transactions a merchant
+// has that GET /transactions lists (Transaction.Listed), kept by PutTransaction in the transaction that stores one, so that a list's
 // total costs one read. Nothing else writes a transaction: DeleteAll wipes the counts
 // with them, and a restore copies a snapshot's counts with its transactions. The
 // derived records, the sort records and the counts, are written again from the
@@ -225,7 +225,12 @@ func (w *txnWalk) give(id, key, value string) bool {
 // commit cut short by a crash of the machine (the file is synced once a second, and
 // a torn last command is dropped) that kept a transaction without its sort record.
 
-func countKey(merchantID string) string { return "count:txn:" + merchantID }
+func countKey(merchantID string) string { return "count:listed:" + merchantID }
+
+// legacyCountPrefix held counts of every transaction, verifications included, before
+// the counts were of listed transactions: a file or snapshot holding such keys is
+// indexed again (indexTransactions) and the keys dropped.
+const legacyCountPrefix = "count:txn:"
 
 // CountTransactions implements sandbox.Tx.
 func (x tx) CountTransactions(merchantID string) (int, error) {
@@ -259,6 +264,9 @@ func (x tx) PutTransaction(t sandbox.Transaction) error {
 	if _, _, err := x.t.Set(key, record, nil); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
+	if !t.Listed() {
+		return nil // counted by no list; a verification stays one
+	}
 	if prev == "" {
 		return x.addCount(t.MerchantID, 1)
 	}
@@ -283,14 +291,22 @@ func (x tx) addCount(merchantID string, delta int) error {
 }
 
 // indexTransactions writes the sort records and the counts again from the
-// transactions when the sort records do not number them (see the counts above).
+// transactions when the sort records do not number them, or counts of the older
+// layout remain (see the counts above).
 func indexTransactions(t *buntdb.Tx) error {
 	transactions, err := countPrefix(t, "txn:")
 	if err != nil {
 		return err
 	}
 	sorted, err := countPrefix(t, sortPrefix)
-	if err != nil || sorted == transactions {
+	if err != nil {
+		return err
+	}
+	legacy, err := countPrefix(t, legacyCountPrefix)
+	if err != nil || sorted == transactions && legacy == 0 {
+		return err
+	}
+	if err := deletePrefix(t, legacyCountPrefix); err != nil {
 		return err
 	}
 	if err := deletePrefix(t, sortPrefix); err != nil {
@@ -306,7 +322,9 @@ func indexTransactions(t *buntdb.Tx) error {
 		if err = decode(key, value, &tr); err == nil {
 			tr.ID = strings.TrimPrefix(key, "txn:") // what the walk reads it by
 			records[sortKey(tr.ID)] = sortRecord(tr)
-			counts[tr.MerchantID]++
+			if tr.Listed() {
+				counts[tr.MerchantID]++
+			}
 		}
 		return err == nil
 	})

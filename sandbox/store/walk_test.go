@@ -186,6 +186,54 @@ func TestTransactionCounts(t *testing.T) {
 	want(s, map[string]int{"A": 0, "B": 0, "C": 0})
 }
 
+// A verification is counted by no list; a file whose counts are of the older layout
+// (every transaction, verifications included, under count:txn:) is counted again at
+// open and the old keys dropped.
+func TestCountsLeaveVerificationsOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	putTransactions(t, s,
+		sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(1), Type: "SALE", Status: "CAPTURED"},
+		sandbox.Transaction{ID: "TRN_2", MerchantID: "A", TimeCreated: ms(2), Type: "SALE", Status: "VERIFIED"},
+		sandbox.Transaction{ID: "TRN_3", MerchantID: "A", TimeCreated: ms(3), Type: "SALE", Status: "NOT_VERIFIED"})
+	count := func() int {
+		var n int
+		mustView(t, s, func(tx sandbox.Tx) error {
+			var err error
+			n, err = tx.CountTransactions("A")
+			return err
+		})
+		return n
+	}
+	if got := count(); got != 1 {
+		t.Errorf("count with two verifications: %d, want 1", got)
+	}
+	err := s.db.Update(func(t *buntdb.Tx) error {
+		if err := deletePrefix(t, countKey("")); err != nil {
+			return err
+		}
+		_, _, err := t.Set(legacyCountPrefix+"A", "3", nil)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, s)
+	s = mustOpen(t, path)
+	defer mustClose(t, s)
+	if got := count(); got != 1 {
+		t.Errorf("count after opening a file of the older layout: %d, want 1", got)
+	}
+	if err := s.db.View(func(t *buntdb.Tx) error {
+		if n, err := countPrefix(t, legacyCountPrefix); err != nil || n != 0 {
+			return fmt.Errorf("%d old counts left (%v)", n, err)
+		}
+		return nil
+	}); err != nil {
+		t.Error(err)
+	}
+}
+
 // walkIDs walks the transactions in chunks of chunk, one View each, from after, and
 // returns the ids given; between chunks it runs between.
 func walkIDs(t *testing.T, s *Store, orderBy string, desc bool, after *sandbox.Transaction, chunk int, between func()) string {
