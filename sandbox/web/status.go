@@ -22,6 +22,7 @@ var statusByCode = map[string]int{
 	sandbox.CodeSystemError:           http.StatusInternalServerError,
 	sandbox.CodeActionFailed:          http.StatusBadGateway,
 	sandbox.CodeConfigurationMissing:  http.StatusBadRequest,
+	sandbox.CodeInvalidDisputeAction:  http.StatusBadRequest,
 }
 
 // statusByDetail is the HTTP status of the detailed codes GP answers otherwise than
