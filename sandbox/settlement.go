@@ -177,7 +177,8 @@ func newDepositID(tx Tx) (string, error) {
 
 // fundBatch puts a closed batch's captured transactions into its merchant's deposit:
 // a settlement row each, and the batch's sales and refunds in the deposit's totals.
-// Each sale on a dispute test card is disputed when its deposit is paid.
+// Each sale on a dispute test card is disputed on the day its deposit is paid; a
+// chargeback's funds move a deposit delay later, as a batch's do.
 func (s *Service) fundBatch(tx Tx, b *Batch, members []Transaction, at time.Time) error {
 	var settled []Transaction
 	for _, t := range members {
@@ -199,11 +200,16 @@ func (s *Service) fundBatch(tx Tx, b *Batch, members []Transaction, at time.Time
 		} else {
 			addCount(&d.Sales, amountInt(t.Amount).Add(amountInt(t.Amount), amountInt(t.GratuityAmount)).String())
 		}
+	}
+	if err := tx.PutDeposit(d); err != nil {
+		return err
+	}
+	for _, t := range settled {
 		if err := s.raiseForTestCard(tx, t, d.TimeCreated); err != nil {
 			return err
 		}
 	}
-	return tx.PutDeposit(d)
+	return nil
 }
 
 func addCount(t *Totals, amount string) {

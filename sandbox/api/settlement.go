@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -326,6 +327,12 @@ type challengeDocument struct {
 	B64Content string `json:"b64_content" gp:"required"`
 }
 
+// decodeBase64 reads a document's content: padded or not, as GP's own test content
+// comes unpadded [GP: GpApiDisputeTest DisputeChallenge].
+func decodeBase64(s string) ([]byte, error) {
+	return base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+}
+
 // challengeDispute is POST /disputes/{id}/challenge.
 var challengeDispute = operation{
 	op:            sandbox.OpDisputeChallenge,
@@ -335,7 +342,7 @@ var challengeDispute = operation{
 	handler: handle(func(s *Server, c *call, req challengeBody) (any, error) {
 		docs := make([]sandbox.ChallengeDocument, 0, len(req.Documents))
 		for _, d := range req.Documents {
-			content, err := base64.StdEncoding.DecodeString(d.B64Content)
+			content, err := decodeBase64(d.B64Content)
 			if err != nil {
 				return nil, sandbox.InvalidField("documents.b64_content")
 			}

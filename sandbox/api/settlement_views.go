@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -90,7 +91,8 @@ func newSettlementListView(p sandbox.SettlementPage) settlementListView {
 	return v
 }
 
-// depositView is a deposit [GP]: every block present, counts and amounts "0" when
+// depositView is a deposit [GP]: its amount unsigned, funding_type saying which way
+// it goes [SB]; every block present, counts and amounts "0" when
 // nothing moved (the Node SDK reads disputes.chargebacks.amount unguarded).
 type depositView struct {
 	ID           string           `json:"id"`
@@ -126,7 +128,7 @@ func depositTotals(t sandbox.Totals) totalsView { return totalsView{Count: t.Cou
 func newDepositView(d sandbox.Deposit) depositView {
 	return depositView{
 		ID: d.ID, TimeCreated: formatDay(d.TimeCreated), Status: d.Status, FundingType: d.FundingType(),
-		Amount: d.Amount(), Currency: d.Currency, BankTransfer: bankTransferView{MaskedAccountNumberLast4: d.BankLast4},
+		Amount: strings.TrimPrefix(d.Amount(), "-"), Currency: d.Currency, BankTransfer: bankTransferView{MaskedAccountNumberLast4: d.BankLast4},
 		System: newSystemView(d.MerchantID, d.MerchantName),
 		Sales:  depositTotals(d.Sales), Refunds: depositTotals(d.Refunds),
 		Disputes:  depositDisputes{Chargebacks: depositTotals(d.Chargebacks), Reversals: depositTotals(d.Reversals)},
