@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -145,5 +146,43 @@ func TestDisputeFixturesAnswerAsTheSDKTestsExpect(t *testing.T) {
 	if deposits["total_record_count"] != float64(3) || len(deposits["deposits"].([]any)) != 2 ||
 		apitest.Dig(deposits["deposits"].([]any)[0].(map[string]any), "id") != "DEP_2342423429" {
 		t.Errorf("deposits %v", deposits)
+	}
+}
+
+// The admin API raises a dispute with stage and reason; left unanswered past its
+// respond-by time, a retrieval becomes a chargeback that takes its funds, and an
+// acceptance closes a dispute with the merchant. Follows: Java GpApiDisputeTest
+// DisputeAccept (the acceptance's answer).
+func TestAdminRaisedDisputeLifecycle(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	sale := env.MustCharge(tok, apitest.SaleBody("1500", "AUTO", apitest.ManualCard))
+	d := env.MustAdmin("POST", "/_sandbox/disputes", `{"transaction_id":"`+sale["id"].(string)+`","stage":"RETRIEVAL","reason_code":"NOT_RECEIVED"}`)
+	id := d["id"].(string)
+	if d["stage"] != "RETRIEVAL" || d["status"] != "WITH_MERCHANT" || d["reason_code"] != "NOT_RECEIVED" || d["amount"] != "1500" {
+		t.Fatalf("raised %v", d)
+	}
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"168h"}`)
+	tok = env.PartnerToken()
+	got := env.Do("GET", "/disputes/"+id, apitest.APIHeader(tok), "").JSON(t)
+	if got["stage"] != "CHARGEBACK" || got["status"] != "WITH_MERCHANT" || got["last_adjustment_funding"] != "DEBIT" {
+		t.Fatalf("a week unanswered: %v", got)
+	}
+	list := env.Do("GET", "/disputes?stage=CHARGEBACK&status=WITH_MERCHANT&order_by=id", apitest.APIHeader(tok), "").JSON(t)
+	if !strings.Contains(fmt.Sprint(list["disputes"]), id) {
+		t.Errorf("the chargeback is not listed: %v", list)
+	}
+	accepted := env.MustPost(tok, "/disputes/"+id+"/acceptance", "")
+	if accepted["status"] != "CLOSED" || apitest.Dig(accepted, "action.result_code") != "SUCCESS" {
+		t.Errorf("acceptance %v", accepted)
+	}
+	r := env.Do("POST", "/disputes/"+id+"/acceptance", apitest.APIHeader(tok), "")
+	if got := r.GPError(t); got.Detail != "40067" {
+		t.Errorf("accepting a closed dispute: %+v", got)
+	}
+	r = env.Do("POST", "/_sandbox/disputes", apitest.JSONHeader(), `{"transaction_id":"TRN_nope","stage":"CHARGEBACK"}`)
+	if got := r.GPError(t); got.Detail != "40008" {
+		t.Errorf("unknown transaction: %+v", got)
 	}
 }

@@ -253,6 +253,9 @@ func newDisputeView(d sandbox.Dispute, settlement bool) disputeView {
 
 func (v disputeView) resourceID() string { return v.ID }
 
+// NewDisputeView is a dispute as GET /disputes/{id} answers it, for the admin API.
+func NewDisputeView(d sandbox.Dispute) any { return newDisputeView(d, false) }
+
 func documentHeads(docs []sandbox.DisputeDocument) []disputeDocumentHead {
 	heads := make([]disputeDocumentHead, 0, len(docs))
 	for _, d := range docs {
