@@ -229,6 +229,8 @@ func TestCoverageChecklistGroups(t *testing.T) {
 		{"terminal", []string{"terminal.sale"}},
 		{"error paths", []string{"error.not_found", "error.duplicate", "error.missing_fields", "error.permission", "error.invalid_action", "error.over_limit", "error.pin_refund"}},
 		{"notifications", []string{"notification.delivered", "notification.retried"}},
+		{"settlement and disputes", []string{"settlement.transactions", "deposit.list", "deposit.detail", "dispute.list",
+			"dispute.detail", "dispute.accept", "dispute.challenge", "dispute.document", "settlement.disputes"}},
 	}
 	var wantItems, gotItems []string
 	for _, g := range want {
