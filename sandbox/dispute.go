@@ -136,10 +136,13 @@ const (
 	DisputeReasonDescription = "Cardholder does not recognise the transaction"
 )
 
-// raiseForTestCard opens a dispute on a sale on a dispute test card, on its
-// deposit's day.
+// raiseForTestCard opens a dispute on a sale on a dispute test card, or one a
+// scenario's dispute outcome marked, on its deposit's day.
 func (s *Service) raiseForTestCard(tx Tx, t Transaction, day time.Time) error {
 	stage, ok := disputeCards[t.Card.First6+t.Card.Last4]
+	if t.DisputeStage != "" {
+		stage, ok = t.DisputeStage, true
+	}
 	if !ok || t.Type == TypeRefund {
 		return nil
 	}

@@ -186,3 +186,40 @@ func TestAdminRaisedDisputeLifecycle(t *testing.T) {
 		t.Errorf("unknown transaction: %+v", got)
 	}
 }
+
+// A scenario's dispute outcome marks the payment: once deposited it is disputed at
+// the stage the rule names, like a sale on a dispute test card.
+func TestScenarioDisputeOutcome(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	if r := env.MustInstallScenario(`version: 1
+name: disputed-sale
+rules:
+  - when: {operation: transaction}
+    then: {dispute: RETRIEVAL}
+`); r.Status != 200 {
+		t.Fatalf("install: %d %s", r.Status, r.Body)
+	}
+	tok := env.PartnerToken()
+	h := apitest.APIHeader(tok)
+	h["X-Sandbox-Scenario"] = "disputed-sale"
+	r := env.Do("POST", "/transactions", h, apitest.SaleBody("1234", "AUTO", apitest.ManualCard))
+	sale := r.JSON(t)
+	env.MustPost(tok, "/batches/"+sale["batch_id"].(string), "")
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"24h"}`)
+	tok = env.PartnerToken()
+	list := env.Do("GET", "/disputes?stage=RETRIEVAL&page_size=100", apitest.APIHeader(tok), "").JSON(t)
+	found := false
+	for _, d := range list["disputes"].([]any) {
+		if apitest.Dig(d.(map[string]any), "transaction.reference") == sale["reference"] {
+			found = d.(map[string]any)["status"] == "WITH_MERCHANT" && d.(map[string]any)["amount"] == "1234"
+		}
+	}
+	if !found {
+		t.Errorf("no retrieval on the scenario's sale: %v", list)
+	}
+	bad := env.Do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, "version: 1\nname: bad-dispute\nrules:\n  - when: {operation: capture}\n    then: {dispute: LATER}\n")
+	if bad.Status != 400 || !strings.Contains(string(bad.Body), "dispute") {
+		t.Errorf("a bad dispute outcome: %d %s", bad.Status, bad.Body)
+	}
+}
