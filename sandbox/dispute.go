@@ -80,6 +80,11 @@ type Dispute struct {
 	// GP's sandbox keeps its fixed cases so, and the SDKs' tests act on them in any
 	// order [SB].
 	Frozen bool `json:"frozen,omitempty"`
+	// StatusURL, when set, is notified of every change as an order's status_url is,
+	// signed with the key of AppID, the app that took the transaction.
+	StatusURL string `json:"status_url,omitempty"`
+	AppID     string `json:"app_id,omitempty"`
+	Notified  int    `json:"notified,omitempty"` // notifications written: numbers the next
 }
 
 // DisputedPayment is what a dispute shows of its transaction; the card as masked.
@@ -158,6 +163,7 @@ type RaiseDispute struct {
 	ReasonCode        string
 	ReasonDescription string
 	Amount            string
+	StatusURL         string // notified of every change of the dispute
 }
 
 // RaiseDispute opens a dispute on a transaction now, for the admin API.
@@ -171,6 +177,7 @@ func (s *Service) RaiseDispute(req RaiseDispute) (Dispute, error) {
 		d, err = s.openDispute(tx, t, req, s.clock.Now())
 		return err
 	})
+	s.wakeNotifier(err)
 	return d, err
 }
 
@@ -182,13 +189,13 @@ func (s *Service) openDispute(tx Tx, t Transaction, req RaiseDispute, at time.Ti
 		Amount: orDefault(NormalizeAmount(req.Amount), t.Amount), Currency: t.Currency,
 		ReasonCode: orDefault(req.ReasonCode, DisputeReasonCode), Result: ResultPending,
 		ReasonDescription: orDefault(req.ReasonDescription, DisputeReasonDescription),
-		Transaction:       disputedPayment(t),
-		Action:            Action{ID: "ACT_" + s.ids.Alphanumeric(30), Type: "DISPUTE_SINGLE", TimeCreated: FormatTime(at), ResultCode: "SUCCESS"},
+		Transaction:       disputedPayment(t), StatusURL: req.StatusURL, AppID: t.AppID,
+		Action: Action{ID: "ACT_" + s.ids.Alphanumeric(30), Type: "DISPUTE_SINGLE", TimeCreated: FormatTime(at), ResultCode: "SUCCESS"},
 	}
 	if err := s.enterStage(tx, &d, orDefault(req.Stage, StageChargeback), at); err != nil {
 		return Dispute{}, err
 	}
-	return d, tx.PutDispute(d)
+	return d, s.saveDispute(tx, &d, at)
 }
 
 func disputedPayment(t Transaction) DisputedPayment {
@@ -294,7 +301,36 @@ func (s *Service) currentDispute(tx Tx, c Caller, merchantID, id string, unknown
 	if changed, err := s.advanceDispute(tx, &d, now); err != nil || !changed {
 		return d, err
 	}
-	return d, tx.PutDispute(d)
+	return d, s.saveDispute(tx, &d, now)
+}
+
+// saveDispute writes a dispute that changed, with its notification when it has a
+// status_url, in the same store transaction, as an order's change is.
+func (s *Service) saveDispute(tx Tx, d *Dispute, now time.Time) error {
+	if d.StatusURL != "" {
+		key := ""
+		if app, err := tx.App(d.AppID); err == nil {
+			key = app.Key
+		}
+		d.Notified++
+		sent := *d
+		err := tx.PutNotification(Notification{
+			OrderID: d.ID, Seq: d.Notified, Dispute: &sent, AppKey: key, URL: d.StatusURL,
+			Created: now, State: NotificationPending, Attempts: []DeliveryAttempt{}, NextAttempt: now,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return tx.PutDispute(*d)
+}
+
+// wakeNotifier wakes the notification worker after a dispute action committed: a
+// change it made may have written a notification.
+func (s *Service) wakeNotifier(err error) {
+	if err == nil {
+		s.notifyWritten()
+	}
 }
 
 // GetDispute reads one dispute: GP's 40073 for any the caller cannot see.
@@ -305,6 +341,7 @@ func (s *Service) GetDispute(c Caller, merchantID, id string) (Dispute, error) {
 		d, err = s.currentDispute(tx, c, merchantID, id, func(string) *Error { return NotFoundDispute() })
 		return err
 	})
+	s.wakeNotifier(err)
 	return d, err
 }
 
@@ -373,8 +410,9 @@ func (s *Service) AcceptDispute(c Caller, merchantID, id string, idem Idempotenc
 		if err := s.closeDispute(tx, &d, ResultAccepted, now); err != nil {
 			return "", d, err
 		}
-		return d.ID, d, tx.PutDispute(d)
+		return d.ID, d, s.saveDispute(tx, &d, now)
 	})
+	s.wakeNotifier(err)
 	return d, err
 }
 
@@ -412,8 +450,9 @@ func (s *Service) ChallengeDispute(c Caller, merchantID, id string, docs []Chall
 		if err != nil || d.Frozen {
 			return d.ID, d, err
 		}
-		return d.ID, d, tx.PutDispute(d)
+		return d.ID, d, s.saveDispute(tx, &d, now)
 	})
+	s.wakeNotifier(err)
 	return d, err
 }
 
@@ -482,7 +521,7 @@ func (s *Service) ListDisputes(c Caller, q DisputeQuery) (DisputePage, error) {
 			if changed, err := s.advanceDispute(tx, &d, now); err != nil {
 				return err
 			} else if changed {
-				if err := tx.PutDispute(d); err != nil {
+				if err := s.saveDispute(tx, &d, now); err != nil {
 					return err
 				}
 			}
@@ -492,6 +531,7 @@ func (s *Service) ListDisputes(c Caller, q DisputeQuery) (DisputePage, error) {
 		}
 		return nil
 	})
+	s.wakeNotifier(err)
 	if err != nil {
 		return page, err
 	}

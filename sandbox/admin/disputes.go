@@ -18,6 +18,7 @@ type raiseDisputeRequest struct {
 	ReasonCode        string `json:"reason_code" gp:"max=50"`
 	ReasonDescription string `json:"reason_description" gp:"max=255"`
 	Amount            string `json:"amount" gp:"max=50"`
+	StatusURL         string `json:"status_url" gp:"max=2048"`
 }
 
 var raiseDisputeBody = web.NewBody[raiseDisputeRequest]()
@@ -35,7 +36,7 @@ func (s *Server) adminRaiseDispute(r *http.Request) (any, error) {
 	}
 	d, err := s.svc.RaiseDispute(sandbox.RaiseDispute{
 		TransactionID: req.TransactionID, Stage: req.Stage, ReasonCode: req.ReasonCode,
-		ReasonDescription: req.ReasonDescription, Amount: req.Amount,
+		ReasonDescription: req.ReasonDescription, Amount: req.Amount, StatusURL: req.StatusURL,
 	})
 	if err != nil {
 		return nil, err

@@ -223,3 +223,26 @@ rules:
 		t.Errorf("a bad dispute outcome: %d %s", bad.Status, bad.Body)
 	}
 }
+
+// A dispute raised with a status_url notifies each change, as an order does: the
+// opening, then the acceptance, in order, each body the dispute as the API shows it.
+func TestDisputeNotifications(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	sale := env.MustCharge(tok, apitest.SaleBody("900", "AUTO", apitest.ManualCard))
+	d := env.MustAdmin("POST", "/_sandbox/disputes", `{"transaction_id":"`+sale["id"].(string)+`","status_url":"http://127.0.0.1:1/disputes"}`)
+	id := d["id"].(string)
+	env.MustPost(tok, "/disputes/"+id+"/acceptance", "")
+	got := env.Do("GET", "/_sandbox/notifications?order_id="+id, nil, "").JSON(t)
+	list := got["notifications"].([]any)
+	if len(list) != 2 {
+		t.Fatalf("notifications %v: want the opening and the acceptance", got)
+	}
+	for i, status := range []string{"WITH_MERCHANT", "CLOSED"} {
+		n := list[i].(map[string]any)
+		if n["order_status"] != status || n["url"] != "http://127.0.0.1:1/disputes" || !strings.Contains(fmt.Sprint(n["body"]), id) {
+			t.Errorf("notification %d: %v, want status %s", i, n, status)
+		}
+	}
+}
