@@ -246,3 +246,20 @@ func TestDisputeNotifications(t *testing.T) {
 		}
 	}
 }
+
+// A challenge's document content is in no journal entry nor dispute: kept by hash and
+// size only.
+func TestChallengeDocumentNotKept(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	const content = "U2FuZGJveERvY3VtZW50Qnl0ZXNGb3JUaGVUZXN0"
+	env.MustPost(tok, "/disputes/DIS_SAND_abcd1241/challenge", `{"documents":[{"type":"SALES_RECEIPT","b64_content":"`+content+`"}]}`)
+	raw := env.Do("GET", "/_sandbox/requests?limit=1000", nil, "")
+	if strings.Contains(string(raw.Body), content) {
+		t.Errorf("the journal holds the document's bytes")
+	}
+	if !strings.Contains(string(raw.Body), "disputes/DIS_SAND_abcd1241/challenge") {
+		t.Errorf("the challenge is not journaled: %s", raw.Body)
+	}
+}

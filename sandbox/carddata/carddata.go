@@ -376,6 +376,7 @@ var secretKeys = map[string]bool{
 	"magneticstripe": true, "stripedata": true, "secret": true, "password": true,
 	"cardcode": true, "cvd": true, "token": true, "accesstoken": true, "refreshtoken": true,
 	"appkey": true, "apikey": true, "privatekey": true, "sharedsecret": true,
+	"b64content": true, // an uploaded document's bytes: never kept
 }
 
 // secretInParent are member names whose value is a secret inside the named parent:
