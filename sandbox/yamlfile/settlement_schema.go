@@ -131,8 +131,8 @@ type disputeDoc struct {
 	MerchantID        ident         `yaml:"merchant_id,required"`
 	TransactionID     ident         `yaml:"transaction_id"`
 	TimeCreated       gpTime        `yaml:"time_created,required"`
-	Stage             disputeWord   `yaml:"stage,required"`
-	Status            disputeWord   `yaml:"status,required"`
+	Stage             disputeStage  `yaml:"stage,required"`
+	Status            disputeStatus `yaml:"status,required"`
 	StageTimeCreated  gpTime        `yaml:"stage_time_created"`
 	TimeToRespondBy   gpTime        `yaml:"time_to_respond_by"`
 	Amount            amount        `yaml:"amount,required"`
@@ -143,7 +143,7 @@ type disputeDoc struct {
 	Brand             string        `yaml:"brand"`
 	ARN               arnDigits     `yaml:"arn"`
 	DepositID         ident         `yaml:"deposit_id"`
-	Funding           disputeWord   `yaml:"last_adjustment_funding"`
+	Funding           funding       `yaml:"last_adjustment_funding"`
 	Frozen            bool          `yaml:"frozen"`
 	Documents         []documentDoc `yaml:"documents"`
 }
@@ -156,12 +156,26 @@ type documentDoc struct {
 	Size   int    `yaml:"size"`
 }
 
-// disputeWord is a dispute stage, status or funding (DEBIT, CREDIT).
-type disputeWord string
+// disputeStage is one of GP's dispute stages.
+type disputeStage string
 
-func (s disputeWord) check() string {
-	words := append(append([]string{"DEBIT", "CREDIT"}, sandbox.DisputeStages...), sandbox.DisputeStatuses...)
-	return oneOf(string(s), words...)
+func (s disputeStage) check() string { return oneOf(string(s), sandbox.DisputeStages...) }
+
+// disputeStatus is a dispute's status: WITH_MERCHANT, UNDER_REVIEW or CLOSED.
+type disputeStatus string
+
+func (s disputeStatus) check() string {
+	return oneOf(string(s), sandbox.DisputeWithMerchant, sandbox.DisputeUnderReview, sandbox.DisputeClosed)
+}
+
+// funding is the way a dispute's funds went: DEBIT or CREDIT.
+type funding string
+
+func (s funding) check() string {
+	if s == "" {
+		return ""
+	}
+	return oneOf(string(s), "DEBIT", "CREDIT")
 }
 
 func (d disputeDoc) toDomain() sandbox.Dispute {
