@@ -265,6 +265,9 @@ func (s *Service) settle(tx Tx, b *Batch, at time.Time, by string) error {
 		}
 	}
 	b.Status, b.TimeClosed, b.ClosedBy = BatchStatusClosed, at, by
+	if err := s.fundBatch(tx, b, members, at); err != nil {
+		return err
+	}
 	if err := tx.PutMeta(openBatchMeta(b.MerchantID, b.AccountID, b.Channel), ""); err != nil {
 		return err
 	}

@@ -623,3 +623,54 @@ func UnknownTerminalCard(name string) *Error {
 	return newError(CodeInvalidRequestData, "40213", "card contains unexpected data: "+carddata.Mask(name)+
 		" is not a terminal test card ("+strings.Join(TerminalCardNames(), ", ")+") or a card number")
 }
+
+// The settlement and dispute errors, in GP's words for each endpoint [GP: the SDKs'
+// reporting and dispute tests].
+
+// CodeInvalidDisputeAction: an acceptance or challenge GP refuses.
+const CodeInvalidDisputeAction = "INVALID_DISPUTE_ACTION"
+
+// NotFoundDeposit: GET /settlement/deposits/{id} of a deposit the app cannot see.
+func NotFoundDeposit(id, path string) *Error {
+	return newError(CodeResourceNotFound, "40118", "Deposits "+id+" not found at this "+path)
+}
+
+// NotFoundSettlementDispute: GET /settlement/disputes/{id} of one the app cannot see.
+func NotFoundSettlementDispute(id, path string) *Error {
+	return newError(CodeResourceNotFound, "40118", "Disputes "+id+" not found at this "+path)
+}
+
+// NotFoundDispute: GET /disputes/{id} (and its documents) of a dispute the app cannot see.
+func NotFoundDispute() *Error {
+	return newError(CodeInvalidRequestData, "40073", "101,Unable to locate dispute record for that ID. Please recheck the ID provided.")
+}
+
+// NotFoundDisputeDocument: a document id the dispute does not hold.
+func NotFoundDisputeDocument() *Error {
+	return newError(CodeMandatoryDataMissing, "40071", "128,No document found, please recheck the values provided")
+}
+
+// DisputeARNNotFound: GET /disputes filtered by an arn no dispute has.
+func DisputeARNNotFound() *Error {
+	return newError(CodeInvalidRequestData, "40048", "105,Unable to locate dispute record for arn. Please recheck thevalue provided for arn.")
+}
+
+// DisputeNotAcceptable: accepting a dispute that is unknown or not with the merchant.
+func DisputeNotAcceptable() *Error {
+	return newError(CodeInvalidDisputeAction, "40067", "124,Unable to accept for that id. Please check the Case id again.")
+}
+
+// DisputeNotChallengeable: challenging a dispute that is unknown or not with the merchant.
+func DisputeNotChallengeable() *Error {
+	return newError(CodeInvalidDisputeAction, "40060", "117,Unable to challenge for that id. Please check the Case id again.")
+}
+
+// NoChallengeDocument: a challenge without a document.
+func NoChallengeDocument() *Error {
+	return newError(CodeMandatoryDataMissing, "40065", "Unable to challenge as No document provided with the request")
+}
+
+// RetrievalSingleDocument: a retrieval challenged with more than one document.
+func RetrievalSingleDocument() *Error {
+	return newError(CodeInvalidRequestData, "40072", "131,The dispute stage, Retrieval, can be challenged with a single document only. Please correct the request and resubmit")
+}

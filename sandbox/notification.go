@@ -39,11 +39,15 @@ type Notification struct {
 	Decided     bool              `json:"decided,omitempty"`
 
 	DeviceRequest *DeviceRequest `json:"device_request,omitempty"` // set for a device request's notification
+	Dispute       *Dispute       `json:"dispute,omitempty"`        // set for a dispute's (dispute.go)
 }
 
 // Subject is the app and merchant a notification concerns, for scenario rules.
 func (n Notification) Subject() (appID, merchantID string) {
 	if d := n.DeviceRequest; d != nil {
+		return d.AppID, d.MerchantID
+	}
+	if d := n.Dispute; d != nil {
 		return d.AppID, d.MerchantID
 	}
 	return n.Order.AppID, n.Order.MerchantID

@@ -40,6 +40,7 @@ type Service struct {
 	snapshots Snapshots     // named copies of the state (snapshot.go); nil keeps none
 
 	duplicateWindow atomic.Int64 // a time.Duration, see SetDuplicateWindow
+	deposits        depositSettings
 }
 
 // callerCacheSize bounds the cache of authenticated callers.
@@ -102,7 +103,8 @@ const (
 // Operations lists every API operation the sandbox serves (not OpNotification, which
 // is no request of a client), in the order the wire contract presents them.
 func Operations() []Operation {
-	return append(append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...), BoardingOperations...)
+	ops := append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...)
+	return append(append(ops, BoardingOperations...), SettlementOperations...)
 }
 
 // Idempotency describes the idempotency key of a request and, in replay mode, what
@@ -346,6 +348,8 @@ type Fixtures struct {
 	Transactions    []Transaction
 	Devices         []Device
 	Accounts        []MerchantAccount // the merchants' accounts (merchant_accounts.go)
+	Deposits        []Deposit
+	Disputes        []Dispute
 }
 
 const fixturesLoadedMeta = "fixtures_loaded"
@@ -465,7 +469,10 @@ func putFixtures(tx Tx, f Fixtures) error {
 	if err := putFixtureAccounts(tx, f.Accounts); err != nil {
 		return err
 	}
-	return putFixtureDevices(tx, f.Devices)
+	if err := putFixtureDevices(tx, f.Devices); err != nil {
+		return err
+	}
+	return putSettlementFixtures(tx, f)
 }
 
 // Action is the action block of a response: what the last request did.

@@ -38,6 +38,7 @@ type InspectTx interface {
 // Writes inside a failed Update are rolled back.
 type Tx interface {
 	boardingTx
+	settlementTx // deposits and disputes (settlement.go)
 	App(id string) (App, error)
 	PutApp(App) error
 	Merchant(id string) (Merchant, error)

@@ -98,6 +98,9 @@ type TransactionRequest struct {
 	// RefuseDuplicate refuses a payment that repeats an approved one (a scenario's
 	// choice) instead of flagging it; see checkDuplicate.
 	RefuseDuplicate bool
+	// DisputeStage disputes the payment at this stage when it is deposited (a
+	// scenario's dispute outcome), as the dispute test cards do.
+	DisputeStage string
 }
 
 // CreateTransaction takes a payment: a sale (capture_mode AUTO, CAPTURED), an
@@ -129,6 +132,7 @@ func (s *Service) takePayment(tx Tx, c Caller, req TransactionRequest, action ca
 	if err := s.checkDuplicate(tx, &t, card, req.TokenID, req.RefuseDuplicate, now); err != nil {
 		return Transaction{}, err
 	}
+	t.DisputeStage = req.DisputeStage
 	if t.Status == StatusCaptured || declinedSale(t) {
 		if err := s.joinBatch(tx, &t, now); err != nil {
 			return Transaction{}, err
@@ -370,6 +374,7 @@ type Transaction struct {
 	AdjustmentCount     int           `json:"adjustment_count,omitempty"` // adjustments ever made: numbers the history
 	Action              Action        `json:"action"`
 	Scenarios           []string      `json:"scenarios,omitempty"`
+	DisputeStage        string        `json:"dispute_stage,omitempty"` // a scenario's dispute when deposited
 
 	// Set for transactions made through the API (and fixtures that say so).
 	Channel        string      `json:"channel,omitempty"`

@@ -36,6 +36,7 @@ type config struct {
 	seed           uint64
 	seeded         bool
 	duplicateWin   time.Duration // 0: payments are not checked for duplicates
+	depositDelay   time.Duration // 0: a batch is deposited the moment it closes
 	stepCounters   int           // scenario sequence counters kept at most
 
 	// scenarios are the globally active scenario names; scenariosDir replaces the
@@ -121,7 +122,7 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 // that an environment value is checked exactly like a flag.
 type serveText struct {
 	maxBody, journalSize, attempts, terminalDelay, orderStep, clock, seed, allowedHosts string
-	duplicateWin, stepCounters                                                          string
+	duplicateWin, stepCounters, depositDelay                                            string
 	timeouts                                                                            []timeoutFlag
 }
 
@@ -167,6 +168,7 @@ func defineServeFlags(fs *flag.FlagSet, c *config, getenv func(string) string) *
 	fs.StringVar(&t.allowedHosts, "allowed-hosts", env("GPSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names the admin API answers under without --admin-token, beside IP addresses, localhost and the host of --addr, e.g. a compose service name (GPSANDBOX_ALLOWED_HOSTS)")
 	fs.StringVar(&t.seed, "seed", env("GPSANDBOX_SEED", ""), "seed for reproducible ids, tokens and scenario chance draws (GPSANDBOX_SEED)")
 	fs.StringVar(&t.duplicateWin, "duplicate-window", env("GPSANDBOX_DUPLICATE_WINDOW", "10m"), "sandbox time within which a payment with the same card, amount, currency and reference as an earlier one is flagged as a duplicate; 0 turns the check off (GPSANDBOX_DUPLICATE_WINDOW)")
+	fs.StringVar(&t.depositDelay, "deposit-delay", env("GPSANDBOX_DEPOSIT_DELAY", "24h"), "sandbox time from a batch close (or a chargeback) to the deposit that pays it, which the settlement reports show from that day on; 0 deposits on the same day (GPSANDBOX_DEPOSIT_DELAY)")
 	fs.StringVar(&t.stepCounters, "step-counters", env("GPSANDBOX_STEP_COUNTERS", strconv.Itoa(scenario.DefaultMaxStepCounters)), "scenario step counters (of sequences and probability draws, one per session or app and counted rule) kept at most; beyond it the oldest is dropped (GPSANDBOX_STEP_COUNTERS)")
 	for i := range t.timeouts {
 		to := &t.timeouts[i]
@@ -258,6 +260,9 @@ func (t *serveText) convert(c *config) error {
 	}
 	if c.duplicateWin, err = time.ParseDuration(t.duplicateWin); err != nil || c.duplicateWin < 0 || c.duplicateWin > 24*time.Hour {
 		return usageError(fmt.Sprintf("--duplicate-window %q: want a duration from 0 to 24h such as 10m", t.duplicateWin))
+	}
+	if c.depositDelay, err = time.ParseDuration(t.depositDelay); err != nil || c.depositDelay < 0 || c.depositDelay > 365*24*time.Hour {
+		return usageError(fmt.Sprintf("--deposit-delay %q: want a duration from 0 to 8760h such as 24h", t.depositDelay))
 	}
 	if c.stepCounters, err = parseCount(t.stepCounters, 1_000_000); err != nil {
 		return usageError(fmt.Sprintf("--step-counters %q: want 1..1000000", t.stepCounters))

@@ -123,6 +123,7 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 		TerminalDelay:   cfg.terminalDelay,
 		OrderStep:       cfg.orderStep,
 		DuplicateWindow: duplicateWindow(cfg.duplicateWin),
+		DepositDelay:    depositDelay(cfg.depositDelay),
 		Pprof:           cfg.pprof,
 		HTTP: app.HTTPConfig{
 			TLS:               tlsCfg,
@@ -136,6 +137,15 @@ func appConfig(cfg config, logger *slog.Logger) (app.Config, error) {
 // duplicateWindow is --duplicate-window as app.Config takes it: 0 turns the check
 // off, which the Config says with a negative window.
 func duplicateWindow(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// depositDelay is --deposit-delay as app.Config takes it: 0 deposits at the close,
+// which the Config says with a negative delay (zero is its default).
+func depositDelay(d time.Duration) time.Duration {
 	if d == 0 {
 		return -1
 	}

@@ -315,6 +315,9 @@ func (s *Server) adminNotifications(r *http.Request) (any, error) {
 		if d := n.DeviceRequest; d != nil {
 			action, status = d.Action.Type, d.Status
 		}
+		if d := n.Dispute; d != nil {
+			action, status = d.Action.Type, d.Status
+		}
 		v := notificationView{
 			OrderID: n.OrderID, Seq: n.Seq, Action: action, OrderStatus: status, URL: n.URL,
 			Signature: sandbox.Sign(body, n.AppKey),

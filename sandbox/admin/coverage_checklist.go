@@ -168,7 +168,7 @@ var checklist = slices.Concat([]checkItem{
 		By: "a notification whose listener answered 2xx (the notification log, not the journal)", Source: "GP's status_url notifications (orders, device requests)"},
 	{ID: "notification.retried", Group: "notifications", Title: "Notification retried",
 		By: "a notification with more than one delivery attempt", Source: "GP's status_url notifications"},
-}, boardingItems())
+}, boardingItems(), settlementChecks())
 
 // entryModeSales are the items of approved sales that differ only in the entry mode
 // the card was taken by.

@@ -231,6 +231,8 @@ func TestCoverageChecklistGroups(t *testing.T) {
 		{"notifications", []string{"notification.delivered", "notification.retried"}},
 		{"merchants", []string{"merchant.board", "merchant.detail", "merchant.list", "merchant.edit", "merchant.document",
 			"account.list", "account.detail", "account.edit", "account.addresses"}},
+		{"settlement and disputes", []string{"settlement.transactions", "deposit.list", "deposit.detail", "dispute.list",
+			"dispute.detail", "dispute.accept", "dispute.challenge", "dispute.document", "settlement.disputes"}},
 	}
 	var wantItems, gotItems []string
 	for _, g := range want {

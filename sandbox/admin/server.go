@@ -127,6 +127,7 @@ func (s *Server) Register(r *mux.Router) {
 	r.Handle("/_sandbox/transactions", s.adminRecords(s.adminPostTransaction)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/orders/{id}", s.adminRecords(s.adminGetOrder)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/orders/{id}/status", s.adminRecords(s.adminOrderStatus)).Methods(http.MethodPost)
+	r.Handle("/_sandbox/disputes", s.adminRecords(s.adminRaiseDispute)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/devices", s.adminRecords(s.adminListDevices)).Methods(http.MethodGet)
 	r.Handle("/_sandbox/devices/{id}", s.adminRecords(s.adminChangeDevice)).Methods(http.MethodPost)
 	r.Handle("/_sandbox/device-requests/{id}", s.adminRecords(s.adminGetDeviceRequest)).Methods(http.MethodGet)

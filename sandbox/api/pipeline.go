@@ -89,7 +89,8 @@ type call struct {
 	issuer   string               // the issuer result a scenario scripts; "" for the card's own
 	terminal sandbox.Presentation // what a scenario scripts at the terminal; zero for its own
 
-	refuseDuplicate bool // a scenario refuses a payment that repeats an earlier one
+	refuseDuplicate bool   // a scenario refuses a payment that repeats an earlier one
+	disputeStage    string // a scenario disputes the payment when it is deposited
 }
 
 func (s *Server) endpoint(op operation) http.Handler {

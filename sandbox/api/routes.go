@@ -13,6 +13,7 @@ func (s *Server) Register(r *mux.Router) {
 	r.Handle("/merchants/{merchant_id}/transactions/{id}/adjustment", s.endpoint(adjustment)).Methods(http.MethodPost)
 	r.Handle("/merchants/{merchant_id}/orders", s.endpoint(orders)).Methods(http.MethodPost)
 	s.registerBoarding(r)
+	s.registerSettlement(r)
 	// The card-present lifecycle, at its plain path and at the partner form.
 	for _, prefix := range []string{"", "/merchants/{merchant_id}"} {
 		r.Handle(prefix+"/transactions", s.endpoint(createTransaction)).Methods(http.MethodPost)

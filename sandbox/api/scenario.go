@@ -119,6 +119,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 		c.issuer = o.Issuer.Result
 	}
 	c.refuseDuplicate = o.DuplicateCharge == scenario.DuplicateRefuse
+	c.disputeStage = o.Dispute
 	if t := o.Terminal; t != nil {
 		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome, Result: t.Result}
 	}

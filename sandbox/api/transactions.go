@@ -216,7 +216,8 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		Reference: b.Reference, GratuityAmount: b.GratuityAmount, SurchargeAmount: b.SurchargeAmount,
 		TokenID: b.PaymentMethod.ID,
 		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer, RefuseDuplicate: c.refuseDuplicate,
-		Card: sandbox.CardInput{EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name},
+		DisputeStage: c.disputeStage,
+		Card:         sandbox.CardInput{EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name},
 	}
 	if card := b.PaymentMethod.Card; card != nil {
 		in := &req.Card

@@ -314,6 +314,9 @@ func NotificationBody(n sandbox.Notification) ([]byte, error) {
 	if n.DeviceRequest != nil {
 		return json.Marshal(NewDeviceRequestView(*n.DeviceRequest))
 	}
+	if n.Dispute != nil {
+		return json.Marshal(newDisputeView(*n.Dispute, false))
+	}
 	return notificationBody(n.Order)
 }
 

@@ -82,6 +82,9 @@ type Config struct {
 	// card, amount, currency and reference is flagged as a duplicate of the first
 	// (sandbox.DefaultDuplicateWindow when zero; negative checks nothing).
 	DuplicateWindow time.Duration
+	// DepositDelay is how long, in sandbox time, after a batch closes its deposit is
+	// made (sandbox.DefaultDepositDelay when zero; negative: the same moment).
+	DepositDelay time.Duration
 
 	// Logger receives the request log and the sandbox's events; nil discards them.
 	Logger *slog.Logger
@@ -215,6 +218,7 @@ func (a *App) wire() error {
 	a.svc = sandbox.NewService(a.store, a.clock, newIDs())
 	a.svc.UseSnapshots(a.store)
 	a.svc.SetDuplicateWindow(a.cfg.DuplicateWindow)
+	a.svc.SetDepositDelay(a.cfg.DepositDelay)
 	bindings, err := a.seed()
 	if err != nil {
 		return err

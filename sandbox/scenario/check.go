@@ -70,6 +70,17 @@ func OutcomeProblems(o Outcome, ops []string) []OutcomeProblem {
 			add("duplicate_charge", "duplicate_charge applies only to the transaction operation (POST /transactions), not %s", valid[i])
 		}
 	}
+	if o.Dispute != "" {
+		if o.Dispute != sandbox.StageRetrieval && o.Dispute != sandbox.StageChargeback {
+			add("dispute", "unknown dispute stage %q (want RETRIEVAL or CHARGEBACK)", carddata.Excerpt(o.Dispute))
+		}
+		if hidden {
+			add("dispute", "dispute marks the payment the action makes: it cannot be combined with error or fault")
+		}
+		if i := slices.IndexFunc(valid, func(op string) bool { return op != string(sandbox.OpTransaction) }); i >= 0 {
+			add("dispute", "dispute applies only to the transaction operation (POST /transactions), not %s", valid[i])
+		}
+	}
 	return ps
 }
 

@@ -109,6 +109,9 @@ type Outcome struct {
 	// DuplicateCharge "refuse" refuses a payment that repeats an earlier approved one
 	// (sandbox.DuplicateTransaction) instead of charging twice and flagging it.
 	DuplicateCharge string
+	// Dispute opens a dispute at this stage (RETRIEVAL or CHARGEBACK) on the payment
+	// when its batch is deposited, as the dispute test cards do.
+	Dispute string
 }
 
 // DuplicateRefuse is the only Outcome.DuplicateCharge value.
@@ -177,7 +180,7 @@ const IdempotencyReplay = "replay"
 // Pass reports whether the outcome leaves the answer as it would be anyway.
 func (o Outcome) Pass() bool {
 	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil &&
-		o.DuplicateCharge == ""
+		o.DuplicateCharge == "" && o.Dispute == ""
 }
 
 // String renders an outcome briefly, for logs and listings.
@@ -209,6 +212,9 @@ func (o Outcome) String() string {
 	}
 	if o.DuplicateCharge != "" {
 		parts = append(parts, "duplicate_charge "+o.DuplicateCharge)
+	}
+	if o.Dispute != "" {
+		parts = append(parts, "dispute "+o.Dispute)
 	}
 	if o.Probability != nil {
 		parts = append(parts, "probability "+strconv.FormatFloat(*o.Probability, 'g', -1, 64))

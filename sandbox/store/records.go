@@ -47,6 +47,8 @@ var recordKinds = map[string]recordKind{
 	"paid:":         kindOf[sandbox.PaymentMark](),
 	"pmt:":          kindOf[sandbox.PaymentMethod](),
 	"batch:":        kindOf[sandbox.Batch](),
+	"deposit:":      kindOf[sandbox.Deposit](),
+	"dispute:":      kindOf[sandbox.Dispute](),
 	"bmember:":      kindOf[string](),
 	"ntf:":          kindOf[sandbox.Notification](),
 	"outbox:":       kindOf[string](),

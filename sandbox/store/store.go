@@ -22,6 +22,8 @@
 //	paid:<duplicate key>            sandbox.PaymentMark (a SHA-256, no card data), with a buntdb TTL
 //	batch:<id>                      sandbox.Batch
 //	bmember:<batch id>:<txn id>     a JSON string: the id of a transaction in the batch
+//	deposit:<id>                    sandbox.Deposit, with its settlement rows
+//	dispute:<id>                    sandbox.Dispute, its documents by hash and size
 //	ntf:<order id>:<seq>            sandbox.Notification, seq zero-padded to 8 digits
 //	outbox:<order id>:<seq>         "" while that notification is pending
 //	meta:<key>                      a JSON string

@@ -23,6 +23,7 @@ var statusByCode = map[string]int{
 	sandbox.CodeActionFailed:             http.StatusBadGateway,
 	sandbox.CodeConfigurationMissing:     http.StatusBadRequest,
 	sandbox.CodeInvalidTransactionAction: http.StatusNotFound, // 40042 [GP: .NET tests]
+	sandbox.CodeInvalidDisputeAction:     http.StatusBadRequest,
 }
 
 // statusByDetail is the HTTP status of the detailed codes GP answers otherwise than

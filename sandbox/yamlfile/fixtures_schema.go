@@ -26,6 +26,8 @@ type fixturesDoc struct {
 	PricingProfiles []pricingProfileDoc `yaml:"pricing_profiles"`
 	Transactions    []transactionDoc    `yaml:"transactions"`
 	Devices         []deviceDoc         `yaml:"devices"`
+	Deposits        []depositDoc        `yaml:"deposits"`
+	Disputes        []disputeDoc        `yaml:"disputes"`
 }
 
 // deviceDoc is a card-present terminal, bound to a merchant's transaction-processing

@@ -204,6 +204,8 @@ type outcomeDoc struct {
 	Probability *probability   `yaml:"probability"`
 	// DuplicateCharge "refuse" refuses a payment that repeats an earlier one.
 	DuplicateCharge string `yaml:"duplicate_charge"`
+	// Dispute opens a dispute at this stage on the payment when it is deposited.
+	Dispute string `yaml:"dispute"`
 }
 
 // probability is the chance that an outcome applies: "probability: 0.3".
@@ -408,17 +410,17 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 		d.addf(l.node, l.path, format, args...)
 	}
 	if o.Pass {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Probability != nil || o.DuplicateCharge != "" {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Probability != nil || o.DuplicateCharge != "" || o.Dispute != "" {
 			problem(&o.Pass, "pass cannot be combined with other outcome fields")
 		}
 		return
 	}
 	if o.Probability != nil && o.Status == 0 && o.Error == nil && o.Body == nil && o.Delay == "" && o.Fault == "" &&
-		o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil && o.DuplicateCharge == "" {
+		o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil && o.DuplicateCharge == "" && o.Dispute == "" {
 		problem(&o.Probability, "probability needs an outcome to apply by chance: with nothing else the outcome is pass")
 	}
 	if notification {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.DuplicateCharge != "" {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.DuplicateCharge != "" || o.Dispute != "" {
 			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
 		}
 		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
@@ -472,6 +474,8 @@ func (o *outcomeDoc) member(key string) any {
 		return &o.Terminal
 	case "duplicate_charge":
 		return &o.DuplicateCharge
+	case "dispute":
+		return &o.Dispute
 	}
 	return nil
 }
@@ -513,7 +517,7 @@ func (w *whenDoc) toWhen() scenario.When {
 func (o *outcomeDoc) toOutcome() scenario.Outcome {
 	out := scenario.Outcome{
 		Status: o.Status, Body: o.Body, Delay: o.Delay.value(), Fault: o.Fault,
-		Apply: o.Apply, Idempotency: o.Idempotency, DuplicateCharge: o.DuplicateCharge,
+		Apply: o.Apply, Idempotency: o.Idempotency, DuplicateCharge: o.DuplicateCharge, Dispute: o.Dispute,
 	}
 	if o.Probability != nil {
 		p := float64(*o.Probability)

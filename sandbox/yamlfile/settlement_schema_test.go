@@ -1,0 +1,72 @@
+package yamlfile
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
+)
+
+const settlementBase = `apps:
+  - id: app1
+    key: k
+    name: a
+    merchant_id: MER_1
+    accounts: [{id: TRA_1, name: transaction_processing}]
+merchants:
+  - {id: MER_1, name: One}
+`
+
+// The SDK tests' fixed ids load as written: a deposit with its totals and rows, a
+// frozen dispute with its document kept by hash and size.
+func TestLoadSettlementFixtures(t *testing.T) {
+	t.Parallel()
+	f := mustLoadFixtures(t, files("f.yaml", settlementBase+`deposits:
+  - id: DEP_2342423429
+    merchant_id: MER_1
+    time_created: "2021-03-10"
+    currency: USD
+    sales: {count: 2, amount: "2500"}
+    refunds: {count: 1, amount: "500"}
+    masked_account_number_last4: "1234"
+disputes:
+  - id: DIS_SAND_abcd1235
+    merchant_id: MER_1
+    time_created: 2021-03-11T10:24:43.999Z
+    stage: CHARGEBACK
+    status: UNDER_REVIEW
+    amount: "1999"
+    currency: USD
+    deposit_id: DEP_2342423429
+    last_adjustment_funding: DEBIT
+    frozen: true
+    documents: [{id: DOC_1, type: SALES_RECEIPT, sha256: abc, size: 29}]
+`))
+	if len(f.Deposits) != 1 || f.Deposits[0].Amount() != "2000" || f.Deposits[0].Status != sandbox.DepositFunded || f.Deposits[0].BankLast4 != "1234" {
+		t.Errorf("deposits %+v", f.Deposits)
+	}
+	if len(f.Disputes) != 1 {
+		t.Fatalf("disputes %+v", f.Disputes)
+	}
+	d := f.Disputes[0]
+	if !d.Frozen || d.Stage != "CHARGEBACK" || d.DepositID != "DEP_2342423429" || d.LastAdjustment.Funding != "DEBIT" ||
+		len(d.Documents) != 1 || d.Documents[0].Size != 29 || d.Result != sandbox.ResultPending {
+		t.Errorf("dispute %+v", d)
+	}
+}
+
+// A stage given as a status, a dangling deposit and a bad day are each reported where
+// written.
+func TestSettlementFixtureProblems(t *testing.T) {
+	t.Parallel()
+	got := strings.Join(mustProblems(t, files("f.yaml", settlementBase+`deposits:
+  - {id: DEP_1, merchant_id: MER_1, time_created: "10 March", currency: USD}
+disputes:
+  - {id: DIS_1, merchant_id: MER_1, time_created: 2021-03-11T10:24:43.999Z, stage: CLOSED, status: CLOSED, amount: "1", currency: USD, deposit_id: DEP_none}
+`)), "\n")
+	for _, want := range []string{"time_created: must be a date like 2021-05-03", "stage: must be one of RETRIEVAL", `deposit "DEP_none"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("problems lack %q:\n%s", want, got)
+		}
+	}
+}
