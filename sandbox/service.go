@@ -55,8 +55,9 @@ func (s *Service) Clock() Clock { return s.clock }
 
 // Caller is an authenticated API client: its token and its app.
 type Caller struct {
-	Token Token
-	App   App
+	Token   Token
+	App     App
+	Request CallRequest // what the request carried, for its action record
 }
 
 // Sees reports whether the caller may see a record of merchant owner when asked through
@@ -102,7 +103,8 @@ const (
 // Operations lists every API operation the sandbox serves (not OpNotification, which
 // is no request of a client), in the order the wire contract presents them.
 func Operations() []Operation {
-	return append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...)
+	ops := append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...)
+	return append(ops, BackOfficeOperations...)
 }
 
 // Idempotency describes the idempotency key of a request and, in replay mode, what
@@ -208,7 +210,7 @@ func (s *Service) Authorize(c Caller, op Operation) error {
 // with the same views, so the client gets the first answer again byte for byte, and
 // the domain never deals in wire shapes.
 func execute[T any](s *Service, c Caller, idem Idempotency, kind string, action func(tx Tx, now time.Time) (string, T, error)) (T, bool, error) {
-	run := &execution[T]{s: s, appID: c.App.ID, idem: idem, kind: kind, action: action}
+	run := &execution[T]{s: s, caller: c, appID: c.App.ID, idem: idem, kind: kind, action: action}
 	err := s.store.Update(run.update)
 	return run.value, run.replayed, err
 }
@@ -218,6 +220,7 @@ func execute[T any](s *Service, c Caller, idem Idempotency, kind string, action 
 // heap, the caller's whole App included: one allocation instead of four per action.
 type execution[T any] struct {
 	s        *Service
+	caller   Caller // whose action it is, for its action record
 	appID    string
 	idem     Idempotency
 	kind     string
@@ -247,6 +250,9 @@ func (r *execution[T]) update(tx Tx) error {
 		return err
 	}
 	r.value = v
+	if err := recordAction(tx, r.caller, v, now); err != nil {
+		return err
+	}
 	if idem.Key == "" {
 		return nil
 	}
@@ -319,6 +325,7 @@ type Fixtures struct {
 	PricingProfiles []PricingProfile
 	Transactions    []Transaction
 	Devices         []Device
+	Actions         []ActionRecord
 }
 
 const fixturesLoadedMeta = "fixtures_loaded"
@@ -435,7 +442,10 @@ func putFixtures(tx Tx, f Fixtures) error {
 	if err := putFixtureBatches(tx, f); err != nil {
 		return err
 	}
-	return putFixtureDevices(tx, f.Devices)
+	if err := putFixtureDevices(tx, f.Devices); err != nil {
+		return err
+	}
+	return putFixtureActions(tx, f.Actions)
 }
 
 // Action is the action block of a response: what the last request did.

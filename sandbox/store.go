@@ -37,6 +37,9 @@ type InspectTx interface {
 // Tx is one store transaction. Getters return ErrNotFound for a missing record.
 // Writes inside a failed Update are rolled back.
 type Tx interface {
+	actionTx
+	rateTx
+	paymentMethodListTx
 	App(id string) (App, error)
 	PutApp(App) error
 	Merchant(id string) (Merchant, error)
