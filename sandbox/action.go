@@ -53,7 +53,7 @@ const (
 // is recorded with, since no resource was made to say them [SB].
 var failedActions = map[Operation][2]string{
 	OpAdjustment:          {ResourceTransactions, "AUTHORIZE"},
-	OpTransaction:         {ResourceTransactions, "AUTHORIZE"},
+	OpTransaction:         {ResourceTransactions, "SALE"},
 	OpVerification:        {ResourceTransactions, "VERIFY"},
 	OpCapture:             {ResourceTransactions, "CAPTURE"},
 	OpRefund:              {ResourceTransactions, "REFUND"},

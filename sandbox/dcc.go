@@ -215,6 +215,15 @@ func reverse(s string) string {
 	return string(b)
 }
 
+// duplicateRate is the 409 of a repeated lookup: GP names the rate and its status [GP].
+func duplicateRate(tx Tx, rec IdempotencyRecord) error {
+	r, err := tx.RateLookup(rec.ResourceID)
+	if err != nil {
+		return notFoundAs(err, DuplicateAction(rec.ResourceID, ""))
+	}
+	return DuplicateAction(rec.ResourceID, r.Status)
+}
+
 // rateTx is the store's part for looked-up rates.
 type rateTx interface {
 	RateLookup(id string) (RateLookup, error)

@@ -290,8 +290,11 @@ func recentKey(tx Tx, appID string, idem Idempotency, now time.Time) (rec Idempo
 func storedKey(key string) string { return carddata.KeyWithout(key) }
 
 // duplicateOf builds the 409 for a consumed key, naming the first resource and, for
-// orders, its current status.
+// orders and rate lookups, its current status.
 func duplicateOf(tx Tx, rec IdempotencyRecord) error {
+	if rec.Kind == "currency_conversion" {
+		return duplicateRate(tx, rec)
+	}
 	if rec.Kind != "order" {
 		return DuplicateAction(rec.ResourceID, "")
 	}
