@@ -336,7 +336,8 @@ type actionTx interface {
 	Actions() ([]ActionRecord, error)
 }
 
-// PutFixtureActions writes fixture action records (see Fixtures.Actions).
+// putFixtureActions writes the fixtures' action records, with their app's and
+// merchant's names.
 func putFixtureActions(tx Tx, actions []ActionRecord) error {
 	for _, a := range actions {
 		if a.ID == "" {
@@ -344,6 +345,12 @@ func putFixtureActions(tx Tx, actions []ActionRecord) error {
 		}
 		// Fixtures are data like any request's: what they say was sent is masked.
 		a.MessageReceived, a.MessageSent = carddata.Mask(a.MessageReceived), carddata.Mask(a.MessageSent)
+		if app, err := tx.App(a.AppID); err == nil && a.AppName == "" {
+			a.AppName = app.Name
+		}
+		if m, err := tx.Merchant(a.MerchantID); err == nil && a.MerchantName == "" {
+			a.MerchantName = m.Name
+		}
 		if err := tx.PutAction(a); err != nil {
 			return err
 		}

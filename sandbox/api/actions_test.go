@@ -3,7 +3,9 @@ package api_test
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
@@ -148,5 +150,28 @@ func TestActionsOrderAndPaging(t *testing.T) {
 	}
 	if got, _ := env.actionsOf(tok, "?from_time_created=2021-03-22&to_time_created=2021-03-22"); len(got) != 3 {
 		t.Errorf("today: %v", got)
+	}
+}
+
+// A fixture's action is listed and read with the exact id and date it was seeded
+// with, named for its app and merchant (fixtures/README.md, actions).
+func TestFixtureActions(t *testing.T) {
+	env := mustSandbox(t)
+	env.MustReseed(func(f *sandbox.Fixtures) {
+		f.Actions = append(f.Actions, sandbox.ActionRecord{
+			ID: "ACT_SeededAction000000000000000001", Type: "SALE", TimeCreated: time.Date(2021, 3, 1, 8, 0, 0, 0, time.UTC),
+			Resource: "TRANSACTIONS", ResourceID: apitest.CapturedOne, ResourceStatus: "CAPTURED", Version: "2021-03-22",
+			HTTPResponseCode: "200", ResponseCode: "SUCCESS", AppID: apitest.PartnerApp, MerchantID: apitest.MerchantOne,
+			MessageReceived: `{"card":{"number":"4263970000005262"}}`,
+		})
+	})
+	tok := env.PartnerToken()
+	got := env.Do("GET", "/actions/ACT_SeededAction000000000000000001", apitest.APIHeader(tok), "").JSON(t)
+	if got["time_created"] != "2021-03-01T08:00:00.000Z" || got["app_name"] != "sandbox_partner" ||
+		got["merchant_name"] != "Sandbox Merchant One" || strings.Contains(got["message_received"].(string), "4263970000005262") {
+		t.Errorf("seeded action: %v", got)
+	}
+	if list, _ := env.actionsOf(tok, "?from_time_created=2021-03-01&to_time_created=2021-03-01"); len(list) != 1 {
+		t.Errorf("by date: %v", list)
 	}
 }

@@ -205,6 +205,7 @@ func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
 		l.refer(d, "merchant", string(dv.MerchantID), &dv.MerchantID)
 		l.fixtures.Devices = append(l.fixtures.Devices, dv.toDomain())
 	}
+	l.collectActions(d, doc)
 }
 
 // site returns where the value ptr points to was written.

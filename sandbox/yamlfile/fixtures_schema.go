@@ -26,6 +26,7 @@ type fixturesDoc struct {
 	PricingProfiles []pricingProfileDoc `yaml:"pricing_profiles"`
 	Transactions    []transactionDoc    `yaml:"transactions"`
 	Devices         []deviceDoc         `yaml:"devices"`
+	Actions         []actionRecordDoc   `yaml:"actions"`
 }
 
 // deviceDoc is a card-present terminal, bound to a merchant's transaction-processing
