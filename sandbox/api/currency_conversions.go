@@ -31,12 +31,13 @@ var currencyConversion = operation{
 // rateLookupBody is a POST /currency-conversions body, as PHP, Java, .NET and Node
 // build it: the transaction processing account, channel, amount, currency, country,
 // reference and the card (or a token). Amount and currency are checked by the
-// handler, after the body's shape, in GP's spelling of the missing member.
+// handler, after the body's shape, in GP's spelling of the missing member: an empty
+// one, as Node sends it, is missing (its DccCardNotPresent test expects 40005).
 type rateLookupBody struct {
 	accountBody
 	Channel       string            `json:"channel" gp:"enum=CP|CNP"`
-	Amount        string            `json:"amount" gp:"digits,max=50"`
-	Currency      string            `json:"currency" gp:"min=3,max=3"`
+	Amount        string            `json:"amount" gp:"digits,min=0,max=50"` // Node sends "" when given none
+	Currency      string            `json:"currency" gp:"min=0,max=3"`
 	Country       string            `json:"country" gp:"min=2,max=2"`
 	Reference     string            `json:"reference" gp:"max=100"`
 	PaymentMethod paymentMethodBody `json:"payment_method" gp:"required"`
@@ -51,6 +52,8 @@ func (b rateLookupBody) check() error {
 		return sandbox.MissingFields(": amount")
 	case b.Currency == "":
 		return sandbox.MissingFields(": currency")
+	case len(b.Currency) != 3:
+		return sandbox.InvalidField("currency")
 	}
 	return checkCardRequest(b.PaymentMethod, storedCredentialBody{})
 }

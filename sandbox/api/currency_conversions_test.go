@@ -94,6 +94,8 @@ func TestCurrencyConversionErrors(t *testing.T) {
 		{rateBody("1511", "EUR", "4000000000005262"), apitest.Err(400, "INVALID_REQUEST_DATA", "40090", "card.number value is invalid. Please check the format and data provided is correct.")},
 		{rateBody("", "EUR", "4006097467207025"), apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields : amount")},
 		{rateBody("1511", "", "4006097467207025"), apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields : currency")},
+		{strings.TrimSuffix(rateBody("", "EUR", "4006097467207025"), "}") + `,"amount":""}`, apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields : amount")},
+		{rateBody("1511", "EURO", "4006097467207025"), apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "currency contains unexpected data")},
 	}
 	for _, c := range cases {
 		if got := env.Do("POST", "/currency-conversions", apitest.APIHeader(tok), c.body).GPError(t); got != c.want {
@@ -110,7 +112,7 @@ func TestCurrencyConversionErrors(t *testing.T) {
 	if got := env.Do("POST", "/transactions", apitest.APIHeader(tok), dccSale("100", "AUTO", "DCC_nope")).GPError(t); got != unknown {
 		t.Errorf("unknown rate: %+v", got)
 	}
-	if got, _ := env.actionsOf(tok, "?resource=CURRENCY_CONVERSIONS&http_response_code=400"); len(got) != 3 {
+	if got, _ := env.actionsOf(tok, "?resource=CURRENCY_CONVERSIONS&http_response_code=400"); len(got) != 5 {
 		t.Errorf("refused lookups recorded: %v", got)
 	}
 }
