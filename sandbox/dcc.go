@@ -134,6 +134,14 @@ type RateLookupRequest struct {
 	Card        CardInput
 	TokenID     string
 	Idempotency Idempotency
+	Scripted    *ScriptedRate // a scenario's rate instead of the table's
+}
+
+// ScriptedRate is the rate a scenario makes a lookup answer: an exchange rate, or
+// status NOT_AVAILABLE.
+type ScriptedRate struct {
+	ExchangeRate string
+	Status       string
 }
 
 // LookUpRate answers a rate for the card and the amount from the rate table: the
@@ -164,9 +172,23 @@ func (s *Service) LookUpRate(c Caller, req RateLookupRequest) (RateLookup, error
 		if rate, ok := dccRates[req.Currency]; ok && number != NoDCCCard {
 			r.Status, r.PayerCurrency, r.ExchangeRate = RateAvailable, rate.PayerCurrency, rate.Rate
 		}
+		scriptRate(&r, req.Scripted)
 		return r.ID, r, tx.PutRateLookup(r)
 	})
 	return v, err
+}
+
+// scriptRate applies a scenario's rate: NOT_AVAILABLE, or an exchange rate, the
+// payer's currency the table's for the currency (USD when the table has none) [SB].
+func scriptRate(r *RateLookup, s *ScriptedRate) {
+	switch {
+	case s == nil:
+	case s.Status == RateNotAvailable:
+		r.Status, r.PayerCurrency, r.ExchangeRate = RateNotAvailable, "", ""
+	default:
+		r.Status, r.ExchangeRate = RateAvailable, s.ExchangeRate
+		r.PayerCurrency = orDefault(dccRates[r.Currency].PayerCurrency, "USD")
+	}
 }
 
 // rateIDPattern is a well-formed rate id [SB].

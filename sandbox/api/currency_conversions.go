@@ -19,7 +19,7 @@ var currencyConversion = operation{
 		r, err := s.svc.LookUpRate(c.caller, sandbox.RateLookupRequest{
 			MerchantID: c.vars["merchant_id"], AccountID: req.AccountID, AccountName: req.AccountName,
 			Channel: req.Channel, Amount: req.Amount, Currency: req.Currency, Country: req.Country,
-			Reference: req.Reference, Card: card, TokenID: req.PaymentMethod.ID, Idempotency: c.idem,
+			Reference: req.Reference, Card: card, TokenID: req.PaymentMethod.ID, Idempotency: c.idem, Scripted: c.rate,
 		})
 		if err != nil {
 			return nil, err

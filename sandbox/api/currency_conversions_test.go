@@ -116,3 +116,44 @@ func TestCurrencyConversionErrors(t *testing.T) {
 		t.Errorf("refused lookups recorded: %v", got)
 	}
 }
+
+// A scenario's rate replaces the table's: another exchange rate, which the payment
+// naming it follows, or NOT_AVAILABLE (scenarios/README.md, rate).
+func TestCurrencyConversionScenario(t *testing.T) {
+	env := mustSandbox(t)
+	if r := env.MustInstallScenario(`version: 1
+name: dcc-rates
+rules:
+  - when: {operation: currency_conversion, body: {currency: EUR}}
+    then: {rate: {exchange_rate: "0.857"}}
+  - when: {operation: currency_conversion}
+    then: {rate: {status: NOT_AVAILABLE}}
+`); r.Status != 200 {
+		t.Fatalf("install: %d %s", r.Status, r.Body)
+	}
+	tok := env.PartnerToken()
+	h := apitest.APIHeader(tok, "X-Sandbox-Scenario", "dcc-rates")
+	rate := env.Do("POST", "/currency-conversions", h, rateBody("1511", "EUR", "4006097467207025")).JSON(t)
+	if rate["status"] != "AVAILABLE" || rate["exchange_rate"] != "0.857" || rate["payer_amount"] != "1294" {
+		t.Fatalf("scripted rate: %v", rate)
+	}
+	sale := env.MustCharge(tok, dccSale("1511", "AUTO", rate["id"].(string)))
+	if field(sale, "currency_conversion", "payer_amount") != "1294" { // 1511 × 0.857 = 1294.927, rounded down
+		t.Errorf("sale at the scripted rate: %v", sale["currency_conversion"])
+	}
+	none := env.Do("POST", "/currency-conversions", h, rateBody("1000", "USD", "4006097467207025")).JSON(t)
+	if none["status"] != "NOT_AVAILABLE" || none["exchange_rate"] != nil {
+		t.Errorf("scripted NOT_AVAILABLE: %v", none)
+	}
+	bad := env.Do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, `version: 1
+name: bad-rate
+rules:
+  - when: {operation: transaction}
+    then: {rate: {exchange_rate: "0.8571"}}
+`)
+	want := `body:5:18: rules[0].then.rate: rate.exchange_rate: must be a rate of at most three decimals such as \"0.857\", got \"0.8571\"; ` +
+		`body:5:18: rules[0].then.rate: rate applies only to the currency_conversion operation (POST /currency-conversions), not transaction`
+	if got := bad.GPError(t); got != apitest.Err(400, "INVALID_REQUEST_DATA", "40213", strings.ReplaceAll(want, `\"`, `"`)) {
+		t.Errorf("a bad rate outcome: %d %s", bad.Status, bad.Body)
+	}
+}

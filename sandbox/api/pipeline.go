@@ -86,8 +86,9 @@ type call struct {
 	req      any        // the checked body decoded into the operation's typed request (a pointer to it)
 	version  string
 	idem     sandbox.Idempotency
-	issuer   string               // the issuer result a scenario scripts; "" for the card's own
-	terminal sandbox.Presentation // what a scenario scripts at the terminal; zero for its own
+	issuer   string                // the issuer result a scenario scripts; "" for the card's own
+	rate     *sandbox.ScriptedRate // the DCC rate a scenario scripts; nil for the table's
+	terminal sandbox.Presentation  // what a scenario scripts at the terminal; zero for its own
 
 	refuseDuplicate bool // a scenario refuses a payment that repeats an earlier one
 }
