@@ -69,6 +69,23 @@ var failedActions = map[Operation][2]string{
 	OpCurrencyConversion:  {ResourceCurrencyConversions, "RATE_LOOKUP"},
 }
 
+// ActionsKept is how many action records the sandbox keeps, the newest: a refused or
+// adjusted request leaves a record, and a long run of them must not grow the store
+// without bound [SB].
+const ActionsKept = 10000
+
+// maxMessageKept is how much of a request's body an action record keeps [SB].
+const maxMessageKept = 4096
+
+// keptMessage is a message as an action record keeps it: at most maxMessageKept
+// bytes, cut short with "…" (after its card members were masked).
+func keptMessage(s string) string {
+	if len(s) <= maxMessageKept {
+		return s
+	}
+	return carddata.Mask(s[:maxMessageKept]) + "…" // the cut may end in what reads as a card number: masked again
+}
+
 // ActionRecord is one recorded action, GET /actions: what a request did to which
 // resource, with what answer. Successful actions are written in the Update of the
 // action itself; a refused request is written on its own, as nothing else is.
@@ -161,13 +178,13 @@ func recordAction(tx Tx, c Caller, v any, now time.Time) error {
 		return nil
 	}
 	rec.TimeCreated, rec.HTTPResponseCode = now, "200"
-	rec.Version, rec.MessageReceived = c.Request.Version, c.Request.Received
+	rec.Version, rec.MessageReceived = c.Request.Version, keptMessage(c.Request.Received)
 	rec.AppID, rec.AppName = c.App.ID, c.App.Name
 	rec.MessageSent = answerSummary(map[string]any{
 		"id": rec.ResourceID, "status": rec.ResourceStatus,
 		"action": map[string]string{"id": rec.ID, "type": rec.Type, "result_code": rec.ResponseCode},
 	})
-	return tx.PutAction(rec)
+	return tx.PutAction(rec, ActionsKept)
 }
 
 // answerSummary is the JSON of what an answer said.
@@ -198,7 +215,7 @@ func (s *Service) RecordRefusal(c Caller, op Operation, httpStatus int, refusal 
 			ID: "ACT_" + s.ids.Alphanumeric(30), Type: kind[1], TimeCreated: now, Resource: kind[0],
 			Version: c.Request.Version, HTTPResponseCode: strconv.Itoa(httpStatus), ResponseCode: gp.Code,
 			AppID: c.App.ID, AppName: c.App.Name, MerchantID: c.App.MerchantID,
-			MessageReceived: c.Request.Received,
+			MessageReceived: keptMessage(c.Request.Received),
 			MessageSent: carddata.Mask(answerSummary(map[string]string{
 				"error_code": gp.Code, "detailed_error_code": gp.Detail, "detailed_error_description": gp.Description,
 			})),
@@ -206,7 +223,7 @@ func (s *Service) RecordRefusal(c Caller, op Operation, httpStatus int, refusal 
 		if m, err := tx.Merchant(rec.MerchantID); err == nil {
 			rec.MerchantName = m.Name
 		}
-		return tx.PutAction(rec)
+		return tx.PutAction(rec, ActionsKept)
 	})
 }
 
@@ -329,10 +346,10 @@ func (s *Service) GetAction(c Caller, id, path string) (ActionRecord, error) {
 
 // actionTx is the store's part for action records.
 type actionTx interface {
-	// Action reads one action record; PutAction writes it; Actions lists every one
-	// in id order.
+	// Action reads one action record; PutAction writes it and forgets the oldest
+	// when more than keep are kept; Actions lists every one in id order.
 	Action(id string) (ActionRecord, error)
-	PutAction(ActionRecord) error
+	PutAction(a ActionRecord, keep int) error
 	Actions() ([]ActionRecord, error)
 }
 
@@ -351,7 +368,7 @@ func putFixtureActions(tx Tx, actions []ActionRecord) error {
 		if m, err := tx.Merchant(a.MerchantID); err == nil && a.MerchantName == "" {
 			a.MerchantName = m.Name
 		}
-		if err := tx.PutAction(a); err != nil {
+		if err := tx.PutAction(a, ActionsKept); err != nil {
 			return err
 		}
 	}
