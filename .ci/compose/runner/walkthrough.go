@@ -1,4 +1,4 @@
-// Command walkthrough is the compose example's test runner: the README's walkthrough
+// Command walkthrough is the compose example's test runner: a walkthrough of the API
 // (token → adjustment with gratuity → repeated key 409 → order FOR_REVIEW → order)
 // against the sandbox at $SANDBOX_URL, with the standard library only, so that it runs
 // with `go run` in a plain Go image. It exits 1 when any step answers otherwise.
