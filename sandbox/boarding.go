@@ -523,7 +523,7 @@ func sortMerchants(ms []Merchant, desc bool) {
 // pageOf is page (from 1) of size n of all.
 func pageOf[T any](all []T, page, n int) []T {
 	start := (page - 1) * n
-	if start >= len(all) {
+	if start >= len(all) || start < 0 {
 		return []T{}
 	}
 	return all[start:min(start+n, len(all))]

@@ -490,6 +490,21 @@ func NotFoundTransactionDetail(id, path string) *Error {
 	return newError(CodeResourceNotFound, "40118", "Transactions "+id+" not found at this "+path)
 }
 
+// NotFoundAction: an action id the app has no action for, naming the path asked [GP].
+func NotFoundAction(id, path string) *Error {
+	return newError(CodeResourceNotFound, "40118", "Actions "+id+" not found at this "+path)
+}
+
+// NotFoundRate: a currency_conversion id the app has looked no rate up as [SB].
+func NotFoundRate(id string) *Error {
+	return newError(CodeResourceNotFound, "40008", "Currency conversion "+id+" not found at this location.")
+}
+
+// MerchantNameNotMatched: a merchant_name filter naming no merchant of the token [GP].
+func MerchantNameNotMatched() *Error {
+	return newError(CodeActionNotAuthorized, "40003", "Token does not match merchant_name in the request")
+}
+
 // InvalidFilterValue: a reporting filter with a value GP does not know.
 func InvalidFilterValue(name string) *Error {
 	return newError(CodeInvalidRequestData, "40097", "Invalid Value provided in the input field - "+name)

@@ -84,6 +84,7 @@ type LifecycleRequest struct {
 	Amount         string // empty: the operation's default
 	GratuityAmount string
 	Lodging        *Lodging
+	RateID         string // currency_conversion.id: a looked-up DCC rate (dcc.go)
 	Version        string
 	Idempotency    Idempotency
 }
@@ -138,6 +139,12 @@ func (s *Service) changeTransaction(tx Tx, c Caller, req LifecycleRequest, now t
 	out, err := s.apply(tx, c, req, t, now)
 	if err != nil {
 		return Transaction{}, err
+	}
+	answer := &out[len(out)-1]
+	if req.RateID != "" {
+		if answer.CurrencyConversion, err = convertWithRate(tx, c, req.MerchantID, req.RateID, answer.Amount); err != nil {
+			return Transaction{}, err
+		}
 	}
 	for _, w := range out {
 		if err := tx.PutTransaction(w); err != nil {

@@ -56,8 +56,9 @@ func (s *Service) Clock() Clock { return s.clock }
 
 // Caller is an authenticated API client: its token and its app.
 type Caller struct {
-	Token Token
-	App   App
+	Token   Token
+	App     App
+	Request CallRequest // what the request carried, for its action record
 }
 
 // Sees reports whether the caller may see a record of merchant owner when asked through
@@ -104,7 +105,7 @@ const (
 // is no request of a client), in the order the wire contract presents them.
 func Operations() []Operation {
 	ops := append([]Operation{OpAccessToken, OpAdjustment, OpOrder}, CardPresentOperations...)
-	return append(append(ops, BoardingOperations...), SettlementOperations...)
+	return append(append(append(ops, BoardingOperations...), SettlementOperations...), BackOfficeOperations...)
 }
 
 // Idempotency describes the idempotency key of a request and, in replay mode, what
@@ -213,7 +214,7 @@ func (s *Service) Authorize(c Caller, op Operation) error {
 // with the same views, so the client gets the first answer again byte for byte, and
 // the domain never deals in wire shapes.
 func execute[T any](s *Service, c Caller, idem Idempotency, kind string, action func(tx Tx, now time.Time) (string, T, error)) (T, bool, error) {
-	run := &execution[T]{s: s, appID: c.App.ID, idem: idem, kind: kind, action: action}
+	run := &execution[T]{s: s, caller: c, appID: c.App.ID, idem: idem, kind: kind, action: action}
 	err := s.store.Update(run.update)
 	return run.value, run.replayed, err
 }
@@ -223,6 +224,7 @@ func execute[T any](s *Service, c Caller, idem Idempotency, kind string, action 
 // heap, the caller's whole App included: one allocation instead of four per action.
 type execution[T any] struct {
 	s        *Service
+	caller   Caller // whose action it is, for its action record
 	appID    string
 	idem     Idempotency
 	kind     string
@@ -252,6 +254,9 @@ func (r *execution[T]) update(tx Tx) error {
 		return err
 	}
 	r.value = v
+	if err := recordAction(tx, r.caller, v, now); err != nil {
+		return err
+	}
 	if idem.Key == "" {
 		return nil
 	}
@@ -289,8 +294,11 @@ func recentKey(tx Tx, appID string, idem Idempotency, now time.Time) (rec Idempo
 func storedKey(key string) string { return carddata.KeyWithout(key) }
 
 // duplicateOf builds the 409 for a consumed key, naming the first resource and, for
-// orders, its current status.
+// orders and rate lookups, its current status.
 func duplicateOf(tx Tx, rec IdempotencyRecord) error {
+	if rec.Kind == "currency_conversion" {
+		return duplicateRate(tx, rec)
+	}
 	if rec.Kind != "order" {
 		return DuplicateAction(rec.ResourceID, "")
 	}
@@ -350,6 +358,7 @@ type Fixtures struct {
 	Accounts        []MerchantAccount // the merchants' accounts (merchant_accounts.go)
 	Deposits        []Deposit
 	Disputes        []Dispute
+	Actions         []ActionRecord
 }
 
 const fixturesLoadedMeta = "fixtures_loaded"
@@ -472,7 +481,10 @@ func putFixtures(tx Tx, f Fixtures) error {
 	if err := putFixtureDevices(tx, f.Devices); err != nil {
 		return err
 	}
-	return putSettlementFixtures(tx, f)
+	if err := putSettlementFixtures(tx, f); err != nil {
+		return err
+	}
+	return putFixtureActions(tx, f.Actions)
 }
 
 // Action is the action block of a response: what the last request did.

@@ -39,6 +39,9 @@ type InspectTx interface {
 type Tx interface {
 	boardingTx
 	settlementTx // deposits and disputes (settlement.go)
+	actionTx
+	rateTx
+	paymentMethodListTx
 	App(id string) (App, error)
 	PutApp(App) error
 	Merchant(id string) (Merchant, error)

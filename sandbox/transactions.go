@@ -91,6 +91,7 @@ type TransactionRequest struct {
 	SurchargeAmount string
 	Card            CardInput
 	TokenID         string      // payment_method.id: pay with a stored payment method (tokenCard)
+	RateID          string      // currency_conversion.id: a looked-up DCC rate (dcc.go)
 	Encryption      *Encryption // an encrypted track's scheme, recorded on the transaction
 	IssuerResult    string      // a scenario's scripted issuer result ("00" approves); "" for the card's own
 	Version         string
@@ -195,6 +196,9 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		t.Amount = "0"
 	}
 	t.AuthorizationAmount = t.Amount
+	if t.CurrencyConversion, err = convertWithRate(tx, c, req.MerchantID, req.RateID, t.Amount); err != nil {
+		return Transaction{}, cardData{}, err
+	}
 	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.PaymentMethod.ID = req.TokenID
 	t.Action = s.newAction(c, actionType(action), now)
@@ -391,6 +395,8 @@ type Transaction struct {
 	Card           StoredCard  `json:"card,omitempty"`
 	Encryption     *Encryption `json:"encryption,omitempty"` // an encrypted track's scheme
 	Lodging        *Lodging    `json:"lodging,omitempty"`    // the last incremental authorization's
+	// The conversion of its amount at the DCC rate the request named (dcc.go).
+	CurrencyConversion *Conversion `json:"currency_conversion,omitempty"`
 
 	// DuplicateOf names the earlier approved payment this one repeats (same card,
 	// amount, currency and reference within the duplicate window) [SB].

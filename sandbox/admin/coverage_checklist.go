@@ -163,7 +163,7 @@ var checklist = slices.Concat([]checkItem{
 	{ID: "error.pin_refund", Group: "error paths", Title: "Chip refund with a PIN refused",
 		By: "400 INVALID_REQUEST_DATA 40029", Source: "Java/.NET CreditTrackData_RefundChip_Rejected",
 		matches: func(o *observation) bool { return o.failedWith(400, "40029") }},
-
+}, backOfficeItems(), []checkItem{
 	{ID: "notification.delivered", Group: "notifications", Title: "Notification delivered",
 		By: "a notification whose listener answered 2xx (the notification log, not the journal)", Source: "GP's status_url notifications (orders, device requests)"},
 	{ID: "notification.retried", Group: "notifications", Title: "Notification retried",

@@ -228,6 +228,7 @@ func TestCoverageChecklistGroups(t *testing.T) {
 		{"card tokens", []string{"card_token"}},
 		{"terminal", []string{"terminal.sale"}},
 		{"error paths", []string{"error.not_found", "error.duplicate", "error.missing_fields", "error.permission", "error.invalid_action", "error.over_limit", "error.pin_refund"}},
+		{"back office", []string{"report.actions", "report.action_detail", "dcc.rate", "report.stored_cards"}},
 		{"notifications", []string{"notification.delivered", "notification.retried"}},
 		{"merchants", []string{"merchant.board", "merchant.detail", "merchant.list", "merchant.edit", "merchant.document",
 			"account.list", "account.detail", "account.edit", "account.addresses"}},

@@ -40,6 +40,9 @@ func lifecycleOperation[B lifecycleBody](op sandbox.Operation) operation {
 			if err := b.fill(&req); err != nil {
 				return nil, err
 			}
+			if conv, ok := any(b).(interface{ rateID() string }); ok {
+				req.RateID = conv.rateID()
+			}
 			t, err := s.svc.ChangeTransaction(c.caller, req)
 			if err != nil {
 				return nil, err
@@ -50,12 +53,14 @@ func lifecycleOperation[B lifecycleBody](op sandbox.Operation) operation {
 }
 
 // currencyConversionBody is the DCC rate id: {"id": ...} from every SDK, the bare id
-// from .NET on capture and reversal. Accepted and not used.
+// from .NET on capture and reversal. The payment echoes its amount converted at it.
 type currencyConversionBody struct {
 	CurrencyConversion struct {
 		ID string `json:"id" gp:"max=50"`
 	} `json:"currency_conversion" gp:"or-id"`
 }
+
+func (b currencyConversionBody) rateID() string { return b.CurrencyConversion.ID }
 
 type captureBody struct {
 	Amount         string `json:"amount" gp:"digits,max=50"`

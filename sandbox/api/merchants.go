@@ -3,15 +3,10 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"net/url"
-	"slices"
-	"strconv"
-	"time"
 
 	"github.com/gorilla/mux"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // Merchant boarding and the merchants' accounts, as the Java, .NET and PHP SDKs'
@@ -198,16 +193,16 @@ var listMerchants = operation{
 	authenticated: true,
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		v, err := web.Query(c.r)
+		r, err := newQueryReader(c)
 		if err != nil {
 			return nil, err
 		}
 		q := sandbox.MerchantQuery{Page: 1, PageSize: defaultPageSize, Order: "ASC", OrderBy: "TIME_CREATED"}
-		if err := readPaging(v, &q.Page, &q.PageSize, &q.Order, &q.OrderBy); err != nil {
-			return nil, err
-		}
-		if err := firstErr(choose(v, "status", &q.Status, sandbox.MerchantStatuses()...), day(v, "from_time_created", &q.From)); err != nil {
-			return nil, err
+		r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, []string{"TIME_CREATED"})
+		r.choice("status", &q.Status, sandbox.MerchantStatuses()...)
+		r.date("from_time_created", &q.From)
+		if r.err != nil {
+			return nil, r.err
 		}
 		page, err := s.svc.ListMerchants(c.caller, q)
 		if err != nil {
@@ -254,20 +249,20 @@ var listAccounts = operation{
 	pathIDs:       []string{"merchant_id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		v, err := web.Query(c.r)
+		r, err := newQueryReader(c)
 		if err != nil {
 			return nil, err
 		}
 		q := sandbox.AccountQuery{
 			MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, Order: "ASC", OrderBy: "TIME_CREATED",
-			Name: v.Get("name"), ID: v.Get("id"),
+			Name: r.v.Get("name"), ID: r.v.Get("id"),
 		}
-		if err := readPaging(v, &q.Page, &q.PageSize, &q.Order, &q.OrderBy); err != nil {
-			return nil, err
-		}
-		if err := firstErr(choose(v, "status", &q.Status, sandbox.MerchantActive, sandbox.MerchantInactive),
-			day(v, "from_time_created", &q.From), day(v, "to_time_created", &q.To)); err != nil {
-			return nil, err
+		r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, []string{"TIME_CREATED"})
+		r.choice("status", &q.Status, sandbox.MerchantActive, sandbox.MerchantInactive)
+		r.date("from_time_created", &q.From)
+		r.date("to_time_created", &q.To)
+		if r.err != nil {
+			return nil, r.err
 		}
 		page, err := s.svc.ListAccounts(c.caller, q)
 		if err != nil {
@@ -337,17 +332,17 @@ var lookupAddresses = operation{
 	pathIDs:       []string{"merchant_id", "id"},
 	bodyOptional:  true,
 	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		v, err := web.Query(c.r)
+		r, err := newQueryReader(c)
 		if err != nil {
 			return nil, err
 		}
 		q := sandbox.AddressQuery{
 			Page: 1, PageSize: defaultPageSize, AccountID: c.vars["id"],
-			PostalCode: v.Get("postal_code"), Line1: v.Get("line_1"), Line2: v.Get("line_2"),
+			PostalCode: r.v.Get("postal_code"), Line1: r.v.Get("line_1"), Line2: r.v.Get("line_2"),
 		}
 		var order, orderBy string
-		if err := readPaging(v, &q.Page, &q.PageSize, &order, &orderBy); err != nil {
-			return nil, err
+		if r.paging(&q.Page, &q.PageSize, &orderBy, &order, []string{"TIME_CREATED"}); r.err != nil {
+			return nil, r.err
 		}
 		page, err := s.svc.LookupAddresses(c.caller, q)
 		if err != nil {
@@ -355,53 +350,6 @@ var lookupAddresses = operation{
 		}
 		return newAddressListView(page), nil
 	}),
-}
-
-// readPaging reads page, page_size, order and order_by (TIME_CREATED only) [GP].
-func readPaging(v url.Values, page, size *int, order, orderBy *string) error {
-	return firstErr(number(v, "page", page, 1_000_000), number(v, "page_size", size, maxPageSize),
-		choose(v, "order", order, "ASC", "DESC"), choose(v, "order_by", orderBy, "TIME_CREATED"))
-}
-
-func number(v url.Values, name string, dst *int, max int) error {
-	if s := v.Get(name); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > max {
-			return sandbox.InvalidField(name)
-		}
-		*dst = n
-	}
-	return nil
-}
-
-func choose(v url.Values, name string, dst *string, values ...string) error {
-	if s := v.Get(name); s != "" {
-		if !slices.Contains(values, s) {
-			return sandbox.InvalidField(name)
-		}
-		*dst = s
-	}
-	return nil
-}
-
-func day(v url.Values, name string, dst *time.Time) error {
-	if s := v.Get(name); s != "" {
-		t, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			return sandbox.InvalidField(name)
-		}
-		*dst = t
-	}
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // domain converts the members both boarding bodies share.

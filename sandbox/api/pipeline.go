@@ -86,8 +86,9 @@ type call struct {
 	req      any        // the checked body decoded into the operation's typed request (a pointer to it)
 	version  string
 	idem     sandbox.Idempotency
-	issuer   string               // the issuer result a scenario scripts; "" for the card's own
-	terminal sandbox.Presentation // what a scenario scripts at the terminal; zero for its own
+	issuer   string                // the issuer result a scenario scripts; "" for the card's own
+	rate     *sandbox.ScriptedRate // the DCC rate a scenario scripts; nil for the table's
+	terminal sandbox.Presentation  // what a scenario scripts at the terminal; zero for its own
 
 	refuseDuplicate bool   // a scenario refuses a payment that repeats an earlier one
 	disputeStage    string // a scenario disputes the payment when it is deposited
@@ -106,12 +107,12 @@ func (s *Server) endpoint(op operation) http.Handler {
 		}
 		c, err := s.prepare(w, r, op)
 		if err != nil {
-			web.WriteError(w, r, err)
+			s.refuse(w, r, op, c, err)
 			return
 		}
 		d, err := s.decide(r, op, c)
 		if err != nil {
-			web.WriteError(w, r, err)
+			s.refuse(w, r, op, c, err)
 			return
 		}
 		if d.Matched() {
@@ -120,7 +121,7 @@ func (s *Server) endpoint(op operation) http.Handler {
 		}
 		body, err := s.execute(op, c)
 		if err != nil {
-			web.WriteError(w, r, err)
+			s.refuse(w, r, op, c, err)
 			return
 		}
 		web.WriteBody(w, r, http.StatusOK, body)
@@ -141,21 +142,23 @@ func (s *Server) execute(op operation, c *call) ([]byte, error) {
 }
 
 // prepare runs every check that comes before execution. Nothing here writes to the
-// store, so a request it rejects leaves no trace (and its idempotency key stays free).
+// store, so a request it rejects leaves no trace but its action record (refuse; and
+// its idempotency key stays free). The call is returned with a refusal too, holding
+// what the checks learnt (the caller, once authenticated).
 func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (*call, error) {
 	c := &call{r: r, vars: pathVars(r)}
 	idemKey, err := s.authenticate(r, op, c)
 	if err != nil {
-		return nil, err
+		return c, err
 	}
 	for _, name := range op.pathIDs {
 		v, present := c.vars[name]
 		if present && (v == "" || len(v) > maxHeaderValue || !web.ValidText(v)) {
-			return nil, sandbox.InvalidURLField(name)
+			return c, sandbox.InvalidURLField(name)
 		}
 	}
 	if err := s.readRequest(w, r, op, c); err != nil {
-		return nil, err
+		return c, err
 	}
 	if idemKey != "" {
 		c.idem = sandbox.Idempotency{Key: idemKey} // Request: see script
@@ -181,6 +184,7 @@ func (s *Server) authenticate(r *http.Request, op operation, c *call) (string, e
 		return "", err
 	}
 	rec.Version = c.version
+	c.caller.Request.Version = c.version
 	idemKey, err := idempotencyHeader(r)
 	if err != nil {
 		return "", err
@@ -195,6 +199,7 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operatio
 	if c.body, err = web.ReadObject(w, r, op.bodyOptional); err != nil {
 		return err
 	}
+	c.caller.Request.Received = received(op, c.body)
 	c.req, err = op.handler.decode(op.fields, c.body)
 	return err
 }

@@ -35,4 +35,5 @@ func (s *Server) Register(r *mux.Router) {
 		r.Handle(prefix+"/payment-methods/{id}", s.endpoint(deletePaymentMethod)).Methods(http.MethodDelete)
 		r.Handle(prefix+"/devices", s.endpoint(deviceOp)).Methods(http.MethodPost)
 	}
+	s.registerBackOffice(r)
 }

@@ -120,6 +120,9 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	}
 	c.refuseDuplicate = o.DuplicateCharge == scenario.DuplicateRefuse
 	c.disputeStage = o.Dispute
+	if r := o.Rate; r != nil {
+		c.rate = &sandbox.ScriptedRate{ExchangeRate: r.ExchangeRate, Status: r.Status}
+	}
 	if t := o.Terminal; t != nil {
 		c.terminal = sandbox.Presentation{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome, Result: t.Result}
 	}

@@ -161,6 +161,7 @@ func runCorpusEntry(t *testing.T, e, answered corpusEntry, op string) string {
 		vars["account_id"] = layoutTKA
 	}
 	setUpCorpusEntry(env, token, e, op, vars)
+	setUpBackOfficeEntry(env, token, e, op, vars)
 	if e.Path == "/devices" {
 		setUpDeviceEntry(env, token, e, op, vars)
 	}

@@ -3,15 +3,11 @@ package api
 import (
 	"encoding/base64"
 	"net/http"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // registerSettlement puts the settlement, deposit and dispute routes on r, at their
@@ -29,79 +25,6 @@ func (s *Server) registerSettlement(r *mux.Router) {
 		r.Handle(prefix+"/disputes/{id}/challenge", s.endpoint(challengeDispute)).Methods(http.MethodPost)
 		r.Handle(prefix+"/disputes/{id}/documents/{doc_id}", s.endpoint(getDisputeDocument)).Methods(http.MethodGet)
 	}
-}
-
-// queryReader reads a reporting query string: a parameter with a value it cannot have
-// is 40213 naming it [SB], a brand GP does not know 40097 [GP]; parameters it does not
-// know are ignored, as GP's reporting endpoints ignore the SDKs' empty ones.
-type queryReader struct {
-	v   url.Values
-	err error
-}
-
-func (r *queryReader) fail(err error) {
-	if r.err == nil {
-		r.err = err
-	}
-}
-
-func (r *queryReader) number(name string, dst *int, max int) {
-	if s := r.v.Get(name); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > max {
-			r.fail(sandbox.InvalidField(name))
-			return
-		}
-		*dst = n
-	}
-}
-
-func (r *queryReader) date(name string, dst *time.Time) {
-	if s := r.v.Get(name); s != "" {
-		t, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			r.fail(sandbox.InvalidField(name))
-			return
-		}
-		*dst = t
-	}
-}
-
-func (r *queryReader) choice(name string, dst *string, values ...string) {
-	if s := r.v.Get(name); s != "" {
-		if !slices.Contains(values, s) {
-			r.fail(sandbox.InvalidField(name))
-			return
-		}
-		*dst = s
-	}
-}
-
-// paging reads page, page_size, order_by and order.
-func (r *queryReader) paging(page, size *int, orderBy, order *string, orderings []string) {
-	r.number("page", page, 1_000_000)
-	r.number("page_size", size, maxPageSize)
-	r.choice("order_by", orderBy, orderings...)
-	r.choice("order", order, "ASC", "DESC")
-}
-
-// account checks account_name and account_id, which the SDKs send from the token's
-// data account: one the app does not hold is GP's 40003.
-func (r *queryReader) account(app sandbox.App) {
-	name, id := r.v.Get("account_name"), r.v.Get("account_id")
-	if name == "" && id == "" {
-		return
-	}
-	if !slices.ContainsFunc(app.Accounts, func(a sandbox.Account) bool {
-		return (name == "" || a.Name == name) && (id == "" || a.ID == id)
-	}) {
-		r.fail(sandbox.AccountNotMatched())
-	}
-}
-
-func newQueryReader(c *call) (*queryReader, error) {
-	v, err := web.Query(c.r)
-	return &queryReader{v: v}, err
 }
 
 // listSettlementTransactions is GET /settlement/transactions: the transactions the
@@ -211,7 +134,7 @@ func disputeQuery(c *call, settlement bool) (sandbox.DisputeQuery, error) {
 	// The Java SDK sends the settlement list's status as STATUS [GP].
 	status := orFirst(v.Get("status"), v.Get("STATUS"))
 	if status != "" && !slices.Contains(sandbox.DisputeStatuses, status) {
-		r.fail(sandbox.InvalidField("status"))
+		r.invalid("status")
 	}
 	q.Status = status
 	r.choice("stage", &q.Stage, sandbox.DisputeStages...)

@@ -3,8 +3,6 @@ package api
 import (
 	"net/url"
 	"slices"
-	"strconv"
-	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
@@ -54,49 +52,16 @@ func transactionQuery(v url.Values) (sandbox.TransactionQuery, error) {
 		Authcode: v.Get("authcode"), NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"),
 		Name: v.Get("name"), TokenFirst6: v.Get("token_first6"), TokenLast4: v.Get("token_last4"),
 	}
-	number := func(name string, dst *int, max int) error {
-		if s := v.Get(name); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 1 || n > max {
-				return sandbox.InvalidField(name)
-			}
-			*dst = n
-		}
-		return nil
-	}
-	date := func(name string, dst *time.Time) error {
-		if s := v.Get(name); s != "" {
-			t, err := time.Parse(time.DateOnly, s)
-			if err != nil {
-				return sandbox.InvalidField(name)
-			}
-			*dst = t
-		}
-		return nil
-	}
-	choice := func(name string, dst *string, values ...string) error {
-		if s := v.Get(name); s != "" {
-			if !slices.Contains(values, s) {
-				return sandbox.InvalidField(name)
-			}
-			*dst = s
-		}
-		return nil
-	}
-	for _, err := range []error{
-		number("page", &q.Page, 1_000_000), number("page_size", &q.PageSize, maxPageSize),
-		choice("order_by", &q.OrderBy, sandbox.TransactionOrderings...), choice("order", &q.Order, "ASC", "DESC"),
-		date("from_time_created", &q.From), date("to_time_created", &q.To),
-		choice("type", &q.Type, sandbox.TypeSale, sandbox.TypeRefund),
-		choice("channel", &q.Channel, sandbox.ChannelCP, sandbox.ChannelCNP),
-		choice("payment_method", &q.PaymentMethod, sandbox.ReportingPaymentMethods...),
-		brand(v.Get("brand")), tokenPaymentMethod(v),
-	} {
-		if err != nil {
-			return q, err
-		}
-	}
-	return q, nil
+	r := &queryReader{v: v}
+	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.TransactionOrderings)
+	r.date("from_time_created", &q.From)
+	r.date("to_time_created", &q.To)
+	r.choice("type", &q.Type, sandbox.TypeSale, sandbox.TypeRefund)
+	r.choice("channel", &q.Channel, sandbox.ChannelCP, sandbox.ChannelCNP)
+	r.choice("payment_method", &q.PaymentMethod, sandbox.ReportingPaymentMethods...)
+	r.fail(brand(v.Get("brand")))
+	r.fail(tokenPaymentMethod(v))
+	return q, r.err
 }
 
 // brand refuses a card brand GP does not know with its own tuple (40097) [GP].

@@ -132,7 +132,9 @@ type resourceView struct {
 	ParentResourceID string            `json:"parent_resource_id,omitempty"`
 	BatchID          string            `json:"batch_id"` // "" until the transaction is batched [GP]
 	PaymentMethod    PaymentMethodView `json:"payment_method"`
-	Action           actionView        `json:"action"`
+	// The conversion at the DCC rate the request named (currency_conversions.go).
+	CurrencyConversion *conversionView `json:"currency_conversion,omitempty"`
+	Action             actionView      `json:"action"`
 }
 
 // PaymentMethodView is payment_method of the full resource, also what the admin API
@@ -160,6 +162,7 @@ func newResourceView(t sandbox.Transaction) resourceView {
 		MoneyView: TransactionMoney(t), merchantAccountView: transactionMerchant(t),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: NewPaymentMethodView(t.PaymentMethod), Action: newActionView(t.Action),
+		CurrencyConversion: newConversionView(t.CurrencyConversion),
 	}
 }
 

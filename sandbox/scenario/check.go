@@ -59,6 +59,9 @@ func OutcomeProblems(o Outcome, ops []string) []OutcomeProblem {
 			}
 		}
 	}
+	if o.Rate != nil {
+		ps = append(ps, rateProblems(*o.Rate, hidden, valid)...)
+	}
 	if o.DuplicateCharge != "" {
 		if o.DuplicateCharge != DuplicateRefuse {
 			add("duplicate_charge", "unknown duplicate_charge mode %q (want %s)", carddata.Excerpt(o.DuplicateCharge), DuplicateRefuse)

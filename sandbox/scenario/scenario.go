@@ -102,6 +102,7 @@ type Outcome struct {
 	Idempotency string // "replay" switches the request's key to replay mode
 	Issuer      *Issuer
 	Terminal    *Terminal
+	Rate        *Rate // the DCC rate a currency conversion answers (rate.go)
 	// Probability, when set, is the chance (0 to 1) that the outcome applies to a
 	// call: a draw from the run's seed decides (see Draw); when it does not, the
 	// rule does not apply and the next rule, or the normal behaviour, answers.
@@ -180,7 +181,7 @@ const IdempotencyReplay = "replay"
 // Pass reports whether the outcome leaves the answer as it would be anyway.
 func (o Outcome) Pass() bool {
 	return o.Error == nil && o.Body == nil && o.Delay == 0 && o.Fault == "" && o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil &&
-		o.DuplicateCharge == "" && o.Dispute == ""
+		o.DuplicateCharge == "" && o.Dispute == "" && o.Rate == nil
 }
 
 // String renders an outcome briefly, for logs and listings.
@@ -191,6 +192,9 @@ func (o Outcome) String() string {
 	}
 	if o.Issuer != nil {
 		parts = append(parts, "issuer "+o.Issuer.Result)
+	}
+	if r := o.Rate; r != nil {
+		parts = append(parts, "rate "+strings.TrimSpace(r.Status+" "+r.ExchangeRate))
 	}
 	if t := o.Terminal; t != nil {
 		parts = append(parts, "terminal "+strings.TrimSpace(strings.Join([]string{t.Card, t.EntryMode, t.Tip, t.PIN, t.Outcome, t.Result}, " ")))

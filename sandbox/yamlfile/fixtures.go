@@ -210,6 +210,7 @@ func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
 		l.fixtures.Devices = append(l.fixtures.Devices, dv.toDomain())
 	}
 	l.collectSettlement(d, doc)
+	l.collectActions(d, doc)
 }
 
 // site returns where the value ptr points to was written.

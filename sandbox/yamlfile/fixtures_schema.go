@@ -28,6 +28,7 @@ type fixturesDoc struct {
 	Devices         []deviceDoc         `yaml:"devices"`
 	Deposits        []depositDoc        `yaml:"deposits"`
 	Disputes        []disputeDoc        `yaml:"disputes"`
+	Actions         []actionRecordDoc   `yaml:"actions"`
 }
 
 // deviceDoc is a card-present terminal, bound to a merchant's transaction-processing

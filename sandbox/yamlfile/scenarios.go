@@ -201,6 +201,7 @@ type outcomeDoc struct {
 	Idempotency string         `yaml:"idempotency"`
 	Issuer      *issuerDoc     `yaml:"issuer"`
 	Terminal    *terminalDoc   `yaml:"terminal"`
+	Rate        *rateDoc       `yaml:"rate"`
 	Probability *probability   `yaml:"probability"`
 	// DuplicateCharge "refuse" refuses a payment that repeats an earlier one.
 	DuplicateCharge string `yaml:"duplicate_charge"`
@@ -233,6 +234,13 @@ type terminalDoc struct {
 
 func (t terminalDoc) value() scenario.Terminal {
 	return scenario.Terminal{Card: t.Card, EntryMode: t.EntryMode, Tip: t.Tip, PIN: t.PIN, Outcome: t.Outcome, Result: t.Result}
+}
+
+// rateDoc scripts a currency conversion's rate: "rate: {exchange_rate: "0.857"}" or
+// "rate: {status: NOT_AVAILABLE}".
+type rateDoc struct {
+	ExchangeRate string `yaml:"exchange_rate"`
+	Status       string `yaml:"status"`
 }
 
 // issuerDoc scripts the issuer's answer: "issuer: {result: "51"}".
@@ -410,17 +418,17 @@ func checkOutcome(d *decoder, o *outcomeDoc, notification bool, ops operations) 
 		d.addf(l.node, l.path, format, args...)
 	}
 	if o.Pass {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Probability != nil || o.DuplicateCharge != "" || o.Dispute != "" {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Delay != "" || o.Fault != "" || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Rate != nil || o.Probability != nil || o.DuplicateCharge != "" || o.Dispute != "" {
 			problem(&o.Pass, "pass cannot be combined with other outcome fields")
 		}
 		return
 	}
 	if o.Probability != nil && o.Status == 0 && o.Error == nil && o.Body == nil && o.Delay == "" && o.Fault == "" &&
-		o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil && o.DuplicateCharge == "" && o.Dispute == "" {
+		o.Idempotency == "" && o.Issuer == nil && o.Terminal == nil && o.Rate == nil && o.DuplicateCharge == "" && o.Dispute == "" {
 		problem(&o.Probability, "probability needs an outcome to apply by chance: with nothing else the outcome is pass")
 	}
 	if notification {
-		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.DuplicateCharge != "" || o.Dispute != "" {
+		if o.Status != 0 || o.Error != nil || o.Body != nil || o.Apply || o.Idempotency != "" || o.Issuer != nil || o.Terminal != nil || o.Rate != nil || o.DuplicateCharge != "" || o.Dispute != "" {
 			d.addf(at.node, at.path, "a notification outcome has only delay and fault (drop or duplicate)")
 		}
 		if o.Fault != "" && o.Fault != scenario.FaultDrop && o.Fault != scenario.FaultDuplicate {
@@ -472,6 +480,8 @@ func (o *outcomeDoc) member(key string) any {
 		return &o.Issuer
 	case "terminal":
 		return &o.Terminal
+	case "rate":
+		return &o.Rate
 	case "duplicate_charge":
 		return &o.DuplicateCharge
 	case "dispute":
@@ -529,6 +539,9 @@ func (o *outcomeDoc) toOutcome() scenario.Outcome {
 	if o.Terminal != nil {
 		t := o.Terminal.value()
 		out.Terminal = &t
+	}
+	if o.Rate != nil {
+		out.Rate = &scenario.Rate{ExchangeRate: o.Rate.ExchangeRate, Status: o.Rate.Status}
 	}
 	if e := o.Error; e != nil {
 		out.Error = &scenario.Error{Code: e.Code, Detail: string(e.Detail), Description: e.Description}

@@ -1,0 +1,21 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+)
+
+// A long body is kept cut short, and a cut that leaves what reads as a card number
+// masks it.
+func TestKeptMessage(t *testing.T) {
+	t.Parallel()
+	short := `{"amount":"100"}`
+	if got := keptMessage(short); got != short {
+		t.Errorf("short: %q", got)
+	}
+	long := strings.Repeat("x", maxMessageKept-16) + "4263970000005262" + "99999"
+	got := keptMessage(long)
+	if len(got) != maxMessageKept+len("…") || !strings.HasSuffix(got, "…") || strings.Contains(got, "4263970000005262") {
+		t.Errorf("long: %d bytes, ends %q", len(got), got[len(got)-24:])
+	}
+}
