@@ -542,6 +542,45 @@ func TestJournalTruncatesLargeBodies(t *testing.T) {
 	}
 }
 
+// Masking lengthens a body (pin=1 is journaled pin="[REDACTED]"), and the journal's
+// 16 KiB cap holds after it: what is kept of a body under the cap, as of one over it,
+// is at most 16 KiB of masked text, marked truncated when masking pushed it past.
+func TestJournalCapHoldsAfterMasking(t *testing.T) {
+	env := mustSandbox(t)
+	form := apitest.APIHeader("", "Content-Type", "application/x-www-form-urlencoded")
+	for name, tc := range map[string]struct {
+		header map[string]string
+		body   string
+	}{
+		"a form of PINs over the cap":  {form, strings.Repeat("pin=1&", 2731)},
+		"a form of PINs under the cap": {form, strings.Repeat("pin=1&", 2700)},
+		"JSON of CVVs under the cap":    {apitest.JSONHeader(), "[" + strings.Repeat(`{"cvv":"1"},`, 1300) + `{"cvv":"1"}]`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			env.Do("DELETE", "/_sandbox/requests", nil, "")
+			env.Do("POST", "/accesstoken", tc.header, tc.body)
+			r := env.Do("GET", "/_sandbox/requests", nil, "")
+			var j struct {
+				Requests []struct {
+					Body          json.RawMessage
+					BodyTruncated bool `json:"body_truncated"`
+				}
+			}
+			if err := json.Unmarshal(r.Body, &j); err != nil || len(j.Requests) != 1 {
+				t.Fatalf("%v %s", err, r.Body)
+			}
+			e := j.Requests[0]
+			var kept string
+			if err := json.Unmarshal(e.Body, &kept); err != nil {
+				t.Fatalf("body journaled as %.80s...: %v, want the cut text as a JSON string", e.Body, err)
+			}
+			if !e.BodyTruncated || len(kept) != 16<<10 || !strings.Contains(kept, `"[REDACTED]"`) || strings.Contains(kept, "=1&") || strings.Contains(kept, `"1"`) {
+				t.Errorf("truncated %v, %d bytes kept: %.60s...", e.BodyTruncated, len(kept), kept)
+			}
+		})
+	}
+}
+
 // A web page of another origin, open in the user's browser, cannot change the sandbox
 // through the open admin API: its cross-origin writes are refused and change nothing,
 // while the sandbox's own pages and clients that are not browsers pass.
