@@ -119,3 +119,31 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Errorf("served document differs from openapi.yaml")
 	}
 }
+
+// With --admin-token, the server asks for it exactly where the document says: every
+// /_sandbox/ call but the health check and this document, which holds no data (a
+// machine-readable contract a client generator may fetch without a secret).
+func TestOpenAPIAdminSecurityIsTheServers(t *testing.T) {
+	c := apitest.MustContract(t)
+	env := mustSandbox(t, withAdminToken)
+	param := regexp.MustCompile(`\{[^}]+\}`)
+	open := 0
+	for path, item := range c.Doc.Paths.Map() {
+		if !strings.HasPrefix(path, "/_sandbox/") {
+			continue
+		}
+		for method, op := range item.Operations() {
+			guarded := op.Security != nil && len(*op.Security) > 0
+			r := env.Do(method, param.ReplaceAllString(path, "x"), nil, "")
+			if refused := r.Status == http.StatusUnauthorized; refused != guarded {
+				t.Errorf("%s %s without the admin token: %d, the document says guarded %v", method, path, r.Status, guarded)
+			}
+			if !guarded {
+				open++
+			}
+		}
+	}
+	if r := env.Do("GET", "/_sandbox/openapi.yaml", nil, ""); r.Status != 200 || open != 2 {
+		t.Errorf("GET /_sandbox/openapi.yaml without the admin token: %d; %d open calls documented, want 2 (health, this document)", r.Status, open)
+	}
+}
