@@ -97,9 +97,6 @@ func fileSum(t *testing.T, path string) [32]byte {
 // the running process, with or without --reset, and the file stays byte for byte as
 // it was.
 func TestSecondInstanceRefused(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
 	bin := testrun.Build(t)
 	db := filepath.Join(t.TempDir(), "run.db")
 	first, base := testrun.Serve(t, bin, "--db", db)
@@ -179,9 +176,6 @@ func refusedStart(t *testing.T, bin string, args ...string) string {
 // none saying its fixtures were loaded is not seeded over; each is left as it was.
 // --set-aside-damaged opens it, setting the damaged records aside in a file it names.
 func TestDamageFoundAtStart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
 	bin := testrun.Build(t)
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.db")

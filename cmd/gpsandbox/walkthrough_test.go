@@ -96,9 +96,6 @@ func TestOrderedTerminalWalkthrough(t *testing.T) {
 // output lines.
 func mustRunWalkthrough(t *testing.T, doc, heading string, check func(round string, lines []string)) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts the binary")
-	}
 	for _, tool := range []string{"bash", "curl", "sha512sum"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {

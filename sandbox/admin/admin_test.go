@@ -554,7 +554,7 @@ func TestJournalCapHoldsAfterMasking(t *testing.T) {
 	}{
 		"a form of PINs over the cap":  {form, strings.Repeat("pin=1&", 2731)},
 		"a form of PINs under the cap": {form, strings.Repeat("pin=1&", 2700)},
-		"JSON of CVVs under the cap":    {apitest.JSONHeader(), "[" + strings.Repeat(`{"cvv":"1"},`, 1300) + `{"cvv":"1"}]`},
+		"JSON of CVVs under the cap":   {apitest.JSONHeader(), "[" + strings.Repeat(`{"cvv":"1"},`, 1300) + `{"cvv":"1"}]`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			env.Do("DELETE", "/_sandbox/requests", nil, "")

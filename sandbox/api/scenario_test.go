@@ -182,11 +182,11 @@ func TestBuiltinScenarios(t *testing.T) {
 	t.Run("timeout-after-commit", func(t *testing.T) {
 		// The rule holds the connection 10 s; the client gives up long before, as a
 		// client would, and finds the change stored.
-		start := time.Now()
 		_, err := env.attempt(300*time.Millisecond, "/transactions/"+apitest.Preauthorized+"/adjustment",
 			with("timeout-after-commit"), `{"gratuity_amount":"77"}`)
-		if err == nil || time.Since(start) > 5*time.Second {
-			t.Fatalf("want a client timeout, got err %v after %v", err, time.Since(start))
+		var netErr interface{ Timeout() bool }
+		if !errors.As(err, &netErr) || !netErr.Timeout() {
+			t.Fatalf("want the client's timeout, got err %v", err)
 		}
 		if g := env.gratuity(apitest.Preauthorized); g != "77" {
 			t.Errorf("stored gratuity %q, want 77", g)
