@@ -23,6 +23,7 @@ import (
 // meanwhile: a normal client is answered while both are still connected. Nothing is
 // timed: each check is an order of events.
 func TestSlowClientsAreCutOff(t *testing.T) {
+	t.Parallel()
 	_, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:",
 		"--read-header-timeout", "3s", "--read-timeout", "4s")
 	addr := strings.TrimPrefix(base, "http://")
@@ -143,6 +144,7 @@ func rssOf(pid int) string {
 // SIGTERM under load: every request the sandbox accepted before the signal is
 // answered in full, and the process exits cleanly.
 func TestSigtermFinishesInFlightRequests(t *testing.T) {
+	t.Parallel()
 	// slow-network holds each answer for a second: the requests are surely in flight
 	// when the signal comes.
 	proc, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--scenario", "slow-network")

@@ -23,6 +23,7 @@ const hangBound = notify.FirstRetry / 2
 // background (the scenario watcher, a notification waiting for its retry, the store's
 // sync) and with an idle keep-alive connection open.
 func TestSigtermWhenIdleExitsPromptly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scenarios := filepath.Join(dir, "scenarios")
 	if err := os.Mkdir(scenarios, 0o755); err != nil {

@@ -17,6 +17,7 @@ import (
 // TestReadmeWalkthrough runs the front page's walkthrough: a token, a tip, the same
 // key again, a price, an order.
 func TestReadmeWalkthrough(t *testing.T) {
+	t.Parallel()
 	mustRunWalkthrough(t, "../../README.md", "### Walkthrough with curl", func(round string, lines []string) {
 		mustContainEach(t, round, lines, []string{
 			"token: ",
@@ -37,6 +38,7 @@ func TestReadmeWalkthrough(t *testing.T) {
 // TestCardPresentWalkthrough runs the wire contract's walkthrough from sale to closed
 // batch.
 func TestCardPresentWalkthrough(t *testing.T) {
+	t.Parallel()
 	mustRunWalkthrough(t, "../../sandbox/api/README.md", "### From sale to closed batch with curl", func(round string, lines []string) {
 		mustContainEach(t, round, lines, []string{
 			`"status":"CAPTURED"`,                   // 1. the sale
@@ -52,6 +54,7 @@ func TestCardPresentWalkthrough(t *testing.T) {
 // TestTerminalWalkthrough runs the front page's Meet in the Cloud walkthrough: a sale
 // on the simulated terminal, a refund linked to it, the end of day.
 func TestTerminalWalkthrough(t *testing.T) {
+	t.Parallel()
 	mustRunWalkthrough(t, "../../README.md", "## A terminal without hardware", func(round string, lines []string) {
 		mustContainEach(t, round, lines, []string{
 			`"response":{"response":"Sale"`,
@@ -73,6 +76,7 @@ func TestTerminalWalkthrough(t *testing.T) {
 // to a batch closed on the terminal it delivered: each run orders a new terminal, binds
 // it in place of the last, tips a sale on it and closes that sale's batch alone.
 func TestOrderedTerminalWalkthrough(t *testing.T) {
+	t.Parallel()
 	mustRunWalkthrough(t, "../../README.md", "### From an ordered terminal to a closed batch", func(round string, lines []string) {
 		mustContainEach(t, round, lines, []string{
 			`"status":"PROCESSING"`,

@@ -16,6 +16,7 @@ import (
 )
 
 func TestDeviceSaleWithTip(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	d := env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"1.00"}}`)
@@ -59,6 +60,7 @@ func TestDeviceSaleWithTip(t *testing.T) {
 // The SDKs' spellings: Node 3.10.10's ecrId, amount and numeric requestId; PHP's
 // zero-padded amounts; the .NET path with a merchant.
 func TestDeviceSpellings(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
@@ -80,6 +82,7 @@ func TestDeviceSpellings(t *testing.T) {
 }
 
 func TestDeviceChainedCommands(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	txn := func(id string) map[string]any {
@@ -132,6 +135,7 @@ func TestDeviceChainedCommands(t *testing.T) {
 }
 
 func TestDeviceOtherCommands(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	verify := env.MIC(tok, "CardVerify", `{"params":{"tokenRequest":"0"},"transaction":{}}`)
@@ -173,6 +177,7 @@ func TestDeviceOtherCommands(t *testing.T) {
 }
 
 func TestDeviceErrors(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	restricted := env.MustToken(apitest.RestrictedApp, apitest.RestrictedKey, "")
@@ -225,6 +230,7 @@ func TestDeviceErrors(t *testing.T) {
 // INITIATED mode: the answer comes before the card; a command sent meanwhile waits
 // its turn; an idempotency key is consumed like elsewhere.
 func TestDeviceInitiatedMode(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	r := env.Do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", apitest.JSONHeader(), `{"mode":"INITIATED"}`)
@@ -330,6 +336,7 @@ func micBodyNotified(command, data, statusURL string) string {
 // A command that completes notifies its status_url with the device request as POST
 // /devices answered it, signed like order notifications.
 func TestDeviceNotification(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	h := mustHook(t)
@@ -355,6 +362,7 @@ func TestDeviceNotification(t *testing.T) {
 // In INITIATED mode a waiting command completes by itself with the terminal's default
 // card once the terminal delay has passed on the sandbox clock, and notifies.
 func TestDeviceTerminalDelay(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t, func(c *app.Config) { c.TerminalDelay = 2 * time.Second })
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	h := mustHook(t)
@@ -390,6 +398,7 @@ func TestDeviceTerminalDelay(t *testing.T) {
 // the clock frozen past the command's delay, nothing else would, and the command would
 // wait for a card for good. The log shows each completion.
 func TestDeviceTerminalDelayAfterRestore(t *testing.T) {
+	t.Parallel()
 	log := &apitest.LockedBuffer{}
 	env := mustSandboxWith(t, apitest.Options{Log: log, Configure: []func(*app.Config){func(c *app.Config) { c.TerminalDelay = 2 * time.Second }}})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
@@ -423,6 +432,7 @@ func awaitLog(t *testing.T, log *apitest.LockedBuffer, line string, n int) {
 // tip, a customer who cancels, a busy terminal, a host decline; a sequence step per
 // command, matched on the UPA command by body.
 func TestDeviceScenarioTerminal(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
@@ -476,6 +486,7 @@ rules:
 // device requests. A terminal's default card and a scenario's choice, which are kept
 // until a command runs, take only test card names.
 func TestDeviceKeyedCardIsNotKept(t *testing.T) {
+	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const dev = "/_sandbox/devices/DEV_00000000000000000000000000000001"
@@ -496,6 +507,7 @@ func TestDeviceKeyedCardIsNotKept(t *testing.T) {
 // admin API, is the issuer's 55 (incorrect PIN): a DECLINED transaction. A pin the
 // terminal cannot key is refused.
 func TestDeviceWrongPIN(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
@@ -534,6 +546,7 @@ rules:
 // A tip presented with the card is held to the base amount, as the tip screen's is,
 // and refusing it leaves the command waiting.
 func TestPresentedTipWithinBase(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
@@ -551,6 +564,7 @@ func TestPresentedTipWithinBase(t *testing.T) {
 // A rule may name one UPA command: device.sale applies to a Sale, whichever SDK spelled
 // it, and not to a Refund; device still applies to every command.
 func TestDeviceScenarioPerCommand(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustInstallScenario(`version: 1
@@ -594,6 +608,7 @@ rules:
 // Each terminal outcome works with a device.<command> rule; host_decline declines
 // with the rule's result code, 05 when it names none; terminal_busy stores nothing.
 func TestDeviceScenarioPerCommandOutcomes(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
@@ -661,6 +676,7 @@ rules:
 // An unknown device.<command> is refused at load, naming the rule and the known
 // commands; so is a card chosen for a command that reads none.
 func TestDeviceScenarioUnknownCommand(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	for yaml, want := range map[string]string{
 		"version: 1\nname: typo\nrules:\n  - when: {operation: device.salee}\n    then: pass\n":                                `rules[0].when.operation: unknown device command \"device.salee\" (want device.sale, device.preauth, device.capture, device.refund, device.void, device.tip_adjust, device.verify, device.end_of_day, device.batch_report, device.line_item, device.ping, device.cancel, or device for every command)`,

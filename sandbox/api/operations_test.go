@@ -8,42 +8,45 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
 // The success bodies, byte for byte, with a fixed clock and seeded ids.
 func TestSuccessBodiesGolden(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
 	if r.Status != 200 {
 		t.Fatalf("token: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "accesstoken.json", r.Body)
+	testrun.MustMatchGolden(t, "accesstoken.json", r.Body)
 	tok := r.JSON(t)["token"].(string)
 
 	r = env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"amount":"1100","gratuity_amount":"200"}`)
 	if r.Status != 200 {
 		t.Fatalf("adjust: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "adjustment.json", r.Body)
+	testrun.MustMatchGolden(t, "adjustment.json", r.Body)
 
 	r = env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok),
 		`{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`)
 	if r.Status != 200 {
 		t.Fatalf("order for review: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "order_for_review.json", r.Body)
+	testrun.MustMatchGolden(t, "order_for_review.json", r.Body)
 
 	r = env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok),
 		`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"notifications":{"status_url":"https://partner.example/hooks"}}`)
 	if r.Status != 200 {
 		t.Fatalf("order: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "order.json", r.Body)
+	testrun.MustMatchGolden(t, "order.json", r.Body)
 }
 
 func TestAccessTokenScope(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["MMA_POST_Order"],"seconds_to_expire":7200,"interval_to_expire":"1_HOUR"`))
 	var got struct {
@@ -74,6 +77,7 @@ func TestAccessTokenScope(t *testing.T) {
 
 // Adjustment stores amount and gratuity, keeps the status, and records a new action.
 func TestAdjustmentKeepsStatusAndRecordsHistory(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var actions []string
@@ -101,6 +105,7 @@ func TestAdjustmentKeepsStatusAndRecordsHistory(t *testing.T) {
 }
 
 func TestPartnerPathIsScopedToItsMerchant(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	r := env.Do("POST", "/merchants/"+apitest.MerchantOne+"/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"5"}`)
@@ -114,6 +119,7 @@ func TestPartnerPathIsScopedToItsMerchant(t *testing.T) {
 }
 
 func TestOrderStoredInitiatedAndReviewNotStored(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	body := `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":"3"}}],
@@ -149,6 +155,7 @@ func TestOrderStoredInitiatedAndReviewNotStored(t *testing.T) {
 // The idempotency key belongs to the app, spans endpoints, and is consumed only by a
 // request that executed.
 func TestIdempotencyConflictMode(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	adjust := "/transactions/" + apitest.CapturedOne + "/adjustment"
@@ -199,6 +206,7 @@ func TestIdempotencyConflictMode(t *testing.T) {
 
 // 50 requests with one key at the same moment: exactly one executes.
 func TestIdempotencyConcurrent(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var wg sync.WaitGroup
@@ -276,6 +284,7 @@ func (env *sandboxEnv) mustOrder(id string) sandbox.Order {
 
 // A transaction remembers its newest 100 adjustments, numbered from its first.
 func TestAdjustmentHistoryKeepsTheNewestHundred(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	for i := 1; i <= 105; i++ {
@@ -296,6 +305,7 @@ func TestAdjustmentHistoryKeepsTheNewestHundred(t *testing.T) {
 // A price quote executes no action, so its idempotency key stays free (A12); a
 // restricted token is issued like any other.
 func TestForReviewLeavesTheKeyFree(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"restricted_token":"YES","interval_to_expire":"10_MINUTES"`)
 	orders := "/merchants/" + apitest.MerchantOne + "/orders"

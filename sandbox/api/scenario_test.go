@@ -68,6 +68,7 @@ func mustRule(t *testing.T, r apitest.Reply, want string) {
 
 // Every built-in scenario, switched on by header, does what the README says.
 func TestBuiltinScenarios(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	with := func(name string, extra ...string) map[string]string {
@@ -219,6 +220,7 @@ rules:
 
 // Every fault kind, as a real client sees it.
 func TestFaultsSeenByClient(t *testing.T) {
+	t.Parallel()
 	env := mustSandboxWith(t, apitest.Options{Scenarios: faultScenarios(t)})
 	h := apitest.APIHeader(env.MustToken(apitest.PartnerApp, apitest.PartnerKey, ""), "X-Sandbox-Scenario", "faults")
 	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
@@ -263,6 +265,7 @@ func TestFaultsSeenByClient(t *testing.T) {
 
 // Header, fixture binding and global activation, and their precedence.
 func TestScenarioActivation(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	var mu sync.Mutex
 	env := mustSandboxWith(t, apitest.Options{
@@ -366,6 +369,7 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // Two test suites running the same sequence in parallel, each in its own session,
 // see the whole sequence each; concurrent requests of one session share its steps.
 func TestParallelSessions(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var wg sync.WaitGroup
@@ -428,6 +432,7 @@ func mapFS(name, content string) fstest.MapFS {
 // A sequence counter is kept for the step lifetime after its scope's last step, the
 // repeating last step included, and then goes by itself: the session starts over.
 func TestSequenceCountersExpire(t *testing.T) {
+	t.Parallel()
 	const lifetime = time.Second
 	env := mustSandbox(t, func(c *app.Config) { c.StepLifetime = lifetime })
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
@@ -469,6 +474,7 @@ func TestSequenceCountersExpire(t *testing.T) {
 // A sequence with scope: transaction counts its steps per transaction: the second
 // adjustment of each transaction fails, not only the second of the session.
 func TestSequenceScopedPerTransaction(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const doc = `version: 1

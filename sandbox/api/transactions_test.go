@@ -23,6 +23,7 @@ func field(m map[string]any, path ...string) any {
 }
 
 func TestCreateTransactionOutcomes(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	cases := []struct {
@@ -66,6 +67,7 @@ func TestCreateTransactionOutcomes(t *testing.T) {
 }
 
 func TestCreateTransactionResource(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	got := env.MustCharge(tok, apitest.SaleBody("1511", "AUTO", apitest.TrackCard(`"tag":"`+apitest.EMVTag+`"`)))
@@ -113,6 +115,7 @@ func TestCreateTransactionResource(t *testing.T) {
 }
 
 func TestCreateTransactionErrors(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	cases := []struct {
@@ -151,6 +154,7 @@ func TestCreateTransactionErrors(t *testing.T) {
 }
 
 func TestGetTransactionOfAnotherMerchant(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	r := env.Do("GET", "/transactions/"+apitest.OtherMerchant, apitest.APIHeader(tok), "")
@@ -166,6 +170,7 @@ func TestGetTransactionOfAnotherMerchant(t *testing.T) {
 }
 
 func TestCardPresentPermissions(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	denied := apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action")
 	partner := env.PartnerToken()
@@ -199,6 +204,7 @@ func TestCardPresentPermissions(t *testing.T) {
 }
 
 func TestVerification(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	body := func(card string) string {
@@ -221,6 +227,7 @@ func TestVerification(t *testing.T) {
 }
 
 func TestListTransactions(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	var ids []string
@@ -285,6 +292,7 @@ func TestListTransactions(t *testing.T) {
 // A request refused at authentication is refused before anything about the operation
 // is checked: a bad body or an unknown batch id still answers 40001.
 func TestCardPresentAuthenticationFirst(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	want := apitest.Err(401, "NOT_AUTHENTICATED", "40001", "Invalid access token")
 	for _, req := range []struct{ method, path, body string }{
@@ -301,6 +309,7 @@ func TestCardPresentAuthenticationFirst(t *testing.T) {
 }
 
 func TestCreateTransactionPartnerPath(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	r := env.Do("POST", "/merchants/"+apitest.MerchantTwo+"/transactions", apitest.APIHeader(tok), apitest.SaleBody("100", "AUTO", apitest.ManualCard))

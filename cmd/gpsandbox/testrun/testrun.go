@@ -1,10 +1,11 @@
 // Package testrun runs the gpsandbox binary for the tests that need the real process
 // (signals, crashes, restarts, a browser): it builds the binary, starts `gpsandbox
 // serve` on a free port, reads the address from its first line and waits until it is
-// healthy; and it finds the Chromium a browser test drives.
+// healthy; it finds the Chromium a browser test drives; and it holds the one
+// golden-file helper, MustMatchGolden.
 //
-// Only test files import it. It is not internal because its users sit under both
-// cmd/ and sandbox/ (cmd/gpsandbox and sandbox/admin/ui): an internal package is
+// Only tests import it. It is not internal because its users sit under both
+// cmd/ and sandbox/ (cmd/gpsandbox, sandbox/api, sandbox/admin): an internal package is
 // importable only below its parent, so only a module-root internal/ would serve both,
 // and the repository's top level holds only the product's own folders.
 package testrun
