@@ -80,12 +80,13 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 // 10,000 idle connections neither exhaust the process nor slow the others, and the
 // header timeout closes them.
 func TestTenThousandIdleConnections(t *testing.T) {
+	bin := testrun.Build(t)
 	const idle = 10_000
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur < idle+500 {
 		t.Fatalf("this test needs %d file descriptors; the limit is %d (%v)", idle+500, lim.Cur, err)
 	}
-	proc, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--read-header-timeout", "3s")
+	proc, base := testrun.Serve(t, bin, "--db", ":memory:", "--read-header-timeout", "3s")
 	addr := strings.TrimPrefix(base, "http://")
 	conns := make([]net.Conn, 0, idle)
 	defer func() {
