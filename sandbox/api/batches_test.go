@@ -16,7 +16,6 @@ import (
 )
 
 func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
@@ -57,7 +56,6 @@ func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
 }
 
 func TestBatchCloseErrors(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	open := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["batch_id"].(string)
@@ -84,7 +82,6 @@ func TestBatchCloseErrors(t *testing.T) {
 }
 
 func TestEmptyBatchStaysOpen(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
@@ -105,7 +102,6 @@ func TestEmptyBatchStaysOpen(t *testing.T) {
 // An order's batch_close_time closes the merchant's open batch every day at that time
 // on the sandbox clock.
 func TestBatchCloseTime(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	orders := "/merchants/" + apitest.MerchantOne + "/orders"
@@ -147,7 +143,6 @@ func TestBatchCloseTime(t *testing.T) {
 // The fixtures' open batch closes like one the API opened, and the tip that follows
 // is refused as GP refuses it.
 func TestFixtureBatchCloses(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	closed := env.MustPost(tok, "/batches/BAT_1136475", "")
@@ -166,7 +161,6 @@ func TestFixtureBatchCloses(t *testing.T) {
 // The close answers the summary the Java, .NET and PHP SDKs read, totals by brand
 // included, and keeps it for GET /batches/{id} and the admin view.
 func TestBatchSummaryMembers(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
@@ -231,7 +225,6 @@ func member(m map[string]any, path string) any {
 
 // POST /batches closes the account's open batch, as Java and .NET do without an id.
 func TestBatchCloseWithoutID(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	nothing := apitest.Err(400, "MANDATORY_DATA_MISSING", "40223", "Request expects the batch_id")
@@ -274,7 +267,6 @@ func TestBatchCloseWithoutID(t *testing.T) {
 // fixture line naming a batch another line closes, or seeded into a closed batch.
 // Each is refused an adjustment as GP refuses one after the close.
 func TestEveryMemberOfAClosedBatchIsClosed(t *testing.T) {
-	t.Parallel()
 	const closedBatch = "BAT_1136474" // closed by TRN_BatchedSale0000000000000000001's line
 	env := mustSandboxWith(t, apitest.Options{Fixtures: func(fx *sandbox.Fixtures) {
 		late := fx.Transactions[0]
@@ -295,7 +287,6 @@ func TestEveryMemberOfAClosedBatchIsClosed(t *testing.T) {
 // A batch the sandbox opens never takes an id that a seeded transaction already
 // names: it would take in that transaction, another merchant's here.
 func TestNewBatchPassesOverSeededBatchIDs(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	first := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["batch_id"].(string)
@@ -325,7 +316,6 @@ func TestNewBatchPassesOverSeededBatchIDs(t *testing.T) {
 // first batch the sandbox opens passes over it, and closing it counts only its own
 // sale, not the fixture's transaction, which stays in its open batch.
 func TestNewBatchPassesOverFixtureBatchIDs(t *testing.T) {
-	t.Parallel()
 	plain := mustSandbox(t)
 	taken := plain.MustCharge(plain.PartnerToken(), apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["batch_id"].(string)
 
@@ -372,7 +362,6 @@ func TestNewBatchPassesOverFixtureBatchIDs(t *testing.T) {
 // it and puts it in a closed batch. Seeded again into another batch, it leaves the
 // first.
 func TestSeededTransactionIsABatchMember(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	batch := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["batch_id"].(string)

@@ -94,7 +94,6 @@ func cardSaleBody(card string, extra string) string {
 // Finding 1: a scenario's closest miss names the field and the rule, never the
 // request's value: neither its CVV nor its bearer token.
 func TestScenarioMissKeepsNoRequestValue(t *testing.T) {
-	t.Parallel()
 	picky := scenario.Scenario{Name: "picky", Rules: []scenario.Rule{{
 		When: scenario.When{
 			Operations: []string{string(sandbox.OpTransaction)},
@@ -123,7 +122,6 @@ func TestScenarioMissKeepsNoRequestValue(t *testing.T) {
 // Finding 2: a PAN or track 2 equivalent inside an EMV template is masked in the
 // store, the admin view and the journal.
 func TestEMVCardDataInTemplatesMasked(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	tag := "7010" + "5A08" + panVisa + "5F2403251231" + "770C" + "570A" + panVisa + "D251"
@@ -143,7 +141,6 @@ func TestEMVCardDataInTemplatesMasked(t *testing.T) {
 // sent, and so do the journal and the inspector; an authcode is free text, echoed
 // and kept as sent, and masked where a person reads the sandbox.
 func TestNonCardMembersEchoedAsSent(t *testing.T) {
-	t.Parallel()
 	const (
 		numericRef  = "2024120500012345" // free text masking makes it 20241205****2345
 		uuidRef     = "c5921403-8716-6234-3d2b-b6622bc468e2"
@@ -200,7 +197,6 @@ func TestNonCardMembersEchoedAsSent(t *testing.T) {
 // Finding 4: headers are journaled and logged through the masking, and a session
 // carrying a card number is no key of the store in clear, even with a sequence.
 func TestHeaderCardDataMasked(t *testing.T) {
-	t.Parallel()
 	steps := scenario.Scenario{Name: "steps", Rules: []scenario.Rule{{
 		When:     scenario.When{Operations: []string{string(sandbox.OpAdjustment)}},
 		Sequence: []scenario.Step{{Then: scenario.Outcome{}, Times: 1}, {Then: scenario.Outcome{}}},
@@ -229,7 +225,6 @@ func TestHeaderCardDataMasked(t *testing.T) {
 // Finding 5: card numbers written in every way a person or a program might, in free
 // text (a description, which a transaction does not keep), are masked in the journal.
 func TestFreeTextCardNumbersMasked(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	card := `{"number":"4012002000060016","expiry_month":"12","expiry_year":"30"}`
@@ -259,7 +254,6 @@ func TestFreeTextCardNumbersMasked(t *testing.T) {
 // masked when they are loaded; their other members are kept as sent, an id holding
 // digits that pass the check included, and free text is masked where it is shown.
 func TestFixtureAndSeedCardDataMasked(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{Fixtures: func(f *sandbox.Fixtures) {
 		f.Transactions[0].Reference = panVisa
 		f.Transactions[0].PaymentMethod.Card.Authcode = "5425 2334 3010 9903"
@@ -299,7 +293,6 @@ func TestFixtureAndSeedCardDataMasked(t *testing.T) {
 // Finding 7: other names of a CVV and an encryption key are journaled redacted, and
 // access tokens are not kept in the database in clear.
 func TestSecretNamesRedactedAndTokensHashed(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	body := `{"payment_method":{"card":{"cardCode":"7319","card_code":"4826","tag":"9F0206000000001000"},` +
@@ -315,7 +308,6 @@ func TestSecretNamesRedactedAndTokensHashed(t *testing.T) {
 // one named with a card number, however written, is refused naming the rule, and the
 // number is kept nowhere in clear.
 func TestInstallScenarioNamedWithCardNumber(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{})
 	yamlHeader := map[string]string{"Content-Type": "application/yaml"}
 	names := []string{panVisa, "4263-9700-0000-5262", "x.4263970000005262"}

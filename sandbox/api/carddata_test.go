@@ -108,7 +108,6 @@ func cardPresentSweepBody(entryMode, card string) string {
 // the log, the journal or any admin view the inspector reads; free text nowhere a
 // person reads the sandbox.
 func TestCardDataNeverInClear(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{Fixtures: func(f *sandbox.Fixtures) {
 		// A Go test's fixture may put a card number in any card member.
 		f.Transactions[1].EMVTag = "5A084263970000005262"

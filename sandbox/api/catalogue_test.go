@@ -11,7 +11,6 @@ import (
 
 // Every row of the error catalogue (sandbox/api/README.md §1), through HTTP, comparing the whole tuple.
 func TestErrorCatalogue(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	restricted := env.MustToken(apitest.RestrictedApp, apitest.RestrictedKey, "")
@@ -108,7 +107,6 @@ func TestErrorCatalogue(t *testing.T) {
 
 // A token known but past its life answers 40002; the clock is the sandbox's.
 func TestExpiredToken(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"seconds_to_expire":60`)
 	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
@@ -140,7 +138,6 @@ func TestExpiredToken(t *testing.T) {
 
 // Every field rule of the three operations, each answered with the tuple naming the field.
 func TestFieldRules(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	adjust := "/transactions/" + apitest.CapturedTwo + "/adjustment"

@@ -10,7 +10,6 @@ import (
 // permission of every operation GP names, and every test card of the table.
 
 func TestGPPermissionOfEachOperation(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	partner := env.PartnerToken()
 	sale := env.MustCharge(partner, apitest.SaleBody("100", "AUTO", apitest.ManualCard))["id"].(string)
@@ -41,7 +40,6 @@ func TestGPPermissionOfEachOperation(t *testing.T) {
 }
 
 func TestGPTestCards(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	card := func(number, cvv string) string {
@@ -75,7 +73,6 @@ func TestGPTestCards(t *testing.T) {
 // GP answers 404 40008 naming the id for each of these operations on an unknown
 // transaction.
 func TestGPUnknownTransactionEachOperation(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	const id = "TRN_NoSuchTransaction0000000000001"

@@ -31,7 +31,6 @@ func (env *sandboxEnv) reachedDevice(tok, accountID string) string {
 // terminal bound before made a spare, terminals deleted by a reset, a snapshot
 // restored.
 func TestMiCRequestReachesTheBoundTerminal(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	partner, layout := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, ""), env.MustToken(layoutApp, layoutKey, "")
 	const dev1, dev4 = "DEV_00000000000000000000000000000001", "DEV_00000000000000000000000000000004"
@@ -103,7 +102,6 @@ func TestMiCRequestReachesTheBoundTerminal(t *testing.T) {
 // order; a merchant with none, or no merchant at all, answers an empty list. A query
 // that cannot be decoded (a broken %-escape) is refused, on this and every admin call.
 func TestAdminDevicesOfAMerchant(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	device := func(n, merchant, account, model string) string {
 		return `{"id":"DEV_0000000000000000000000000000000` + n + `","merchant_id":"MER_0000000000000000000000000000000` + merchant +

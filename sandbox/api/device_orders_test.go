@@ -58,7 +58,6 @@ func withoutDevicesOf(merchantID string) func(*sandbox.Fixtures) {
 // DELIVERED its first unit is the terminal of the merchant's account (which had none)
 // and takes a sale on a card presented to it, a real transaction.
 func TestOrderedDeviceTakesASale(t *testing.T) {
-	t.Parallel()
 	env := mustSandboxWith(t, apitest.Options{
 		Fixtures:  withoutDevicesOf(apitest.MerchantTwo),
 		Configure: []func(*app.Config){func(c *app.Config) { c.OrderStep = 24 * time.Hour }},
@@ -142,7 +141,6 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 // time it fell due, and delivers its devices once; a sandbox without an order step
 // leaves orders to the admin API.
 func TestOrderScheduleOnTheClock(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = 24 * time.Hour })
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	id := env.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))
@@ -187,7 +185,6 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 // A delivered spare is bound to an account by the admin API; the terminal bound there
 // until then becomes the spare, and MiC requests of that account reach the new one.
 func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	id := env.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))
@@ -214,7 +211,6 @@ func TestDeliveredSpareBoundByTheAdminAPI(t *testing.T) {
 // The errors of moving orders and binding devices: each names what it refuses and
 // changes nothing.
 func TestDeviceOrderErrors(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	id := env.MustPlaceOrderFor(tok, apitest.MerchantTwo, terminalOrder(1, ""))
@@ -253,7 +249,6 @@ func TestDeviceOrderErrors(t *testing.T) {
 // A restored snapshot brings back orders the schedule had already carried to
 // DELIVERED: the schedule reads the orders again, and moves them on as the clock goes.
 func TestOrderScheduleAfterARestore(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t, func(c *app.Config) { c.OrderStep = time.Hour })
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	id := env.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))

@@ -52,7 +52,6 @@ func chainedCommand(command string) bool {
 // ("COMPLETE", "00"), PHP UpaMicTests.php testReboot, testRestart, testReturnToIdle,
 // testClearDataLake, testSetTimeZone, testPrint, testDisplayMessage, testLogon.
 func TestDeviceEveryCommandCompletes(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	for _, command := range sandbox.UPACommands() {
@@ -77,7 +76,6 @@ func TestDeviceEveryCommandCompletes(t *testing.T) {
 // Java SDK needs cmdResult.errorCode on such an answer; none of the three SDKs that
 // parse cmdResult may see Failed, which they throw on.
 func TestDeviceHostRefusals(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	dotnet := func(command, transaction string) map[string]any {
@@ -129,7 +127,6 @@ func TestDeviceHostRefusals(t *testing.T) {
 // A DeletePreAuth of an authorization reverses it (.NET UpaMicTests.cs
 // CreditDeletePreAuth, on an authorization of the terminal's).
 func TestDeviceDeletePreAuth(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	auth := env.MIC(tok, "PreAuth", `{"transaction":{"amount":"10.00"}}`)
@@ -149,7 +146,6 @@ func TestDeviceDeletePreAuth(t *testing.T) {
 // testCreditSaleWithTippableAmountGreaterThanBaseAmount) a tippable amount over the
 // base amount, TIP005, while one within it is a sale (testCreditSaleWithTippableAmount).
 func TestDeviceDeclinesAndFailures(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustAdmin("POST", "/_sandbox/devices/"+queueDevice, `{"mode":"INITIATED"}`)
@@ -180,7 +176,6 @@ func TestDeviceDeclinesAndFailures(t *testing.T) {
 
 // What the commands that move no money report, as the SDKs' parsers read it.
 func TestDeviceTerminalReports(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	expect := func(name string, d map[string]any, want map[string]any) {
@@ -240,7 +235,6 @@ func TestDeviceTerminalReports(t *testing.T) {
 // PHP testFindAvailableBatches (batchesAvail), testGetBatchDetails (batchRecord with
 // its transactions), testGetBatchReport; GetLastEOD after an end of day.
 func TestDeviceBatchAndTabReports(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	tabs := env.MIC(tok, "GetOpenTabDetails", "")
@@ -305,7 +299,6 @@ func TestDeviceBatchAndTabReports(t *testing.T) {
 // about an original: a balance inquiry and a card transaction started answer the card
 // read, masked; a tokenization is a verification; UpdateTaxInfo names the original.
 func TestDeviceCardReadsAndUpdates(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	balance := env.MIC(tok, "BalanceInquiry", "")
@@ -332,7 +325,6 @@ func TestDeviceCardReadsAndUpdates(t *testing.T) {
 // password; PHP's full-params sale (testCreditSaleFullParams) with its clerk and
 // tippable amount.
 func TestDeviceSDKRequestMembers(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	for command, data := range map[string]string{

@@ -108,7 +108,6 @@ func deviceRequestState(t *testing.T, env *sandboxEnv, id string) map[string]any
 // the linked refund, the void) as soon as they reach the head, each chained one
 // acting on its original once that completed.
 func TestDeviceQueueNodeUpaMic(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustAdmin("POST", "/_sandbox/devices/"+queueDevice, `{"mode":"INITIATED"}`)
@@ -174,7 +173,6 @@ func TestDeviceQueueNodeUpaMic(t *testing.T) {
 // starts when it reaches the head: with a 2 s delay on a frozen clock, each 2 s step
 // completes one customer command.
 func TestDeviceQueueTerminalDelay(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t, func(c *app.Config) { c.TerminalDelay = 2 * time.Second })
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustAdmin("POST", "/_sandbox/devices/"+queueDevice, `{"mode":"INITIATED"}`)
@@ -213,7 +211,6 @@ func awaitStatus(t *testing.T, env *sandboxEnv, id, status string) {
 // The queue is the store's: a restart and a snapshot's restore bring it back, in
 // order, and it goes on from its head.
 func TestDeviceQueueSurvivesRestartAndRestore(t *testing.T) {
-	t.Parallel()
 	path := t.TempDir() + "/sandbox.db"
 	first := mustSandboxAt(t, path)
 	tok := first.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
@@ -247,7 +244,6 @@ func TestDeviceQueueSurvivesRestartAndRestore(t *testing.T) {
 // A terminal holds at most sandbox.MaxTerminalQueue commands; one more is refused
 // and stored nowhere, and the terminal takes commands again once one completed.
 func TestDeviceQueueBound(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustAdmin("POST", "/_sandbox/devices/"+queueDevice, `{"mode":"INITIATED"}`)
@@ -274,7 +270,6 @@ func TestDeviceQueueBound(t *testing.T) {
 // A terminal in COMPLETE mode that still holds commands (it was switched back from
 // INITIATED) queues a new one behind them, answered INITIATED, rather than refusing it.
 func TestDeviceQueueBehindAfterModeChange(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustAdmin("POST", "/_sandbox/devices/"+queueDevice, `{"mode":"INITIATED"}`)

@@ -16,7 +16,6 @@ import (
 )
 
 func TestDeviceSaleWithTip(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	d := env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00","tipAmount":"1.00"}}`)
@@ -60,7 +59,6 @@ func TestDeviceSaleWithTip(t *testing.T) {
 // The SDKs' spellings: Node 3.10.10's ecrId, amount and numeric requestId; PHP's
 // zero-padded amounts; the .NET path with a merchant.
 func TestDeviceSpellings(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	node := `{"channel":"CP","country":"US","reference":11377,"request":{"message":"MSG","data":{"command":"Sale","requestId":11377,"ecrId":12,` +
@@ -82,7 +80,6 @@ func TestDeviceSpellings(t *testing.T) {
 }
 
 func TestDeviceChainedCommands(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	txn := func(id string) map[string]any {
@@ -135,7 +132,6 @@ func TestDeviceChainedCommands(t *testing.T) {
 }
 
 func TestDeviceOtherCommands(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	verify := env.MIC(tok, "CardVerify", `{"params":{"tokenRequest":"0"},"transaction":{}}`)
@@ -177,7 +173,6 @@ func TestDeviceOtherCommands(t *testing.T) {
 }
 
 func TestDeviceErrors(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	restricted := env.MustToken(apitest.RestrictedApp, apitest.RestrictedKey, "")
@@ -230,7 +225,6 @@ func TestDeviceErrors(t *testing.T) {
 // INITIATED mode: the answer comes before the card; a command sent meanwhile waits
 // its turn; an idempotency key is consumed like elsewhere.
 func TestDeviceInitiatedMode(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	r := env.Do("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", apitest.JSONHeader(), `{"mode":"INITIATED"}`)
@@ -336,7 +330,6 @@ func micBodyNotified(command, data, statusURL string) string {
 // A command that completes notifies its status_url with the device request as POST
 // /devices answered it, signed like order notifications.
 func TestDeviceNotification(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	h := mustHook(t)
@@ -362,7 +355,6 @@ func TestDeviceNotification(t *testing.T) {
 // In INITIATED mode a waiting command completes by itself with the terminal's default
 // card once the terminal delay has passed on the sandbox clock, and notifies.
 func TestDeviceTerminalDelay(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t, func(c *app.Config) { c.TerminalDelay = 2 * time.Second })
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	h := mustHook(t)
@@ -398,7 +390,6 @@ func TestDeviceTerminalDelay(t *testing.T) {
 // the clock frozen past the command's delay, nothing else would, and the command would
 // wait for a card for good. The log shows each completion.
 func TestDeviceTerminalDelayAfterRestore(t *testing.T) {
-	t.Parallel()
 	log := &apitest.LockedBuffer{}
 	env := mustSandboxWith(t, apitest.Options{Log: log, Configure: []func(*app.Config){func(c *app.Config) { c.TerminalDelay = 2 * time.Second }}})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
@@ -432,7 +423,6 @@ func awaitLog(t *testing.T, log *apitest.LockedBuffer, line string, n int) {
 // tip, a customer who cancels, a busy terminal, a host decline; a sequence step per
 // command, matched on the UPA command by body.
 func TestDeviceScenarioTerminal(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
@@ -486,7 +476,6 @@ rules:
 // device requests. A terminal's default card and a scenario's choice, which are kept
 // until a command runs, take only test card names.
 func TestDeviceKeyedCardIsNotKept(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const dev = "/_sandbox/devices/DEV_00000000000000000000000000000001"
@@ -507,7 +496,6 @@ func TestDeviceKeyedCardIsNotKept(t *testing.T) {
 // admin API, is the issuer's 55 (incorrect PIN): a DECLINED transaction. A pin the
 // terminal cannot key is refused.
 func TestDeviceWrongPIN(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
@@ -546,7 +534,6 @@ rules:
 // A tip presented with the card is held to the base amount, as the tip screen's is,
 // and refusing it leaves the command waiting.
 func TestPresentedTipWithinBase(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustAdmin("POST", "/_sandbox/devices/DEV_00000000000000000000000000000001", `{"mode":"INITIATED"}`)
@@ -564,7 +551,6 @@ func TestPresentedTipWithinBase(t *testing.T) {
 // A rule may name one UPA command: device.sale applies to a Sale, whichever SDK spelled
 // it, and not to a Refund; device still applies to every command.
 func TestDeviceScenarioPerCommand(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.MustInstallScenario(`version: 1
@@ -608,7 +594,6 @@ rules:
 // Each terminal outcome works with a device.<command> rule; host_decline declines
 // with the rule's result code, 05 when it names none; terminal_busy stores nothing.
 func TestDeviceScenarioPerCommandOutcomes(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const scenarios = `version: 1
@@ -676,7 +661,6 @@ rules:
 // An unknown device.<command> is refused at load, naming the rule and the known
 // commands; so is a card chosen for a command that reads none.
 func TestDeviceScenarioUnknownCommand(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	for yaml, want := range map[string]string{
 		"version: 1\nname: typo\nrules:\n  - when: {operation: device.salee}\n    then: pass\n":                                `rules[0].when.operation: unknown device command \"device.salee\" (want device.sale, device.preauth, device.capture, device.refund, device.void, device.tip_adjust, device.verify, device.end_of_day, device.batch_report, device.line_item, device.ping, device.cancel, or device for every command)`,

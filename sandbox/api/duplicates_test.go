@@ -74,7 +74,6 @@ func (e *dupEnv) lastDuplicateOf() string {
 // flagged, under another key or none: the journal names the first, a warning in the
 // log names both, the answer is the normal one; the card number is nowhere in the log.
 func TestDuplicateChargeFlagged(t *testing.T) {
-	t.Parallel()
 	e := newDupEnv(t, apitest.Options{})
 	first, dup := e.sale("key-1", repeatSale("1000", "order-7", "30"))
 	if dup != "" {
@@ -107,7 +106,6 @@ func TestDuplicateChargeFlagged(t *testing.T) {
 // expiry, a replay of the same idempotency key; two sales without a reference are
 // alike.
 func TestDuplicateChargeNotFlagged(t *testing.T) {
-	t.Parallel()
 	e := newDupEnv(t, apitest.Options{})
 	e.sale("a-1", repeatSale("1000", "r", "30"))
 	for _, tc := range []struct{ name, body string }{
@@ -146,7 +144,6 @@ func TestDuplicateChargeNotFlagged(t *testing.T) {
 
 // The window is configurable, and a negative one turns the check off.
 func TestDuplicateChargeWindow(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		window, wait time.Duration
 		flagged      bool
@@ -168,7 +165,6 @@ func TestDuplicateChargeWindow(t *testing.T) {
 // DUPLICATE_ACTION 40039 naming the first, and writes nothing: no transaction, the
 // idempotency key stays free, and the first stays the one a later repeat names.
 func TestDuplicateChargeRefusedByScenario(t *testing.T) {
-	t.Parallel()
 	e := newDupEnv(t, apitest.Options{Scenarios: []scenario.Scenario{{Name: "no-double-charge", Rules: []scenario.Rule{{
 		When: scenario.When{Operations: []string{string(sandbox.OpTransaction)}},
 		Then: &scenario.Outcome{DuplicateCharge: scenario.DuplicateRefuse},

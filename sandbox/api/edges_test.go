@@ -74,7 +74,6 @@ func itoa(n int) string {
 
 // Credentials that could be read two ways are refused, never resolved by a guess.
 func TestAmbiguousCredentialsRefused(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
@@ -116,7 +115,6 @@ func TestAmbiguousCredentialsRefused(t *testing.T) {
 // matches. /transactions/<id>%2Fadjustment is the path of a transaction (GET only), so a
 // POST to it is refused as a method the path does not take.
 func TestEncodedSlashIsNotRouted(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const tip = `{"gratuity_amount":"200"}`

@@ -37,7 +37,6 @@ const ksnEncryption = `{"version":"05","method":"KSN","info":"//89P4EAKAADiA==",
 // characters and approved, with nothing of the card shown, since only GP could read
 // it. Without encryption a track is held to 300 characters and must be a track.
 func TestEncryptedTrackSale(t *testing.T) {
-	t.Parallel()
 	env := mustSinkSandbox(t, apitest.Options{})
 	tok := env.PartnerToken()
 	secret := ciphertext(600)

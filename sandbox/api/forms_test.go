@@ -13,7 +13,6 @@ import (
 // Both forms of products (the service document's single object and the SDKs' array),
 // with quantity as a digit string or an integer, place and price an order.
 func TestOrderProductsObjectOrArray(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	orders := "/merchants/" + apitest.MerchantOne + "/orders"
@@ -51,7 +50,6 @@ func TestOrderProductsObjectOrArray(t *testing.T) {
 
 // Errors name a member of products by the same path in both forms.
 func TestOrderProductsErrorsNameTheField(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	orders := "/merchants/" + apitest.MerchantOne + "/orders"
@@ -88,7 +86,6 @@ func TestOrderProductsErrorsNameTheField(t *testing.T) {
 // A key the app already consumed (here by an adjustment) is refused on a FOR_REVIEW
 // order too, naming the first resource; pricing with a fresh key leaves it free.
 func TestForReviewRefusesAConsumedKey(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	orders := "/merchants/" + apitest.MerchantOne + "/orders"
@@ -124,7 +121,6 @@ func TestForReviewRefusesAConsumedKey(t *testing.T) {
 // The transaction is looked up before the "at least one field" check: an empty
 // change of an unknown transaction is 404, of a known one 40005.
 func TestAdjustmentLooksUpBeforeEmptyCheck(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	notFound := func(id string) apitest.GPError {
@@ -160,7 +156,6 @@ func TestAdjustmentLooksUpBeforeEmptyCheck(t *testing.T) {
 // A member a fixture leaves out is left out of the answer, never sent as "", while
 // batch_id is "" until the transaction is batched, as GP sends it.
 func TestAbsentFixtureFieldsLeftOut(t *testing.T) {
-	t.Parallel()
 	env := mustSandboxWith(t, apitest.Options{Fixtures: func(fx *sandbox.Fixtures) {
 		for i := range fx.Transactions {
 			if fx.Transactions[i].ID == apitest.Preauthorized {

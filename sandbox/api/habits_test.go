@@ -28,7 +28,6 @@ func pretty(t *testing.T, compact string) string {
 // The PHP SDK sends an empty payload as the JSON array []: GP reads it as {}. Any
 // other array stays "unexpected data".
 func TestEmptyArrayBodyIsEmptyObject(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	ops := []struct {
@@ -72,7 +71,6 @@ func TestEmptyArrayBodyIsEmptyObject(t *testing.T) {
 
 // Pretty-printed bodies get, byte for byte, the answers compact ones get.
 func TestPrettyBodiesAnswerAsCompact(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), pretty(t, apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, "")))
 	if r.Status != 200 {
@@ -105,7 +103,6 @@ func TestPrettyBodiesAnswerAsCompact(t *testing.T) {
 
 // A scenario's body condition matches a pretty-printed body as it matches a compact one.
 func TestScenarioBodyMatchIgnoresLayout(t *testing.T) {
-	t.Parallel()
 	scenarios, err := yamlfile.LoadScenarios(fstest.MapFS{"picky.yaml": {Data: []byte(`version: 1
 name: picky
 rules:
@@ -139,7 +136,6 @@ rules:
 // In replay mode, a pretty-printed repeat of a compact request (members in another
 // order too) is the same request: it gets the first answer again, not 409.
 func TestReplayIgnoresLayout(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	h := apitest.APIHeader(tok, "X-Sandbox-Scenario", "idempotency-replay", "X-GP-Idempotency", "layout-1")
@@ -161,7 +157,6 @@ func TestReplayIgnoresLayout(t *testing.T) {
 // Without a valid token an operation is refused at authentication, whatever else is
 // wrong with the request: nothing about the operation is looked at first.
 func TestUnauthenticatedRefusedFirst(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	// Every authenticated route, plain and partner form: a new route gets a row.
 	type op struct{ name, method, path string }

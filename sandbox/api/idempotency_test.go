@@ -14,7 +14,6 @@ import (
 // (the value holding app_id and key beside the rest) still answers its duplicate after
 // a restart: 409 naming the transaction, and for an order its status as it is now.
 func TestIdempotencyRecordInTheOldShape(t *testing.T) {
-	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	first := mustSandboxAt(t, path)
 	order := first.MustPlaceOrder(first.PartnerToken(), `{}`)

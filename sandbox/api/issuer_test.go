@@ -35,7 +35,6 @@ func mustIssuerSandbox(t *testing.T) (*sandboxEnv, string) {
 // The issuer's answer a scenario scripts is the stored outcome: the answer, the
 // transaction GET shows and the lifecycle agree, as for a test card the issuer declines.
 func TestScriptedIssuerResult(t *testing.T) {
-	t.Parallel()
 	env, tok := mustIssuerSandbox(t)
 	tests := []struct {
 		name, scenario, body, status, result, actionResult string
@@ -70,7 +69,6 @@ func TestScriptedIssuerResult(t *testing.T) {
 // A scripted decline is a decline: the authorization cannot be captured, and a
 // verification does not verify.
 func TestScriptedIssuerDeclineLifecycle(t *testing.T) {
-	t.Parallel()
 	env, tok := mustIssuerSandbox(t)
 	scripted := apitest.APIHeader(tok, "X-Sandbox-Scenario", "issuer-51")
 	auth := env.Do("POST", "/transactions", scripted, apitest.SaleBody("1000", "LATER", apitest.ManualCard)).JSON(t)["id"].(string)
@@ -87,7 +85,6 @@ func TestScriptedIssuerDeclineLifecycle(t *testing.T) {
 
 // Checks made before the issuer is asked answer first, whatever is scripted.
 func TestScriptedIssuerAfterCardChecks(t *testing.T) {
-	t.Parallel()
 	env, tok := mustIssuerSandbox(t)
 	expired := `{"number":"4263970000005262","expiry_month":"01","expiry_year":"20"}`
 	r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-Sandbox-Scenario", "issuer-00"), apitest.SaleBody("1000", "AUTO", expired))
@@ -99,7 +96,6 @@ func TestScriptedIssuerAfterCardChecks(t *testing.T) {
 // A scripted decline consumes its idempotency key like any action: the key's second
 // use is the duplicate of the declined transaction, which stays declined.
 func TestScriptedIssuerDeclineIsIdempotent(t *testing.T) {
-	t.Parallel()
 	env, tok := mustIssuerSandbox(t)
 	r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-Sandbox-Scenario", "issuer-51", "X-GP-Idempotency", "k-51"),
 		apitest.SaleBody("1000", "AUTO", apitest.ManualCard))

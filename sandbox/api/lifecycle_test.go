@@ -10,7 +10,6 @@ import (
 
 // The state machine: every operation from every state, through HTTP.
 func TestTransactionStateTable(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	notIn := func(op, statuses string) string {
@@ -64,7 +63,6 @@ func TestTransactionStateTable(t *testing.T) {
 }
 
 func TestLifecycleAmounts(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	auth := func(amount string) string {
@@ -139,7 +137,6 @@ func TestLifecycleAmounts(t *testing.T) {
 }
 
 func TestRefundAndReauthorizationAreNewTransactions(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	sale := env.MustTransactionIn(tok, "CAPTURED")
@@ -160,7 +157,6 @@ func TestRefundAndReauthorizationAreNewTransactions(t *testing.T) {
 }
 
 func TestMultipleCaptures(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	id := env.MustCharge(tok, apitest.SaleBody("4200", "MULTIPLE", apitest.ManualCard))["id"].(string)
@@ -179,7 +175,6 @@ func TestMultipleCaptures(t *testing.T) {
 // One idempotency key belongs to the app across operations; for transactions the 409
 // names the first resource with no status suffix.
 func TestIdempotencyAcrossLifecycle(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	withKey := func(key string) map[string]string { return apitest.APIHeader(tok, "X-GP-Idempotency", key) }
@@ -211,7 +206,6 @@ func TestIdempotencyAcrossLifecycle(t *testing.T) {
 
 // A restart between the steps of a lifecycle keeps every acknowledged step.
 func TestRestartInTheMiddleOfALifecycle(t *testing.T) {
-	t.Parallel()
 	path := t.TempDir() + "/sandbox.db"
 	first := mustSandboxAt(t, path)
 	tok := first.PartnerToken()
@@ -239,7 +233,6 @@ func TestRestartInTheMiddleOfALifecycle(t *testing.T) {
 
 // The test cards' outcomes and the lifecycle's rules can be scripted per request.
 func TestCardPresentScenarios(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-Sandbox-Scenario", "declined-sale"), apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
@@ -270,7 +263,6 @@ func TestCardPresentScenarios(t *testing.T) {
 // In replay mode a repeated sale, capture or batch close gets its first answer again,
 // byte for byte, and executes once.
 func TestCardPresentReplay(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	replay := func(key string) map[string]string {
@@ -310,7 +302,6 @@ func cnpSaleBody(amount string) string {
 // rest is what the detail, a later refund and the batch see. A scenario scripts GP's
 // refusal for card present too.
 func TestPartialReversalByChannel(t *testing.T) {
-	t.Parallel()
 	refusal, err := yamlfile.LoadScenarios(mapFS("refusal.yaml", `version: 1
 name: partial-reversal-refused
 rules:

@@ -17,7 +17,6 @@ import (
 // moves one to another merchant, a snapshot restore and a reset. So do the orders the
 // store keeps apart from the transactions: each lists what the transactions hold.
 func TestListTotalsFollowEveryWrite(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	total := func(merchant string, query url.Values) int {

@@ -10,7 +10,6 @@ import (
 // What a refunded, reversed or reauthorized transaction still allows, and the refund
 // limit over live refunds (sandbox/lifecycle.go, transactionRules and refundCap).
 func TestMoneyGoesBackOnce(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	sale := func() string { return env.MustTransactionIn(tok, "CAPTURED") } // 1000

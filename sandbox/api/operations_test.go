@@ -15,7 +15,6 @@ import (
 
 // The success bodies, byte for byte, with a fixed clock and seeded ids.
 func TestSuccessBodiesGolden(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
 	if r.Status != 200 {
@@ -46,7 +45,6 @@ func TestSuccessBodiesGolden(t *testing.T) {
 }
 
 func TestAccessTokenScope(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	r := env.Do("POST", "/accesstoken", apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["MMA_POST_Order"],"seconds_to_expire":7200,"interval_to_expire":"1_HOUR"`))
 	var got struct {
@@ -77,7 +75,6 @@ func TestAccessTokenScope(t *testing.T) {
 
 // Adjustment stores amount and gratuity, keeps the status, and records a new action.
 func TestAdjustmentKeepsStatusAndRecordsHistory(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var actions []string
@@ -105,7 +102,6 @@ func TestAdjustmentKeepsStatusAndRecordsHistory(t *testing.T) {
 }
 
 func TestPartnerPathIsScopedToItsMerchant(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	r := env.Do("POST", "/merchants/"+apitest.MerchantOne+"/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"5"}`)
@@ -119,7 +115,6 @@ func TestPartnerPathIsScopedToItsMerchant(t *testing.T) {
 }
 
 func TestOrderStoredInitiatedAndReviewNotStored(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	body := `{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":"3"}}],
@@ -155,7 +150,6 @@ func TestOrderStoredInitiatedAndReviewNotStored(t *testing.T) {
 // The idempotency key belongs to the app, spans endpoints, and is consumed only by a
 // request that executed.
 func TestIdempotencyConflictMode(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	adjust := "/transactions/" + apitest.CapturedOne + "/adjustment"
@@ -206,7 +200,6 @@ func TestIdempotencyConflictMode(t *testing.T) {
 
 // 50 requests with one key at the same moment: exactly one executes.
 func TestIdempotencyConcurrent(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var wg sync.WaitGroup
@@ -284,7 +277,6 @@ func (env *sandboxEnv) mustOrder(id string) sandbox.Order {
 
 // A transaction remembers its newest 100 adjustments, numbered from its first.
 func TestAdjustmentHistoryKeepsTheNewestHundred(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	for i := 1; i <= 105; i++ {
@@ -305,7 +297,6 @@ func TestAdjustmentHistoryKeepsTheNewestHundred(t *testing.T) {
 // A price quote executes no action, so its idempotency key stays free (A12); a
 // restricted token is issued like any other.
 func TestForReviewLeavesTheKeyFree(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"restricted_token":"YES","interval_to_expire":"10_MINUTES"`)
 	orders := "/merchants/" + apitest.MerchantOne + "/orders"

@@ -18,7 +18,6 @@ const (
 // GP's debit tests send its credit tests' cards (Java GpApiDebitTest,
 // GpApiCreditCardPresentTest).
 func TestFundingDecidesTestTrackOutcomes(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	chipPIN := []string{apitest.Quoted("track", apitest.VisaTrack), apitest.Quoted("tag", apitest.EMVTag), apitest.Quoted("pin_block", apitest.PINBlock)}
@@ -62,7 +61,6 @@ func TestFundingDecidesTestTrackOutcomes(t *testing.T) {
 // CreditSaleWithSurcharge, CreditSaleWithIsSuccess) and VI1202 for a reauthorization
 // (Java GpApiCreditCardPresentTest::CreditCardReauthorizeTransaction).
 func TestFixedAuthcodes(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	cnp := strings.Replace(strings.Replace(apitest.SaleBody("1202", "LATER", apitest.ManualCard), `"CP"`, `"CNP"`, 1), `"MANUAL"`, `"ECOM"`, 1)
@@ -83,7 +81,6 @@ func TestFixedAuthcodes(t *testing.T) {
 // (Java and .NET GpApiCreditCardPresentTest::CreditVerify_CardNumber_ExpiredCard;
 // Java GpApiCreditCardNotPresentTest::CreditSale_ExpiryCard for the sale).
 func TestVerifyExpiredCard(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	card := `{"number":"4000120000001154","expiry_month":"12","expiry_year":"20","cvv":"123"}` // expired by the test clock
@@ -104,7 +101,6 @@ func TestVerifyExpiredCard(t *testing.T) {
 // (Java GpApiAvsCheckTest::CreditSale_CvvResult, .NET GpApiAvsCheckTestCards): the
 // words in payment_method.card, the issuer's codes in card.provider.
 func TestAVSTestCards(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	// card, cvv_result, avs_postal_code_result, avs_address_result, status, provider cvv, postal, address
@@ -170,7 +166,6 @@ func card(m map[string]any, path ...string) any {
 // _Sequence, CreditSaleWithSurcharge, CreditSaleWithExceededSurcharge,
 // CreditRefund_ZeroAmount).
 func TestPaymentRequestChecks(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	gbp := func(amount string, extra ...string) string {
@@ -230,7 +225,6 @@ func TestPaymentRequestChecks(t *testing.T) {
 // GpApiSdkCertificationTest::CreditCard_*_Declined_*, CreditCard_*_Processing_Error,
 // CreditCard_UATP_Transaction_Not_Supported_Error).
 func TestDeclinesPerCard(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	cnp := func(number, cvv string) string {

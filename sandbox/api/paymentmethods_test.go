@@ -19,7 +19,6 @@ func tokenSale(id string, extra string) string {
 
 // A token's life: made, read, edited, charged, deleted; then unknown everywhere.
 func TestPaymentMethodLifecycle(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	created := env.MustPost(tok, "/payment-methods", strings.Replace(apitest.TokenizeBody, "%s", "MULTIPLE", 1))
@@ -65,7 +64,6 @@ func TestPaymentMethodLifecycle(t *testing.T) {
 
 // A single-use token pays once; a test card keeps its outcome when tokenized.
 func TestPaymentMethodSingleUseAndOutcome(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	id := env.mustTokenize(tok, "SINGLE")
@@ -88,7 +86,6 @@ func TestPaymentMethodSingleUseAndOutcome(t *testing.T) {
 }
 
 func TestPaymentMethodErrors(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	id := env.mustTokenize(tok, "MULTIPLE")

@@ -13,7 +13,6 @@ import (
 // tuple, naming the path under /ucp whichever base the client uses (Java, .NET and
 // Node GpApiReportingTransactionsTest::ReportTransactionDetail_WrongId).
 func TestTransactionDetailNotFound(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	const id = "0f4b6a9c-5c1d-4d3c-8e21-6b2e9a7f3d12" // the tests ask for a random UUID
@@ -40,7 +39,6 @@ func TestTransactionDetailNotFound(t *testing.T) {
 // ReportFindTransactionsPaged_By_InvalidCardBrand, _WithInvalid_AccountName,
 // _By_Name, _By_RandomName, _By_Token_First6_And_Token_Last4*).
 func TestListTransactionsReportingFilters(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	keyed := env.MustCharge(tok, apitest.SaleBody("100", "AUTO", apitest.ManualCard))["id"].(string)
@@ -126,7 +124,6 @@ func TestListTransactionsReportingFilters(t *testing.T) {
 // with an X for each digit between, as long as the number: the SDKs' transaction
 // summary mappers read it. A payment's own answer shows the last four only.
 func TestTransactionDetailShowsFirst6Last4(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	for number, want := range map[string]string{

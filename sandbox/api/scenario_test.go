@@ -68,7 +68,6 @@ func mustRule(t *testing.T, r apitest.Reply, want string) {
 
 // Every built-in scenario, switched on by header, does what the README says.
 func TestBuiltinScenarios(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	with := func(name string, extra ...string) map[string]string {
@@ -220,7 +219,6 @@ rules:
 
 // Every fault kind, as a real client sees it.
 func TestFaultsSeenByClient(t *testing.T) {
-	t.Parallel()
 	env := mustSandboxWith(t, apitest.Options{Scenarios: faultScenarios(t)})
 	h := apitest.APIHeader(env.MustToken(apitest.PartnerApp, apitest.PartnerKey, ""), "X-Sandbox-Scenario", "faults")
 	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
@@ -265,7 +263,6 @@ func TestFaultsSeenByClient(t *testing.T) {
 
 // Header, fixture binding and global activation, and their precedence.
 func TestScenarioActivation(t *testing.T) {
-	t.Parallel()
 	var logs bytes.Buffer
 	var mu sync.Mutex
 	env := mustSandboxWith(t, apitest.Options{
@@ -369,7 +366,6 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // Two test suites running the same sequence in parallel, each in its own session,
 // see the whole sequence each; concurrent requests of one session share its steps.
 func TestParallelSessions(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var wg sync.WaitGroup
@@ -435,7 +431,6 @@ func mapFS(name, content string) fstest.MapFS {
 // test sleeps: a lifetime of 4 s leaves each check a second to spare on a loaded
 // machine.
 func TestSequenceCountersExpire(t *testing.T) {
-	t.Parallel()
 	const lifetime = 4 * time.Second
 	env := mustSandbox(t, func(c *app.Config) { c.StepLifetime = lifetime })
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
@@ -477,7 +472,6 @@ func TestSequenceCountersExpire(t *testing.T) {
 // A sequence with scope: transaction counts its steps per transaction: the second
 // adjustment of each transaction fails, not only the second of the session.
 func TestSequenceScopedPerTransaction(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	const doc = `version: 1

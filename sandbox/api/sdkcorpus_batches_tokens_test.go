@@ -19,7 +19,6 @@ var testAccount = regexp.MustCompile(`test_account_[A-Za-z0-9]+`)
 // The batch and token entries of the SDK corpus, each sent as its SDK sends it after
 // the state it needs, answered as its SDK's test expects.
 func TestSDKCorpusBatchesAndTokens(t *testing.T) {
-	t.Parallel()
 	files, err := filepath.Glob("testdata/sdk/*/*.json")
 	if err != nil {
 		t.Fatal(err)

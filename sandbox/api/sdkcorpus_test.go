@@ -96,7 +96,6 @@ func loadCorpus(t *testing.T) map[string]corpusEntry {
 }
 
 func TestSDKCorpus(t *testing.T) {
-	t.Parallel()
 	entries := loadCorpus(t)
 	names := make([]string, 0, len(entries))
 	for name := range entries {

@@ -29,7 +29,6 @@ func sdkSale(pm string, extra string) string {
 }
 
 func TestSDKFieldsErrors(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	keyed := `{"entry_mode":"MANUAL","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30"%s}}`
@@ -65,7 +64,6 @@ func TestSDKFieldsErrors(t *testing.T) {
 }
 
 func TestSDKFieldsLodgingItemsInEveryNaming(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	r := env.Do("POST", "/transactions/"+apitest.Preauthorized+"/incremental", apitest.APIHeader(tok), `{"amount":"100","lodging":{
@@ -92,7 +90,6 @@ func TestSDKFieldsLodgingItemsInEveryNaming(t *testing.T) {
 }
 
 func TestSDKFieldsEncryptionRecorded(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	// A clear track with the encryption block: the sandbox cannot decrypt, but keeps

@@ -10,7 +10,6 @@ import (
 // The sandbox's own failure (here: its database is gone) is SYSTEM_ERROR 50000 with
 // the catalogue's words, never a stack trace or the cause.
 func TestSandboxFailureIsSystemError(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.DB.Close()

@@ -20,7 +20,6 @@ func decodeAs[R any](body web.Object) (R, error) {
 // Tags are literals: where the domain keeps a list or a bound of its own, the tag
 // says the same.
 func TestTokenRequestTagsFollowTheDomain(t *testing.T) {
-	t.Parallel()
 	token := func(member string, v any) error {
 		_, err := decodeAs[accessTokenRequest](web.Object{
 			"app_id": "a", "nonce": "n", "secret": "s", "grant_type": "client_credentials", member: v,
@@ -47,7 +46,6 @@ func jsonNumber(n int) any { return json.Number(strconv.Itoa(n)) }
 // A body that repeats a member is decoded as it was checked: the last repetition
 // only, never a merge with an earlier one nobody checked.
 func TestRepeatedMemberDecodedAsChecked(t *testing.T) {
-	t.Parallel()
 	body, err := web.DecodeObject([]byte(`{"amount":1000,"payment_method":{"card":{"tag":"not hex"}},"amount":"10","payment_method":{}}`))
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,6 @@ import (
 // order the list promises (ties by id), with the same total on every page, across
 // many chunks and with times that tie to the millisecond.
 func TestListTransactionsPagesInEveryOrder(t *testing.T) {
-	t.Parallel()
 	var visible []sandbox.Transaction
 	env := mustSandboxWith(t, apitest.Options{Fixtures: func(fx *sandbox.Fixtures) {
 		i := slices.IndexFunc(fx.Transactions, func(t sandbox.Transaction) bool { return t.ID == apitest.CapturedOne })
@@ -130,7 +129,6 @@ func TestListTransactionsPagesInEveryOrder(t *testing.T) {
 // A query string that does not decode is refused, naming the problem, as on the admin
 // API: Go's parsing drops such a pair, and ?status=%ZZ listed every transaction.
 func TestListTransactionsRefusesAnUndecodableQuery(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	for path, problem := range map[string]string{

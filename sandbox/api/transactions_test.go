@@ -23,7 +23,6 @@ func field(m map[string]any, path ...string) any {
 }
 
 func TestCreateTransactionOutcomes(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	cases := []struct {
@@ -67,7 +66,6 @@ func TestCreateTransactionOutcomes(t *testing.T) {
 }
 
 func TestCreateTransactionResource(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	got := env.MustCharge(tok, apitest.SaleBody("1511", "AUTO", apitest.TrackCard(`"tag":"`+apitest.EMVTag+`"`)))
@@ -115,7 +113,6 @@ func TestCreateTransactionResource(t *testing.T) {
 }
 
 func TestCreateTransactionErrors(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	cases := []struct {
@@ -154,7 +151,6 @@ func TestCreateTransactionErrors(t *testing.T) {
 }
 
 func TestGetTransactionOfAnotherMerchant(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	r := env.Do("GET", "/transactions/"+apitest.OtherMerchant, apitest.APIHeader(tok), "")
@@ -170,7 +166,6 @@ func TestGetTransactionOfAnotherMerchant(t *testing.T) {
 }
 
 func TestCardPresentPermissions(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	denied := apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action")
 	partner := env.PartnerToken()
@@ -204,7 +199,6 @@ func TestCardPresentPermissions(t *testing.T) {
 }
 
 func TestVerification(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	body := func(card string) string {
@@ -227,7 +221,6 @@ func TestVerification(t *testing.T) {
 }
 
 func TestListTransactions(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	var ids []string
@@ -292,7 +285,6 @@ func TestListTransactions(t *testing.T) {
 // A request refused at authentication is refused before anything about the operation
 // is checked: a bad body or an unknown batch id still answers 40001.
 func TestCardPresentAuthenticationFirst(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	want := apitest.Err(401, "NOT_AUTHENTICATED", "40001", "Invalid access token")
 	for _, req := range []struct{ method, path, body string }{
@@ -309,7 +301,6 @@ func TestCardPresentAuthenticationFirst(t *testing.T) {
 }
 
 func TestCreateTransactionPartnerPath(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	r := env.Do("POST", "/merchants/"+apitest.MerchantTwo+"/transactions", apitest.APIHeader(tok), apitest.SaleBody("100", "AUTO", apitest.ManualCard))

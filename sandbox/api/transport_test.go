@@ -14,7 +14,6 @@ import (
 )
 
 func TestBaseURLForms(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	for _, path := range []string{"/accesstoken", "/ucp/accesstoken", "//accesstoken", "/ucp//accesstoken", "//ucp/accesstoken"} {
 		r := env.Do("POST", path, apitest.JSONHeader(), apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))
@@ -25,7 +24,6 @@ func TestBaseURLForms(t *testing.T) {
 }
 
 func TestGzipWhenAsked(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	for _, tc := range []struct {
 		name, body string
@@ -49,7 +47,6 @@ func TestGzipWhenAsked(t *testing.T) {
 }
 
 func TestResponseShape(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	// The Node SDK sends the malformed Content-Type "charset=UTF-8"; GP accepts it.
 	for _, ct := range []string{"charset=UTF-8", "", "application/json; charset=utf-8"} {
@@ -85,7 +82,6 @@ func TestResponseShape(t *testing.T) {
 
 // A declared length over the limit is refused without reading the body.
 func TestOversizeDeclaredBodyRefusedUnread(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	req := "POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n{"
 	r := mustRawExchange(t, env.URL, req)
@@ -96,7 +92,6 @@ func TestOversizeDeclaredBodyRefusedUnread(t *testing.T) {
 
 // State survives closing and reopening the database file.
 func TestRestartKeepsState(t *testing.T) {
-	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	env := mustSandboxAt(t, path)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
@@ -124,7 +119,6 @@ func TestRestartKeepsState(t *testing.T) {
 // A 100 MiB chunked body (no declared length) is refused at the limit: the sandbox
 // stops reading after the limit, so the client cannot push the rest.
 func TestOversizeStreamedBodyRefusedAtTheLimit(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	pr, pw := io.Pipe()
 	var sent atomic.Int64
@@ -159,7 +153,6 @@ func TestOversizeStreamedBodyRefusedAtTheLimit(t *testing.T) {
 
 // A body that ends before its declared length is refused, never served as what came.
 func TestBodyShorterThanDeclaredRefused(t *testing.T) {
-	t.Parallel()
 	env := mustSandbox(t)
 	conn := mustRawConn(t, env.URL)
 	body := apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, "")
