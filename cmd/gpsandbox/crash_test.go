@@ -20,9 +20,7 @@ import (
 // same database file: every change whose 200 reached the client must be there, with
 // its idempotency key still consumed, and the restarted sandbox must serve.
 func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and kills the binary; skipped with -short")
-	}
+	t.Parallel()
 	bin := testrun.Build(t)
 	db := filepath.Join(t.TempDir(), "crash.db")
 	proc, base := testrun.Serve(t, bin, "--db", db)

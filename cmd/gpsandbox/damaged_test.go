@@ -33,6 +33,7 @@ func runOnce(t *testing.T, args ...string) (string, error) {
 // with an error naming the file (and the byte, for damage); the file is left as it
 // was, and --reset starts it afresh.
 func TestDamagedDatabaseStopsTheStart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A real database, closed cleanly, with an adjustment of its own.
 	real := filepath.Join(dir, "real.db")
@@ -97,9 +98,7 @@ func fileSum(t *testing.T, path string) [32]byte {
 // the running process, with or without --reset, and the file stays byte for byte as
 // it was.
 func TestSecondInstanceRefused(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	t.Parallel()
 	bin := testrun.Build(t)
 	db := filepath.Join(t.TempDir(), "run.db")
 	first, base := testrun.Serve(t, bin, "--db", db)
@@ -130,6 +129,7 @@ func TestSecondInstanceRefused(t *testing.T) {
 // A start on a busy port writes nothing: a new database file is not created, an
 // existing one stays byte for byte as it was, even with --reset.
 func TestBusyPortWritesNothing(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -179,9 +179,7 @@ func refusedStart(t *testing.T, bin string, args ...string) string {
 // none saying its fixtures were loaded is not seeded over; each is left as it was.
 // --set-aside-damaged opens it, setting the damaged records aside in a file it names.
 func TestDamageFoundAtStart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	t.Parallel()
 	bin := testrun.Build(t)
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.db")

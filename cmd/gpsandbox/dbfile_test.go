@@ -31,9 +31,7 @@ const startTimeout = 15 * time.Second
 // place, and what the sandbox held is saved beside it, in a file the error and the
 // health check name, with the way to go on from it.
 func TestDatabaseFileLostUnderARunningSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	t.Parallel()
 	bin := testrun.Build(t)
 	for name, lose := range map[string]func(db string) error{
 		"deleted":  os.Remove,
@@ -93,9 +91,7 @@ func TestDatabaseFileLostUnderARunningSandbox(t *testing.T) {
 // it acknowledged, before the replacement and after it until the watch noticed, is in
 // the file it saves what it held into.
 func TestFileReplacedUnderLoadLosesNoAcknowledgedWrite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	t.Parallel()
 	bin := testrun.Build(t)
 	db := filepath.Join(t.TempDir(), "run.db")
 	proc, base := testrun.Serve(t, bin, "--db", db)
@@ -144,9 +140,7 @@ func waitRescued(t *testing.T, base, db string) (file, problem string) {
 // Two starts racing for one file: exactly one serves, the other exits non-zero naming
 // the file, whichever wins.
 func TestRacingStartsOneServes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	t.Parallel()
 	bin := testrun.Build(t)
 	for round := range 5 {
 		db := filepath.Join(t.TempDir(), "race.db")
@@ -195,9 +189,7 @@ func TestRacingStartsOneServes(t *testing.T) {
 // leaves the running sandbox's file alone: after a kill -9 of the running one, its
 // restart opens the file and finds every acknowledged write.
 func TestAccidentalSecondStartThenCrash(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	t.Parallel()
 	bin := testrun.Build(t)
 	db := filepath.Join(t.TempDir(), "a.db")
 	a, base := testrun.Serve(t, bin, "--db", db)

@@ -20,9 +20,7 @@ import (
 // What a new user meets first, through the built binary: its messages, its flags and
 // what it leaves on disk.
 func TestFirstHour(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
+	t.Parallel()
 	bin := testrun.Build(t)
 
 	t.Run("a --clock past the last time the clock takes is refused naming it", func(t *testing.T) {

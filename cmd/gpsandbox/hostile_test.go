@@ -18,24 +18,25 @@ import (
 // These tests run the real binary and treat it the way a hostile or broken client
 // would. They are part of the normal suite; skipped with -short.
 
-// Slow headers (slowloris) and slow bodies are cut off by the read timeouts, and the
-// sandbox goes on serving everyone else meanwhile.
+// Slow headers (slowloris) and slow bodies are cut off by the read timeouts, long
+// before their whole drip is sent, and the sandbox goes on serving everyone else
+// meanwhile: a normal client is answered while both are still connected. Nothing is
+// timed: each check is an order of events.
 func TestSlowClientsAreCutOff(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary; skipped with -short")
-	}
+	t.Parallel()
 	_, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:",
-		"--read-header-timeout", "1s", "--read-timeout", "2s")
+		"--read-header-timeout", "3s", "--read-timeout", "4s")
 	addr := strings.TrimPrefix(base, "http://")
 	cases := map[string]struct {
-		head   string // sent at once
-		drip   string // then one byte every 200 ms
-		within time.Duration
+		head string // sent at once
+		drip string // then one byte every 200 ms: 10 s and more, past the timeouts
 	}{
-		"slow headers": {"POST /accesstoken HTTP/1.1\r\nHost: x\r\n", "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 3 * time.Second},
-		"slow body":    {"POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n", strings.Repeat(" ", 100), 4 * time.Second},
+		"slow headers": {"POST /accesstoken HTTP/1.1\r\nHost: x\r\n", "X-Slow: " + strings.Repeat("a", 50)},
+		"slow body":    {"POST /accesstoken HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n", strings.Repeat(" ", 100)},
 	}
 	var wg sync.WaitGroup
+	var cutOff sync.Map // name: true once the sandbox closed the connection
+	connected := make(chan struct{}, len(cases))
 	for name, c := range cases {
 		wg.Add(1)
 		go func() {
@@ -43,50 +44,49 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 			conn, err := net.Dial("tcp", addr)
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
+				connected <- struct{}{}
 				return
 			}
 			defer conn.Close()
-			start := time.Now()
 			conn.Write([]byte(c.head))
+			connected <- struct{}{}
 			closed := make(chan struct{})
 			go func() { io.Copy(io.Discard, conn); close(closed) }()
 			for i := 0; i < len(c.drip); i++ {
 				select {
 				case <-closed:
-					if took := time.Since(start); took > c.within {
-						t.Errorf("%s: cut off only after %v", name, took)
-					}
+					cutOff.Store(name, true)
 					return
 				case <-time.After(200 * time.Millisecond):
 					conn.Write([]byte{c.drip[i]})
 				}
 			}
-			t.Errorf("%s: the sandbox waited for the whole drip (%v)", name, time.Since(start))
+			t.Errorf("%s: the sandbox waited for the whole drip", name)
 		}()
 	}
-	// Meanwhile a normal client is served at once.
-	time.Sleep(300 * time.Millisecond)
-	t0 := time.Now()
+	for range cases {
+		<-connected
+	}
 	if resp, err := http.Get(base + "/_sandbox/health"); err != nil || resp.StatusCode != 200 {
 		t.Errorf("health during the slow clients: %v %v", resp, err)
-	} else if took := time.Since(t0); took > 500*time.Millisecond {
-		t.Errorf("health took %v during the slow clients", took)
 	}
+	cutOff.Range(func(name, _ any) bool {
+		t.Errorf("%s was cut off before a normal client was answered: the timeouts are too short for this check, or the sandbox waited on it", name)
+		return true
+	})
 	wg.Wait()
 }
 
 // 10,000 idle connections neither exhaust the process nor slow the others, and the
 // header timeout closes them.
 func TestTenThousandIdleConnections(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary; skipped with -short")
-	}
+	bin := testrun.Build(t)
 	const idle = 10_000
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur < idle+500 {
 		t.Fatalf("this test needs %d file descriptors; the limit is %d (%v)", idle+500, lim.Cur, err)
 	}
-	proc, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--read-header-timeout", "3s")
+	proc, base := testrun.Serve(t, bin, "--db", ":memory:", "--read-header-timeout", "3s")
 	addr := strings.TrimPrefix(base, "http://")
 	conns := make([]net.Conn, 0, idle)
 	defer func() {
@@ -101,10 +101,10 @@ func TestTenThousandIdleConnections(t *testing.T) {
 		}
 		conns = append(conns, c)
 	}
-	t0 := time.Now()
-	tok := mustIssueToken(t, base)
-	if took := time.Since(t0); took > time.Second || tok == "" {
-		t.Errorf("a token took %v with %d idle connections open", took, idle)
+	// A token is still issued with every connection open (how fast is the benchmarks'
+	// business, not a test's).
+	if tok := mustIssueToken(t, base); tok == "" {
+		t.Errorf("no token with %d idle connections open", idle)
 	}
 	t.Logf("server RSS with %d idle connections: %s", idle, rssOf(proc.Process.Pid))
 
@@ -145,9 +145,7 @@ func rssOf(pid int) string {
 // SIGTERM under load: every request the sandbox accepted before the signal is
 // answered in full, and the process exits cleanly.
 func TestSigtermFinishesInFlightRequests(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary; skipped with -short")
-	}
+	t.Parallel()
 	// slow-network holds each answer for a second: the requests are surely in flight
 	// when the signal comes.
 	proc, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--scenario", "slow-network")

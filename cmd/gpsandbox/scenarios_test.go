@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,27 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
-
-func mustMatchGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("golden %s: %v (run go test -update)", path, err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from golden\n got:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 func TestValidate(t *testing.T) {
 	noEnv := func(string) string { return "" }
@@ -52,7 +33,7 @@ func TestValidate(t *testing.T) {
 		if err == nil || exitCode(err) != 1 {
 			t.Errorf("%s: err %v, want exit status 1", tc.golden, err)
 		}
-		mustMatchGolden(t, tc.golden, out.Bytes())
+		testrun.MustMatchGolden(t, tc.golden, out.Bytes())
 	}
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"validate"}, noEnv, &out, io.Discard); err != nil {

@@ -424,7 +424,7 @@ func (s *Server) adminListDevices(r *http.Request) (any, error) {
 		if (q.Has("merchant_id") && d.MerchantID != q.Get("merchant_id")) || (q.Has("order_id") && d.OrderID != q.Get("order_id")) {
 			continue
 		}
-		views = append(views, adminDeviceView(d))
+		views = append(views, newAdminDeviceView(d))
 	}
 	return map[string]any{"devices": views}, nil
 }
@@ -450,7 +450,7 @@ func (s *Server) adminChangeDevice(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return adminDeviceView(d), nil
+	return newAdminDeviceView(d), nil
 }
 
 var presentBody = web.NewBody[presentRequest]()

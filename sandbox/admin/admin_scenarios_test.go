@@ -17,6 +17,7 @@ import (
 // The global scenario set can be listed and replaced at run time, and the new set
 // shapes the very next request.
 func TestAdminScenariosListAndActivate(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var list struct {
@@ -76,6 +77,7 @@ func TestAdminScenariosListAndActivate(t *testing.T) {
 
 // The journal says which rule shaped an answer, or why a named scenario did not.
 func TestJournalRecordsRuleAndMiss(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok, "X-Sandbox-Scenario", "downstream-error"), `{"gratuity_amount":"1"}`)
@@ -98,6 +100,7 @@ func TestJournalRecordsRuleAndMiss(t *testing.T) {
 // Bodies with nothing to mask are journaled as sent; anything that could hold a card
 // number or a secret, however it is spelled, is masked.
 func TestJournalMasksWhateverTheSpelling(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	orders := "/merchants/" + apitest.MerchantOne + "/orders"
@@ -115,6 +118,7 @@ func TestJournalMasksWhateverTheSpelling(t *testing.T) {
 
 // A test suite installs the scenario it needs over HTTP, uses it, and removes it.
 func TestInstallScenarioOverHTTP(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	adjust := "/transactions/" + apitest.CapturedOne + "/adjustment"
@@ -169,6 +173,7 @@ func TestInstallScenarioOverHTTP(t *testing.T) {
 // A scenario body over the size limit of a scenario file is refused naming the limit,
 // even when the server takes larger bodies.
 func TestInstallScenarioSizeLimit(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t, func(c *app.Config) { c.MaxBody = 1 << 20 })
 	body := apitest.InstalledScenario + "# " + strings.Repeat("x", 128<<10) + "\n"
 	want := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", fmt.Sprintf("body: %d bytes, over the limit of 128 KiB per scenario file", len(body)))
@@ -180,6 +185,7 @@ func TestInstallScenarioSizeLimit(t *testing.T) {
 // A scenario body is checked exactly as a file: the same problems, at the same
 // lines and columns.
 func TestInstallScenarioProblemsAreAFilesProblems(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	broken := []string{
 		"version: 1\nname: x\nrules:\n  - when: {operation: adjustment}\n    then: {status: 42}\n",
@@ -205,6 +211,7 @@ func TestInstallScenarioProblemsAreAFilesProblems(t *testing.T) {
 // is, and PUT /_sandbox/scenarios/active and DELETE /_sandbox/scenarios/{name} answer
 // with it as well.
 func TestAdminScenariosSeed(t *testing.T) {
+	t.Parallel()
 	seedMember := func(env *sandboxEnv) string {
 		t.Helper()
 		r := env.Do("GET", "/_sandbox/scenarios", nil, "")

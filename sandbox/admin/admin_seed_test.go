@@ -21,6 +21,7 @@ var (
 // A test gives only what it is about; the rest gets the documented defaults, and the
 // transaction works with the API like a fixture's.
 func TestSeedTransactionWithDefaults(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	got := env.MustSeed("PUT", "/_sandbox/transactions/TRN_Seeded0001", `{"amount":"1000","status":"CAPTURED"}`)
 	if got.ID != "TRN_Seeded0001" || got.MerchantID != apitest.MerchantOne || got.TimeCreated != "2021-03-22T10:00:00.000Z" ||
@@ -56,6 +57,7 @@ func TestSeedTransactionWithDefaults(t *testing.T) {
 
 // Bad input answers a GP error naming the field, and stores nothing.
 func TestSeedTransactionRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tests := []struct {
 		method, path, body string

@@ -49,6 +49,7 @@ func adminCalls(orderID string) [][3]string {
 }
 
 func TestAdminTokenGuardsEveryAdminCall(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t, withAdminToken)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	for _, c := range adminCalls(env.MustPlaceOrder(tok, `{}`)) {
@@ -84,6 +85,7 @@ func TestAdminTokenGuardsEveryAdminCall(t *testing.T) {
 }
 
 func TestAdminOpenWithoutAdminToken(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	for _, c := range adminCalls(env.MustPlaceOrder(tok, `{}`)) {
@@ -100,6 +102,7 @@ func seededTransaction(id, amount string) string {
 }
 
 func TestAdminTransactionSeedAdjustHistory(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	r := env.Do("PUT", "/_sandbox/transactions/TRN_Seeded", apitest.JSONHeader(), seededTransaction("TRN_Seeded", "1500"))
 	if r.Status != 200 || r.JSON(t)["amount"] != "1500" {
@@ -143,6 +146,7 @@ func TestAdminTransactionSeedAdjustHistory(t *testing.T) {
 }
 
 func TestAdminTransactionErrors(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	for _, tc := range []struct {
 		name, method, path, body string
@@ -178,6 +182,7 @@ func TestAdminTransactionErrors(t *testing.T) {
 }
 
 func TestAdminOrderLifecycle(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	id := env.MustPlaceOrder(tok, `{"notifications":{"status_url":"http://127.0.0.1:1/hook"},"payment_method":{"card":{"number":"4263970000005262","cvv":"123"}}}`)
@@ -233,6 +238,7 @@ func TestAdminOrderLifecycle(t *testing.T) {
 }
 
 func TestAdminOrderTransitionErrors(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	id := env.MustPlaceOrder(tok, `{}`)
@@ -272,6 +278,7 @@ func TestAdminOrderTransitionErrors(t *testing.T) {
 }
 
 func TestAdminReset(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok, "X-GP-Idempotency", "k1"), `{"amount":"5"}`)
@@ -301,6 +308,7 @@ func TestAdminReset(t *testing.T) {
 }
 
 func TestAdminClock(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	clock := func(body string) apitest.Reply {
 		if body == "" {
@@ -349,6 +357,7 @@ func TestAdminClock(t *testing.T) {
 
 // TestClockMovesTokenExpiryAndIdempotencyWindow drives time through the admin API.
 func TestClockMovesTokenExpiryAndIdempotencyWindow(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"seconds_to_expire":3600`)
 	adjust := func(tok string) apitest.Reply {
@@ -376,6 +385,7 @@ func TestClockMovesTokenExpiryAndIdempotencyWindow(t *testing.T) {
 }
 
 func TestJournalRecordsMasksAndFilters(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	body := `{"payment_method":{"card":{"number":"4263970000005262","cvv":"123","expiry_month":"12","expiry_year":"29"}},"notifications":{"status_url":"http://127.0.0.1:1/h"}}`
@@ -451,6 +461,7 @@ func TestJournalRecordsMasksAndFilters(t *testing.T) {
 // The journal is bounded in bytes: large requests evict the oldest ones, and what is
 // kept is the newest, in order, within the bound.
 func TestJournalKeepsOnlyTheNewest(t *testing.T) {
+	t.Parallel()
 	const bound = 1 << 20
 	env := mustSandbox(t, func(c *app.Config) { c.JournalBytes = bound })
 	body := `{"x":"` + strings.Repeat("a", 15000) + `"}`
@@ -473,6 +484,7 @@ func TestJournalKeepsOnlyTheNewest(t *testing.T) {
 // A read answers at most 1000 entries and about 8 MiB, then links to the next page:
 // following the links reads the whole journal once, newest first.
 func TestJournalReadsArePaged(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	body := `{"x":"` + strings.Repeat("a", 15000) + `"}`
 	const sent = 700 // about 11 MiB journaled
@@ -522,6 +534,7 @@ func JournalPages(t *testing.T, env *sandboxEnv, path string) []admin.JournalEnt
 }
 
 func TestJournalTruncatesLargeBodies(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	big := `{"x":"` + strings.Repeat("a", 20<<10) + `"}`
 	env.Do("POST", "/accesstoken", apitest.JSONHeader(), big)
@@ -542,10 +555,51 @@ func TestJournalTruncatesLargeBodies(t *testing.T) {
 	}
 }
 
+// Masking lengthens a body (pin=1 is journaled pin="[REDACTED]"), and the journal's
+// 16 KiB cap holds after it: what is kept of a body under the cap, as of one over it,
+// is at most 16 KiB of masked text, marked truncated when masking pushed it past.
+func TestJournalCapHoldsAfterMasking(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	form := apitest.APIHeader("", "Content-Type", "application/x-www-form-urlencoded")
+	for name, tc := range map[string]struct {
+		header map[string]string
+		body   string
+	}{
+		"a form of PINs over the cap":  {form, strings.Repeat("pin=1&", 2731)},
+		"a form of PINs under the cap": {form, strings.Repeat("pin=1&", 2700)},
+		"JSON of CVVs under the cap":   {apitest.JSONHeader(), "[" + strings.Repeat(`{"cvv":"1"},`, 1300) + `{"cvv":"1"}]`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			env.Do("DELETE", "/_sandbox/requests", nil, "")
+			env.Do("POST", "/accesstoken", tc.header, tc.body)
+			r := env.Do("GET", "/_sandbox/requests", nil, "")
+			var j struct {
+				Requests []struct {
+					Body          json.RawMessage
+					BodyTruncated bool `json:"body_truncated"`
+				}
+			}
+			if err := json.Unmarshal(r.Body, &j); err != nil || len(j.Requests) != 1 {
+				t.Fatalf("%v %s", err, r.Body)
+			}
+			e := j.Requests[0]
+			var kept string
+			if err := json.Unmarshal(e.Body, &kept); err != nil {
+				t.Fatalf("body journaled as %.80s...: %v, want the cut text as a JSON string", e.Body, err)
+			}
+			if !e.BodyTruncated || len(kept) != 16<<10 || !strings.Contains(kept, `"[REDACTED]"`) || strings.Contains(kept, "=1&") || strings.Contains(kept, `"1"`) {
+				t.Errorf("truncated %v, %d bytes kept: %.60s...", e.BodyTruncated, len(kept), kept)
+			}
+		})
+	}
+}
+
 // A web page of another origin, open in the user's browser, cannot change the sandbox
 // through the open admin API: its cross-origin writes are refused and change nothing,
 // while the sandbox's own pages and clients that are not browsers pass.
 func TestAdminRefusesBrowsersCrossOriginWrites(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	orderID := env.MustPlaceOrder(tok, `{}`)
@@ -585,6 +639,7 @@ func TestAdminRefusesBrowsersCrossOriginWrites(t *testing.T) {
 // limit and leaves the clock where it was; it never wraps around (time.Duration spans
 // 292 years).
 func TestAdminClockStaysInGPRange(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	const limit = " contains unexpected data: the sandbox clock stays from 0001-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z, so that every time it counts ahead (a token's expiry, an order's next step) is one GP's timestamps can show"
 	post := func(body string) apitest.Reply { return env.Do("POST", "/_sandbox/clock", apitest.JSONHeader(), body) }

@@ -3,6 +3,7 @@ package admin_test
 import (
 	"testing"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
@@ -10,6 +11,7 @@ import (
 // embeds, in their place, and the admin API's own after them. The OpenAPI examples
 // marked x-golden are these files (TestOpenAPIExamplesAreGolden).
 func TestAdminTransactionGolden(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	seed := `{"id":"TRN_MyTest0001","merchant_id":"` + apitest.MerchantOne + `","time_created":"2021-03-21T09:00:00.000Z",` +
 		`"type":"SALE","status":"CAPTURED","amount":"2000","currency":"USD","country":"US","reference":"my-test","batch_id":"BAT_100"}`
@@ -17,7 +19,7 @@ func TestAdminTransactionGolden(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("seed: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "admin_transaction_seeded.json", r.Body)
+	testrun.MustMatchGolden(t, "admin_transaction_seeded.json", r.Body)
 
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	adjust := `{"gratuity_amount":"300","payment_method":{"card":{"tag":"9F270180"}}}`
@@ -28,5 +30,5 @@ func TestAdminTransactionGolden(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("get: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "admin_transaction_adjusted.json", r.Body)
+	testrun.MustMatchGolden(t, "admin_transaction_adjusted.json", r.Body)
 }

@@ -11,6 +11,7 @@ import (
 
 // Tags are literals: where the domain keeps a list of its own, the tag says the same.
 func TestBodyTagsFollowTheDomain(t *testing.T) {
+	t.Parallel()
 	read := func(body string) error {
 		_, err := orderStatusBody.Read(httptest.NewRequest("POST", "/", strings.NewReader(body)))
 		return err

@@ -332,6 +332,7 @@ func fillCoverageJournal(env *sandboxEnv) (j *coverageJournal, tok string) {
 
 // The report of a rich journal is, to the byte, what its requests make of it.
 func TestCoverageReportOfARichJournal(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	j, tok := fillCoverageJournal(env)
 

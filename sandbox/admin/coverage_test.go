@@ -50,6 +50,7 @@ func (env *sandboxEnv) lastSeq() uint64 {
 // The report names what the journal holds against the checklist, with the journal
 // entries that satisfy each item, and forgets it all at a reset.
 func TestCoverageReport(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	empty := env.mustCoverage()
 	if empty.Requests != 0 || empty.Summary.Covered != 0 || len(empty.Summary.Uncovered) != empty.Summary.Items || empty.Summary.Items < 30 {
@@ -150,6 +151,7 @@ func TestCoverageReport(t *testing.T) {
 // Notification deliveries come from the notification log: a delivered one covers
 // notification.delivered, naming it.
 func TestCoverageNotificationDelivered(t *testing.T) {
+	t.Parallel()
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer hook.Close()
 	env := mustSandbox(t)
@@ -176,6 +178,7 @@ func TestCoverageNotificationDelivered(t *testing.T) {
 // README.md lists the checklist as the code has it: the same rows in the same order,
 // none missing and none left over.
 func TestCoverageChecklistDocumented(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -214,6 +217,7 @@ func TestCoverageChecklistDocumented(t *testing.T) {
 // The checklist's groups, stated here apart from the code's table, so that an item
 // moved to another group, or the order of the items changed, is seen.
 func TestCoverageChecklistGroups(t *testing.T) {
+	t.Parallel()
 	want := []struct {
 		group string
 		ids   []string

@@ -11,6 +11,7 @@ import (
 // A container probes health every second: a healthy answer is not logged at the
 // default level, while every other request is, an unhealthy probe included.
 func TestHealthProbesStayOutOfTheLog(t *testing.T) {
+	t.Parallel()
 	logs := &apitest.LockedBuffer{}
 	env := mustSandboxWith(t, apitest.Options{Log: logs})
 	for range 3 {
@@ -37,6 +38,7 @@ func TestHealthProbesStayOutOfTheLog(t *testing.T) {
 // An API call's line, through the sandbox's own logger, names the caller, the version,
 // the session and the GP error answered; a card number in the path is masked.
 func TestRequestLineOfAnAPICall(t *testing.T) {
+	t.Parallel()
 	logs := &apitest.LockedBuffer{}
 	env := mustSandboxWith(t, apitest.Options{Log: logs})
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")

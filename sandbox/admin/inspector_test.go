@@ -23,6 +23,7 @@ import (
 // TestInspectorPage: the page and its assets hold no data and are served without the
 // admin token; everything they show comes from admin calls, which need it.
 func TestInspectorPage(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t, withAdminToken)
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	tests := []struct {
@@ -54,6 +55,7 @@ func TestInspectorPage(t *testing.T) {
 }
 
 func TestJournalShowsAnswerTimingAndIdempotency(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
@@ -100,6 +102,7 @@ func TestJournalShowsAnswerTimingAndIdempotency(t *testing.T) {
 }
 
 func TestJournalMasksCardNumbersInAnswers(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	// The 404 names the id of the path: a card number put there comes back in the answer.
@@ -121,6 +124,7 @@ func TestJournalMasksCardNumbersInAnswers(t *testing.T) {
 // TestJournalPagesBack: before=<seq> pages back through the journal, with the other
 // filters.
 func TestJournalPagesBack(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	for range 3 {
@@ -218,6 +222,7 @@ func (s *stream) next() (string, admin.JournalEntry) {
 func seqText(n uint64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestRequestStreamSendsNewEntriesLive(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t, withAdminToken)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "") // before the stream: not sent
 	s := env.mustOpenStream("?operation=adjustment", adminHeader())
@@ -263,6 +268,7 @@ func TestRequestStreamSendsNewEntriesLive(t *testing.T) {
 }
 
 func TestRequestStreamRefusals(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t, withAdminToken)
 	tests := []struct {
 		name   string
@@ -284,6 +290,7 @@ func TestRequestStreamRefusals(t *testing.T) {
 }
 
 func TestCloseStreamsEndsOpenStreams(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	srv := admin.NewServer(admin.Config{Service: env.Service})
 	router := api.NewRouter()
@@ -312,6 +319,7 @@ func TestCloseStreamsEndsOpenStreams(t *testing.T) {
 }
 
 func TestListTransactionsAndOrdersByPage(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	var orders []string
@@ -373,6 +381,7 @@ func isSorted(s []string) bool {
 }
 
 func TestScenarioState(t *testing.T) {
+	t.Parallel()
 	env := mustSandboxWith(t, apitest.Options{Fixtures: func(fx *sandbox.Fixtures) {
 		for i := range fx.Apps {
 			if fx.Apps[i].ID == apitest.PartnerApp {
@@ -431,6 +440,7 @@ func mustJSON(t *testing.T, v any) string {
 // TestJournalNeverServesMarkup: whatever a client sent, the admin answers carry it as
 // JSON text with < and > escaped, so no browser can take it for markup.
 func TestJournalNeverServesMarkup(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok, "X-Sandbox-Session", "<img src=x onerror=alert(1)>"),
@@ -459,6 +469,7 @@ func bodyMember(t *testing.T, body json.RawMessage, name string) string {
 }
 
 func TestListBatches(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
@@ -498,6 +509,7 @@ func TestListBatches(t *testing.T) {
 // TestJournalCutsLongAnswers: an answer past 16 KiB is kept cut, as a JSON string,
 // marked truncated.
 func TestJournalCutsLongAnswers(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	long := strings.Repeat("r", 20<<10)
@@ -517,6 +529,7 @@ func TestJournalCutsLongAnswers(t *testing.T) {
 // At most 32 live streams are open at once: the next is refused 429 naming the limit
 // until one closes. Every stream sends each entry alike.
 func TestRequestStreamsAreBounded(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	var open []*stream
 	for range 32 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
@@ -220,11 +221,11 @@ func (j *journal) Add(r *http.Request, rec *web.Record) {
 		ErrorCode: rec.ErrorCode, DetailCode: rec.ErrorDetail, Rule: rec.Rule, Miss: rec.Miss,
 		Session: rec.Session,
 		AppID:   rec.AppID, Version: rec.Version,
-		headers: headers, Body: maskedBody(rec.Body, rec.BodyTruncated),
-		BodyTruncated: rec.BodyTruncated, ResourceID: rec.ResourceID, at: rec.Time,
+		headers: headers, ResourceID: rec.ResourceID, at: rec.Time,
 		DurationMS:  float64(time.Since(rec.Start).Microseconds()) / 1000,
 		Idempotency: idempotencyOutcome(rec, &headers), answer: journalResponse(rec),
 	}
+	e.Body, e.BodyTruncated = maskedBody(rec.Body, rec.BodyTruncated)
 	e.Draws, e.DuplicateOf = rec.Draws, rec.DuplicateOf
 	e.weight = e.weigh()
 	j.mu.Lock()
@@ -345,19 +346,28 @@ func journaledHeaderValues(h http.Header) requestHeaderValues {
 }
 
 // maskedBody returns the body for the journal with its card data and secrets masked
-// (see carddata.MaskJSON): a whole JSON value stays JSON, as sent; anything
-// else (a syntax error, a body cut at the journal's cap, not JSON at all) becomes a
-// JSON string.
-func maskedBody(raw []byte, truncated bool) json.RawMessage {
+// (see carddata.MaskJSON), and whether it is cut: a whole JSON value stays JSON, as
+// sent; anything else (a syntax error, a body cut, not JSON at all) becomes a JSON
+// string. The cap holds after masking too, which can lengthen a body
+// (pin=1 becomes pin="[REDACTED]"): the masked text is cut to journalBodyCap, at
+// the start of a character.
+func maskedBody(raw []byte, truncated bool) (json.RawMessage, bool) {
 	if len(raw) == 0 {
-		return json.RawMessage(`null`)
+		return json.RawMessage(`null`), truncated
 	}
 	masked := carddata.MaskJSON(raw)
+	if len(masked) > journalBodyCap {
+		cut := journalBodyCap
+		for cut > 0 && !utf8.RuneStart(masked[cut]) {
+			cut--
+		}
+		masked, truncated = masked[:cut], true
+	}
 	if !truncated && json.Valid(masked) {
-		return masked
+		return masked, false
 	}
 	b, _ := json.Marshal(string(masked))
-	return b
+	return b, truncated
 }
 
 // stored returns the kept entries as stored, oldest first, holding the journal's lock

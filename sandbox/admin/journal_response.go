@@ -86,7 +86,7 @@ func journalResponse(rec *web.Record) journalAnswer {
 	}
 	// An answer echoes what a client sent (a name, an authcode, an id in a path), and
 	// a record keeps it as sent but for its card members: masked as a request is.
-	resp.body = maskedBody(body, resp.truncated)
+	resp.body, resp.truncated = maskedBody(body, resp.truncated)
 	return resp
 }
 

@@ -21,6 +21,7 @@ func mustJournalCount(t *testing.T, env *sandboxEnv, query string) int {
 
 // Each filter narrows the journal as documented; the count agrees with the list.
 func TestJournalFiltersAndCount(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	order := env.Do("POST", "/ucp/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok, "X-Sandbox-Session", "s-1"), `{}`)
@@ -76,6 +77,7 @@ func TestJournalFiltersAndCount(t *testing.T) {
 // A filter the journal does not know, or a value it cannot match, is refused naming
 // the parameter rather than silently matching everything or nothing.
 func TestJournalRefusesUnknownFilters(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tests := []struct {
 		path, detail, names string
@@ -105,6 +107,7 @@ func TestJournalRefusesUnknownFilters(t *testing.T) {
 
 // DELETE /_sandbox/requests and a reset both empty the journal; it fills again after.
 func TestJournalClearedByDeleteAndReset(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	for _, clear := range []struct{ method, path string }{
 		{"DELETE", "/_sandbox/requests"}, {"POST", "/_sandbox/reset"},
@@ -129,6 +132,7 @@ func TestJournalClearedByDeleteAndReset(t *testing.T) {
 // string otherwise, whether or not the handler parsed it: a blank body that an
 // operation reads as {} is still a blank string.
 func TestJournalBodyAsSent(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	env.Do("GET", "/transactions/"+apitest.CapturedOne, apitest.APIHeader(tok), " \n")
@@ -150,6 +154,7 @@ func TestJournalBodyAsSent(t *testing.T) {
 // The journal keeps a token answer without its token, members sorted as json.Marshal
 // writes a map; an answer without a token member, or not an object, as it is.
 func TestJournalWithoutToken(t *testing.T) {
+	t.Parallel()
 	for body, want := range map[string]string{
 		`{"token":"secret","type":"Bearer","app_id":"A"}`:         `{"app_id":"A","token":"[REDACTED]","type":"Bearer"}`,
 		`{"token":{"nested":"x"},"scope":{"b":1, "a":[1]}}`:       `{"scope":{"b":1,"a":[1]},"token":"[REDACTED]"}`,

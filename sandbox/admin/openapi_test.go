@@ -21,6 +21,7 @@ import (
 // (read as JSON, A2) find the same schema as application/json, so that a validating
 // proxy in front of the sandbox lets them through.
 func TestOpenAPIRequestBodiesAcceptSDKContentTypes(t *testing.T) {
+	t.Parallel()
 	c := apitest.MustContract(t)
 	checked := 0
 	for path, item := range c.Doc.Paths.Map() {
@@ -55,6 +56,7 @@ func TestOpenAPIRequestBodiesAcceptSDKContentTypes(t *testing.T) {
 // The SDKs call the API under /ucp: the document's /ucp server entry matches those
 // paths for a validating proxy.
 func TestOpenAPIMatchesUCPPaths(t *testing.T) {
+	t.Parallel()
 	c := apitest.MustContract(t)
 	for _, path := range []string{"/ucp/accesstoken", "/ucp/transactions/TRN_x/adjustment", "/ucp/merchants/MER_x/orders"} {
 		req, _ := http.NewRequest(http.MethodPost, "http://sandbox"+path, nil)
@@ -68,6 +70,7 @@ var pathVar = regexp.MustCompile(`\{[^}]+\}`)
 
 // Every admin route the admin API registers is in the document.
 func TestOpenAPICoversEveryRoute(t *testing.T) {
+	t.Parallel()
 	c := apitest.MustContract(t)
 	router := api.NewRouter()
 	admin.NewServer(admin.Config{Pprof: true}).Register(router)
@@ -94,6 +97,7 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 
 // TestOpenAPIDocument validates the document (structure, refs, examples) and serves it.
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	c := apitest.MustContract(t)
 	for _, path := range []string{
 		"/accesstoken",
@@ -117,5 +121,34 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 	if !bytes.Equal(r.Body, file) {
 		t.Errorf("served document differs from openapi.yaml")
+	}
+}
+
+// With --admin-token, the server asks for it exactly where the document says: every
+// /_sandbox/ call but the health check and this document, which holds no data (a
+// machine-readable contract a client generator may fetch without a secret).
+func TestOpenAPIAdminSecurityIsTheServers(t *testing.T) {
+	t.Parallel()
+	c := apitest.MustContract(t)
+	env := mustSandbox(t, withAdminToken)
+	param := regexp.MustCompile(`\{[^}]+\}`)
+	open := 0
+	for path, item := range c.Doc.Paths.Map() {
+		if !strings.HasPrefix(path, "/_sandbox/") {
+			continue
+		}
+		for method, op := range item.Operations() {
+			guarded := op.Security != nil && len(*op.Security) > 0
+			r := env.Do(method, param.ReplaceAllString(path, "x"), nil, "")
+			if refused := r.Status == http.StatusUnauthorized; refused != guarded {
+				t.Errorf("%s %s without the admin token: %d, the document says guarded %v", method, path, r.Status, guarded)
+			}
+			if !guarded {
+				open++
+			}
+		}
+	}
+	if r := env.Do("GET", "/_sandbox/openapi.yaml", nil, ""); r.Status != 200 || open != 2 {
+		t.Errorf("GET /_sandbox/openapi.yaml without the admin token: %d; %d open calls documented, want 2 (health, this document)", r.Status, open)
 	}
 }

@@ -38,6 +38,7 @@ func hostCall(t *testing.T, env *sandboxEnv, method, path, host string, header m
 // browser: without an admin token the admin API answers only under the names the
 // sandbox is known by (IP addresses, localhost, --allowed-hosts).
 func TestAdminRefusesRebindingHosts(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t, func(c *app.Config) { c.AllowedHosts = []string{"gpsandbox"} })
 	refused := func(host string) apitest.GPError {
 		return apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Host "+host+" refused: without --admin-token the admin API answers only for loopback names, IP addresses and the names in --allowed-hosts (GPSANDBOX_ALLOWED_HOSTS); add it there if the sandbox is reached by that name")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
@@ -22,6 +20,7 @@ import (
 // A restored sandbox answers the same requests with the same bytes as when the
 // snapshot was saved, however the state moved on in between.
 func TestSnapshotRestoresByteIdenticalAnswers(t *testing.T) {
+	t.Parallel()
 	env := mustSandboxAt(t, filepath.Join(t.TempDir(), "sb.db"))
 	tok := env.PartnerToken()
 	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.TrackCard()))
@@ -87,19 +86,13 @@ func TestSnapshotRestoresByteIdenticalAnswers(t *testing.T) {
 // (app.Config.Snapshot) restores one at start, and the restored database keeps its
 // lock and its watch.
 func TestSnapshotSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "sb.db")
-	open := func(snapshot string) (*app.App, *sandboxEnv) {
-		t.Helper()
-		sb, err := app.Open(app.Config{DB: db, Clock: apitest.StartTime, NewIDs: func() sandbox.IDs { return sandbox.NewSeededIDs(1) }, Snapshot: snapshot})
-		if err != nil {
-			t.Fatalf("open: %v", err)
-		}
-		srv := httptest.NewServer(sb.Handler())
-		t.Cleanup(srv.Close)
-		return sb, &sandboxEnv{&apitest.Env{T: t, URL: srv.URL, Handler: sb.Handler(), Clock: sb.Clock(), DB: sb.Store(), Service: sb.Service(), Engine: sb.Scenarios()}}
+	open := func(snapshot string) *sandboxEnv {
+		return mustSandboxAt(t, db, func(c *app.Config) { c.Snapshot = snapshot })
 	}
-	sb, env := open("")
+	env := open("")
 	tok := env.PartnerToken()
 	id := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))["id"].(string)
 	want := stateOf(env.Do("GET", "/transactions/"+id, apitest.APIHeader(tok), "").Body)
@@ -108,12 +101,11 @@ func TestSnapshotSurvivesRestart(t *testing.T) {
 		t.Fatalf("snapshot file: %v", err)
 	}
 	env.MustAdmin("POST", "/_sandbox/reset", "")
-	if err := sb.Close(); err != nil {
+	if err := env.App.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	sb, env = open("one-sale")
-	t.Cleanup(func() { sb.Close() })
+	env = open("one-sale")
 	if got := stateOf(env.Do("GET", "/transactions/"+id, apitest.APIHeader(tok), "").Body); !bytes.Equal(got, want) {
 		t.Errorf("after a restart with the snapshot:\n got: %s\nwant: %s", got, want)
 	}
@@ -141,6 +133,7 @@ func TestSnapshotSurvivesRestart(t *testing.T) {
 }
 
 func TestSnapshotUnknownAtStartStopsIt(t *testing.T) {
+	t.Parallel()
 	_, err := app.Open(app.Config{DB: filepath.Join(t.TempDir(), "sb.db"), Snapshot: "nope"})
 	if err == nil || !strings.Contains(err.Error(), "--snapshot nope") || !strings.Contains(err.Error(), "Snapshot nope not found") {
 		t.Fatalf("open with an unknown snapshot: %v", err)
@@ -150,6 +143,7 @@ func TestSnapshotUnknownAtStartStopsIt(t *testing.T) {
 // The admin calls and each of their errors, on an in-memory database, which keeps
 // its snapshots for the run.
 func TestSnapshotAdminCalls(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	if got := env.MustAdmin("GET", "/_sandbox/snapshots", ""); len(got["snapshots"].([]any)) != 0 {
 		t.Fatalf("list before any: %v", got)
@@ -215,6 +209,7 @@ func TestSnapshotAdminCalls(t *testing.T) {
 // replays the session's sequence from where it was, and leaves everything else as it
 // is.
 func TestSnapshotOfASession(t *testing.T) {
+	t.Parallel()
 	env := mustSandboxAt(t, filepath.Join(t.TempDir(), "sb.db"))
 	tok := env.PartnerToken()
 	adjust := func(session string) int {
@@ -261,6 +256,7 @@ func TestSnapshotOfASession(t *testing.T) {
 // A snapshot is a copy of the database, which holds no card data in clear and every
 // other member as sent. (The sweep of sandbox/api reads a snapshot too.)
 func TestSnapshotFileHoldsNoClearCardNumber(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := mustSandboxAt(t, filepath.Join(dir, "sb.db"))
 	tok := env.PartnerToken()
@@ -298,6 +294,7 @@ func TestSnapshotFileHoldsNoClearCardNumber(t *testing.T) {
 // the database file's): the restore changes nothing, neither the answers nor the
 // database file. --snapshot refuses it at start with the same words.
 func TestSnapshotDamagedIsRefusedWhole(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "sb.db")
 	env := mustSandboxAt(t, db)
@@ -347,6 +344,7 @@ func TestSnapshotDamagedIsRefusedWhole(t *testing.T) {
 
 // --snapshot naming a damaged snapshot stops the start with the snapshot's words.
 func TestSnapshotDamagedAtStartStopsIt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mustWrite(t, filepath.Join(dir, "sb.db.snapshots", "bad.db"), make([]byte, 100))
 	_, err := app.Open(app.Config{DB: filepath.Join(dir, "sb.db"), Snapshot: "bad"})

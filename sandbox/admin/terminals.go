@@ -83,7 +83,7 @@ type lastCommandView struct {
 }
 
 func newTerminalView(st sandbox.TerminalState) terminalView {
-	v := terminalView{adminDeviceView: adminDeviceView(st.Device), Screen: "IDLE", Queued: []queuedView{}}
+	v := terminalView{adminDeviceView: newAdminDeviceView(st.Device), Screen: "IDLE", Queued: []queuedView{}}
 	if d := st.Waiting; d != nil {
 		v.Screen = "WAITING_FOR_CUSTOMER"
 		if sandbox.ReadsCard(d.Command) {

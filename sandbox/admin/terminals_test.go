@@ -38,6 +38,7 @@ func (env *sandboxEnv) terminalOne() map[string]any {
 // tip prompt; the customer chooses a tip, then presents a card; the terminal is idle
 // again with the approved sale as its last answer, and the journal has both actions.
 func TestTerminalTipAndCard(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	if got := env.terminalOne(); got["screen"] != "IDLE" || got["waiting"] != nil || got["last"] != nil {
@@ -106,6 +107,7 @@ func TestTerminalTipAndCard(t *testing.T) {
 // The customer cancels: the terminal answers Failed, no transaction is made, the
 // journal has the cancel.
 func TestTerminalCancel(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	id := env.mustWaitingSale(tok, "")
@@ -129,6 +131,7 @@ func TestTerminalCancel(t *testing.T) {
 
 // Each refusal of a customer's action, GP-shaped, and nothing changed by it.
 func TestTerminalActionErrors(t *testing.T) {
+	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	dev := "/_sandbox/devices/" + deviceOne

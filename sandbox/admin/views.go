@@ -168,8 +168,16 @@ type healthView struct {
 // JSON is the admin API's shape. Its tags are not the wire's alone: they name the
 // members of the store's device record, which its indexes read (merchant_id,
 // account_id, pending), so a view declared here would copy them member for member.
-// A member the admin answer must not show is the reason to declare one.
-type adminDeviceView sandbox.Device
+// Only what the admin answer shows otherwise is declared here: the time, which Go's
+// own time encoding would write without its trailing zeros (…38.58Z for …38.580Z).
+type adminDeviceView struct {
+	sandbox.Device
+	TimeCreated string `json:"time_created,omitempty"` // in GP's millisecond form; none for a fixture's terminal
+}
+
+func newAdminDeviceView(d sandbox.Device) adminDeviceView {
+	return adminDeviceView{Device: d, TimeCreated: sandbox.FormatOptionalTime(d.TimeCreated)}
+}
 
 // snapshotView is one snapshot, as POST and GET /_sandbox/snapshots show it.
 type snapshotView struct {

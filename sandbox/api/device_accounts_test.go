@@ -106,7 +106,7 @@ func TestAdminDevicesOfAMerchant(t *testing.T) {
 	device := func(n, merchant, account, model string) string {
 		return `{"id":"DEV_0000000000000000000000000000000` + n + `","merchant_id":"MER_0000000000000000000000000000000` + merchant +
 			`","account_id":"TRA_0000000000000000000000000000000` + account + `","model":"` + model +
-			`","status":"ACTIVE","mode":"COMPLETE","tran_no":0,"time_created":"0001-01-01T00:00:00Z"}`
+			`","status":"ACTIVE","mode":"COMPLETE","tran_no":0}`
 	}
 	list := func(devices ...string) string { return `{"devices":[` + strings.Join(devices, ",") + `]}` }
 	one := list(device("1", "1", "1", "PAX A920"), device("3", "1", "2", "PAX A920"), device("4", "1", "3", "PAX A920"))

@@ -98,7 +98,7 @@ func TestOrderedDeviceTakesASale(t *testing.T) {
 	}
 	for _, d := range devices {
 		if d["merchant_id"] != apitest.MerchantTwo || d["order_id"] != id || d["product_id"] != a920 || d["status"] != "ACTIVE" ||
-			d["time_created"] != "2021-03-24T10:00:00Z" || !strings.HasPrefix(d["id"].(string), "DEV_") {
+			d["time_created"] != "2021-03-24T10:00:00.000Z" || !strings.HasPrefix(d["id"].(string), "DEV_") {
 			t.Errorf("delivered device: %v", d)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
@@ -75,7 +76,7 @@ func TestPrettyBodiesAnswerAsCompact(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("token: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "accesstoken.json", r.Body)
+	testrun.MustMatchGolden(t, "accesstoken.json", r.Body)
 	tok := r.JSON(t)["token"].(string)
 
 	steps := []struct {
@@ -90,7 +91,7 @@ func TestPrettyBodiesAnswerAsCompact(t *testing.T) {
 		if r.Status != 200 {
 			t.Fatalf("%s: %d %s", s.golden, r.Status, r.Body)
 		}
-		apitest.MustMatchGolden(t, s.golden, r.Body)
+		testrun.MustMatchGolden(t, s.golden, r.Body)
 	}
 
 	// Errors name the same field whatever the layout.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
@@ -19,28 +20,28 @@ func TestSuccessBodiesGolden(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("token: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "accesstoken.json", r.Body)
+	testrun.MustMatchGolden(t, "accesstoken.json", r.Body)
 	tok := r.JSON(t)["token"].(string)
 
 	r = env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"amount":"1100","gratuity_amount":"200"}`)
 	if r.Status != 200 {
 		t.Fatalf("adjust: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "adjustment.json", r.Body)
+	testrun.MustMatchGolden(t, "adjustment.json", r.Body)
 
 	r = env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok),
 		`{"status":"FOR_REVIEW","products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":2}}]}`)
 	if r.Status != 200 {
 		t.Fatalf("order for review: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "order_for_review.json", r.Body)
+	testrun.MustMatchGolden(t, "order_for_review.json", r.Body)
 
 	r = env.Do("POST", "/merchants/"+apitest.MerchantOne+"/orders", apitest.APIHeader(tok),
 		`{"products":[{"id":"PRO_TRA_CP-US-CARD-A920_SP","device":{"quantity":1}}],"notifications":{"status_url":"https://partner.example/hooks"}}`)
 	if r.Status != 200 {
 		t.Fatalf("order: %d %s", r.Status, r.Body)
 	}
-	apitest.MustMatchGolden(t, "order.json", r.Body)
+	testrun.MustMatchGolden(t, "order.json", r.Body)
 }
 
 func TestAccessTokenScope(t *testing.T) {

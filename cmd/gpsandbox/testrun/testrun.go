@@ -1,10 +1,11 @@
 // Package testrun runs the gpsandbox binary for the tests that need the real process
 // (signals, crashes, restarts, a browser): it builds the binary, starts `gpsandbox
 // serve` on a free port, reads the address from its first line and waits until it is
-// healthy; and it finds the Chromium a browser test drives.
+// healthy; it finds the Chromium a browser test drives; and it holds the one
+// golden-file helper, MustMatchGolden.
 //
-// Only test files import it. It is not internal because its users sit under both
-// cmd/ and sandbox/ (cmd/gpsandbox and sandbox/admin/ui): an internal package is
+// Only tests import it. It is not internal because its users sit under both
+// cmd/ and sandbox/ (cmd/gpsandbox, sandbox/api, sandbox/admin): an internal package is
 // importable only below its parent, so only a module-root internal/ would serve both,
 // and the repository's top level holds only the product's own folders.
 package testrun
@@ -19,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -26,16 +28,54 @@ import (
 // healthTimeout bounds the wait for a started sandbox to answer its health check.
 const healthTimeout = 10 * time.Second
 
-// Build compiles the gpsandbox command into a temporary directory of t and returns the
-// path of the binary.
+// built is the binary Build compiled, once per test process: linking it takes seconds
+// on a small machine, and a dozen tests run it.
+var built struct {
+	once    sync.Once
+	dir     string // removed by Main
+	bin     string
+	err     error
+	mainRan bool
+}
+
+// Main runs a package's tests and then removes the binary Build compiled for them. A
+// package whose tests call Build runs them through it:
+//
+//	func TestMain(m *testing.M) { testrun.Main(m) }
+func Main(m *testing.M) {
+	built.mainRan = true
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// Build returns the path of the gpsandbox command compiled for this test process, the
+// same binary for every test; a test must not change or move it. With -short the test
+// is skipped: building and running the binary is what makes a test slow.
 func Build(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gpsandbox")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if testing.Short() {
+		t.Skip("builds and runs the gpsandbox binary: skipped with -short")
 	}
-	return bin
+	if !built.mainRan {
+		t.Fatal("testrun.Build: the package's TestMain must call testrun.Main, which removes the binary after the tests")
+	}
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "gpsandbox-test-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "gpsandbox")
+		out, err := exec.Command("go", "build", "-o", built.bin, "github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.bin
 }
 
 // Serve starts `bin serve --addr 127.0.0.1:0 args...`, waits until it is healthy and
@@ -124,9 +164,12 @@ func WaitHealthy(t testing.TB, client *http.Client, base string) {
 // Chromium returns the path of the browser a test drives: $GPSANDBOX_CHROMIUM, else
 // the first of Debian's chromium, chromium-browser, google-chrome and headless-shell on
 // PATH. Without one the test cannot run: it says so and skips, except in CI (CI set),
-// where a missing browser is a failure.
+// where a missing browser is a failure. With -short the test is skipped.
 func Chromium(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("drives a browser: skipped with -short")
+	}
 	for _, name := range []string{os.Getenv("GPSANDBOX_CHROMIUM"), "chromium", "chromium-browser", "google-chrome", "headless-shell"} {
 		if name == "" {
 			continue

@@ -1,21 +1,17 @@
 // Package apitest starts a sandbox for the tests of the API and of the admin API, the
 // way the binary opens it (package app) but with a frozen clock and seeded ids, serves
 // it on a loopback port, and checks every exchange a test makes against the OpenAPI
-// document the sandbox serves. It also holds the one golden-file helper (go test
-// -update rewrites the files) and the requests both test suites build.
+// document the sandbox serves. It also holds the requests both test suites build.
 package apitest
 
 import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"flag"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,8 +23,6 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // Default fixture credentials and ids.
 const (
@@ -61,6 +55,7 @@ type Env struct {
 	DB      *store.Store
 	Service *sandbox.Service
 	Engine  *scenario.Engine
+	App     *app.App // closed when the test ends; a test that restarts closes it first
 }
 
 // New starts a sandbox on an in-memory store, as configured by opts.
@@ -105,7 +100,7 @@ func NewWith(t testing.TB, o Options) *Env {
 		srv.Close()
 		sb.Close()
 	})
-	env := &Env{T: t, URL: srv.URL, Handler: sb.Handler(), Clock: sb.Clock(), DB: sb.Store(), Service: sb.Service(), Engine: sb.Scenarios()}
+	env := &Env{T: t, URL: srv.URL, Handler: sb.Handler(), Clock: sb.Clock(), DB: sb.Store(), Service: sb.Service(), Engine: sb.Scenarios(), App: sb}
 	if o.Fixtures != nil {
 		env.MustReseed(o.Fixtures)
 	}
@@ -270,22 +265,4 @@ func APIHeader(token string, extra ...string) map[string]string {
 		h[extra[i]] = extra[i+1]
 	}
 	return h
-}
-
-// MustMatchGolden compares got with testdata/name, rewriting it with -update.
-func MustMatchGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("golden %s: %v (run go test -update)", path, err)
-	}
-	if !bytes.Equal(bytes.TrimSpace(want), got) {
-		t.Errorf("%s differs from golden\n got: %s\nwant: %s", name, got, want)
-	}
 }
