@@ -24,7 +24,9 @@ type cardSecret struct {
 // letters and digits (a random id, a port) are not a CVV.
 func inClear(content []byte, name, secret string) bool {
 	if name == "CVV" {
-		return regexp.MustCompile(`(?:^|[^0-9A-Za-z])` + secret + `(?:[^0-9A-Za-z]|$)`).Match(content)
+		// Whole digits only: not inside a longer number, nor a decimal's fraction
+		// (a duration of 1.073 ms is no CVV).
+		return regexp.MustCompile(`(?:^|[^0-9A-Za-z.])` + secret + `(?:[^0-9A-Za-z.]|$)`).Match(content)
 	}
 	return bytes.Contains(content, []byte(secret))
 }
@@ -33,7 +35,8 @@ func inClear(content []byte, name, secret string) bool {
 // an EMV tag, a card keyed at a terminal, a fixture's card): masked or dropped where
 // the record is built, they are in clear nowhere, not in the database file, a
 // snapshot, an answer, the log, the journal or the inspector.
-// A three-digit CVV starts with 0: no length or count the sandbox writes does.
+// A three-digit CVV starts with 0: no length or count the sandbox writes does, and a
+// fraction (a duration's) is not read as one.
 var cardMemberSecrets = []cardSecret{
 	{"PAN", []string{"4263970000005262", "970000005"}},
 	{"PAN of a token edit", []string{"5114610000004778", "610000004"}},
