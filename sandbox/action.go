@@ -50,6 +50,8 @@ const (
 	ResourceBatches             = "BATCHES"
 	ResourceDevices             = "DEVICES"
 	ResourceCurrencyConversions = "CURRENCY_CONVERSIONS"
+	ResourceMerchants           = "MERCHANTS"
+	ResourceDisputes            = "DISPUTES"
 )
 
 // failedActions names the resource and action type a refused request of an operation
@@ -164,6 +166,22 @@ func (b Batch) actionSubject() ActionRecord {
 func (d DeviceRequest) actionSubject() ActionRecord {
 	return ActionRecord{
 		Resource: ResourceDevices, ResourceID: d.ID, ResourceStatus: d.Status,
+		MerchantID: d.MerchantID, MerchantName: d.MerchantName, AccountID: d.AccountID, AccountName: d.AccountName,
+		ID: d.Action.ID, Type: d.Action.Type, ResponseCode: d.Action.ResultCode,
+	}
+}
+
+func (v MerchantView) actionSubject() ActionRecord {
+	return ActionRecord{
+		Resource: ResourceMerchants, ResourceID: v.Merchant.ID, ResourceStatus: v.Merchant.Profile().StatusAt(v.Now),
+		MerchantID: v.Merchant.ID, MerchantName: v.Merchant.Name,
+		ID: v.Action.ID, Type: v.Action.Type, ResponseCode: v.Action.ResultCode,
+	}
+}
+
+func (d Dispute) actionSubject() ActionRecord {
+	return ActionRecord{
+		Resource: ResourceDisputes, ResourceID: d.ID, ResourceStatus: d.Status,
 		MerchantID: d.MerchantID, MerchantName: d.MerchantName, AccountID: d.AccountID, AccountName: d.AccountName,
 		ID: d.Action.ID, Type: d.Action.Type, ResponseCode: d.Action.ResultCode,
 	}

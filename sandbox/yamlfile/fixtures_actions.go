@@ -46,7 +46,8 @@ type actionResource string
 
 func (s actionResource) check() string {
 	return oneOf(string(s), sandbox.ResourceTransactions, sandbox.ResourcePaymentMethods, sandbox.ResourceOrders,
-		sandbox.ResourceBatches, sandbox.ResourceDevices, sandbox.ResourceCurrencyConversions)
+		sandbox.ResourceBatches, sandbox.ResourceDevices, sandbox.ResourceCurrencyConversions,
+		sandbox.ResourceMerchants, sandbox.ResourceDisputes)
 }
 
 // httpCode is an HTTP status of three digits.
