@@ -153,6 +153,7 @@ func (s *Server) Register(r *mux.Router) {
 	r.Handle("/_sandbox/snapshots/{name}", s.admin(s.adminDeleteSnapshot)).Methods(http.MethodDelete)
 	r.Handle("/_sandbox/coverage", s.admin(s.adminCoverage)).Methods(http.MethodGet)
 	s.registerMerchants(r)
+	s.registerBackOffice(r)
 
 	// The web inspector: its page and assets (which hold no data, so need no token),
 	// and the admin calls only it needs.

@@ -78,7 +78,7 @@ function statusBadge(status) {
 }
 
 function stateBadge(state) {
-  const kinds = { DELIVERED: 'ok', CAPTURED: 'ok', PREAUTHORIZED: 'ok', INITIATED: '', PENDING: 'warn', FAILED: 'err', DROPPED: 'err', DECLINED: 'err', REVERSED: 'warn', CANCELLED: 'warn', OPEN: 'ok', CLOSED: '' };
+  const kinds = { ACTIVE: 'ok', FUNDED: 'ok', WITH_MERCHANT: 'warn', UNDER_REVIEW: 'warn', DELIVERED: 'ok', CAPTURED: 'ok', PREAUTHORIZED: 'ok', INITIATED: '', PENDING: 'warn', FAILED: 'err', DROPPED: 'err', DECLINED: 'err', REVERSED: 'warn', CANCELLED: 'warn', OPEN: 'ok', CLOSED: '' };
   return badge(state || '?', kinds[state] ?? '');
 }
 
@@ -125,6 +125,9 @@ function resourceRoute(id) {
   if (id.startsWith('TRN_')) return 'transactions/' + enc(id);
   if (id.startsWith('ORD_')) return 'orders/' + enc(id);
   if (id.startsWith('BAT_')) return 'batches/' + enc(id);
+  if (id.startsWith('MER_')) return 'merchants/' + enc(id);
+  if (id.startsWith('DEP_')) return 'deposits/' + enc(id);
+  if (id.startsWith('DIS_')) return 'disputes/' + enc(id);
   return null;
 }
 function resourceLink(id) {
@@ -202,6 +205,9 @@ const views = {
   transactions: { nav: 'resources', title: 'Transactions', show: (r) => showResources('transactions', r) },
   orders: { nav: 'resources', title: 'Orders', show: (r) => showResources('orders', r) },
   batches: { nav: 'resources', title: 'Batches', show: (r) => showResources('batches', r) },
+  merchants: { nav: 'resources', title: 'Merchants', show: (r) => showResources('merchants', r) },
+  deposits: { nav: 'resources', title: 'Deposits', show: (r) => showResources('deposits', r) },
+  disputes: { nav: 'resources', title: 'Disputes', show: (r) => showResources('disputes', r) },
   notifications: { nav: 'notifications', title: 'Notifications', show: showNotifications },
   terminal: { nav: 'terminal', title: 'Terminal', show: showTerminal },
   scenarios: { nav: 'scenarios', title: 'Scenarios & clock', show: showScenarios },
@@ -385,7 +391,7 @@ function requestDetail(e) {
     ? [e.headers['X-GP-Idempotency'], ' ', badge(e.idempotency || '?', e.idempotency === 'duplicate' ? 'warn' : '')] : 'no key';
   const related = [];
   const route = resourceRoute(e.resource_id);
-  if (route) related.push(link('requests?' + (e.resource_id.startsWith('ORD_') ? 'order_id=' : 'transaction_id=') + enc(e.resource_id), 'All requests on ' + e.resource_id));
+  if (route && /^(TRN|ORD|BAT)_/.test(e.resource_id)) related.push(link('requests?' + (e.resource_id.startsWith('ORD_') ? 'order_id=' : 'transaction_id=') + enc(e.resource_id), 'All requests on ' + e.resource_id));
   if (e.session) related.push(link('requests?session=' + enc(e.session), 'All requests of session ' + e.session));
   return [
     el('h3', { class: 'path' }, e.method + ' ' + e.path),
@@ -537,7 +543,8 @@ async function readEvents(body, onEvent) {
 // ---------------------------------------------------------------- resources
 
 // Each kind of resource is one entry: where to list and read it, its columns and its
-// detail. Another kind (batches) is another entry here and a route in views.
+// detail. Another kind (batches) is another entry here and a route in views. A kind
+// without item is read from its list, which holds all of them (the back office's).
 const KINDS = {
   transactions: {
     title: 'Transactions', one: 'transaction', prefix: 'TRN_', list: '/_sandbox/transactions', key: 'transactions', item: (id) => '/_sandbox/transactions/' + enc(id),
@@ -570,6 +577,37 @@ const KINDS = {
     cols: [null, '7em', '12em', '8em', '7em'],
     detail: batchDetail,
   },
+  merchants: {
+    title: 'Merchants', one: 'merchant', prefix: 'MER_', list: '/_sandbox/merchants', key: 'merchants',
+    columns: [
+      ['Merchant', (m) => link('merchants/' + enc(m.id), shortId(m.id), { class: 'mono nowrap', title: m.id })],
+      ['Status', (m) => stateBadge(m.status)], ['Name', (m) => m.name],
+      [['Accounts', { class: 'num' }], (m) => String(m.accounts.length), 'num'], [['Documents', { class: 'num' }], (m) => String(m.documents.length), 'num'],
+    ],
+    cols: [null, '9em', '12em', '6em', '7em'],
+    detail: merchantDetail,
+  },
+  deposits: {
+    title: 'Deposits', one: 'deposit', prefix: 'DEP_', list: '/_sandbox/deposits', key: 'deposits',
+    columns: [
+      ['Deposit', (d) => link('deposits/' + enc(d.id), d.id, { class: 'mono nowrap' })],
+      ['Status', (d) => stateBadge(d.status)], ['Day', (d) => d.time_created, 'nowrap'],
+      [['Amount', { class: 'num' }], (d) => [d.funding_type === 'DEBIT' ? '−' : '', money(d.amount, d.currency)], 'num'],
+      ['Merchant', (d) => shortId(d.system.mid), 'mono nowrap'],
+    ],
+    cols: [null, '7em', '7em', '8em', '12em'],
+    detail: depositDetail,
+  },
+  disputes: {
+    title: 'Disputes', one: 'dispute', prefix: 'DIS_', list: '/_sandbox/disputes', key: 'disputes',
+    columns: [
+      ['Dispute', (d) => link('disputes/' + enc(d.id), shortId(d.id), { class: 'mono nowrap', title: d.id })],
+      ['Status', (d) => stateBadge(d.status)], ['Stage', (d) => d.stage],
+      [['Amount', { class: 'num' }], (d) => money(d.amount, d.currency), 'num'], ['Transaction', (d) => resourceLink(d.transaction_id)],
+    ],
+    cols: [null, '10em', '9em', '7.5em', '12em'],
+    detail: disputeDetail,
+  },
 };
 
 const resources = { kind: '', items: [], next: '', key: '' };
@@ -587,7 +625,8 @@ async function showResources(kind, r) {
         items = items.concat(page[spec.key]); next = page.next;
       }
       resources.kind = kind; resources.items = items; resources.next = next;
-      const selected = id ? await api(spec.item(id)).catch((err) => ({ error: err })) : null;
+      const selected = !id ? null : spec.item ? await api(spec.item(id)).catch((err) => ({ error: err }))
+        : items.find((item) => item.id === id) || { error: new Error('not found') };
       const extra = selected && !selected.error && kind === 'orders' ? await api('/_sandbox/notifications?order_id=' + enc(id)) : null;
       if (current.render !== render) return;
       renderOnce(JSON.stringify([kind, id, items, next, selected && (selected.error ? String(selected.error.message) : selected), extra]),
@@ -687,6 +726,66 @@ function batchDetail(b) {
     ]),
     el('h3', null, 'Transactions'),
     b.transactions.length ? el('ul', null, b.transactions.map((id) => el('li', null, resourceLink(id)))) : el('p', { class: 'muted' }, 'None yet.'),
+  ];
+}
+
+// The back office: a merchant's accounts and documents (hash and size, never the
+// content) and no payout details; a deposit's bank account by its last four digits.
+function merchantDetail(m) {
+  const accounts = m.accounts.map((a) => el('tr', null, el('td', { class: 'mono' }, a.id), el('td', null, a.name), el('td', null, a.type), el('td', null, stateBadge(a.status))));
+  const documents = m.documents.map((d) => el('tr', null, el('td', { class: 'mono' }, d.id), el('td', null, d.function), el('td', null, d.format),
+    el('td', { class: 'num' }, String(d.size)), el('td', { class: 'mono', title: 'SHA-256 of the uploaded content' }, d.sha256.slice(0, 12) + '…')));
+  return [
+    el('h3', { class: 'mono' }, m.id),
+    kv([
+      ['Status', stateBadge(m.status)], ['Name', m.name], ['Type', m.type], ['Legal name', m.legal_name], ['DBA', m.dba],
+      ['Boarded by', m.app_id], ['Review until (sandbox)', shortTime(m.review_until)],
+      ['Created (sandbox)', shortTime(m.time_created)], ['Updated (sandbox)', shortTime(m.time_last_updated)],
+    ]),
+    el('h3', null, `Accounts (${accounts.length})`),
+    accounts.length ? table(['Account', 'Name', 'Type', 'Status'], accounts, { 'aria-label': 'Accounts' }) : el('p', { class: 'muted' }, 'None.'),
+    el('h3', null, `Documents (${documents.length})`),
+    documents.length ? table(['Document', 'Function', 'Format', ['Bytes', { class: 'num' }], 'SHA-256'], documents, { 'aria-label': 'Documents' }) : el('p', { class: 'muted' }, 'None.'),
+    m.order_ids.length ? [el('h3', null, 'Orders its boarding placed'), el('ul', null, m.order_ids.map((id) => el('li', null, resourceLink(id))))] : null,
+  ];
+}
+
+function countAmount(t, currency) { return [money(t.amount, currency), ` in ${t.count}`]; }
+
+function depositDetail(d) {
+  return [
+    el('h3', { class: 'mono' }, d.id),
+    kv([
+      ['Status', stateBadge(d.status)], ['Day', d.time_created], ['Shown by the API', d.visible ? 'yes' : 'not yet: its day has not come'],
+      ['Amount', [money(d.amount, d.currency), ' ', d.funding_type]], ['Merchant', `${d.system.name} (${d.system.mid})`],
+      ['Bank account', d.bank_transfer.masked_account_number_last4 ? '…' + d.bank_transfer.masked_account_number_last4 : ''],
+      ['Sales', countAmount(d.sales, d.currency)], ['Refunds', countAmount(d.refunds, d.currency)],
+      ['Chargebacks', countAmount(d.disputes.chargebacks, d.currency)], ['Reversals', countAmount(d.disputes.reversals, d.currency)],
+      ['Discounts', countAmount(d.discounts, d.currency)], ['Fees', money(d.fees.amount, d.currency)],
+    ]),
+    el('h3', null, 'Transactions it paid'),
+    d.transaction_ids.length ? el('ul', null, d.transaction_ids.map((id) => el('li', null, resourceLink(id)))) : el('p', { class: 'muted' }, 'None listed.'),
+    d.dispute_ids.length ? [el('h3', null, 'Disputes whose funds it moved'), el('ul', null, d.dispute_ids.map((id) => el('li', null, resourceLink(id))))] : null,
+  ];
+}
+
+function disputeDetail(d) {
+  const t = d.transaction;
+  return [
+    el('h3', { class: 'mono' }, d.id),
+    kv([
+      ['Status', stateBadge(d.status)], ['Stage', d.stage], ['Result', d.result], ['Shown by the API', d.visible ? 'yes' : 'not yet'],
+      ['Amount', money(d.amount, d.currency)], ['Reason', [d.reason_code, d.reason_description ? ' · ' + d.reason_description : '']],
+      ['Merchant', `${d.merchant_name} (${d.merchant_id})`], ['Transaction', resourceLink(d.transaction_id)],
+      ['Card', [t.payment_method.card.brand, ' ', t.payment_method.card.masked_number_first6last4].join('').trim()], ['ARN', t.payment_method.card.arn],
+      ['Deposit', d.deposit_id ? resourceLink(d.deposit_id) : ''],
+      ['Created (sandbox)', shortTime(d.time_created)], ['Stage since (sandbox)', shortTime(d.stage_time_created)],
+      ['Respond by (sandbox)', shortTime(d.time_to_respond_by)], ['Last action', actionText(d.action)],
+    ]),
+    el('h3', null, `Documents (${d.documents.length})`),
+    d.documents.length ? el('ul', null, d.documents.map((doc) => el('li', null, el('span', { class: 'mono' }, doc.id), doc.type ? ' · ' + doc.type : '')))
+      : el('p', { class: 'muted' }, 'None.'),
+    el('p', { class: 'muted small' }, 'As stored: GP\'s API moves a dispute along the sandbox clock when it reads it.'),
   ];
 }
 
