@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -52,6 +53,8 @@ const (
 	ResourceCurrencyConversions = "CURRENCY_CONVERSIONS"
 	ResourceMerchants           = "MERCHANTS"
 	ResourceDisputes            = "DISPUTES"
+	ResourceDocuments           = "DOCUMENTS"
+	ResourceAccounts            = "ACCOUNTS"
 )
 
 // failedActions names the resource and action type a refused request of an operation
@@ -187,6 +190,22 @@ func (d Dispute) actionSubject() ActionRecord {
 	}
 }
 
+func (v DocumentView) actionSubject() ActionRecord {
+	return ActionRecord{
+		Resource: ResourceDocuments, ResourceID: v.Document.ID, ResourceStatus: v.Document.Status,
+		MerchantID: v.Merchant.ID, MerchantName: v.Merchant.Name,
+		ID: v.Action.ID, Type: v.Action.Type, ResponseCode: v.Action.ResultCode,
+	}
+}
+
+func (e EditedAccount) actionSubject() ActionRecord {
+	return ActionRecord{
+		Resource: ResourceAccounts, ResourceID: e.Account.ID, ResourceStatus: e.Account.Status,
+		MerchantID: e.Account.MerchantID, AccountID: e.Account.ID, AccountName: e.Account.Name,
+		ID: e.Action.ID, Type: e.Action.Type, ResponseCode: e.Action.ResultCode,
+	}
+}
+
 // recordAction writes the action record of v, the value an action returned, in the
 // action's own store transaction. A value that names no action records nothing.
 func recordAction(tx Tx, c Caller, v any, now time.Time) error {
@@ -197,6 +216,15 @@ func recordAction(tx Tx, c Caller, v any, now time.Time) error {
 	rec := s.actionSubject()
 	if rec.ID == "" {
 		return nil
+	}
+	if rec.MerchantName == "" && rec.MerchantID != "" {
+		// A record that knows its merchant by id alone (an account) is named from it,
+		// so that the merchant_name filter finds it.
+		m, err := tx.Merchant(rec.MerchantID)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		rec.MerchantName = m.Name
 	}
 	rec.TimeCreated, rec.HTTPResponseCode = now, "200"
 	rec.Version, rec.MessageReceived = c.Request.Version, keptMessage(c.Request.Received)

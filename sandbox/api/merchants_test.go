@@ -420,3 +420,28 @@ func TestBoardedMerchantTerminalsTakeASale(t *testing.T) {
 		t.Errorf("the sale: %v", txn)
 	}
 }
+
+// TestDocumentAndAccountEditAreActions: a document upload and an account edit answer
+// an action.id, and GET /actions finds each under the resource it changed.
+func TestDocumentAndAccountEditAreActions(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.MustToken(layoutApp, layoutKey, "")
+	doc := env.Do("POST", "/merchants/"+sdkFundsMerchant+"/documents", apitest.APIHeader(tok),
+		`{"function":"UNDERWRITING","b64_content":"VGVzdGluZw==","format":"PDF"}`).JSON(t)
+	edit := env.Do("PATCH", "/merchants/"+sdkFundsMerchant+"/accounts/"+sdkFundsAccount, apitest.APIHeader(tok),
+		`{"payer":{"payment_method":{"name":"James Mason"},"billing_address":{"line_1":"Address 1","postal_code":"30346","country":"US"}}}`).JSON(t)
+	for _, tc := range []struct {
+		answer                    map[string]any
+		resourceID, typ, resource string
+	}{
+		{doc, doc["id"].(string), "DOCUMENT_UPLOAD", "DOCUMENTS"},
+		{edit, sdkFundsAccount, "MERCHANT_EDIT", "ACCOUNTS"},
+	} {
+		acts, _ := env.actionsOf(tok, "?resource_id="+tc.resourceID)
+		if len(acts) != 1 || acts[0]["id"] != apitest.Dig(tc.answer, "action.id") || acts[0]["type"] != tc.typ ||
+			acts[0]["resource"] != tc.resource || acts[0]["merchant_name"] == "" {
+			t.Errorf("%s: actions %v for answer %v", tc.typ, acts, tc.answer["action"])
+		}
+	}
+}

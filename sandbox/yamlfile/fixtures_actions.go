@@ -47,7 +47,7 @@ type actionResource string
 func (s actionResource) check() string {
 	return oneOf(string(s), sandbox.ResourceTransactions, sandbox.ResourcePaymentMethods, sandbox.ResourceOrders,
 		sandbox.ResourceBatches, sandbox.ResourceDevices, sandbox.ResourceCurrencyConversions,
-		sandbox.ResourceMerchants, sandbox.ResourceDisputes)
+		sandbox.ResourceMerchants, sandbox.ResourceDisputes, sandbox.ResourceDocuments, sandbox.ResourceAccounts)
 }
 
 // httpCode is an HTTP status of three digits.

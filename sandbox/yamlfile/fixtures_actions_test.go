@@ -56,7 +56,7 @@ func TestFixtureActionProblems(t *testing.T) {
 `))
 	want := []string{
 		`a.yaml:4:10: actions[0].id: must start with ACT_, got "TRN_1"`,
-		`a.yaml:4:79: actions[0].resource: must be one of TRANSACTIONS, PAYMENT_METHODS, ORDERS, BATCHES, DEVICES, CURRENCY_CONVERSIONS, MERCHANTS, DISPUTES, got "TRANSACTION"`,
+		`a.yaml:4:79: actions[0].resource: must be one of TRANSACTIONS, PAYMENT_METHODS, ORDERS, BATCHES, DEVICES, CURRENCY_CONVERSIONS, MERCHANTS, DISPUTES, DOCUMENTS, ACCOUNTS, got "TRANSACTION"`,
 		`a.yaml:4:100: actions[0].app_id: unknown app "APP_9"`,
 		`a.yaml:4:147: actions[0].http_response_code: must be an HTTP status like 200, got "20"`,
 		`a.yaml:5:5: actions[1]: missing required key "type"`,
