@@ -48,17 +48,29 @@ const (
 	PermAddressList      = "MMA_GET_Address_List"
 )
 
-var boardingPermissions = map[Operation]string{
+// backOfficePermissions are the permissions the back office's operations need, as a
+// GP access token lists them on its merchant-management, settlement-reporting
+// (DAA_), dispute-management (DIA_) and tokenization accounts [GP: a recorded token
+// answer]. The rate lookup names none GP shows, and needs only a token [SB].
+var backOfficePermissions = map[Operation]string{
 	OpMerchantCreate: PermMerchantCreate, OpMerchantDetail: PermMerchantSingle,
 	OpMerchantList: PermMerchantList, OpMerchantEdit: PermMerchantEdit,
 	OpMerchantDocument: PermMerchantDocument, OpAccountList: PermAccountList,
 	OpAccountDetail: PermAccountSingle, OpAccountEdit: PermAccountEdit, OpAddressList: PermAddressList,
+
+	OpSettlementTransactionList: "TRN_GET_List_Funded",
+	OpDepositList:               "DEP_GET_List", OpDepositDetail: "DEP_GET_Single",
+	OpSettlementDisputeList: "DIS_GET_List_Funded", OpSettlementDisputeDetail: "DIS_GET_Single_Funded",
+	OpDisputeList: "DIS_GET_Lists", OpDisputeDetail: "DIS_GET_Single", OpDisputeDocument: "DIS_GET_Single",
+	OpDisputeAcceptance: "DIS_POST_Accept", OpDisputeChallenge: "DIS_POST_Challenge",
+	OpActionList: "ACT_GET_List", OpActionDetail: "ACT_GET_Single",
+	OpPaymentMethodList: "PMT_GET_List", OpPaymentMethodSearch: "PMT_POST_Search",
 }
 
-// authorizeBoarding checks a boarding operation's permission; ok is false for any
-// other operation.
-func authorizeBoarding(c Caller, op Operation) (err error, ok bool) {
-	perm, ok := boardingPermissions[op]
+// authorizeBackOffice checks a back-office operation's permission; ok is false for
+// any other operation.
+func authorizeBackOffice(c Caller, op Operation) (err error, ok bool) {
+	perm, ok := backOfficePermissions[op]
 	if !ok {
 		return nil, false
 	}

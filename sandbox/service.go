@@ -195,7 +195,7 @@ func (s *Service) Authorize(c Caller, op Operation) error {
 			return nil
 		}
 	default:
-		if err, ok := authorizeBoarding(c, op); ok {
+		if err, ok := authorizeBackOffice(c, op); ok {
 			return err
 		}
 		return authorizeCardPresent(c, op)
