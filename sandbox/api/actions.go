@@ -25,47 +25,36 @@ func (s *Server) registerBackOffice(r *mux.Router) {
 
 // listActions is GET /actions: the actions of the merchants the app acts for, with
 // GP's filters and paging [GP].
-var listActions = operation{
-	op:            sandbox.OpActionList,
-	authenticated: true,
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		v, err := web.Query(c.r)
-		if err != nil {
-			return nil, err
-		}
-		q, err := actionQuery(v)
-		if err != nil {
-			return nil, err
-		}
-		page, err := s.svc.ListActions(c.caller, q)
-		if gp, ok := sandbox.AsError(err); ok && gp.Detail == "40003" {
-			// A foreign merchant_name is 403, where a foreign account_name is 400 [GP].
-			return nil, web.WithStatus(http.StatusForbidden, gp)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return newActionListView(page), nil
-	}),
-}
+var listActions = read(sandbox.OpActionList, nil, func(s *Server, c *call) (any, error) {
+	v, err := web.Query(c.r)
+	if err != nil {
+		return nil, err
+	}
+	q, err := actionQuery(v)
+	if err != nil {
+		return nil, err
+	}
+	page, err := s.svc.ListActions(c.caller, q)
+	if gp, ok := sandbox.AsError(err); ok && gp.Detail == "40003" {
+		// A foreign merchant_name is 403, where a foreign account_name is 400 [GP].
+		return nil, web.WithStatus(http.StatusForbidden, gp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newActionListView(page), nil
+})
 
 // getAction is GET /actions/{id}: one action, with what its request carried and a
 // summary of its answer.
-var getAction = operation{
-	op:            sandbox.OpActionDetail,
-	authenticated: true,
-	pathIDs:       []string{"id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		// GP names the path under its /ucp base, as for a transaction (getTransaction).
-		a, err := s.svc.GetAction(c.caller, c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
-		if err != nil {
-			return nil, err
-		}
-		return newActionDetailView(a), nil
-	}),
-}
+var getAction = read(sandbox.OpActionDetail, []string{"id"}, func(s *Server, c *call) (any, error) {
+	// GP names the path under its /ucp base, as for a transaction (getTransaction).
+	a, err := s.svc.GetAction(c.caller, c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
+	if err != nil {
+		return nil, err
+	}
+	return newActionDetailView(a), nil
+})
 
 // actionQuery reads a GET /actions query. GP's document spells the HTTP status
 // filter http_code, the SDKs http_response_code: both are read.

@@ -4,25 +4,19 @@ import "github.com/gp-sandbox/gp-sandbox/sandbox"
 
 // closeBatch is POST /batches/{batch_id} and its partner form: the Java SDK sends no
 // body; an id that is not a batch id is GP's 40213, a well-formed unknown one 404.
-var closeBatch = operation{
-	op:            sandbox.OpBatchClose,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "batch_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		id, err := batchID(c)
-		if err != nil {
-			return nil, err
-		}
-		b, err := s.svc.CloseBatch(c.caller, sandbox.CloseBatchRequest{
-			BatchID: id, MerchantID: c.vars["merchant_id"], Idempotency: c.idem,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return NewBatchView(b), nil
-	}),
-}
+var closeBatch = read(sandbox.OpBatchClose, []string{"merchant_id", "batch_id"}, func(s *Server, c *call) (any, error) {
+	id, err := batchID(c)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.svc.CloseBatch(c.caller, sandbox.CloseBatchRequest{
+		BatchID: id, MerchantID: c.vars["merchant_id"], Idempotency: c.idem,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return NewBatchView(b), nil
+})
 
 // closeOpenBatch is POST /batches and its partner form: the Java and .NET SDKs close
 // the account's open batch this way when they are given no batch id [GP].
@@ -64,26 +58,20 @@ var closeBatchWithoutID = operation{
 }
 
 // getBatch is GET /batches/{batch_id}: a batch's summary, as its close answered it.
-var getBatch = operation{
-	op:            sandbox.OpBatchDetail,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "batch_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		id, err := batchID(c)
-		if err != nil {
-			return nil, err
-		}
-		b, err := s.svc.GetBatch(c.caller, c.vars["merchant_id"], id)
-		if err != nil {
-			return nil, err
-		}
-		v := NewBatchView(b)
-		read := newActionView(s.svc.ReadAction(c.caller, sandbox.ActionBatchOne)) // the close stays close_action_id [GP]
-		v.Action = &read
-		return v, nil
-	}),
-}
+var getBatch = read(sandbox.OpBatchDetail, []string{"merchant_id", "batch_id"}, func(s *Server, c *call) (any, error) {
+	id, err := batchID(c)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.svc.GetBatch(c.caller, c.vars["merchant_id"], id)
+	if err != nil {
+		return nil, err
+	}
+	v := NewBatchView(b)
+	read := newActionView(s.svc.ReadAction(c.caller, sandbox.ActionBatchOne)) // the close stays close_action_id [GP]
+	v.Action = &read
+	return v, nil
+})
 
 // batchID is the path's batch id: one that is not a batch id is GP's 40213, before
 // anything is looked up.

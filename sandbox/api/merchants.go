@@ -174,43 +174,32 @@ var editMerchant = operation{
 	}),
 }
 
-var getMerchant = operation{
-	op:            sandbox.OpMerchantDetail,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		v, err := s.svc.ReadMerchant(c.caller, c.vars["merchant_id"])
-		if err != nil {
-			return nil, err
-		}
-		return newMerchantView(v), nil
-	}),
-}
+var getMerchant = read(sandbox.OpMerchantDetail, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+	v, err := s.svc.ReadMerchant(c.caller, c.vars["merchant_id"])
+	if err != nil {
+		return nil, err
+	}
+	return newMerchantView(v), nil
+})
 
-var listMerchants = operation{
-	op:            sandbox.OpMerchantList,
-	authenticated: true,
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		r, err := newQueryReader(c)
-		if err != nil {
-			return nil, err
-		}
-		q := sandbox.MerchantQuery{Page: 1, PageSize: defaultPageSize, Order: "ASC", OrderBy: "TIME_CREATED"}
-		r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, []string{"TIME_CREATED"})
-		r.choice("status", &q.Status, sandbox.MerchantStatuses()...)
-		r.date("from_time_created", &q.From)
-		if r.err != nil {
-			return nil, r.err
-		}
-		page, err := s.svc.ListMerchants(c.caller, q)
-		if err != nil {
-			return nil, err
-		}
-		return newMerchantListView(page), nil
-	}),
-}
+var listMerchants = read(sandbox.OpMerchantList, nil, func(s *Server, c *call) (any, error) {
+	r, err := newQueryReader(c)
+	if err != nil {
+		return nil, err
+	}
+	q := sandbox.MerchantQuery{Page: 1, PageSize: defaultPageSize, Order: "ASC", OrderBy: "TIME_CREATED"}
+	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, []string{"TIME_CREATED"})
+	r.choice("status", &q.Status, sandbox.MerchantStatuses()...)
+	r.date("from_time_created", &q.From)
+	if r.err != nil {
+		return nil, r.err
+	}
+	page, err := s.svc.ListMerchants(c.caller, q)
+	if err != nil {
+		return nil, err
+	}
+	return newMerchantListView(page), nil
+})
 
 // documentBody is a POST /merchants/{id}/documents body. format and function are
 // GP's 40251 when missing, not the 40005 of other members [GP].
@@ -243,48 +232,36 @@ var uploadDocument = operation{
 	}),
 }
 
-var listAccounts = operation{
-	op:            sandbox.OpAccountList,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		r, err := newQueryReader(c)
-		if err != nil {
-			return nil, err
-		}
-		q := sandbox.AccountQuery{
-			MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, Order: "ASC", OrderBy: "TIME_CREATED",
-			Name: r.v.Get("name"), ID: r.v.Get("id"),
-		}
-		r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, []string{"TIME_CREATED"})
-		r.choice("status", &q.Status, sandbox.MerchantActive, sandbox.MerchantInactive)
-		r.date("from_time_created", &q.From)
-		r.date("to_time_created", &q.To)
-		if r.err != nil {
-			return nil, r.err
-		}
-		page, err := s.svc.ListAccounts(c.caller, q)
-		if err != nil {
-			return nil, err
-		}
-		return newAccountListView(page), nil
-	}),
-}
+var listAccounts = read(sandbox.OpAccountList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+	r, err := newQueryReader(c)
+	if err != nil {
+		return nil, err
+	}
+	q := sandbox.AccountQuery{
+		MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, Order: "ASC", OrderBy: "TIME_CREATED",
+		Name: r.v.Get("name"), ID: r.v.Get("id"),
+	}
+	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, []string{"TIME_CREATED"})
+	r.choice("status", &q.Status, sandbox.MerchantActive, sandbox.MerchantInactive)
+	r.date("from_time_created", &q.From)
+	r.date("to_time_created", &q.To)
+	if r.err != nil {
+		return nil, r.err
+	}
+	page, err := s.svc.ListAccounts(c.caller, q)
+	if err != nil {
+		return nil, err
+	}
+	return newAccountListView(page), nil
+})
 
-var getAccount = operation{
-	op:            sandbox.OpAccountDetail,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		a, err := s.svc.ReadAccount(c.caller, c.vars["merchant_id"], c.vars["id"])
-		if err != nil {
-			return nil, err
-		}
-		return NewMerchantAccountView(a), nil
-	}),
-}
+var getAccount = read(sandbox.OpAccountDetail, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	a, err := s.svc.ReadAccount(c.caller, c.vars["merchant_id"], c.vars["id"])
+	if err != nil {
+		return nil, err
+	}
+	return NewMerchantAccountView(a), nil
+})
 
 // accountEditBody is an account PATCH: the payer's card and billing address, each
 // required with the member GP names [GP].
@@ -326,31 +303,25 @@ var editAccount = operation{
 	}),
 }
 
-var lookupAddresses = operation{
-	op:            sandbox.OpAddressList,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		r, err := newQueryReader(c)
-		if err != nil {
-			return nil, err
-		}
-		q := sandbox.AddressQuery{
-			Page: 1, PageSize: defaultPageSize, AccountID: c.vars["id"],
-			PostalCode: r.v.Get("postal_code"), Line1: r.v.Get("line_1"), Line2: r.v.Get("line_2"),
-		}
-		var order, orderBy string
-		if r.paging(&q.Page, &q.PageSize, &orderBy, &order, []string{"TIME_CREATED"}); r.err != nil {
-			return nil, r.err
-		}
-		page, err := s.svc.LookupAddresses(c.caller, q)
-		if err != nil {
-			return nil, err
-		}
-		return newAddressListView(page), nil
-	}),
-}
+var lookupAddresses = read(sandbox.OpAddressList, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	r, err := newQueryReader(c)
+	if err != nil {
+		return nil, err
+	}
+	q := sandbox.AddressQuery{
+		Page: 1, PageSize: defaultPageSize, AccountID: c.vars["id"],
+		PostalCode: r.v.Get("postal_code"), Line1: r.v.Get("line_1"), Line2: r.v.Get("line_2"),
+	}
+	var order, orderBy string
+	if r.paging(&q.Page, &q.PageSize, &orderBy, &order, []string{"TIME_CREATED"}); r.err != nil {
+		return nil, r.err
+	}
+	page, err := s.svc.LookupAddresses(c.caller, q)
+	if err != nil {
+		return nil, err
+	}
+	return newAddressListView(page), nil
+})
 
 // domain converts the members both boarding bodies share.
 func (b merchantBody) domain(c *call) sandbox.BoardingRequest {

@@ -7,37 +7,31 @@ import (
 
 // listPaymentMethods is GET /payment-methods and its partner form: the stored card
 // tokens, with GP's filters and paging (the SDKs' findStoredPaymentMethodsPaged) [GP].
-var listPaymentMethods = operation{
-	op:            sandbox.OpPaymentMethodList,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		v, err := web.Query(c.r)
-		if err != nil {
-			return nil, err
-		}
-		q := sandbox.PaymentMethodQuery{Page: 1, PageSize: defaultPageSize, OrderBy: sandbox.PaymentMethodOrderings[0], Order: "DESC"}
-		r := &queryReader{v: v}
-		r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.PaymentMethodOrderings)
-		r.text("id", &q.ID)
-		r.text("number_last4", &q.NumberLast4)
-		r.text("reference", &q.Reference)
-		r.choice("status", &q.Status, sandbox.TokenActive, sandbox.TokenDeleted)
-		r.date("from_time_created", &q.From)
-		r.date("to_time_created", &q.To)
-		r.date("from_time_last_updated", &q.FromUpdated)
-		r.date("to_time_last_updated", &q.ToUpdated)
-		if r.err != nil {
-			return nil, r.err
-		}
-		page, err := s.svc.ListPaymentMethods(c.caller, c.vars["merchant_id"], q)
-		if err != nil {
-			return nil, err
-		}
-		return newPaymentMethodListView(page), nil
-	}),
-}
+var listPaymentMethods = read(sandbox.OpPaymentMethodList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+	v, err := web.Query(c.r)
+	if err != nil {
+		return nil, err
+	}
+	q := sandbox.PaymentMethodQuery{Page: 1, PageSize: defaultPageSize, OrderBy: sandbox.PaymentMethodOrderings[0], Order: "DESC"}
+	r := &queryReader{v: v}
+	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.PaymentMethodOrderings)
+	r.text("id", &q.ID)
+	r.text("number_last4", &q.NumberLast4)
+	r.text("reference", &q.Reference)
+	r.choice("status", &q.Status, sandbox.TokenActive, sandbox.TokenDeleted)
+	r.date("from_time_created", &q.From)
+	r.date("to_time_created", &q.To)
+	r.date("from_time_last_updated", &q.FromUpdated)
+	r.date("to_time_last_updated", &q.ToUpdated)
+	if r.err != nil {
+		return nil, r.err
+	}
+	page, err := s.svc.ListPaymentMethods(c.caller, c.vars["merchant_id"], q)
+	if err != nil {
+		return nil, err
+	}
+	return newPaymentMethodListView(page), nil
+})
 
 // searchPaymentMethods is POST /payment-methods/search and its partner form: the
 // tokens of one card, which the SDKs' findStoredPaymentMethodsPaged sends when given

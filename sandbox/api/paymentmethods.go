@@ -73,24 +73,18 @@ func paymentMethodID(c *call) (string, error) {
 }
 
 // getPaymentMethod is GET /payment-methods/{id}: the stored payment method [GP].
-var getPaymentMethod = operation{
-	op:            sandbox.OpPaymentMethodDetail,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		id, err := paymentMethodID(c)
-		if err != nil {
-			return nil, err
-		}
-		pm, err := s.svc.GetPaymentMethod(c.caller, c.vars["merchant_id"], id)
-		if err != nil {
-			return nil, err
-		}
-		pm.Action = s.svc.ReadAction(c.caller, sandbox.ActionPaymentMethodOne) // [GP]
-		return paymentMethodAnswer(c, pm), nil
-	}),
-}
+var getPaymentMethod = read(sandbox.OpPaymentMethodDetail, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	id, err := paymentMethodID(c)
+	if err != nil {
+		return nil, err
+	}
+	pm, err := s.svc.GetPaymentMethod(c.caller, c.vars["merchant_id"], id)
+	if err != nil {
+		return nil, err
+	}
+	pm.Action = s.svc.ReadAction(c.caller, sandbox.ActionPaymentMethodOne) // [GP]
+	return paymentMethodAnswer(c, pm), nil
+})
 
 // editPaymentMethod is PATCH /payment-methods/{id}: a new expiry, holder name or
 // card. Node sends "" for a month or year it was not given.
@@ -129,23 +123,17 @@ type editPaymentMethodBody struct {
 
 // deletePaymentMethod is DELETE /payment-methods/{id}: answered with the token, its
 // status DELETED, and the action (the Java, PHP and Node SDKs read it) [GP].
-var deletePaymentMethod = operation{
-	op:            sandbox.OpPaymentMethodDelete,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		id, err := paymentMethodID(c)
-		if err != nil {
-			return nil, err
-		}
-		pm, err := s.svc.DeletePaymentMethod(c.caller, c.vars["merchant_id"], id, c.idem)
-		if err != nil {
-			return nil, err
-		}
-		return paymentMethodAnswer(c, pm), nil
-	}),
-}
+var deletePaymentMethod = read(sandbox.OpPaymentMethodDelete, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	id, err := paymentMethodID(c)
+	if err != nil {
+		return nil, err
+	}
+	pm, err := s.svc.DeletePaymentMethod(c.caller, c.vars["merchant_id"], id, c.idem)
+	if err != nil {
+		return nil, err
+	}
+	return paymentMethodAnswer(c, pm), nil
+})
 
 // paymentMethodAnswer is a token as the caller is shown it: to a restricted access
 // token (restricted_token YES, a browser's) GP shows the account id truncated, TKA_

@@ -225,3 +225,12 @@ func idempotencyHeader(r *http.Request) (string, error) {
 	}
 	return v, nil
 }
+
+// read declares a GET of the GP API: authenticated, its ids in the path, no body
+// (an empty one reads as {}), answering what get returns.
+func read(op sandbox.Operation, pathIDs []string, get func(s *Server, c *call) (any, error)) operation {
+	return operation{
+		op: op, authenticated: true, pathIDs: pathIDs, bodyOptional: true,
+		handler: handle(func(s *Server, c *call, _ noBody) (any, error) { return get(s, c) }),
+	}
+}

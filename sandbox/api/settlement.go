@@ -29,90 +29,72 @@ func (s *Server) registerSettlement(r *mux.Router) {
 
 // listSettlementTransactions is GET /settlement/transactions: the transactions the
 // sandbox's deposits paid.
-var listSettlementTransactions = operation{
-	op:            sandbox.OpSettlementTransactionList,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		r, err := newQueryReader(c)
-		if err != nil {
-			return nil, err
-		}
-		v := r.v
-		q := sandbox.SettlementQuery{
-			MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, OrderBy: "TIME_CREATED", Order: "DESC",
-			NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"), DepositStatus: v.Get("deposit_status"),
-			Brand: v.Get("brand"), ARN: v.Get("arn"), BrandReference: v.Get("brand_reference"), Authcode: v.Get("authcode"),
-			Reference: v.Get("reference"), Status: v.Get("status"), DepositID: v.Get("deposit_id"),
-			MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
-		}
-		r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.SettlementOrderings)
-		r.account(c.caller.App)
-		r.date("from_time_created", &q.From)
-		r.date("to_time_created", &q.To)
-		r.date("from_deposit_time_created", &q.FromDeposit)
-		r.date("to_deposit_time_created", &q.ToDeposit)
-		r.date("from_batch_time_created", &q.FromBatch)
-		r.date("to_batch_time_created", &q.ToBatch)
-		r.fail(brand(q.Brand))
-		if r.err != nil {
-			return nil, r.err
-		}
-		page, err := s.svc.ListSettlementTransactions(c.caller, q)
-		if err != nil {
-			return nil, err
-		}
-		return newSettlementListView(page), nil
-	}),
-}
+var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+	r, err := newQueryReader(c)
+	if err != nil {
+		return nil, err
+	}
+	v := r.v
+	q := sandbox.SettlementQuery{
+		MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, OrderBy: "TIME_CREATED", Order: "DESC",
+		NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"), DepositStatus: v.Get("deposit_status"),
+		Brand: v.Get("brand"), ARN: v.Get("arn"), BrandReference: v.Get("brand_reference"), Authcode: v.Get("authcode"),
+		Reference: v.Get("reference"), Status: v.Get("status"), DepositID: v.Get("deposit_id"),
+		MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
+	}
+	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.SettlementOrderings)
+	r.account(c.caller.App)
+	r.date("from_time_created", &q.From)
+	r.date("to_time_created", &q.To)
+	r.date("from_deposit_time_created", &q.FromDeposit)
+	r.date("to_deposit_time_created", &q.ToDeposit)
+	r.date("from_batch_time_created", &q.FromBatch)
+	r.date("to_batch_time_created", &q.ToBatch)
+	r.fail(brand(q.Brand))
+	if r.err != nil {
+		return nil, r.err
+	}
+	page, err := s.svc.ListSettlementTransactions(c.caller, q)
+	if err != nil {
+		return nil, err
+	}
+	return newSettlementListView(page), nil
+})
 
 // listDeposits is GET /settlement/deposits.
-var listDeposits = operation{
-	op:            sandbox.OpDepositList,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		r, err := newQueryReader(c)
-		if err != nil {
-			return nil, err
-		}
-		v := r.v
-		q := sandbox.DepositQuery{
-			MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, OrderBy: "TIME_CREATED", Order: "DESC",
-			ID: v.Get("id"), Status: v.Get("status"), Amount: v.Get("amount"), BankLast4: v.Get("masked_account_number_last4"),
-			MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
-		}
-		r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.DepositOrderings)
-		r.account(c.caller.App)
-		r.date("from_time_created", &q.From)
-		r.date("to_time_created", &q.To)
-		if r.err != nil {
-			return nil, r.err
-		}
-		page, err := s.svc.ListDeposits(c.caller, q)
-		if err != nil {
-			return nil, err
-		}
-		return newDepositListView(page), nil
-	}),
-}
+var listDeposits = read(sandbox.OpDepositList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+	r, err := newQueryReader(c)
+	if err != nil {
+		return nil, err
+	}
+	v := r.v
+	q := sandbox.DepositQuery{
+		MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, OrderBy: "TIME_CREATED", Order: "DESC",
+		ID: v.Get("id"), Status: v.Get("status"), Amount: v.Get("amount"), BankLast4: v.Get("masked_account_number_last4"),
+		MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
+	}
+	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.DepositOrderings)
+	r.account(c.caller.App)
+	r.date("from_time_created", &q.From)
+	r.date("to_time_created", &q.To)
+	if r.err != nil {
+		return nil, r.err
+	}
+	page, err := s.svc.ListDeposits(c.caller, q)
+	if err != nil {
+		return nil, err
+	}
+	return newDepositListView(page), nil
+})
 
 // getDeposit is GET /settlement/deposits/{id}.
-var getDeposit = operation{
-	op:            sandbox.OpDepositDetail,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		d, err := s.svc.GetDeposit(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
-		if err != nil {
-			return nil, err
-		}
-		return newDepositView(d), nil
-	}),
-}
+var getDeposit = read(sandbox.OpDepositDetail, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	d, err := s.svc.GetDeposit(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
+	if err != nil {
+		return nil, err
+	}
+	return newDepositView(d), nil
+})
 
 // disputeQuery reads the query of both dispute lists.
 func disputeQuery(c *call, settlement bool) (sandbox.DisputeQuery, error) {
@@ -156,88 +138,58 @@ func orFirst(values ...string) string {
 }
 
 // listDisputes is GET /disputes.
-var listDisputes = operation{
-	op:            sandbox.OpDisputeList,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		q, err := disputeQuery(c, false)
-		if err != nil {
-			return nil, err
-		}
-		page, err := s.svc.ListDisputes(c.caller, q)
-		if err != nil {
-			return nil, err
-		}
-		return newDisputeListView(page), nil
-	}),
-}
+var listDisputes = read(sandbox.OpDisputeList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+	q, err := disputeQuery(c, false)
+	if err != nil {
+		return nil, err
+	}
+	page, err := s.svc.ListDisputes(c.caller, q)
+	if err != nil {
+		return nil, err
+	}
+	return newDisputeListView(page), nil
+})
 
 // listSettlementDisputes is GET /settlement/disputes: the disputes whose funds a
 // deposit moved.
-var listSettlementDisputes = operation{
-	op:            sandbox.OpSettlementDisputeList,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		q, err := disputeQuery(c, true)
-		if err != nil {
-			return nil, err
-		}
-		page, err := s.svc.ListDisputes(c.caller, q)
-		if err != nil {
-			return nil, err
-		}
-		return newDisputeListView(page), nil
-	}),
-}
+var listSettlementDisputes = read(sandbox.OpSettlementDisputeList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+	q, err := disputeQuery(c, true)
+	if err != nil {
+		return nil, err
+	}
+	page, err := s.svc.ListDisputes(c.caller, q)
+	if err != nil {
+		return nil, err
+	}
+	return newDisputeListView(page), nil
+})
 
 // getDispute is GET /disputes/{id}.
-var getDispute = operation{
-	op:            sandbox.OpDisputeDetail,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		d, err := s.svc.GetDispute(c.caller, c.vars["merchant_id"], c.vars["id"])
-		if err != nil {
-			return nil, err
-		}
-		return newDisputeView(d, false), nil
-	}),
-}
+var getDispute = read(sandbox.OpDisputeDetail, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	d, err := s.svc.GetDispute(c.caller, c.vars["merchant_id"], c.vars["id"])
+	if err != nil {
+		return nil, err
+	}
+	return newDisputeView(d, false), nil
+})
 
 // getSettlementDispute is GET /settlement/disputes/{id}.
-var getSettlementDispute = operation{
-	op:            sandbox.OpSettlementDisputeDetail,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		d, err := s.svc.GetSettlementDispute(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
-		if err != nil {
-			return nil, err
-		}
-		return newDisputeView(d, true), nil
-	}),
-}
+var getSettlementDispute = read(sandbox.OpSettlementDisputeDetail, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	d, err := s.svc.GetSettlementDispute(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
+	if err != nil {
+		return nil, err
+	}
+	return newDisputeView(d, true), nil
+})
 
 // acceptDispute is POST /disputes/{id}/acceptance: the SDKs send no body.
-var acceptDispute = operation{
-	op:            sandbox.OpDisputeAcceptance,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		d, err := s.svc.AcceptDispute(c.caller, c.vars["merchant_id"], c.vars["id"], c.idem)
-		if err != nil {
-			return nil, err
-		}
-		return newDisputeActionView(d, nil), nil
-	}),
-}
+var acceptDispute = read(sandbox.OpDisputeAcceptance, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	d, err := s.svc.AcceptDispute(c.caller, c.vars["merchant_id"], c.vars["id"], c.idem)
+	if err != nil {
+		return nil, err
+	}
+	return newDisputeActionView(d, nil), nil
+})
 
 // challengeBody is a POST /disputes/{id}/challenge body: the documents, each with its
 // content in base64. A content that is not base64 is 40213 naming it [SB].
@@ -280,22 +232,16 @@ var challengeDispute = operation{
 }
 
 // getDisputeDocument is GET /disputes/{id}/documents/{doc_id}.
-var getDisputeDocument = operation{
-	op:            sandbox.OpDisputeDocument,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id", "doc_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		d, doc, err := s.svc.GetDisputeDocument(c.caller, c.vars["merchant_id"], c.vars["id"], c.vars["doc_id"])
-		if err != nil {
-			return nil, err
-		}
-		return disputeDocumentView{
-			ID: doc.ID, B64Content: base64.StdEncoding.EncodeToString(sandbox.DisputeDocumentContent(doc)),
-			Action: actionView{
-				ID: d.Action.ID, Type: "DOCUMENT_SINGLE", TimeCreated: sandbox.FormatTime(s.svc.Clock().Now()),
-				ResultCode: "SUCCESS", AppID: c.caller.App.ID, AppName: c.caller.App.Name,
-			},
-		}, nil
-	}),
-}
+var getDisputeDocument = read(sandbox.OpDisputeDocument, []string{"merchant_id", "id", "doc_id"}, func(s *Server, c *call) (any, error) {
+	d, doc, err := s.svc.GetDisputeDocument(c.caller, c.vars["merchant_id"], c.vars["id"], c.vars["doc_id"])
+	if err != nil {
+		return nil, err
+	}
+	return disputeDocumentView{
+		ID: doc.ID, B64Content: base64.StdEncoding.EncodeToString(sandbox.DisputeDocumentContent(doc)),
+		Action: actionView{
+			ID: d.Action.ID, Type: "DOCUMENT_SINGLE", TimeCreated: sandbox.FormatTime(s.svc.Clock().Now()),
+			ResultCode: "SUCCESS", AppID: c.caller.App.ID, AppName: c.caller.App.Name,
+		},
+	}, nil
+})

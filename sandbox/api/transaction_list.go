@@ -10,28 +10,22 @@ import (
 
 // listTransactions is GET /transactions and its partner form: the query carries
 // paging, ordering and the filters of the SDKs' reporting builders.
-var listTransactions = operation{
-	op:            sandbox.OpTransactionList,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		v, err := web.Query(c.r) // a filter dropped would list everything [SB]
-		if err != nil {
-			return nil, err
-		}
-		q, err := transactionQuery(v)
-		if err != nil {
-			return nil, err
-		}
-		q.MerchantID = c.vars["merchant_id"]
-		page, err := s.svc.ListTransactions(c.caller, q)
-		if err != nil {
-			return nil, err
-		}
-		return newTransactionListView(page), nil
-	}),
-}
+var listTransactions = read(sandbox.OpTransactionList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+	v, err := web.Query(c.r) // a filter dropped would list everything [SB]
+	if err != nil {
+		return nil, err
+	}
+	q, err := transactionQuery(v)
+	if err != nil {
+		return nil, err
+	}
+	q.MerchantID = c.vars["merchant_id"]
+	page, err := s.svc.ListTransactions(c.caller, q)
+	if err != nil {
+		return nil, err
+	}
+	return newTransactionListView(page), nil
+})
 
 // Paging defaults and limits [SB].
 const (

@@ -259,19 +259,13 @@ func chipCondition(v string) string {
 }
 
 // getTransaction is GET /transactions/{id}.
-var getTransaction = operation{
-	op:            sandbox.OpTransactionDetail,
-	authenticated: true,
-	pathIDs:       []string{"merchant_id", "id"},
-	bodyOptional:  true,
-	handler: handle(func(s *Server, c *call, _ noBody) (any, error) {
-		// GP names the path under its /ucp base, which the sandbox's canonical path
-		// has dropped; asked at the root, the answer is the same [SB].
-		t, err := s.svc.GetTransaction(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
-		if err != nil {
-			return nil, err
-		}
-		t.Action = s.svc.ReadAction(c.caller, sandbox.ActionTransactionOne) // not the last one stored [GP]
-		return newTransactionDetailView(t), nil
-	}),
-}
+var getTransaction = read(sandbox.OpTransactionDetail, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	// GP names the path under its /ucp base, which the sandbox's canonical path
+	// has dropped; asked at the root, the answer is the same [SB].
+	t, err := s.svc.GetTransaction(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
+	if err != nil {
+		return nil, err
+	}
+	t.Action = s.svc.ReadAction(c.caller, sandbox.ActionTransactionOne) // not the last one stored [GP]
+	return newTransactionDetailView(t), nil
+})
