@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -201,7 +200,7 @@ func (v DocumentView) actionSubject() ActionRecord {
 func (e EditedAccount) actionSubject() ActionRecord {
 	return ActionRecord{
 		Resource: ResourceAccounts, ResourceID: e.Account.ID, ResourceStatus: e.Account.Status,
-		MerchantID: e.Account.MerchantID, AccountID: e.Account.ID, AccountName: e.Account.Name,
+		MerchantID: e.Account.MerchantID, MerchantName: e.MerchantName, AccountID: e.Account.ID, AccountName: e.Account.Name,
 		ID: e.Action.ID, Type: e.Action.Type, ResponseCode: e.Action.ResultCode,
 	}
 }
@@ -216,15 +215,6 @@ func recordAction(tx Tx, c Caller, v any, now time.Time) error {
 	rec := s.actionSubject()
 	if rec.ID == "" {
 		return nil
-	}
-	if rec.MerchantName == "" && rec.MerchantID != "" {
-		// A record that knows its merchant by id alone (an account) is named from it,
-		// so that the merchant_name filter finds it.
-		m, err := tx.Merchant(rec.MerchantID)
-		if err != nil && !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		rec.MerchantName = m.Name
 	}
 	rec.TimeCreated, rec.HTTPResponseCode = now, "200"
 	rec.Version, rec.MessageReceived = c.Request.Version, keptMessage(c.Request.Received)

@@ -201,8 +201,9 @@ type AccountEdit struct {
 // EditedAccount is an account edit's answer: the account and the action, typed
 // MERCHANT_EDIT, the type the SDKs' merchant-management mappers read [SB].
 type EditedAccount struct {
-	Account MerchantAccount
-	Action  Action
+	Account      MerchantAccount
+	MerchantName string // for its action record
+	Action       Action
 }
 
 // EditAccount is PATCH /merchants/{id}/accounts/{id}: the account's payer card and
@@ -217,9 +218,13 @@ func (s *Service) EditAccount(c Caller, merchantID, id string, req AccountEdit) 
 		if err != nil {
 			return "", EditedAccount{}, err
 		}
+		m, err := tx.Merchant(a.MerchantID)
+		if err != nil {
+			return "", EditedAccount{}, err
+		}
 		addr := req.BillingAddress
 		a.Payer = &AccountPayer{Card: req.Card.masked(), BillingAddress: &addr}
-		return a.ID, EditedAccount{Account: a, Action: s.newAction(c, "MERCHANT_EDIT", now)}, tx.PutMerchantAccount(a)
+		return a.ID, EditedAccount{Account: a, MerchantName: m.Name, Action: s.newAction(c, "MERCHANT_EDIT", now)}, tx.PutMerchantAccount(a)
 	})
 	return v, err
 }
