@@ -532,6 +532,18 @@ func sortMerchants(ms []Merchant, desc bool) {
 	})
 }
 
+// sortedPage orders all by compare, reversed when order is DESC, and returns page
+// (from 1) of size n: what every back-office list answers.
+func sortedPage[T any](all []T, compare func(a, b T) int, order string, page, n int) []T {
+	slices.SortStableFunc(all, func(a, b T) int {
+		if order == "DESC" {
+			return compare(b, a)
+		}
+		return compare(a, b)
+	})
+	return pageOf(all, page, n)
+}
+
 // pageOf is page (from 1) of size n of all.
 func pageOf[T any](all []T, page, n int) []T {
 	start := (page - 1) * n

@@ -538,14 +538,8 @@ func (s *Service) ListDisputes(c Caller, q DisputeQuery) (DisputePage, error) {
 	if len(all) == 0 && q.ARN != "" && !q.Settlement {
 		return page, DisputeARNNotFound()
 	}
-	slices.SortStableFunc(all, func(a, b Dispute) int {
-		n := compareDisputes(q.OrderBy, a, b)
-		if q.Order == "DESC" {
-			return -n
-		}
-		return n
-	})
-	page.Total, page.Disputes = len(all), pageOf(all, q.Page, q.PageSize)
+	page.Total = len(all)
+	page.Disputes = sortedPage(all, func(a, b Dispute) int { return compareDisputes(q.OrderBy, a, b) }, q.Order, q.Page, q.PageSize)
 	return page, nil
 }
 

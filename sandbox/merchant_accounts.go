@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
@@ -129,18 +130,10 @@ func (s *Service) ListAccounts(c Caller, q AccountQuery) (AccountPage, error) {
 				matched = append(matched, a)
 			}
 		}
-		slices.SortStableFunc(matched, func(a, b MerchantAccount) int {
-			r := a.TimeCreated.Compare(b.TimeCreated)
-			if r == 0 {
-				r = strings.Compare(a.ID, b.ID)
-			}
-			if q.Order == "DESC" {
-				return -r
-			}
-			return r
-		})
 		p.Total = len(matched)
-		p.Accounts = pageOf(matched, q.Page, q.PageSize)
+		p.Accounts = sortedPage(matched, func(a, b MerchantAccount) int {
+			return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
+		}, q.Order, q.Page, q.PageSize)
 		return nil
 	})
 	return p, err

@@ -340,14 +340,8 @@ func (s *Service) ListSettlementTransactions(c Caller, q SettlementQuery) (Settl
 	if err != nil {
 		return page, err
 	}
-	slices.SortStableFunc(rows, func(a, b SettledTransaction) int {
-		n := compareSettled(q.OrderBy, a, b)
-		if q.Order == "DESC" {
-			return -n
-		}
-		return n
-	})
-	page.Total, page.Transactions = len(rows), pageOf(rows, q.Page, q.PageSize)
+	page.Total = len(rows)
+	page.Transactions = sortedPage(rows, func(a, b SettledTransaction) int { return compareSettled(q.OrderBy, a, b) }, q.Order, q.Page, q.PageSize)
 	return page, nil
 }
 
@@ -414,7 +408,8 @@ func (s *Service) ListDeposits(c Caller, q DepositQuery) (DepositPage, error) {
 		return page, err
 	}
 	all = slices.DeleteFunc(all, func(d Deposit) bool { return !q.matches(d) })
-	slices.SortStableFunc(all, func(a, b Deposit) int {
+	page.Total = len(all)
+	page.Deposits = sortedPage(all, func(a, b Deposit) int {
 		var n int
 		switch q.OrderBy {
 		case "STATUS":
@@ -424,13 +419,8 @@ func (s *Service) ListDeposits(c Caller, q DepositQuery) (DepositPage, error) {
 		case "DEPOSIT_ID":
 			n = cmp.Compare(a.ID, b.ID)
 		}
-		n = cmp.Or(n, a.TimeCreated.Compare(b.TimeCreated), cmp.Compare(a.ID, b.ID))
-		if q.Order == "DESC" {
-			return -n
-		}
-		return n
-	})
-	page.Total, page.Deposits = len(all), pageOf(all, q.Page, q.PageSize)
+		return cmp.Or(n, a.TimeCreated.Compare(b.TimeCreated), cmp.Compare(a.ID, b.ID))
+	}, q.Order, q.Page, q.PageSize)
 	return page, nil
 }
 
