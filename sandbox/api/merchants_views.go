@@ -11,28 +11,28 @@ import (
 // The PHP mapper reads each person's names and email without a default, so they are
 // always written [GP].
 type MerchantView struct {
-	ID                string               `json:"id"`
-	Name              string               `json:"name"`
-	Type              string               `json:"type"`
-	Status            string               `json:"status"`
-	StatusDescription string               `json:"status_description,omitempty"`
-	TimeCreated       string               `json:"time_created"`
-	TimeLastUpdated   string               `json:"time_last_updated"`
-	LegalName         string               `json:"legal_name,omitempty"`
-	DBA               string               `json:"dba,omitempty"`
-	CategoryCode      string               `json:"merchant_category_code,omitempty"`
-	Website           string               `json:"website,omitempty"`
-	Currency          string               `json:"currency,omitempty"`
-	TaxIDReference    string               `json:"tax_id_reference,omitempty"`
-	NotificationEmail string               `json:"notification_email,omitempty"`
-	Description       string               `json:"description,omitempty"`
-	Notifications     *statusURLView       `json:"notifications,omitempty"`
-	Addresses         []addressView        `json:"addresses"`
-	Persons           []personView         `json:"persons"`
-	PaymentMethods    []payoutView         `json:"payment_methods"`
-	Statistics        map[string]string    `json:"payment_processing_statistics,omitempty"`
-	Products          []boardedProductView `json:"products"`
-	Action            *actionView          `json:"action,omitempty"` // none in the admin API's answers
+	ID                string                    `json:"id"`
+	Name              string                    `json:"name"`
+	Type              string                    `json:"type"`
+	Status            string                    `json:"status"`
+	StatusDescription string                    `json:"status_description,omitempty"`
+	TimeCreated       string                    `json:"time_created"`
+	TimeLastUpdated   string                    `json:"time_last_updated"`
+	LegalName         string                    `json:"legal_name,omitempty"`
+	DBA               string                    `json:"dba,omitempty"`
+	CategoryCode      string                    `json:"merchant_category_code,omitempty"`
+	Website           string                    `json:"website,omitempty"`
+	Currency          string                    `json:"currency,omitempty"`
+	TaxIDReference    string                    `json:"tax_id_reference,omitempty"`
+	NotificationEmail string                    `json:"notification_email,omitempty"`
+	Description       string                    `json:"description,omitempty"`
+	Notifications     *statusURLView            `json:"notifications,omitempty"`
+	Addresses         []sandbox.BoardingAddress `json:"addresses"`
+	Persons           []personView              `json:"persons"`
+	PaymentMethods    []payoutView              `json:"payment_methods"`
+	Statistics        map[string]string         `json:"payment_processing_statistics,omitempty"`
+	Products          []boardedProductView      `json:"products"`
+	Action            *actionView               `json:"action,omitempty"` // none in the admin API's answers
 }
 
 func (v MerchantView) resourceID() string { return v.ID }
@@ -41,25 +41,13 @@ type statusURLView struct {
 	StatusURL string `json:"status_url"`
 }
 
-type addressView struct {
-	Functions  []string `json:"functions,omitempty"`
-	Line1      string   `json:"line_1,omitempty"`
-	Line2      string   `json:"line_2,omitempty"`
-	Line3      string   `json:"line_3,omitempty"`
-	City       string   `json:"city,omitempty"`
-	State      string   `json:"state,omitempty"`
-	PostalCode string   `json:"postal_code,omitempty"`
-	Country    string   `json:"country,omitempty"`
-}
-
-func newAddressView(a sandbox.BoardingAddress) addressView { return addressView(a) }
-
-func addressViews(as []sandbox.BoardingAddress) []addressView {
-	out := []addressView{}
-	for _, a := range as {
-		out = append(out, newAddressView(a))
+// addressViews answers the addresses as kept (sandbox.BoardingAddress's tags are
+// GP's members), an empty array for none.
+func addressViews(as []sandbox.BoardingAddress) []sandbox.BoardingAddress {
+	if as == nil {
+		return []sandbox.BoardingAddress{}
 	}
-	return out
+	return as
 }
 
 type phoneView struct {
@@ -68,18 +56,18 @@ type phoneView struct {
 }
 
 type personView struct {
-	Functions           []string     `json:"functions"`
-	FirstName           string       `json:"first_name"`
-	MiddleName          string       `json:"middle_name"`
-	LastName            string       `json:"last_name"`
-	Email               string       `json:"email"`
-	DateOfBirth         string       `json:"date_of_birth,omitempty"`
-	NationalIDReference string       `json:"national_id_reference,omitempty"`
-	EquityPercentage    string       `json:"equity_percentage,omitempty"`
-	JobTitle            string       `json:"job_title,omitempty"`
-	Address             *addressView `json:"address,omitempty"`
-	ContactPhone        *phoneView   `json:"contact_phone,omitempty"`
-	WorkPhone           *phoneView   `json:"work_phone,omitempty"`
+	Functions           []string                 `json:"functions"`
+	FirstName           string                   `json:"first_name"`
+	MiddleName          string                   `json:"middle_name"`
+	LastName            string                   `json:"last_name"`
+	Email               string                   `json:"email"`
+	DateOfBirth         string                   `json:"date_of_birth,omitempty"`
+	NationalIDReference string                   `json:"national_id_reference,omitempty"`
+	EquityPercentage    string                   `json:"equity_percentage,omitempty"`
+	JobTitle            string                   `json:"job_title,omitempty"`
+	Address             *sandbox.BoardingAddress `json:"address,omitempty"`
+	ContactPhone        *phoneView               `json:"contact_phone,omitempty"`
+	WorkPhone           *phoneView               `json:"work_phone,omitempty"`
 }
 
 // payoutView is a payment method of a merchant: bank numbers and card numbers masked.
@@ -95,9 +83,9 @@ type bankView struct {
 	AccountNumber     string `json:"account_number"` // masked: last four digits
 	AccountType       string `json:"account_type,omitempty"`
 	Bank              struct {
-		Name    string       `json:"name,omitempty"`
-		Code    string       `json:"code,omitempty"`
-		Address *addressView `json:"address,omitempty"`
+		Name    string                   `json:"name,omitempty"`
+		Code    string                   `json:"code,omitempty"`
+		Address *sandbox.BoardingAddress `json:"address,omitempty"`
 	} `json:"bank"`
 }
 
@@ -160,8 +148,7 @@ func newPersonView(p sandbox.Person) personView {
 		out.Functions = []string{}
 	}
 	if p.Address != nil {
-		a := newAddressView(*p.Address)
-		out.Address = &a
+		out.Address = p.Address
 	}
 	if p.ContactPhone != nil {
 		out.ContactPhone = &phoneView{p.ContactPhone.CountryCode, p.ContactPhone.SubscriberNumber}
@@ -181,8 +168,7 @@ func newPayoutView(p sandbox.PayoutMethod) payoutView {
 		out.Bank = &bankView{AccountHolderType: b.AccountHolderType, AccountNumber: b.MaskedAccountNumber, AccountType: b.AccountType}
 		out.Bank.Bank.Name, out.Bank.Bank.Code = b.BankName, b.Code
 		if b.Address != nil {
-			a := newAddressView(*b.Address)
-			out.Bank.Bank.Address = &a
+			out.Bank.Bank.Address = b.Address
 		}
 	}
 	if c := p.Card; c != nil {
@@ -251,28 +237,28 @@ func newDocumentView(v sandbox.DocumentView) documentView {
 
 // MerchantAccountView is one account [GP: the mappers' MerchantAccountSummary].
 type MerchantAccountView struct {
-	ID             string        `json:"id"`
-	Type           string        `json:"type"`
-	Name           string        `json:"name"`
-	Status         string        `json:"status"`
-	TimeCreated    string        `json:"time_created"`
-	MerchantID     string        `json:"merchant_id"`
-	Permissions    []string      `json:"permissions"`
-	Countries      []string      `json:"countries"`
-	Channels       []string      `json:"channels"`
-	Currencies     []string      `json:"currencies"`
-	PaymentMethods []string      `json:"payment_methods"`
-	Configurations []string      `json:"configurations"`
-	Addresses      []addressView `json:"addresses"`
-	Payer          *payerView    `json:"payer,omitempty"`
-	Action         *actionView   `json:"action,omitempty"` // an edit's
+	ID             string                    `json:"id"`
+	Type           string                    `json:"type"`
+	Name           string                    `json:"name"`
+	Status         string                    `json:"status"`
+	TimeCreated    string                    `json:"time_created"`
+	MerchantID     string                    `json:"merchant_id"`
+	Permissions    []string                  `json:"permissions"`
+	Countries      []string                  `json:"countries"`
+	Channels       []string                  `json:"channels"`
+	Currencies     []string                  `json:"currencies"`
+	PaymentMethods []string                  `json:"payment_methods"`
+	Configurations []string                  `json:"configurations"`
+	Addresses      []sandbox.BoardingAddress `json:"addresses"`
+	Payer          *payerView                `json:"payer,omitempty"`
+	Action         *actionView               `json:"action,omitempty"` // an edit's
 }
 
 func (v MerchantAccountView) resourceID() string { return v.ID }
 
 type payerView struct {
-	PaymentMethod  *payCardView `json:"payment_method,omitempty"`
-	BillingAddress *addressView `json:"billing_address,omitempty"`
+	PaymentMethod  *payCardView             `json:"payment_method,omitempty"`
+	BillingAddress *sandbox.BoardingAddress `json:"billing_address,omitempty"`
 }
 
 func NewMerchantAccountView(a sandbox.MerchantAccount) MerchantAccountView {
@@ -294,8 +280,7 @@ func NewMerchantAccountView(a sandbox.MerchantAccount) MerchantAccountView {
 			out.Payer.PaymentMethod = &payCardView{Name: c.Name, Number: c.MaskedNumber, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear}
 		}
 		if p.BillingAddress != nil {
-			b := newAddressView(*p.BillingAddress)
-			out.Payer.BillingAddress = &b
+			out.Payer.BillingAddress = p.BillingAddress
 		}
 	}
 	return out
@@ -323,11 +308,11 @@ func newAccountListView(p sandbox.AccountPage) accountListView {
 // addressListView is an address lookup's answer: the account and the addresses found,
 // read by the SDKs' account mapper [GP].
 type addressListView struct {
-	ID               string        `json:"id"`
-	Paging           pagingView    `json:"paging"`
-	TotalRecordCount int           `json:"total_record_count"`
-	Addresses        []addressView `json:"addresses"`
-	Action           actionView    `json:"action"`
+	ID               string                    `json:"id"`
+	Paging           pagingView                `json:"paging"`
+	TotalRecordCount int                       `json:"total_record_count"`
+	Addresses        []sandbox.BoardingAddress `json:"addresses"`
+	Action           actionView                `json:"action"`
 }
 
 func newAddressListView(p sandbox.AddressPage) addressListView {
