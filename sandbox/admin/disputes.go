@@ -41,5 +41,5 @@ func (s *Server) adminRaiseDispute(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return api.NewDisputeView(d), nil
+	return api.NewAdminDisputeView(d), nil
 }

@@ -2,18 +2,16 @@ package api
 
 import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
-	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // listPaymentMethods is GET /payment-methods and its partner form: the stored card
 // tokens, with GP's filters and paging (the SDKs' findStoredPaymentMethodsPaged) [GP].
 var listPaymentMethods = read(sandbox.OpPaymentMethodList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
-	v, err := web.Query(c.r)
+	r, err := newQueryReader(c)
 	if err != nil {
 		return nil, err
 	}
 	q := sandbox.PaymentMethodQuery{Page: 1, PageSize: defaultPageSize, OrderBy: sandbox.PaymentMethodOrderings[0], Order: "DESC"}
-	r := &queryReader{v: v}
 	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.PaymentMethodOrderings)
 	r.text("id", &q.ID)
 	r.text("number_last4", &q.NumberLast4)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/base64"
 	"net/http"
 	"slices"
@@ -114,7 +115,7 @@ func disputeQuery(c *call, settlement bool) (sandbox.DisputeQuery, error) {
 		r.account(c.caller.App)
 	}
 	// The Java SDK sends the settlement list's status as STATUS [GP].
-	status := orFirst(v.Get("status"), v.Get("STATUS"))
+	status := cmp.Or(v.Get("status"), v.Get("STATUS"))
 	if status != "" && !slices.Contains(sandbox.DisputeStatuses, status) {
 		r.invalid("status")
 	}
@@ -126,15 +127,6 @@ func disputeQuery(c *call, settlement bool) (sandbox.DisputeQuery, error) {
 	r.date("to_deposit_time_created", &q.ToDeposit)
 	r.fail(brand(q.Brand))
 	return q, r.err
-}
-
-func orFirst(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // listDisputes is GET /disputes.

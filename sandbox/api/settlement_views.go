@@ -216,26 +216,19 @@ type disputeDocumentHead struct {
 	Type string `json:"type,omitempty"`
 }
 
-func formatOptional(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return sandbox.FormatTime(t)
-}
-
 func newDisputeView(d sandbox.Dispute, settlement bool) disputeView {
 	t := d.Transaction
 	v := disputeView{
 		ID:                  d.ID,
 		merchantAccountView: merchantAccountView{MerchantID: d.MerchantID, MerchantName: d.MerchantName, AccountID: d.AccountID, AccountName: d.AccountName},
-		TimeCreated:         sandbox.FormatTime(d.TimeCreated), Status: d.Status, StatusTimeCreated: formatOptional(d.StatusTime),
-		Stage: d.Stage, StageTimeCreated: formatOptional(d.StageTime), Amount: d.Amount, Currency: d.Currency,
-		ReasonCode: d.ReasonCode, ReasonDescription: d.ReasonDescription, TimeToRespondBy: formatOptional(d.RespondBy),
+		TimeCreated:         sandbox.FormatTime(d.TimeCreated), Status: d.Status, StatusTimeCreated: sandbox.FormatOptionalTime(d.StatusTime),
+		Stage: d.Stage, StageTimeCreated: sandbox.FormatOptionalTime(d.StageTime), Amount: d.Amount, Currency: d.Currency,
+		ReasonCode: d.ReasonCode, ReasonDescription: d.ReasonDescription, TimeToRespondBy: sandbox.FormatOptionalTime(d.RespondBy),
 		Result: d.Result, System: newSystemView(d.MerchantID, d.MerchantName),
 		LastAdjustmentAmount: d.LastAdjustment.Amount, LastAdjustmentCurrency: d.LastAdjustment.Currency,
-		LastAdjustmentFunding: d.LastAdjustment.Funding, LastAdjustmentTimeCreated: formatOptional(d.LastAdjustment.Time),
+		LastAdjustmentFunding: d.LastAdjustment.Funding, LastAdjustmentTimeCreated: sandbox.FormatOptionalTime(d.LastAdjustment.Time),
 		Transaction: disputedPaymentView{
-			TimeCreated: formatOptional(t.TimeCreated), Type: t.Type, Amount: t.Amount, Currency: t.Currency, Reference: t.Reference,
+			TimeCreated: sandbox.FormatOptionalTime(t.TimeCreated), Type: t.Type, Amount: t.Amount, Currency: t.Currency, Reference: t.Reference,
 			PaymentMethod: disputedMethodView{Card: disputedCardView{
 				Number: t.MaskedNumber, MaskedNumberFirst6Last4: t.MaskedNumber, ARN: t.ARN, Brand: t.Brand,
 				Authcode: t.Authcode, BrandReference: t.BrandReference,
@@ -253,8 +246,6 @@ func newDisputeView(d sandbox.Dispute, settlement bool) disputeView {
 
 func (v disputeView) resourceID() string { return v.ID }
 
-// NewDisputeView is a dispute as GET /disputes/{id} answers it, for the admin API.
-func NewDisputeView(d sandbox.Dispute) any { return newDisputeView(d, false) }
 
 func documentHeads(docs []sandbox.DisputeDocument) []disputeDocumentHead {
 	heads := make([]disputeDocumentHead, 0, len(docs))
