@@ -1,11 +1,12 @@
 package sandbox
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
@@ -330,9 +331,10 @@ func (s *Service) ListActions(c Caller, q ActionQuery) (ActionPage, error) {
 				hits = append(hits, a)
 			}
 		}
-		sortActions(hits, q.Order == "ASC")
 		page.Total = len(hits)
-		page.Actions = pageOf(hits, q.Page, q.PageSize)
+		page.Actions = sortedPage(hits, func(a, b ActionRecord) int {
+			return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
+		}, q.Order, q.Page, q.PageSize)
 		return nil
 	})
 	return page, err
@@ -349,17 +351,6 @@ func checkMerchantName(tx Tx, c Caller, name string) error {
 		}
 	}
 	return MerchantNameNotMatched()
-}
-
-// sortActions orders by time created, ties by id, newest first unless asc.
-func sortActions(list []ActionRecord, asc bool) {
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := list[i], list[j]
-		if !a.TimeCreated.Equal(b.TimeCreated) {
-			return a.TimeCreated.Before(b.TimeCreated) == asc
-		}
-		return (a.ID < b.ID) == asc
-	})
 }
 
 // GetAction reads one recorded action of a merchant the caller's app acts for; any

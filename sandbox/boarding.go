@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -255,12 +256,6 @@ type MerchantDocument struct {
 	TimeCreated time.Time `json:"time_created"`
 }
 
-// DocumentFunctions and DocumentFormats are what an upload may name [GP].
-var (
-	DocumentFunctions = []string{"IDENTITY_VERIFICATION", "RISK_REVIEW", "UNDERWRITING"}
-	DocumentFormats   = []string{"TIF", "TIFF", "PDF", "BMP", "JPEG", "GIF", "PNG", "DOC", "DOCX"}
-)
-
 // BoardingRequest is a validated POST /merchants or PATCH /merchants/{id} body.
 type BoardingRequest struct {
 	Name, LegalName, DBA, CategoryCode, Website, Currency string
@@ -502,9 +497,10 @@ func (s *Service) ListMerchants(c Caller, q MerchantQuery) (MerchantPage, error)
 				matched = append(matched, m)
 			}
 		}
-		sortMerchants(matched, q.Order == "DESC")
 		p.Total = len(matched)
-		p.Merchants = pageOf(matched, q.Page, q.PageSize)
+		p.Merchants = sortedPage(matched, func(a, b Merchant) int {
+			return cmp.Or(a.Profile().TimeCreated.Compare(b.Profile().TimeCreated), strings.Compare(a.ID, b.ID))
+		}, q.Order, q.Page, q.PageSize)
 		return nil
 	})
 	return p, err
@@ -516,20 +512,6 @@ func (q MerchantQuery) matches(m Merchant, now time.Time) bool {
 		return false
 	}
 	return q.From.IsZero() || !b.TimeCreated.Before(q.From)
-}
-
-// sortMerchants orders by time created, then id.
-func sortMerchants(ms []Merchant, desc bool) {
-	slices.SortStableFunc(ms, func(a, b Merchant) int {
-		r := a.Profile().TimeCreated.Compare(b.Profile().TimeCreated)
-		if r == 0 {
-			r = strings.Compare(a.ID, b.ID)
-		}
-		if desc {
-			return -r
-		}
-		return r
-	})
 }
 
 // sortedPage orders all by compare, reversed when order is DESC, and returns page

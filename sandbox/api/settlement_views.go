@@ -246,7 +246,6 @@ func newDisputeView(d sandbox.Dispute, settlement bool) disputeView {
 
 func (v disputeView) resourceID() string { return v.ID }
 
-
 func documentHeads(docs []sandbox.DisputeDocument) []disputeDocumentHead {
 	heads := make([]disputeDocumentHead, 0, len(docs))
 	for _, d := range docs {

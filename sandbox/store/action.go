@@ -42,13 +42,14 @@ func (x tx) PutAction(a sandbox.ActionRecord, keep int) error {
 		return err
 	}
 	seq++
-	for _, w := range []struct {
-		key string
-		v   any
-	}{{"act:" + a.ID, a}, {actionSeqEntry(seq), a.ID}, {actionSeqKey, strconv.Itoa(seq)}} {
-		if err := put(x.t, w.key, w.v); err != nil {
-			return err
-		}
+	if err := put(x.t, "act:"+a.ID, a); err != nil {
+		return err
+	}
+	if err := put(x.t, actionSeqEntry(seq), a.ID); err != nil {
+		return err
+	}
+	if err := put(x.t, actionSeqKey, strconv.Itoa(seq)); err != nil {
+		return err
 	}
 	if seq <= keep {
 		return nil
