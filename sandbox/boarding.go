@@ -221,7 +221,9 @@ func (c *PayCard) masked() *PayCard {
 	return &kept
 }
 
-// MaskAccountNumber keeps a bank account number's last four digits, the rest as X.
+// MaskAccountNumber keeps the last four characters of a number or id, the rest as X:
+// a bank account number, a masked card number shown by its last four, an account id
+// shown to a restricted token.
 func MaskAccountNumber(n string) string {
 	if len(n) <= 4 {
 		return strings.Repeat("X", len(n))

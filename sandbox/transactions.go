@@ -3,7 +3,6 @@ package sandbox
 import (
 	"math/big"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
@@ -430,7 +429,7 @@ func (t Transaction) withCardMembersMasked() Transaction {
 		t.Card.Last4 = t.Card.Last4[n-4:]
 	}
 	if shown := t.PaymentMethod.Card.MaskedNumberLast4; len(shown) > 4 {
-		t.PaymentMethod.Card.MaskedNumberLast4 = strings.Repeat("X", len(shown)-4) + shown[len(shown)-4:]
+		t.PaymentMethod.Card.MaskedNumberLast4 = MaskAccountNumber(shown)
 	}
 	return t
 }

@@ -154,5 +154,5 @@ func truncatedAccountID(id string) string {
 	if !ok || len(rest) <= 4 {
 		return id
 	}
-	return prefix + "_" + strings.Repeat("X", len(rest)-4) + rest[len(rest)-4:]
+	return prefix + "_" + sandbox.MaskAccountNumber(rest)
 }
