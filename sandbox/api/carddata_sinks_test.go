@@ -51,6 +51,15 @@ func (s *sinkEnv) places(t *testing.T, adminPaths []string) map[string][]byte {
 
 // mustHoldNone fails when any clear string is found in any of the places, the
 // database file included unless inStore is false: free text is kept as sent there.
+// holds reports whether content shows secret: a secret of digits alone (a CVV) as
+// a whole number, not inside a longer one or a duration's fraction (1.4826 ms).
+func holds(content []byte, secret string) bool {
+	if sandbox.AllDigits(secret) {
+		return inClear(content, "CVV", secret)
+	}
+	return bytes.Contains(content, []byte(secret))
+}
+
 func (s *sinkEnv) mustHoldNone(t *testing.T, adminPaths []string, inStore bool, clear ...string) {
 	t.Helper()
 	for place, content := range s.places(t, adminPaths) {
@@ -58,7 +67,7 @@ func (s *sinkEnv) mustHoldNone(t *testing.T, adminPaths []string, inStore bool, 
 			continue
 		}
 		for _, c := range clear {
-			if bytes.Contains(content, []byte(c)) {
+			if holds(content, c) {
 				t.Errorf("%q in clear in the %s", c, place)
 			}
 		}
