@@ -47,7 +47,8 @@
 // so an OS crash or power loss can lose about the last second of writes; with
 // Options.SyncAlways buntdb fsyncs every commit before Update returns. The store
 // rewrites the file (watch.go, with buntdb's AutoShrink off) once it has doubled since
-// the last rewrite, and at Close when anything was written since the open.
+// the last rewrite and no write came for a few tenths of a second, and at Close when
+// anything was written since the open.
 //
 // A file is opened by one process at a time (lock.go), and checked before buntdb
 // reads it (check.go): buntdb would take a foreign file, or drop everything after a
@@ -334,6 +335,7 @@ func (s *Store) update(fn func(*buntdb.Tx) error) error {
 	if err := s.file.err(); err != nil { // what the watch last found: no system call
 		return err
 	}
+	s.file.writes.Add(1)
 	return s.db.Update(func(t *buntdb.Tx) error {
 		if err := s.file.err(); err != nil {
 			return err

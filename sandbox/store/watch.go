@@ -28,9 +28,13 @@ import (
 //
 // buntdb's own rewrite (Shrink) renames a new file over the path, changing its
 // identity legitimately, and buntdb does not show its descriptor. So the store turns
-// buntdb's AutoShrink off and shrinks itself, on the same terms (the file doubled
-// since the last rewrite, from 1 MiB), recording the identity of the new file; a
-// check during a rewrite passes.
+// buntdb's AutoShrink off and shrinks itself, recording the identity of the new file;
+// a check during a rewrite passes. It rewrites a file that has doubled since the last
+// rewrite (from 1 MiB) once the store is idle, idleTicks checks without a write: a
+// rewrite ends with the new file renamed over the old under buntdb's lock, and the
+// disk writing out the new file stalled every request for 20 to 130 ms, each time,
+// under sustained load. A store never idle is rewritten when the file has grown
+// busyGrowth past the last rewrite.
 //
 // The store also syncs the file itself, every syncEvery, on a descriptor of its own
 // (an fsync flushes the file, whichever descriptor asks): buntdb's SyncPolicy
@@ -40,6 +44,8 @@ import (
 const (
 	checkEvery = 100 * time.Millisecond
 	syncEvery  = time.Second
+	idleTicks  = 3       // checks without a write before the store counts as idle
+	busyGrowth = 1 << 30 // bytes past the last rewrite that a store never idle is rewritten at
 )
 
 // fileWatch is the identity of the database file, its syncs and the store's own
@@ -48,9 +54,10 @@ type fileWatch struct {
 	path      string
 	db        *buntdb.DB
 	mu        sync.Mutex
-	id        os.FileInfo // the file at path when last known to be ours
-	shrinking bool        // a rewrite is under way: the identity is about to change
-	lastSize  int64       // the size after the last rewrite (or at open)
+	id        os.FileInfo   // the file at path when last known to be ours
+	shrinking bool          // a rewrite is under way: the identity is about to change
+	lastSize  int64         // the size after the last rewrite (or at open)
+	writes    atomic.Uint64 // Updates begun, for the loop to tell an idle store
 	lost      atomic.Pointer[sandbox.Error]
 	onLost    atomic.Pointer[func(error)]
 	done      chan struct{}
@@ -141,11 +148,13 @@ func (w *fileWatch) rescue() {
 	w.tell(lost)
 }
 
-// loop checks the file every checkEvery, and every syncEvery syncs it and rewrites it
-// when it has doubled, as buntdb's AutoShrink would, until stop.
+// loop checks the file every checkEvery, every syncEvery syncs it, and rewrites it
+// when it is due (shrinkIfDue), until stop.
 func (w *fileWatch) loop() {
 	tick := time.NewTicker(checkEvery)
 	defer tick.Stop()
+	var seen uint64 // writes at the last tick
+	quiet := 0      // ticks since a write
 	for n := 1; ; n++ {
 		select {
 		case <-w.done:
@@ -153,6 +162,11 @@ func (w *fileWatch) loop() {
 		case <-tick.C:
 		}
 		second := n%int(syncEvery/checkEvery) == 0
+		if writes := w.writes.Load(); writes != seen {
+			seen, quiet = writes, 0
+		} else {
+			quiet++
+		}
 		if w.check() != nil {
 			if !w.rescued && (!w.tried || second) {
 				w.rescue()
@@ -161,7 +175,9 @@ func (w *fileWatch) loop() {
 		}
 		if second {
 			w.sync()
-			w.shrinkIfDoubled()
+		}
+		if second || quiet == idleTicks {
+			w.shrinkIfDue(quiet >= idleTicks)
 		}
 	}
 }
@@ -173,7 +189,9 @@ func (w *fileWatch) sync() {
 	_ = w.file.Sync()
 }
 
-func (w *fileWatch) shrinkIfDoubled() {
+// shrinkIfDue rewrites the file when it has doubled since the last rewrite and the
+// store is idle, or has grown busyGrowth past it.
+func (w *fileWatch) shrinkIfDue(idle bool) {
 	if w.check() != nil {
 		return // never rewrite over a file that is not ours
 	}
@@ -181,7 +199,9 @@ func (w *fileWatch) shrinkIfDoubled() {
 	if err != nil || st.Size() <= autoShrinkMinSize || st.Size() <= 2*w.lastSize {
 		return
 	}
-	w.shrink()
+	if idle || st.Size() > w.lastSize+busyGrowth {
+		w.shrink()
+	}
 }
 
 // shrink has buntdb rewrite the file with its live records only, and follows the new

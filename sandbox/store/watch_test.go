@@ -68,7 +68,7 @@ func TestLostFileRefusesWrites(t *testing.T) {
 			if !strings.HasSuffix(second, want) || s.Check() == nil {
 				t.Errorf("OnLost told %q, Check %v", second, s.Check())
 			}
-			s.file.shrinkIfDoubled() // never rewrites over a file that is not ours
+			s.file.shrinkIfDue(true) // never rewrites over a file that is not ours
 			mustClose(t, s)
 			if b, _ := os.ReadFile(path); name == "replaced" && string(b) != "someone else's\n" {
 				t.Errorf("the file that replaced ours changed: %q", b)
@@ -148,7 +148,11 @@ func TestShrinkKeepsTheFile(t *testing.T) {
 		}
 	}
 	before, _ := os.Stat(path)
-	s.file.shrinkIfDoubled()
+	s.file.shrinkIfDue(false) // under load: not before it has grown busyGrowth
+	if busy, _ := os.Stat(path); !os.SameFile(before, busy) {
+		t.Fatal("rewritten under load, 2.4 MiB past the last rewrite")
+	}
+	s.file.shrinkIfDue(true)
 	after, _ := os.Stat(path)
 	if os.SameFile(before, after) || after.Size() >= before.Size()/10 {
 		t.Fatalf("not shrunk: %d bytes, then %d", before.Size(), after.Size())
@@ -212,4 +216,31 @@ func mustStat(t *testing.T, path string) os.FileInfo {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// The watch rewrites a doubled file by itself once no write came for a while.
+func TestIdleStoreIsRewritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	value := strings.Repeat("x", 4096)
+	for i := 0; i < 600; i++ { // 2.4 MiB of rewrites of one key
+		if err := putMeta(s, value+string(rune('a'+i%26))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := os.Stat(path)
+	deadline := time.Now().Add(time.Minute) // a hung watch, not a slow one
+	for {
+		now, err := os.Stat(path)
+		if err == nil && !os.SameFile(before, now) {
+			if now.Size() >= before.Size()/10 {
+				t.Fatalf("rewritten to %d bytes of %d", now.Size(), before.Size())
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("an idle store's doubled file was never rewritten")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
