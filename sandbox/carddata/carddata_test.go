@@ -247,6 +247,9 @@ func TestNoneInAgreesWithMasking(t *testing.T) {
 		if got := hasCardNumber(text); got != (masked != text) || hasCardNumber(b) != got {
 			t.Fatalf("hasCardNumber(%q) = %v, but masking gives %q", text, got, masked)
 		}
+		if got := hasCardNumber(text); got && (!cardNumberInRuns(text) || !cardNumberInRuns(b)) {
+			t.Fatalf("hasCardNumber(%q) = true, but cardNumberInRuns misses it", text)
+		}
 		if (NoneIn(text) || NoneIn(b)) && Mask(text) != text {
 			t.Fatalf("NoneIn(%q) = true, but Mask gives %q", text, Mask(text))
 		}

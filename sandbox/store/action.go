@@ -4,25 +4,46 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
 )
 
 // The back office's records:
 //
 //	act:<id>          sandbox.ActionRecord, an action a request did (or a refusal)
 //	actseq:<seq>      a JSON string: the id of the seq-th action kept, seq zero-padded to 20 digits
-//	meta:action_seq   a JSON string of digits: the seq of the last action kept
 //	rate:<id>         sandbox.RateLookup, a currency conversion rate looked up
+//
+// The last actseq: key is the newest action's: the seq is read from its key, one
+// seek, rather than kept in a record of its own written by every action.
 func init() {
 	recordKinds["act:"] = kindOf[sandbox.ActionRecord]()
 	recordKinds["actseq:"] = kindOf[string]()
 	recordKinds["rate:"] = kindOf[sandbox.RateLookup]()
 }
 
-const actionSeqKey = "meta:action_seq"
+const actionSeqPrefix = "actseq:"
 
-func actionSeqEntry(seq int) string { return fmt.Sprintf("actseq:%020d", seq) }
+func actionSeqEntry(seq int) string { return fmt.Sprintf("%s%020d", actionSeqPrefix, seq) }
+
+// lastActionSeq is the seq of the newest action kept, 0 when none is.
+func lastActionSeq(t *buntdb.Tx) (int, error) {
+	var last string
+	err := t.DescendLessOrEqual("", actionSeqPrefix+"~", func(key, _ string) bool { // '~' sorts after every digit
+		last = key
+		return false
+	})
+	if err != nil || !strings.HasPrefix(last, actionSeqPrefix) {
+		return 0, err
+	}
+	seq, err := strconv.Atoi(last[len(actionSeqPrefix):])
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", last, err)
+	}
+	return seq, nil
+}
 
 func (x tx) Action(id string) (sandbox.ActionRecord, error) {
 	return get[sandbox.ActionRecord](x.t, "act:"+id)
@@ -31,14 +52,8 @@ func (x tx) Action(id string) (sandbox.ActionRecord, error) {
 // PutAction keeps a, numbered after the last action kept, and forgets the action
 // that falls out of the newest keep.
 func (x tx) PutAction(a sandbox.ActionRecord, keep int) error {
-	seq := 0
-	last, err := get[string](x.t, actionSeqKey)
-	switch {
-	case err == nil:
-		if seq, err = strconv.Atoi(last); err != nil {
-			return fmt.Errorf("store: %s: %w", actionSeqKey, err)
-		}
-	case !errors.Is(err, sandbox.ErrNotFound):
+	seq, err := lastActionSeq(x.t)
+	if err != nil {
 		return err
 	}
 	seq++
@@ -46,9 +61,6 @@ func (x tx) PutAction(a sandbox.ActionRecord, keep int) error {
 		return err
 	}
 	if err := put(x.t, actionSeqEntry(seq), a.ID); err != nil {
-		return err
-	}
-	if err := put(x.t, actionSeqKey, strconv.Itoa(seq)); err != nil {
 		return err
 	}
 	if seq <= keep {

@@ -189,7 +189,17 @@ func get[T any](t *buntdb.Tx, key string) (T, error) {
 	if err != nil {
 		return v, fmt.Errorf("store: get %s: %w", key, err)
 	}
-	return v, decode(key, s, &v)
+	if !keepsDecoded(key) {
+		return v, decode(key, s, &v)
+	}
+	if kept, ok := decodedAs[T](key, s); ok {
+		return kept, nil
+	}
+	if err := decode(key, s, &v); err != nil {
+		return v, err
+	}
+	keepDecoded(key, s, v)
+	return v, nil
 }
 
 func decode(key, value string, v any) error {
@@ -213,8 +223,12 @@ func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
 	if keep > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: keep}
 	}
-	if _, _, err := t.Set(key, string(value), opts); err != nil {
+	text := string(value)
+	if _, _, err := t.Set(key, text, opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	if keepsPut(key) {
+		keepDecoded(key, text, v)
 	}
 	return nil
 }
