@@ -141,12 +141,7 @@ func TestRescueKeepsEveryAcknowledgedWrite(t *testing.T) {
 func TestShrinkKeepsTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
-	value := strings.Repeat("x", 4096)
-	for i := 0; i < 600; i++ { // 2.4 MiB of rewrites of one key
-		if err := putMeta(s, value+string(rune('a'+i%26))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rewriteOneKey(t, s)
 	before, _ := os.Stat(path)
 	s.file.shrinkIfDue(false) // under load: not before it has grown busyGrowth
 	if busy, _ := os.Stat(path); !os.SameFile(before, busy) {
@@ -222,12 +217,7 @@ func mustStat(t *testing.T, path string) os.FileInfo {
 func TestIdleStoreIsRewritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
-	value := strings.Repeat("x", 4096)
-	for i := 0; i < 600; i++ { // 2.4 MiB of rewrites of one key
-		if err := putMeta(s, value+string(rune('a'+i%26))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rewriteOneKey(t, s)
 	before, _ := os.Stat(path)
 	deadline := time.Now().Add(time.Minute) // a hung watch, not a slow one
 	for {
@@ -242,5 +232,17 @@ func TestIdleStoreIsRewritten(t *testing.T) {
 			t.Fatal("an idle store's doubled file was never rewritten")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// rewriteOneKey writes 2.4 MiB of rewrites of one key: a file that has more than
+// doubled since its open, holding one live record.
+func rewriteOneKey(t *testing.T, s *Store) {
+	t.Helper()
+	value := strings.Repeat("x", 4096)
+	for i := 0; i < 600; i++ {
+		if err := putMeta(s, value+string(rune('a'+i%26))); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
