@@ -86,6 +86,7 @@ type TransactionRequest struct {
 	Country        string
 	Reference      string
 	GratuityAmount string
+	CashbackAmount string
 	// SurchargeAmount may be at most 5% of Amount [GP].
 	SurchargeAmount string
 	Card            CardInput
@@ -181,8 +182,8 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		Type: TypeSale, Status: statusOf(action, o), Channel: req.Channel, CaptureMode: req.CaptureMode,
 		Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,
 		Reference: req.Reference, AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID,
-		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
-		Encryption: req.Encryption,
+		GratuityAmount: NormalizeAmount(req.GratuityAmount), CashbackAmount: NormalizeAmount(req.CashbackAmount),
+		Card: card.stored(req.Card.Funding), Encryption: req.Encryption,
 	}
 	t.Card.Name = req.Card.Name
 	if action == actionRefund {
@@ -366,6 +367,7 @@ type Transaction struct {
 	Amount              string        `json:"amount"`
 	AuthorizationAmount string        `json:"authorization_amount,omitempty"`
 	GratuityAmount      string        `json:"gratuity_amount,omitempty"`
+	CashbackAmount      string        `json:"cashback_amount,omitempty"` // the cash given back with the payment, answered
 	Currency            string        `json:"currency"`
 	Country             string        `json:"country"`
 	Reference           string        `json:"reference"`

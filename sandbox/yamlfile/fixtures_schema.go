@@ -124,6 +124,7 @@ type transactionDoc struct {
 	Status         txStatus   `yaml:"status,required"`
 	Amount         amount     `yaml:"amount,required"`
 	GratuityAmount amount     `yaml:"gratuity_amount"`
+	CashbackAmount amount     `yaml:"cashback_amount"`
 	Currency       currency   `yaml:"currency,required"`
 	Country        country    `yaml:"country,required"`
 	Reference      string     `yaml:"reference"`
@@ -299,7 +300,7 @@ func (t transactionDoc) toDomain() sandbox.Transaction {
 	tr := sandbox.Transaction{
 		ID: string(t.ID), MerchantID: string(t.MerchantID), TimeCreated: created,
 		Type: string(t.Type), Status: string(t.Status), Amount: string(t.Amount),
-		GratuityAmount: string(t.GratuityAmount), Currency: string(t.Currency),
+		GratuityAmount: string(t.GratuityAmount), CashbackAmount: string(t.CashbackAmount), Currency: string(t.Currency),
 		Country: string(t.Country), Reference: t.Reference,
 		PaymentMethod: sandbox.PaymentResult{
 			Result: t.PaymentMethod.Result, Message: t.PaymentMethod.Message,
