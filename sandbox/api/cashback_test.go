@@ -69,3 +69,25 @@ func TestCashbackAmountFromAFixtureDocument(t *testing.T) {
 		t.Errorf("list: %v", list)
 	}
 }
+
+// cashback_amount keeps its check and its place in the request's order: a value not
+// of digits is named, before a bad member that follows it (ip_address), after one
+// that precedes it (surcharge_amount).
+func TestCashbackAmountIsChecked(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	long := `"ip_address":"` + strings.Repeat("1", 51) + `"`
+	cases := []struct{ name, extra, member string }{
+		{"not digits", `"cashback_amount":"5.00"`, "cashback_amount"},
+		{"before a later member", `"cashback_amount":"x",` + long, "cashback_amount"},
+		{"after an earlier member", `"surcharge_amount":"x","cashback_amount":"x"`, "surcharge_amount"},
+	}
+	for _, tc := range cases {
+		r := env.Do("POST", "/transactions", apitest.APIHeader(tok), apitest.SaleBody("2000", "AUTO", apitest.ManualCard, tc.extra))
+		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", tc.member+" contains unexpected data")
+		if got := r.GPError(t); got != want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, want)
+		}
+	}
+}

@@ -96,13 +96,13 @@ func NewTransactionHead(t sandbox.Transaction) TransactionHead {
 }
 
 // MoneyView is the amount of a transaction or a batch, with where it was taken. A
-// transaction's other amounts follow its amount, as GP sends them; a batch or a rate
-// has none and leaves them out.
+// transaction's other amounts follow its amount, as GP sends them, in the domain's
+// shape; a batch or a rate has none and leaves them out.
 type MoneyView struct {
-	Amount         string `json:"amount"`
-	CashbackAmount string `json:"cashback_amount,omitempty"`
-	Currency       string `json:"currency"`
-	Country        string `json:"country"`
+	Amount string `json:"amount"`
+	sandbox.ExtraAmounts
+	Currency string `json:"currency"`
+	Country  string `json:"country"`
 }
 
 // merchantAccountView names the merchant and the account a resource or a list
@@ -116,7 +116,7 @@ type merchantAccountView struct {
 
 // TransactionMoney is t's amount, currency and country.
 func TransactionMoney(t sandbox.Transaction) MoneyView {
-	return MoneyView{Amount: t.Amount, CashbackAmount: t.CashbackAmount, Currency: t.Currency, Country: t.Country}
+	return MoneyView{Amount: t.Amount, ExtraAmounts: t.ExtraAmounts, Currency: t.Currency, Country: t.Country}
 }
 
 func transactionMerchant(t sandbox.Transaction) merchantAccountView {

@@ -300,8 +300,9 @@ func (t transactionDoc) toDomain() sandbox.Transaction {
 	tr := sandbox.Transaction{
 		ID: string(t.ID), MerchantID: string(t.MerchantID), TimeCreated: created,
 		Type: string(t.Type), Status: string(t.Status), Amount: string(t.Amount),
-		GratuityAmount: string(t.GratuityAmount), CashbackAmount: string(t.CashbackAmount), Currency: string(t.Currency),
+		GratuityAmount: string(t.GratuityAmount), Currency: string(t.Currency),
 		Country: string(t.Country), Reference: t.Reference,
+		ExtraAmounts: sandbox.ExtraAmounts{CashbackAmount: string(t.CashbackAmount)},
 		PaymentMethod: sandbox.PaymentResult{
 			Result: t.PaymentMethod.Result, Message: t.PaymentMethod.Message,
 			Card: sandbox.CardResult{

@@ -163,7 +163,8 @@ func TestLoadFixturesReadsEveryKey(t *testing.T) {
 			},
 			{
 				ID: "TRN_2", MerchantID: "MER_1", TimeCreated: time.Date(2021, 3, 25, 0, 0, 0, 1e6, time.UTC),
-				Type: "SALE", Status: "CAPTURED", Amount: "0", CashbackAmount: "2000", Currency: "EUR", Country: "IE",
+				Type: "SALE", Status: "CAPTURED", Amount: "0", Currency: "EUR", Country: "IE",
+				ExtraAmounts: sandbox.ExtraAmounts{CashbackAmount: "2000"},
 				Action: sandbox.Action{
 					ID: defaultActionID("TRN_2"), Type: "AUTHORIZE", TimeCreated: "2021-03-25T00:00:00.001Z",
 					ResultCode: "SUCCESS",
