@@ -340,6 +340,7 @@ func (s *Service) child(c Caller, t Transaction, typ, status, amount, action str
 	n.ID, n.ParentID, n.TimeCreated = "TRN_"+s.ids.Alphanumeric(30), t.ID, now
 	n.Type, n.Status, n.Amount, n.AuthorizationAmount = typ, status, amount, amount
 	n.GratuityAmount, n.RefundedAmount, n.CapturedAmount, n.ReversedStatus, n.ReauthorizedBy = "", "", "", "", ""
+	n.ExtraAmounts = ExtraAmounts{} // the cash went out with the payment, not again with its refund or reauthorization [SB]
 	n.BatchID, n.BatchClosed, n.AdjustmentCount, n.EMVTag, n.Scenarios, n.Lodging = "", false, 0, "", nil, nil
 	n.CaptureMode = CaptureAuto
 	n.AppID = c.App.ID

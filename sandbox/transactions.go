@@ -86,6 +86,7 @@ type TransactionRequest struct {
 	Country        string
 	Reference      string
 	GratuityAmount string
+	ExtraAmounts
 	// SurchargeAmount may be at most 5% of Amount [GP].
 	SurchargeAmount string
 	Card            CardInput
@@ -181,8 +182,8 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		Type: TypeSale, Status: statusOf(action, o), Channel: req.Channel, CaptureMode: req.CaptureMode,
 		Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,
 		Reference: req.Reference, AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID,
-		GratuityAmount: NormalizeAmount(req.GratuityAmount), Card: card.stored(req.Card.Funding),
-		Encryption: req.Encryption,
+		GratuityAmount: NormalizeAmount(req.GratuityAmount), ExtraAmounts: req.ExtraAmounts.normalized(),
+		Card: card.stored(req.Card.Funding), Encryption: req.Encryption,
 	}
 	t.Card.Name = req.Card.Name
 	if action == actionRefund {
@@ -208,6 +209,21 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		}
 	}
 	return t, card, nil
+}
+
+// ExtraAmounts are the amounts beside its amount that a payment request carries and
+// its transaction keeps and answers, without leading zeros as the amount is kept. The
+// API's request block (extraAmountsBody) converts to it whole and every transaction
+// view embeds it (MoneyView), so a member added here, to normalized and to that block
+// is kept and answered; its JSON tag is both the record's and the answer's name [GP].
+type ExtraAmounts struct {
+	CashbackAmount string `json:"cashback_amount,omitempty"`
+}
+
+// normalized is e with each amount without leading zeros, as the amount is kept.
+func (e ExtraAmounts) normalized() ExtraAmounts {
+	e.CashbackAmount = NormalizeAmount(e.CashbackAmount)
+	return e
 }
 
 // checkTransaction refuses what GP refuses in a payment request before it looks at
@@ -400,6 +416,9 @@ type Transaction struct {
 	// DuplicateOf names the earlier approved payment this one repeats (same card,
 	// amount, currency and reference within the duplicate window) [SB].
 	DuplicateOf string `json:"duplicate_of,omitempty"`
+
+	// The request's other amounts, answered after the amount (views.go MoneyView).
+	ExtraAmounts
 }
 
 // Listed reports whether GET /transactions lists t. A verification is not listed:

@@ -65,14 +65,14 @@ type transactionBody struct {
 		MerchantTaxIDReference web.Ignored `json:"merchant_tax_id_reference"`
 		SupplementaryData      web.Ignored `json:"supplementary_data"`
 	} `json:"order"`
-	GratuityAmount    string            `json:"gratuity_amount" gp:"digits,max=50"`
-	SurchargeAmount   string            `json:"surcharge_amount" gp:"digits,max=50"`
-	ConvenienceAmount string            `json:"convenience_amount" gp:"digits,max=50"`
-	CashbackAmount    string            `json:"cashback_amount" gp:"digits,max=50"`
-	IPAddress         string            `json:"ip_address" gp:"max=50"`
-	MerchantCategory  string            `json:"merchant_category" gp:"max=50"`
-	Masked            string            `json:"masked" gp:"enum=YES|NO"`
-	PaymentMethod     paymentMethodBody `json:"payment_method" gp:"required"`
+	GratuityAmount    string `json:"gratuity_amount" gp:"digits,max=50"`
+	SurchargeAmount   string `json:"surcharge_amount" gp:"digits,max=50"`
+	ConvenienceAmount string `json:"convenience_amount" gp:"digits,max=50"`
+	extraAmountsBody
+	IPAddress        string            `json:"ip_address" gp:"max=50"`
+	MerchantCategory string            `json:"merchant_category" gp:"max=50"`
+	Masked           string            `json:"masked" gp:"enum=YES|NO"`
+	PaymentMethod    paymentMethodBody `json:"payment_method" gp:"required"`
 	currencyConversionBody
 	Payer               web.Ignored `json:"payer"`                 // PHP always (id), .NET with a customer id, Java's Level II payer
 	RiskAssessment      web.Ignored `json:"risk_assessment"`       // all SDKs with a fraud filter
@@ -82,6 +82,12 @@ type transactionBody struct {
 	PurchaseOrderNumber web.Ignored `json:"purchase_order_number"` // Java commercial data
 	Installment         web.Ignored `json:"installment"`           // Java, .NET, PHP; not card-present
 	storedCredentialBody
+}
+
+// extraAmountsBody is the request's sandbox.ExtraAmounts: the same members in the same
+// order, with their checks, converted whole (domain), so the two cannot drift apart.
+type extraAmountsBody struct {
+	CashbackAmount string `json:"cashback_amount" gp:"digits,max=50"`
 }
 
 // verificationBody is a POST /verifications body.
@@ -214,7 +220,7 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode,
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
 		Reference: b.Reference, GratuityAmount: b.GratuityAmount, SurchargeAmount: b.SurchargeAmount,
-		TokenID: b.PaymentMethod.ID, RateID: b.CurrencyConversion.ID,
+		ExtraAmounts: sandbox.ExtraAmounts(b.extraAmountsBody), TokenID: b.PaymentMethod.ID, RateID: b.CurrencyConversion.ID,
 		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer, RefuseDuplicate: c.refuseDuplicate,
 		DisputeStage: c.disputeStage,
 		Card:         sandbox.CardInput{EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name},

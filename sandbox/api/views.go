@@ -95,9 +95,12 @@ func NewTransactionHead(t sandbox.Transaction) TransactionHead {
 	return TransactionHead{ID: t.ID, TimeCreated: sandbox.FormatTime(t.TimeCreated), Type: t.Type, Status: t.Status}
 }
 
-// MoneyView is the amount of a transaction or a batch, with where it was taken.
+// MoneyView is the amount of a transaction or a batch, with where it was taken. A
+// transaction's other amounts follow its amount, as GP sends them, in the domain's
+// shape; a batch or a rate has none and leaves them out.
 type MoneyView struct {
-	Amount   string `json:"amount"`
+	Amount string `json:"amount"`
+	sandbox.ExtraAmounts
 	Currency string `json:"currency"`
 	Country  string `json:"country"`
 }
@@ -113,7 +116,7 @@ type merchantAccountView struct {
 
 // TransactionMoney is t's amount, currency and country.
 func TransactionMoney(t sandbox.Transaction) MoneyView {
-	return MoneyView{Amount: t.Amount, Currency: t.Currency, Country: t.Country}
+	return MoneyView{Amount: t.Amount, ExtraAmounts: t.ExtraAmounts, Currency: t.Currency, Country: t.Country}
 }
 
 func transactionMerchant(t sandbox.Transaction) merchantAccountView {

@@ -124,6 +124,7 @@ type transactionDoc struct {
 	Status         txStatus   `yaml:"status,required"`
 	Amount         amount     `yaml:"amount,required"`
 	GratuityAmount amount     `yaml:"gratuity_amount"`
+	CashbackAmount amount     `yaml:"cashback_amount"`
 	Currency       currency   `yaml:"currency,required"`
 	Country        country    `yaml:"country,required"`
 	Reference      string     `yaml:"reference"`
@@ -301,6 +302,7 @@ func (t transactionDoc) toDomain() sandbox.Transaction {
 		Type: string(t.Type), Status: string(t.Status), Amount: string(t.Amount),
 		GratuityAmount: string(t.GratuityAmount), Currency: string(t.Currency),
 		Country: string(t.Country), Reference: t.Reference,
+		ExtraAmounts: sandbox.ExtraAmounts{CashbackAmount: string(t.CashbackAmount)},
 		PaymentMethod: sandbox.PaymentResult{
 			Result: t.PaymentMethod.Result, Message: t.PaymentMethod.Message,
 			Card: sandbox.CardResult{

@@ -106,6 +106,7 @@ transactions:
     type: SALE
     status: CAPTURED
     amount: "0"
+    cashback_amount: "2000"
     currency: EUR
     country: IE
 `
@@ -163,6 +164,7 @@ func TestLoadFixturesReadsEveryKey(t *testing.T) {
 			{
 				ID: "TRN_2", MerchantID: "MER_1", TimeCreated: time.Date(2021, 3, 25, 0, 0, 0, 1e6, time.UTC),
 				Type: "SALE", Status: "CAPTURED", Amount: "0", Currency: "EUR", Country: "IE",
+				ExtraAmounts: sandbox.ExtraAmounts{CashbackAmount: "2000"},
 				Action: sandbox.Action{
 					ID: defaultActionID("TRN_2"), Type: "AUTHORIZE", TimeCreated: "2021-03-25T00:00:00.001Z",
 					ResultCode: "SUCCESS",
@@ -241,6 +243,9 @@ func TestLoadFixturesProblems(t *testing.T) {
 		}},
 		{"float where a string is due", files("m.yaml", merchantOne, "t.yaml", sale("gratuity_amount: 12.75")), []string{
 			"t.yaml:10:22: transactions[0].gratuity_amount: expected a string, got the number 12.75; write it in quotes",
+		}},
+		{"quoted non-digits cashback", files("m.yaml", merchantOne, "t.yaml", sale(`cashback_amount: "5.00"`)), []string{
+			`t.yaml:10:22: transactions[0].cashback_amount: must be 1 to 50 digits in minor units ("1000" is 10.00), got "5.00"`,
 		}},
 		{"quoted non-digits amount", files("m.yaml", merchantOne, "t.yaml", sale(`amount: "10.00"`)), []string{
 			`t.yaml:7:13: transactions[0].amount: must be 1 to 50 digits in minor units ("1000" is 10.00), got "10.00"`,
