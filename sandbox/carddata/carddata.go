@@ -148,7 +148,7 @@ func cardNumberInRuns[T string | []byte](s T) bool {
 				continue
 			}
 		}
-		if significant >= minCardDigits && hasCardNumber(s[start:i]) {
+		if significant >= minCardDigits && hasCardNumberIn(s, start, i) {
 			return true
 		}
 		start, significant = -1, 0
@@ -303,9 +303,14 @@ func isCardSeparator(r rune) bool {
 
 // hasCardNumber reports whether maskCardNumbers would mask anything in s, without a
 // copy.
-func hasCardNumber[T string | []byte](s T) bool {
+func hasCardNumber[T string | []byte](s T) bool { return hasCardNumberIn(s, 0, len(s)) }
+
+// hasCardNumberIn is hasCardNumber over s[from:to], with s's bytes on either side
+// still in view: whether a UUID stands alone depends on its neighbours, and a slice
+// would hide them (turning an id's tail into a UUID that hides a card number).
+func hasCardNumberIn[T string | []byte](s T, from, to int) bool {
 	var c cardScan
-	for i := 0; i < len(s); {
+	for i := from; i < to; {
 		if n := uuidAt(s, i); n > 0 {
 			c.n, i = 0, i+n
 			continue

@@ -238,6 +238,18 @@ func TestScanDigitRunsPassesIDsAndTimes(t *testing.T) {
 // hasCardNumber and NoneIn decide, without a copy, that a text has nothing to
 // mask: they must agree with the masking itself on every text.
 func TestNoneInAgreesWithMasking(t *testing.T) {
+	// A run read alone must not lose what stands beside it: here a card number
+	// would pass for a UUID's digits if the letter before or after it were cut off.
+	for _, text := range []string{
+		"x41111111-1111-1111-0000-000000000000",
+		"41111111-1111-1111-0000-000000000000x",
+		"aaaaaaaa-aaaa-aaaa-aaaa-aaaa12345678-4111-1111-1111-111100000000",
+	} {
+		if !hasCardNumber(text) || !cardNumberInRuns(text) || NoneIn(text) || Mask(text) == text {
+			t.Errorf("%q: hasCardNumber %v, cardNumberInRuns %v, NoneIn %v, Mask %q",
+				text, hasCardNumber(text), cardNumberInRuns(text), NoneIn(text), Mask(text))
+		}
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	const alphabet = "0123456789 -x^=D;%B?"
 	for range 200000 {
