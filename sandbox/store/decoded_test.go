@@ -25,8 +25,12 @@ func TestKeptTransactionIsItsDecoding(t *testing.T) {
 	made := fx.Transactions[0]
 	made.ID, made.TimeCreated = "TRN_MadeByTheAPI0000000000000000001", time.Now().UTC().Truncate(time.Millisecond)
 	made.Lodging, made.Scenarios = &sandbox.Lodging{}, []string{"decline"}
+	// Empty lists as a request's JSON decodes them: kept empty, decoded nil.
+	emptyLists := made
+	emptyLists.ID, emptyLists.Scenarios = "TRN_MadeWithEmptyLists000000000001", []string{}
+	emptyLists.Lodging = &sandbox.Lodging{ChargeItems: []sandbox.LodgingItem{{Types: []string{}, ProgramCodes: []string{}}}}
 	s := mustOpen(t, filepath.Join(t.TempDir(), "db"))
-	for _, want := range append(fx.Transactions, made) {
+	for _, want := range append(fx.Transactions, made, emptyLists) {
 		mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutTransaction(want) })
 		mustView(t, s, func(tx sandbox.Tx) error {
 			kept, err := tx.Transaction(want.ID)
@@ -44,8 +48,13 @@ func TestKeptTransactionIsItsDecoding(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if !reflect.DeepEqual(kept, decoded) {
+			if want.ID != emptyLists.ID && !reflect.DeepEqual(kept, decoded) {
 				t.Errorf("%s: kept\n%+v\ndecodes as\n%+v", want.ID, kept, decoded)
+			}
+			keptJSON, _ := json.Marshal(kept)
+			decodedJSON, _ := json.Marshal(decoded)
+			if string(keptJSON) != string(decodedJSON) || len(kept.Scenarios) != len(decoded.Scenarios) {
+				t.Errorf("%s: kept encodes as\n%s\ndecoding as\n%s", want.ID, keptJSON, decodedJSON)
 			}
 			return nil
 		})
