@@ -26,6 +26,10 @@ func init() {
 
 const actionSeqPrefix = "actseq:"
 
+// retiredActionSeqKey held the last action's seq in files written before the seq was
+// read from the actseq: keys; opening such a file drops it (indexTransactions).
+const retiredActionSeqKey = "meta:action_seq"
+
 func actionSeqEntry(seq int) string { return fmt.Sprintf("%s%020d", actionSeqPrefix, seq) }
 
 // lastActionSeq is the seq of the newest action kept, 0 when none is.

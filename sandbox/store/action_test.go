@@ -1,11 +1,13 @@
 package store
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/tidwall/buntdb"
 )
 
 // The newest keep actions are kept, whatever their ids, and the count survives a
@@ -35,5 +37,27 @@ func TestActionsKeepTheNewest(t *testing.T) {
 	})
 	if err != nil || !slices.Equal(ids, []string{"ACT_b", "ACT_d"}) {
 		t.Errorf("kept %v (%v), want the newest two: ACT_b, ACT_d", ids, err)
+	}
+}
+
+// A file written when the last action's seq had a record of its own opens without it.
+func TestRetiredActionSeqIsDropped(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "actions.db")
+	s := mustOpen(t, path)
+	if err := s.db.Update(func(t *buntdb.Tx) error {
+		_, _, err := t.Set(retiredActionSeqKey, `"7"`, nil)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, s)
+	s = mustOpen(t, path)
+	defer mustClose(t, s)
+	if err := s.db.View(func(t *buntdb.Tx) error {
+		_, err := t.Get(retiredActionSeqKey)
+		return err
+	}); !errors.Is(err, buntdb.ErrNotFound) {
+		t.Errorf("%s after reopening: %v, want it gone", retiredActionSeqKey, err)
 	}
 }

@@ -294,6 +294,9 @@ func (x tx) addCount(merchantID string, delta int) error {
 // transactions when the sort records do not number them, or counts of the older
 // layout remain (see the counts above).
 func indexTransactions(t *buntdb.Tx) error {
+	if err := del(t, retiredActionSeqKey); err != nil { // a file of the older layout's
+		return err
+	}
 	transactions, err := countPrefix(t, "txn:")
 	if err != nil {
 		return err
