@@ -33,11 +33,13 @@ import (
 // rewrite (from 1 MiB) once the store is idle, idleTicks checks without a write: a
 // rewrite ends with the new file renamed over the old under buntdb's lock, and the
 // disk writing out the new file stalled every request for 20 to 130 ms, each time,
-// under sustained load. A store never idle is rewritten when the file has grown to
-// four times its size after the last rewrite, and at least busyFloor: a trickle of
-// writes a few times a second must not grow a small store's file without end, and a
-// stall that seldom is worth it (a test suite's 20 s at 6,000 adjustments a second
-// writes about 120 MiB).
+// under sustained load. A store written to fewer than trickleWrites times in a second
+// counts as idle too: a client polling a few times a second would otherwise never
+// leave it idle, and a rewrite's stall meets one of its requests at most. A store
+// under sustained load is rewritten when the file has grown busyGrowth past the last
+// rewrite: a keyed adjustment writes about 2.3 KB, so a load test at 5,000 a second
+// writes 230 MB in 20 s, and a limit relative to the file (four times its size)
+// stalled every request of such a run in its middle (p99 116 ms in pair.sh).
 //
 // The store also syncs the file itself, every syncEvery, on a descriptor of its own
 // (an fsync flushes the file, whichever descriptor asks): buntdb's SyncPolicy
@@ -45,28 +47,29 @@ import (
 // on the disk once a second.
 
 const (
-	checkEvery = 100 * time.Millisecond
-	syncEvery  = time.Second
-	idleTicks  = 3         // checks without a write before the store counts as idle
-	busyFloor  = 256 << 20 // the least size at which a store never idle is rewritten
+	checkEvery    = 100 * time.Millisecond
+	syncEvery     = time.Second
+	idleTicks     = 3       // checks without a write before the store counts as idle
+	trickleWrites = 10      // writes in a second below which the store counts as idle
+	busyGrowth    = 1 << 30 // bytes past the last rewrite that a store never idle is rewritten at
 )
 
 // fileWatch is the identity of the database file, its syncs and the store's own
 // rewrites.
 type fileWatch struct {
-	path      string
-	db        *buntdb.DB
-	mu        sync.Mutex
-	id        os.FileInfo   // the file at path when last known to be ours
-	shrinking bool          // a rewrite is under way: the identity is about to change
-	lastSize  int64         // the size after the last rewrite (or at open)
-	writes    atomic.Uint64 // Updates begun, for the loop to tell an idle store
-	idleAfter atomic.Int64  // idleTicks; a test that rewrites by itself sets it out of reach
-	lost      atomic.Pointer[sandbox.Error]
-	onLost    atomic.Pointer[func(error)]
-	done      chan struct{}
-	stopped   sync.WaitGroup
-	stopOnce  sync.Once
+	path       string
+	db         *buntdb.DB
+	mu         sync.Mutex
+	id         os.FileInfo   // the file at path when last known to be ours
+	shrinking  bool          // a rewrite is under way: the identity is about to change
+	lastSize   int64         // the size after the last rewrite (or at open)
+	writes     atomic.Uint64 // Updates begun, for the loop to tell an idle store
+	idleByHand atomic.Bool   // a test tells shrinkIfDue when the store is idle: the loop never does
+	lost       atomic.Pointer[sandbox.Error]
+	onLost     atomic.Pointer[func(error)]
+	done       chan struct{}
+	stopped    sync.WaitGroup
+	stopOnce   sync.Once
 
 	// Only the loop, and stop once the loop has ended, use these.
 	file           *os.File     // the file at path, for its syncs
@@ -87,7 +90,6 @@ func watchFile(path string, db *buntdb.DB) (*fileWatch, error) {
 		return nil, err
 	}
 	w := &fileWatch{path: path, db: db, id: id, lastSize: id.Size(), file: file, done: make(chan struct{})}
-	w.idleAfter.Store(idleTicks)
 	w.stopped.Go(w.loop)
 	return w, nil
 }
@@ -158,8 +160,8 @@ func (w *fileWatch) rescue() {
 func (w *fileWatch) loop() {
 	tick := time.NewTicker(checkEvery)
 	defer tick.Stop()
-	var seen uint64 // writes at the last tick
-	var quiet int64 // ticks since a write
+	var seen, lastSecond uint64 // writes at the last tick, and at the last second's
+	var quiet int64             // ticks since a write
 	for n := 1; ; n++ {
 		select {
 		case <-w.done:
@@ -167,10 +169,15 @@ func (w *fileWatch) loop() {
 		case <-tick.C:
 		}
 		second := n%int(syncEvery/checkEvery) == 0
-		if writes := w.writes.Load(); writes != seen {
+		writes := w.writes.Load()
+		if writes != seen {
 			seen, quiet = writes, 0
 		} else {
 			quiet++
+		}
+		trickle := false
+		if second {
+			trickle, lastSecond = writes-lastSecond < trickleWrites, writes
 		}
 		if w.check() != nil {
 			if !w.rescued && (!w.tried || second) {
@@ -181,8 +188,8 @@ func (w *fileWatch) loop() {
 		if second {
 			w.sync()
 		}
-		if idle := w.idleAfter.Load(); second || quiet == idle {
-			w.shrinkIfDue(quiet >= idle)
+		if second || quiet == idleTicks {
+			w.shrinkIfDue(!w.idleByHand.Load() && (quiet >= idleTicks || trickle))
 		}
 	}
 }
@@ -195,7 +202,7 @@ func (w *fileWatch) sync() {
 }
 
 // shrinkIfDue rewrites the file when it has doubled since the last rewrite and the
-// store is idle, or, busy, has grown to four times that size and busyFloor.
+// store is idle, or has grown busyGrowth past it.
 func (w *fileWatch) shrinkIfDue(idle bool) {
 	if w.check() != nil {
 		return // never rewrite over a file that is not ours
@@ -204,7 +211,7 @@ func (w *fileWatch) shrinkIfDue(idle bool) {
 	if err != nil || st.Size() <= autoShrinkMinSize || st.Size() <= 2*w.lastSize {
 		return
 	}
-	if idle || st.Size() > max(4*w.lastSize, busyFloor) {
+	if idle || st.Size() > w.lastSize+busyGrowth {
 		w.shrink()
 	}
 }

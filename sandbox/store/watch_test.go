@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,10 +141,10 @@ func TestRescueKeepsEveryAcknowledgedWrite(t *testing.T) {
 func TestShrinkKeepsTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
-	s.file.idleAfter.Store(math.MaxInt64) // the test says when the store is idle
+	s.file.idleByHand.Store(true)
 	rewriteOneKey(t, s)
 	before, _ := os.Stat(path)
-	s.file.shrinkIfDue(false) // under load: not before it has grown to busyFloor
+	s.file.shrinkIfDue(false) // under load: not before it has grown busyGrowth
 	if busy, _ := os.Stat(path); !os.SameFile(before, busy) {
 		t.Fatal("rewritten under load at 2.4 MiB")
 	}
@@ -234,6 +233,25 @@ func TestIdleStoreIsRewritten(t *testing.T) {
 			t.Fatal("an idle store's doubled file was never rewritten")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A store written to a few times a second, never idle for 0.3 s, is rewritten all
+// the same once its file has doubled.
+func TestTricklingStoreIsRewritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	rewriteOneKey(t, s)
+	before, _ := os.Stat(path)
+	deadline := time.Now().Add(time.Minute) // a hung watch, not a slow one
+	for now, err := os.Stat(path); err != nil || os.SameFile(before, now); now, err = os.Stat(path) {
+		if time.Now().After(deadline) {
+			t.Fatal("a trickling store's doubled file was never rewritten")
+		}
+		if err := putMeta(s, "trickle"); err != nil { // every 0.15 s: 7 writes a second
+			t.Fatal(err)
+		}
+		time.Sleep(150 * time.Millisecond)
 	}
 }
 
