@@ -214,44 +214,36 @@ func mustStat(t *testing.T, path string) os.FileInfo {
 	return st
 }
 
-// The watch rewrites a doubled file by itself once no write came for a while.
-func TestIdleStoreIsRewritten(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
-	s := mustOpen(t, path)
-	rewriteOneKey(t, s)
-	before, _ := os.Stat(path)
-	deadline := time.Now().Add(time.Minute) // a hung watch, not a slow one
-	for {
-		now, err := os.Stat(path)
-		if err == nil && !os.SameFile(before, now) {
-			if now.Size() >= before.Size()/10 {
-				t.Fatalf("rewritten to %d bytes of %d", now.Size(), before.Size())
+// The watch rewrites a doubled file by itself once no write came for a while, and
+// for a store written to a few times a second, never idle for 0.3 s, all the same.
+func TestWatchRewritesByItself(t *testing.T) {
+	for name, write := range map[string]bool{"idle": false, "trickling": true} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "db")
+			s := mustOpen(t, path)
+			rewriteOneKey(t, s)
+			before, _ := os.Stat(path)
+			deadline := time.Now().Add(time.Minute) // a hung watch, not a slow one
+			for {
+				now, err := os.Stat(path)
+				if err == nil && !os.SameFile(before, now) {
+					if now.Size() >= before.Size()/10 {
+						t.Fatalf("rewritten to %d bytes of %d", now.Size(), before.Size())
+					}
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the doubled file was never rewritten")
+				}
+				if write {
+					if err := putMeta(s, "trickle"); err != nil { // every 0.15 s: 7 writes a second
+						t.Fatal(err)
+					}
+				}
+				time.Sleep(150 * time.Millisecond)
 			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("an idle store's doubled file was never rewritten")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// A store written to a few times a second, never idle for 0.3 s, is rewritten all
-// the same once its file has doubled.
-func TestTricklingStoreIsRewritten(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db")
-	s := mustOpen(t, path)
-	rewriteOneKey(t, s)
-	before, _ := os.Stat(path)
-	deadline := time.Now().Add(time.Minute) // a hung watch, not a slow one
-	for now, err := os.Stat(path); err != nil || os.SameFile(before, now); now, err = os.Stat(path) {
-		if time.Now().After(deadline) {
-			t.Fatal("a trickling store's doubled file was never rewritten")
-		}
-		if err := putMeta(s, "trickle"); err != nil { // every 0.15 s: 7 writes a second
-			t.Fatal(err)
-		}
-		time.Sleep(150 * time.Millisecond)
+		})
 	}
 }
 
