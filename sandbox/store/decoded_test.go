@@ -53,7 +53,7 @@ func TestKeptTransactionIsItsDecoding(t *testing.T) {
 			}
 			keptJSON, _ := json.Marshal(kept)
 			decodedJSON, _ := json.Marshal(decoded)
-			if string(keptJSON) != string(decodedJSON) || len(kept.Scenarios) != len(decoded.Scenarios) {
+			if string(keptJSON) != string(decodedJSON) {
 				t.Errorf("%s: kept encodes as\n%s\ndecoding as\n%s", want.ID, keptJSON, decodedJSON)
 			}
 			return nil

@@ -292,9 +292,10 @@ func (x tx) addCount(merchantID string, delta int) error {
 
 // indexTransactions writes the sort records and the counts again from the
 // transactions when the sort records do not number them, or counts of the older
-// layout remain (see the counts above).
+// layout remain (see the counts above). It runs at every open and restore, and so
+// also drops the action counter files of the older layout kept (action.go).
 func indexTransactions(t *buntdb.Tx) error {
-	if err := del(t, retiredActionSeqKey); err != nil { // a file of the older layout's
+	if err := del(t, retiredActionSeqKey); err != nil {
 		return err
 	}
 	transactions, err := countPrefix(t, "txn:")
