@@ -46,6 +46,12 @@ func TestCashbackAmountIsAnsweredOnSaleDetailAndList(t *testing.T) {
 	if capture["status"] != "CAPTURED" || capture["cashback_amount"] != "300" {
 		t.Errorf("capture of an authorization with cashback: %v", capture)
 	}
+	// A standalone refund that sends one keeps it, as it keeps its amount (A126).
+	standalone := env.MustCharge(tok, strings.Replace(
+		apitest.SaleBody("2000", "AUTO", apitest.ManualCard, `"cashback_amount":"0400"`), `"type":"SALE"`, `"type":"REFUND"`, 1))
+	if standalone["type"] != "REFUND" || standalone["cashback_amount"] != "400" {
+		t.Errorf("standalone refund with cashback: %v", standalone)
+	}
 	plain := env.MustCharge(tok, apitest.SaleBody("2000", "AUTO", apitest.ManualCard))
 	if _, ok := plain["cashback_amount"]; ok {
 		t.Errorf("a sale without cashback answers one: %v", plain)
