@@ -250,10 +250,8 @@ func TestNoneInAgreesWithMasking(t *testing.T) {
 				text, hasCardNumber(text), cardNumberInRuns(text), NoneIn(text), Mask(text))
 		}
 	}
-	r := rand.New(rand.NewPCG(3, 4))
-	const alphabet = "0123456789 -x^=D;%B?"
-	for range 200000 {
-		b := randomDigitText(r, 1, 48, 4, alphabet)
+	agree := func(b []byte) {
+		t.Helper()
 		text := string(b)
 		masked := string(maskCardNumbers([]byte(text)))
 		if got := hasCardNumber(text); got != (masked != text) || hasCardNumber(b) != got {
@@ -266,6 +264,48 @@ func TestNoneInAgreesWithMasking(t *testing.T) {
 			t.Fatalf("NoneIn(%q) = true, but Mask gives %q", text, Mask(text))
 		}
 	}
+	r := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "0123456789 -x^=D;%B?"
+	for range 200000 {
+		agree(randomDigitText(r, 1, 48, 4, alphabet))
+	}
+	// Texts of UUIDs (of digits, or of hex), their pieces, letters and dashes: where
+	// a UUID stands alone depends on what is beside it.
+	for range 200000 {
+		agree(randomUUIDText(r))
+	}
+}
+
+// randomUUIDText joins one to four pieces: a UUID of digits or of hex digits, a
+// piece of one, a letter, a dash.
+func randomUUIDText(r *rand.Rand) []byte {
+	var b []byte
+	for range 1 + r.IntN(4) {
+		digits := "0123456789"
+		if r.IntN(2) == 0 {
+			digits = "0123456789abcdef"
+		}
+		var uuid []byte
+		for i := range uuidLength {
+			if i == 8 || i == 13 || i == 18 || i == 23 {
+				uuid = append(uuid, '-')
+			} else {
+				uuid = append(uuid, digits[r.IntN(len(digits))])
+			}
+		}
+		switch r.IntN(4) {
+		case 0:
+			b = append(b, uuid...)
+		case 1:
+			from := r.IntN(uuidLength)
+			b = append(b, uuid[from:from+r.IntN(uuidLength-from)+1]...)
+		case 2:
+			b = append(b, "aZ"[r.IntN(2)])
+		default:
+			b = append(b, '-')
+		}
+	}
+	return b
 }
 
 // appendNormalizedKey lowers an ASCII name byte by byte and must agree with
