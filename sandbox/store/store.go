@@ -47,7 +47,7 @@
 // so an OS crash or power loss can lose about the last second of writes; with
 // Options.SyncAlways buntdb fsyncs every commit before Update returns. The store
 // rewrites the file (watch.go, with buntdb's AutoShrink off) once it has doubled since
-// the last rewrite and no write came for a few tenths of a second, and at Close when
+// the last rewrite, at the end of a second with fewer than ten writes, and at Close when
 // anything was written since the open.
 //
 // A file is opened by one process at a time (lock.go), and checked before buntdb

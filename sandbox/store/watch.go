@@ -30,17 +30,16 @@ import (
 // identity legitimately, and buntdb does not show its descriptor. So the store turns
 // buntdb's AutoShrink off and shrinks itself, recording the identity of the new file;
 // a check during a rewrite passes. It rewrites a file that has doubled since the last
-// rewrite (from 1 MiB) once the store is idle, idleTicks checks without a write: a
-// rewrite ends with the new file renamed over the old under buntdb's lock, and the
-// disk writing out the new file stalled every request for 20 to 130 ms, each time,
-// under sustained load. A store written to fewer than trickleWrites times in a second
-// counts as idle too: a client polling a few times a second would otherwise never
-// leave it idle, and a rewrite's stall meets one of its requests at most. A store
-// under sustained load is rewritten when the file has doubled and grown busyGrowth
-// past the last rewrite: a keyed adjustment writes about 2.3 KB, so a load test at
-// 5,000 a second writes 230 MB in 20 s, and a limit relative to the file (four times
-// its size) stalled every request of such a run in its middle (p99 116 ms at 64
-// connections).
+// rewrite (from 1 MiB) at the end of a second the store was idle in, one with fewer
+// than idleWrites writes: a rewrite ends with the new file renamed over the old under
+// buntdb's lock, and the disk writing out the new file stalled every request for 20 to
+// 130 ms, each time, under sustained load; in an idle second its stall meets a few
+// requests at most, and a client polling a few times a second still gets its file
+// rewritten. A store under sustained load is rewritten when the file has doubled and
+// grown busyGrowth past the last rewrite: a keyed adjustment writes about 2.3 KB, so
+// a load test at 5,000 a second writes 230 MB in 20 s, and a limit relative to the
+// file (four times its size) stalled every request of such a run in its middle (p99
+// 116 ms at 64 connections).
 //
 // The store also syncs the file itself, every syncEvery, on a descriptor of its own
 // (an fsync flushes the file, whichever descriptor asks): buntdb's SyncPolicy
@@ -48,11 +47,10 @@ import (
 // on the disk once a second.
 
 const (
-	checkEvery    = 100 * time.Millisecond
-	syncEvery     = time.Second
-	idleTicks     = 3       // checks without a write before the store counts as idle
-	trickleWrites = 10      // writes in a second below which the store counts as idle
-	busyGrowth    = 1 << 30 // bytes past the last rewrite that a store never idle is rewritten at
+	checkEvery = 100 * time.Millisecond
+	syncEvery  = time.Second
+	idleWrites = 10      // writes in a second below which the store counts as idle
+	busyGrowth = 1 << 30 // bytes past the last rewrite that a store never idle is rewritten at
 )
 
 // fileWatch is the identity of the database file, its syncs and the store's own
@@ -64,17 +62,16 @@ type fileWatch struct {
 	id         os.FileInfo   // the file at path when last known to be ours
 	shrinking  bool          // a rewrite is under way: the identity is about to change
 	lastSize   int64         // the size after the last rewrite (or at open), under mu
+	file       *os.File      // the file at path, for its syncs; a rewrite replaces it under mu
 	writes     atomic.Uint64 // Updates begun, for the loop to tell an idle store
-	idleByHand atomic.Bool   // a test tells shrinkIfDue when the store is idle: the loop's idle rules are off
+	idleByHand atomic.Bool   // a test tells shrinkIfDue when the store is idle: the loop's idle rule is off
 	lost       atomic.Pointer[sandbox.Error]
 	onLost     atomic.Pointer[func(error)]
 	done       chan struct{}
 	stopped    sync.WaitGroup
 	stopOnce   sync.Once
 
-	// Only the loop, and stop once the loop has ended, use these (a test's shrink
-	// replaces file under mu).
-	file           *os.File     // the file at path, for its syncs
+	// Only the loop, and stop once the loop has ended, use these.
 	syncs          atomic.Int64 // how many syncs were asked, for the tests
 	tried, rescued bool         // a rescue was tried; it saved what the store held
 }
@@ -162,9 +159,8 @@ func (w *fileWatch) rescue() {
 func (w *fileWatch) loop() {
 	tick := time.NewTicker(checkEvery)
 	defer tick.Stop()
-	var seen, lastSecond uint64 // writes at the last tick, and at the last second's
-	var quiet int64             // ticks since a write
-	lastSecondAt := time.Now()  // a tick is dropped while a sync or rewrite runs long
+	var lastWrites uint64      // writes at the last second's tick
+	lastSecondAt := time.Now() // a tick is dropped while a sync or rewrite runs long
 	for n := 1; ; n++ {
 		select {
 		case <-w.done:
@@ -172,17 +168,6 @@ func (w *fileWatch) loop() {
 		case <-tick.C:
 		}
 		second := n%int(syncEvery/checkEvery) == 0
-		writes := w.writes.Load()
-		if writes != seen {
-			seen, quiet = writes, 0
-		} else {
-			quiet++
-		}
-		trickle := false
-		if second {
-			rate := float64(writes-lastSecond) / time.Since(lastSecondAt).Seconds()
-			trickle, lastSecond, lastSecondAt = rate < trickleWrites, writes, time.Now()
-		}
 		if w.check() != nil {
 			if !w.rescued && (!w.tried || second) {
 				w.rescue()
@@ -191,9 +176,10 @@ func (w *fileWatch) loop() {
 		}
 		if second {
 			w.sync()
-		}
-		if second || quiet == idleTicks {
-			w.shrinkIfDue(!w.idleByHand.Load() && (quiet >= idleTicks || trickle))
+			writes := w.writes.Load()
+			idle := float64(writes-lastWrites) < idleWrites*time.Since(lastSecondAt).Seconds()
+			lastWrites, lastSecondAt = writes, time.Now()
+			w.shrinkIfDue(idle && !w.idleByHand.Load())
 		}
 	}
 }

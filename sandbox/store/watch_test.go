@@ -214,8 +214,8 @@ func mustStat(t *testing.T, path string) os.FileInfo {
 	return st
 }
 
-// The watch rewrites a doubled file by itself once no write came for a while, and
-// for a store written to a few times a second, never idle for 0.3 s, all the same.
+// The watch rewrites a doubled file by itself in a second with no write, and in one
+// with a few (a client polling a few times a second).
 func TestWatchRewritesByItself(t *testing.T) {
 	for name, write := range map[string]bool{"idle": false, "trickling": true} {
 		t.Run(name, func(t *testing.T) {
