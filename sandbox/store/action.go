@@ -27,7 +27,7 @@ func init() {
 const actionSeqPrefix = "actseq:"
 
 // retiredActionSeqKey held the last action's seq in files written before the seq was
-// read from the actseq: keys; opening such a file drops it (indexTransactions).
+// read from the actseq: keys; opening such a file drops it (upgradeLayout).
 const retiredActionSeqKey = "meta:action_seq"
 
 func actionSeqEntry(seq int) string { return fmt.Sprintf("%s%020d", actionSeqPrefix, seq) }

@@ -40,24 +40,39 @@ func TestActionsKeepTheNewest(t *testing.T) {
 	}
 }
 
-// A file written when the last action's seq had a record of its own opens without it.
+// A file written when the last action's seq had a record of its own opens without
+// it, and a snapshot saved from such a file restores without it.
 func TestRetiredActionSeqIsDropped(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "actions.db")
 	s := mustOpen(t, path)
-	if err := s.db.Update(func(t *buntdb.Tx) error {
-		_, _, err := t.Set(retiredActionSeqKey, `"7"`, nil)
-		return err
-	}); err != nil {
-		t.Fatal(err)
+	putRetired := func() {
+		if err := s.db.Update(func(t *buntdb.Tx) error {
+			_, _, err := t.Set(retiredActionSeqKey, `"7"`, nil)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
+	gone := func(after string) {
+		if err := s.db.View(func(t *buntdb.Tx) error {
+			_, err := t.Get(retiredActionSeqKey)
+			return err
+		}); !errors.Is(err, buntdb.ErrNotFound) {
+			t.Errorf("%s after %s: %v, want it gone", retiredActionSeqKey, after, err)
+		}
+	}
+	putRetired()
 	mustClose(t, s)
 	s = mustOpen(t, path)
 	defer mustClose(t, s)
-	if err := s.db.View(func(t *buntdb.Tx) error {
-		_, err := t.Get(retiredActionSeqKey)
-		return err
-	}); !errors.Is(err, buntdb.ErrNotFound) {
-		t.Errorf("%s after reopening: %v, want it gone", retiredActionSeqKey, err)
+	gone("reopening")
+	putRetired()
+	if _, err := s.SaveSnapshot("older", "", false); err != nil {
+		t.Fatal(err)
 	}
+	if _, err := s.RestoreSnapshot("older"); err != nil {
+		t.Fatal(err)
+	}
+	gone("restoring a snapshot that held it")
 }

@@ -279,7 +279,7 @@ func (s *Store) start(db *buntdb.DB, cfg buntdb.Config) error {
 		err = createIndexes(db)
 	}
 	if err == nil {
-		err = db.Update(indexTransactions)
+		err = db.Update(upgradeLayout)
 	}
 	if err == nil {
 		err = db.View(func(t *buntdb.Tx) error {
@@ -294,6 +294,16 @@ func (s *Store) start(db *buntdb.DB, cfg buntdb.Config) error {
 		})
 	}
 	return err
+}
+
+// upgradeLayout brings what a file or a snapshot of an older layout holds to this
+// one, at every open and restore: the transactions' sort records and counts
+// (indexTransactions), and no record the store no longer reads.
+func upgradeLayout(t *buntdb.Tx) error {
+	if err := del(t, retiredActionSeqKey); err != nil {
+		return err
+	}
+	return indexTransactions(t)
 }
 
 // createIndexes builds the buntdb indexes, which live in memory only, at every open:

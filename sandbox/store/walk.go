@@ -292,12 +292,8 @@ func (x tx) addCount(merchantID string, delta int) error {
 
 // indexTransactions writes the sort records and the counts again from the
 // transactions when the sort records do not number them, or counts of the older
-// layout remain (see the counts above). It runs at every open and restore, and so
-// also drops the action counter files of the older layout kept (action.go).
+// layout remain (see the counts above).
 func indexTransactions(t *buntdb.Tx) error {
-	if err := del(t, retiredActionSeqKey); err != nil {
-		return err
-	}
 	transactions, err := countPrefix(t, "txn:")
 	if err != nil {
 		return err
