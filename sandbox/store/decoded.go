@@ -12,14 +12,14 @@ import (
 // round trip as it is: no member is left out of its JSON, and its times are in UTC to
 // the millisecond; a batch's Members are not stored). One difference remains: an
 // empty list put as such (a request's "types": []) is read back empty where its
-// decoding would be nil; both encode alike and the sandbox reads lists by their
-// length, which TestKeptTransactionIsItsDecoding holds to. An entry serves a read only
-// while the record holds that very text (buntdb hands back the string it was given,
-// so the comparison of equal texts stops at their shared pointer), which a write, a
-// rolled-back write or a restore changes: no entry needs forgetting for the store to
-// stay right. The whole
-// set is dropped when it reaches decodedLimit entries, so that a long list does not
-// hold every record twice.
+// decoding would be nil; both encode alike (TestKeptTransactionIsItsDecoding), and
+// the sandbox reads lists by their length.
+//
+// An entry serves a read only while the record holds that very text (buntdb hands
+// back the string it was given, so the comparison of equal texts stops at their
+// shared pointer), which a write, a rolled-back write or a restore changes: no entry
+// needs forgetting for the store to stay right. The whole set is dropped when it
+// reaches decodedLimit entries, so that a long list does not hold every record twice.
 //
 // A read gets a copy of the value, which shares what its pointer and slice members
 // point to with the entry: the sandbox replaces such members, never changes what they
