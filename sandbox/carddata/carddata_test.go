@@ -281,24 +281,12 @@ func TestNoneInAgreesWithMasking(t *testing.T) {
 func randomUUIDText(r *rand.Rand) []byte {
 	var b []byte
 	for range 1 + r.IntN(4) {
-		digits := "0123456789"
-		if r.IntN(2) == 0 {
-			digits = "0123456789abcdef"
-		}
-		var uuid []byte
-		for i := range uuidLength {
-			if i == 8 || i == 13 || i == 18 || i == 23 {
-				uuid = append(uuid, '-')
-			} else {
-				uuid = append(uuid, digits[r.IntN(len(digits))])
-			}
-		}
 		switch r.IntN(4) {
 		case 0:
-			b = append(b, uuid...)
+			b = append(b, randomUUID(r)...)
 		case 1:
 			from := r.IntN(uuidLength)
-			b = append(b, uuid[from:from+r.IntN(uuidLength-from)+1]...)
+			b = append(b, randomUUID(r)[from:from+r.IntN(uuidLength-from)+1]...)
 		case 2:
 			b = append(b, "aZ"[r.IntN(2)])
 		default:
@@ -306,6 +294,23 @@ func randomUUIDText(r *rand.Rand) []byte {
 		}
 	}
 	return b
+}
+
+// randomUUID is a UUID's text of random decimal digits, or of random hex digits.
+func randomUUID(r *rand.Rand) []byte {
+	digits := "0123456789"
+	if r.IntN(2) == 0 {
+		digits = "0123456789abcdef"
+	}
+	uuid := make([]byte, uuidLength)
+	for i := range uuid {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			uuid[i] = '-'
+		} else {
+			uuid[i] = digits[r.IntN(len(digits))]
+		}
+	}
+	return uuid
 }
 
 // appendNormalizedKey lowers an ASCII name byte by byte and must agree with
