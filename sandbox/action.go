@@ -207,7 +207,8 @@ func (e EditedAccount) actionSubject() ActionRecord {
 }
 
 // recordAction writes the action record of v, the value an action returned, in the
-// action's own store transaction. A value that names no action records nothing.
+// action's own store transaction. A value that names no action records nothing. v is
+// a pointer to the value: the value in an interface would be a copy on the heap.
 func recordAction(tx Tx, c Caller, v any, now time.Time) error {
 	s, ok := v.(actionSubject)
 	if !ok {
@@ -220,11 +221,25 @@ func recordAction(tx Tx, c Caller, v any, now time.Time) error {
 	rec.TimeCreated, rec.HTTPResponseCode = now, "200"
 	rec.Version, rec.MessageReceived = c.Request.Version, keptMessage(c.Request.Received)
 	rec.AppID, rec.AppName = c.App.ID, c.App.Name
-	rec.MessageSent = answerSummary(map[string]any{
-		"id": rec.ResourceID, "status": rec.ResourceStatus,
-		"action": map[string]string{"id": rec.ID, "type": rec.Type, "result_code": rec.ResponseCode},
+	rec.MessageSent = answerSummary(sentSummary{
+		Action: sentAction{ID: rec.ID, ResultCode: rec.ResponseCode, Type: rec.Type},
+		ID:     rec.ResourceID, Status: rec.ResourceStatus,
 	})
 	return tx.PutAction(rec, ActionsKept)
+}
+
+// sentSummary is what a record says an action's answer sent. Its members are in key
+// order, so that it is written as the map it replaced was, and as a refusal's is.
+type sentSummary struct {
+	Action sentAction `json:"action"`
+	ID     string     `json:"id"`
+	Status string     `json:"status"`
+}
+
+type sentAction struct {
+	ID         string `json:"id"`
+	ResultCode string `json:"result_code"`
+	Type       string `json:"type"`
 }
 
 // answerSummary is the JSON of what an answer said.
@@ -368,7 +383,7 @@ func (s *Service) GetAction(c Caller, id, path string) (ActionRecord, error) {
 // actionTx is the store's part for action records.
 type actionTx interface {
 	// Action reads one action record; PutAction writes it and forgets the oldest
-	// when more than keep are kept; Actions lists every one in id order.
+	// when more than keep are kept; Actions lists every one, oldest first.
 	Action(id string) (ActionRecord, error)
 	PutAction(a ActionRecord, keep int) error
 	Actions() ([]ActionRecord, error)

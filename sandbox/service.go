@@ -254,7 +254,7 @@ func (r *execution[T]) update(tx Tx) error {
 		return err
 	}
 	r.value = v
-	if err := recordAction(tx, r.caller, v, now); err != nil {
+	if err := recordAction(tx, r.caller, &r.value, now); err != nil {
 		return err
 	}
 	if idem.Key == "" {

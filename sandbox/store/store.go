@@ -300,7 +300,7 @@ func (s *Store) start(db *buntdb.DB, cfg buntdb.Config) error {
 // one, at every open and restore: the transactions' sort records and counts
 // (indexTransactions), and no record the store no longer reads.
 func upgradeLayout(t *buntdb.Tx) error {
-	if err := del(t, retiredActionSeqKey); err != nil {
+	if err := upgradeActions(t); err != nil {
 		return err
 	}
 	return indexTransactions(t)
