@@ -1,9 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,33 +36,39 @@ func actionKey(seq int) string { return fmt.Sprintf("%s%020d", actionPrefix, seq
 // lastActionKey sorts after every action key.
 var lastActionKey = actionPrefix + strings.Repeat("9", 20)
 
-// lastActionSeq is the seq of the newest action kept, 0 when none is.
-func lastActionSeq(t *buntdb.Tx) (int, error) {
-	var last string
-	err := t.DescendLessOrEqual("", lastActionKey, func(key, _ string) bool {
-		last = key
-		return false
-	})
-	if err != nil || !strings.HasPrefix(last, actionPrefix) {
-		return 0, err
+// actionSeq is the seq of an action key; ok is false for a key of another layout.
+func actionSeq(key string) (seq int, ok bool) {
+	digits, isAction := strings.CutPrefix(key, actionPrefix)
+	if !isAction || len(digits) != 20 || strings.Trim(digits, "0123456789") != "" {
+		return 0, false
 	}
-	seq, err := strconv.Atoi(last[len(actionPrefix):])
-	if err != nil {
-		return 0, fmt.Errorf("store: %s: %w", last, err)
-	}
-	return seq, nil
+	seq, err := strconv.Atoi(digits)
+	return seq, err == nil
 }
 
-// Action reads the action with that id. The id is looked for as text first, so that
-// only a record that holds it is decoded.
+// lastActionSeq is the seq of the newest action kept, 0 when none is.
+func lastActionSeq(t *buntdb.Tx) (int, error) {
+	last := 0
+	err := t.DescendLessOrEqual("", lastActionKey, func(key, _ string) bool {
+		seq, ok := actionSeq(key)
+		last = seq
+		return !ok && strings.HasPrefix(key, actionPrefix)
+	})
+	return last, err
+}
+
+// Action reads the action with that id, the newest if an id was used twice (a
+// sandbox started again with the same --seed repeats its ids). The id is looked for as
+// text first, newest first, so that only a record that holds it is decoded.
 func (x tx) Action(id string) (sandbox.ActionRecord, error) {
 	var found sandbox.ActionRecord
 	quoted, err := json.Marshal(id)
 	if err != nil {
 		return found, err
 	}
+	matched := false
 	var decodeErr error
-	err = x.t.AscendGreaterOrEqual("", actionPrefix, func(key, value string) bool {
+	err = x.t.DescendLessOrEqual("", lastActionKey, func(key, value string) bool {
 		if !strings.HasPrefix(key, actionPrefix) {
 			return false
 		}
@@ -69,19 +76,19 @@ func (x tx) Action(id string) (sandbox.ActionRecord, error) {
 			return true
 		}
 		var a sandbox.ActionRecord
-		if decodeErr = decode(key, value, &a); decodeErr != nil || a.ID == id {
-			found = a
+		if decodeErr = decode(key, value, &a); decodeErr != nil {
 			return false
 		}
-		return true
+		found, matched = a, a.ID == id
+		return !matched
 	})
 	switch {
 	case err != nil:
-		return found, err
+		return sandbox.ActionRecord{}, err
 	case decodeErr != nil:
-		return found, decodeErr
-	case found.ID != id:
-		return found, sandbox.ErrNotFound
+		return sandbox.ActionRecord{}, decodeErr
+	case !matched:
+		return sandbox.ActionRecord{}, sandbox.ErrNotFound
 	}
 	return found, nil
 }
@@ -107,57 +114,101 @@ func (x tx) Actions() ([]sandbox.ActionRecord, error) {
 	return scan[sandbox.ActionRecord](x.t, actionPrefix)
 }
 
-// In files written before actions were keyed by their order, an action was kept at
-// act:<its id>, and actseq:<seq> held that id as a JSON string, seq zero-padded to 20
-// digits; meta:action_seq, older still, held the last seq.
+// Files written before actions were keyed by their order kept an action at act:<its
+// id>; from a1e406f actseq:<seq> held that id as a JSON string, seq zero-padded to 20
+// digits, and meta:action_seq for a while the last seq.
 const (
 	legacyActionSeqPrefix = "actseq:"
 	retiredActionSeqKey   = "meta:action_seq"
 )
 
-// upgradeActions moves the actions of a file of the older layout to their keys of
-// this one, in the same order and with the same seq, and drops what that layout kept
-// beside them.
+// legacyAction is an action record at its key of an older layout.
+type legacyAction struct {
+	key, value string
+	record     sandbox.ActionRecord
+}
+
+// upgradeActions moves the actions of a file of an older layout to keys of this one,
+// after any action already there and in their order: the actseq: keys' where the file
+// has them, their time otherwise. The newest sandbox.ActionsKept are kept, and what
+// the older layouts kept beside them goes.
 func upgradeActions(t *buntdb.Tx) error {
 	if err := del(t, retiredActionSeqKey); err != nil {
 		return err
 	}
-	var seqKeys, ids []string
-	err := t.AscendGreaterOrEqual("", legacyActionSeqPrefix, func(key, value string) bool {
-		if !strings.HasPrefix(key, legacyActionSeqPrefix) {
+	order, err := legacyActionOrder(t)
+	if err != nil {
+		return err
+	}
+	var moving []legacyAction
+	err = t.AscendGreaterOrEqual("", actionPrefix, func(key, value string) bool {
+		if !strings.HasPrefix(key, actionPrefix) {
 			return false
 		}
-		seqKeys, ids = append(seqKeys, key), append(ids, value)
+		// With actseq: keys every act: key is of that layout, a 20-digit id included.
+		if _, ok := actionSeq(key); !ok || len(order) > 0 {
+			moving = append(moving, legacyAction{key: key, value: value})
+		}
 		return true
 	})
 	if err != nil {
 		return err
 	}
-	records := make([]string, len(seqKeys))
-	for i, seqKey := range seqKeys {
-		var id string
-		if err := decode(seqKey, ids[i], &id); err != nil {
-			return err
-		}
-		// The old keys go before any new one is written: an id of 20 digits would
-		// otherwise be taken for a seq.
-		records[i], err = t.Delete(actionPrefix + id)
-		if err != nil && !errors.Is(err, buntdb.ErrNotFound) {
-			return fmt.Errorf("store: upgrade %s: %w", seqKey, err)
-		}
-		if err := del(t, seqKey); err != nil {
+	for i := range moving {
+		if err := decode(moving[i].key, moving[i].value, &moving[i].record); err != nil {
 			return err
 		}
 	}
-	for i, seqKey := range seqKeys {
-		if records[i] == "" {
-			continue // an order without its record: nothing to move
+	slices.SortStableFunc(moving, func(a, b legacyAction) int {
+		ra, inA := order[a.record.ID]
+		rb, inB := order[b.record.ID]
+		switch {
+		case inA && !inB: // the ones actseq: names first
+			return -1
+		case inB && !inA:
+			return 1
 		}
-		if _, _, err := t.Set(actionPrefix+seqKey[len(legacyActionSeqPrefix):], records[i], nil); err != nil {
-			return fmt.Errorf("store: upgrade %s: %w", seqKey, err)
+		return cmp.Or(cmp.Compare(ra, rb), a.record.TimeCreated.Compare(b.record.TimeCreated), strings.Compare(a.key, b.key))
+	})
+	if err := deletePrefix(t, legacyActionSeqPrefix); err != nil {
+		return err
+	}
+	for _, m := range moving { // every old key goes before a new one is written
+		if err := del(t, m.key); err != nil {
+			return err
+		}
+	}
+	moving = moving[max(0, len(moving)-sandbox.ActionsKept):]
+	seq, err := lastActionSeq(t)
+	if err != nil {
+		return err
+	}
+	for _, m := range moving {
+		seq++
+		if _, _, err := t.Set(actionKey(seq), m.value, nil); err != nil {
+			return fmt.Errorf("store: upgrade %s: %w", m.key, err)
 		}
 	}
 	return nil
+}
+
+// legacyActionOrder returns the rank of each id the actseq: keys name, by seq.
+func legacyActionOrder(t *buntdb.Tx) (map[string]int, error) {
+	order, rank := map[string]int{}, 0
+	var decodeErr error
+	err := t.AscendGreaterOrEqual("", legacyActionSeqPrefix, func(key, value string) bool {
+		if !strings.HasPrefix(key, legacyActionSeqPrefix) {
+			return false
+		}
+		var id string
+		if decodeErr = decode(key, value, &id); decodeErr != nil {
+			return false
+		}
+		order[id] = rank
+		rank++
+		return true
+	})
+	return order, cmp.Or(err, decodeErr)
 }
 
 func (x tx) RateLookup(id string) (sandbox.RateLookup, error) {

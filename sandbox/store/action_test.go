@@ -28,10 +28,11 @@ func TestActionsKeepTheNewest(t *testing.T) {
 	if ids := actionIDs(t, s); !slices.Equal(ids, []string{"ACT_d", "ACT_b"}) {
 		t.Errorf("kept %v, want the newest two, oldest first: ACT_d, ACT_b", ids)
 	}
-	wantActions(t, s, map[string]bool{"ACT_a": false, "ACT_c": false, "ACT_d": true, "ACT_b": true, "ACT_": false})
+	wantActions(t, s, map[string]bool{"ACT_a": false, "ACT_c": false, "ACT_d": true, "ACT_b": true, "ACT_": false, "": false})
 }
 
-// An id is found as itself, not as text inside another record that holds it.
+// An id is found as itself, not as text inside another record that holds it; an id
+// used twice reads as its newest record.
 func TestActionIsReadByItsOwnID(t *testing.T) {
 	t.Parallel()
 	s := mustOpen(t, filepath.Join(t.TempDir(), "actions.db"))
@@ -39,9 +40,11 @@ func TestActionIsReadByItsOwnID(t *testing.T) {
 	mustUpdate(t, s, func(tx sandbox.Tx) error {
 		return tx.PutAction(sandbox.ActionRecord{ID: "ACT_first", ResourceID: "ACT_second", MessageReceived: `{"id":"ACT_second"}`}, 10)
 	})
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		return tx.PutAction(sandbox.ActionRecord{ID: "ACT_second", Type: "AUTHORIZE"}, 10)
-	})
+	for _, kind := range []string{"CAPTURE", "AUTHORIZE"} { // an id used twice: the newest is read
+		mustUpdate(t, s, func(tx sandbox.Tx) error {
+			return tx.PutAction(sandbox.ActionRecord{ID: "ACT_second", Type: kind}, 10)
+		})
+	}
 	err := s.View(func(tx sandbox.Tx) error {
 		a, err := tx.Action("ACT_second")
 		if err != nil || a.Type != "AUTHORIZE" {
@@ -54,72 +57,97 @@ func TestActionIsReadByItsOwnID(t *testing.T) {
 	}
 }
 
-// A file written when actions were kept by id, their order in actseq: keys, opens
-// with them at their keys of this layout, in the same order and each read by its
-// id; a snapshot saved from such a file restores the same way. Of the layout before
-// that, meta:action_seq goes too.
-func TestActionsOfTheOlderLayoutAreMoved(t *testing.T) {
+// A file of an older layout opens with its actions at their keys of this one, each
+// read by its id, in the order that layout kept: its actseq: keys' (from a1e406f,
+// with meta:action_seq for a while), their time before that. A snapshot saved from such
+// a file restores the same way. An id of 20 digits is not taken for a seq, in either
+// layout, even the one a moved action then gets.
+func TestActionsOfAnOlderLayoutAreMoved(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "actions.db")
-	s := mustOpen(t, path)
-	putOlder := func() {
-		if err := s.db.Update(func(t *buntdb.Tx) error {
-			if err := deletePrefix(t, actionPrefix); err != nil {
-				return err
-			}
-			for key, value := range map[string]string{
-				retiredActionSeqKey: `"7"`,
-				// ACT_b was kept before ACT_a; 12345678901234567890 is an id that reads as a seq.
-				"act:ACT_a": `{"id":"ACT_a","type":"CAPTURE"}`, "actseq:00000000000000000006": `"ACT_a"`,
-				"act:ACT_b": `{"id":"ACT_b","type":"AUTHORIZE"}`, "actseq:00000000000000000005": `"ACT_b"`,
-				"act:12345678901234567890": `{"id":"12345678901234567890"}`, "actseq:00000000000000000007": `"12345678901234567890"`,
-			} {
-				if _, _, err := t.Set(key, value, nil); err != nil {
-					return err
+	for _, layout := range []struct {
+		name    string
+		records map[string]string
+		want    []string
+	}{{
+		name: "actseq",
+		records: map[string]string{
+			retiredActionSeqKey: `"7"`,
+			"act:ACT_a":         `{"id":"ACT_a","type":"CAPTURE"}`, "actseq:00000000000000000006": `"ACT_a"`,
+			"act:ACT_b": `{"id":"ACT_b","type":"AUTHORIZE"}`, "actseq:00000000000000000005": `"ACT_b"`,
+			"act:00000000000000000001": `{"id":"00000000000000000001"}`, "actseq:00000000000000000007": `"00000000000000000001"`,
+		},
+		want: []string{"ACT_b", "ACT_a", "00000000000000000001"},
+	}, {
+		name: "act by id",
+		records: map[string]string{
+			"act:ACT_y": `{"id":"ACT_y","time_created":"2026-12-01T10:00:02Z"}`,
+			"act:ACT_x": `{"id":"ACT_x","time_created":"2026-12-01T10:00:01Z"}`,
+			"act:5":     `{"id":"5","time_created":"2026-12-01T10:00:03Z"}`,
+		},
+		want: []string{"ACT_x", "ACT_y", "5"},
+	}} {
+		t.Run(layout.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "actions.db")
+			s := mustOpen(t, path)
+			putOlder := func() {
+				if err := s.db.Update(func(t *buntdb.Tx) error {
+					if err := deletePrefix(t, actionPrefix); err != nil {
+						return err
+					}
+					for key, value := range layout.records {
+						if _, _, err := t.Set(key, value, nil); err != nil {
+							return err
+						}
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
 				}
 			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	moved := func(after string) {
-		t.Helper()
-		if ids := actionIDs(t, s); !slices.Equal(ids, []string{"ACT_b", "ACT_a", "12345678901234567890"}) {
-			t.Errorf("after %s: actions %v, want ACT_b, ACT_a, 12345678901234567890", after, ids)
-		}
-		wantActions(t, s, map[string]bool{"ACT_a": true, "ACT_b": true, "12345678901234567890": true})
-		var left []string
-		if err := s.db.View(func(t *buntdb.Tx) error {
-			return t.AscendKeys("*", func(key, _ string) bool {
-				seq, isAction := strings.CutPrefix(key, actionPrefix)
-				if key == retiredActionSeqKey || strings.HasPrefix(key, legacyActionSeqPrefix) ||
-					isAction && (len(seq) != 20 || strings.Trim(seq, "0123456789") != "") {
-					left = append(left, key)
+			moved := func(after string) {
+				t.Helper()
+				if ids := actionIDs(t, s); !slices.Equal(ids, layout.want) {
+					t.Errorf("after %s: actions %v, want %v", after, ids, layout.want)
 				}
-				return true
-			})
-		}); err != nil || len(left) > 0 {
-			t.Errorf("after %s: keys of the older layout left: %v (%v)", after, left, err)
-		}
-		mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutAction(sandbox.ActionRecord{ID: "ACT_new"}, 100) })
-		if ids := actionIDs(t, s); len(ids) != 4 || ids[3] != "ACT_new" {
-			t.Errorf("after %s, a new action: %v, want it after the moved ones", after, ids)
-		}
+				kept := map[string]bool{"ACT_none": false}
+				for _, id := range layout.want {
+					kept[id] = true
+				}
+				wantActions(t, s, kept)
+				var left []string
+				if err := s.db.View(func(t *buntdb.Tx) error {
+					return t.AscendKeys("*", func(key, _ string) bool {
+						_, isSeq := actionSeq(key)
+						if key == retiredActionSeqKey || strings.HasPrefix(key, legacyActionSeqPrefix) ||
+							strings.HasPrefix(key, actionPrefix) && !isSeq {
+							left = append(left, key)
+						}
+						return true
+					})
+				}); err != nil || len(left) > 0 {
+					t.Errorf("after %s: keys of the older layout left: %v (%v)", after, left, err)
+				}
+				mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutAction(sandbox.ActionRecord{ID: "ACT_new"}, 100) })
+				if ids := actionIDs(t, s); len(ids) != len(layout.want)+1 || ids[len(ids)-1] != "ACT_new" {
+					t.Errorf("after %s, a new action: %v, want it after the moved ones", after, ids)
+				}
+			}
+			putOlder()
+			mustClose(t, s)
+			s = mustOpen(t, path)
+			defer mustClose(t, s)
+			moved("reopening")
+			putOlder()
+			if _, err := s.SaveSnapshot("older", "", false); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.RestoreSnapshot("older"); err != nil {
+				t.Fatal(err)
+			}
+			moved("restoring a snapshot of the older layout")
+		})
 	}
-	putOlder()
-	mustClose(t, s)
-	s = mustOpen(t, path)
-	defer mustClose(t, s)
-	moved("reopening")
-	putOlder()
-	if _, err := s.SaveSnapshot("older", "", false); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.RestoreSnapshot("older"); err != nil {
-		t.Fatal(err)
-	}
-	moved("restoring a snapshot of the older layout")
 }
 
 // actionIDs lists the ids of the actions kept, oldest first.
