@@ -58,21 +58,25 @@ func lastActionSeq(t *buntdb.Tx) (int, error) {
 }
 
 // Action reads the action with that id, the newest if an id was used twice (a
-// sandbox started again with the same --seed repeats its ids). The id is looked for as
-// text first, newest first, so that only a record that holds it is decoded.
+// sandbox started again with the same --seed repeats its ids). It reads the records
+// newest first as text and decodes only one that can be that id's: put writes a
+// record's id as its first member, so the text's start tells; a record written
+// otherwise, in a file of an older layout, is decoded if it holds the id anywhere.
 func (x tx) Action(id string) (sandbox.ActionRecord, error) {
 	var found sandbox.ActionRecord
 	quoted, err := json.Marshal(id)
 	if err != nil {
 		return found, err
 	}
+	const idFirst = `{"id":`
 	matched := false
 	var decodeErr error
 	err = x.t.DescendLessOrEqual("", lastActionKey, func(key, value string) bool {
 		if !strings.HasPrefix(key, actionPrefix) {
 			return false
 		}
-		if !strings.Contains(value, string(quoted)) {
+		if rest, ok := strings.CutPrefix(value, idFirst); ok && !strings.HasPrefix(rest, string(quoted)) ||
+			!ok && !strings.Contains(value, string(quoted)) {
 			return true
 		}
 		var a sandbox.ActionRecord

@@ -80,7 +80,7 @@ func TestActionsOfAnOlderLayoutAreMoved(t *testing.T) {
 	}, {
 		name: "act by id",
 		records: map[string]string{
-			"act:ACT_y": `{"id":"ACT_y","time_created":"2026-12-01T10:00:02Z"}`,
+			"act:ACT_y": `{"time_created":"2026-12-01T10:00:02Z","id":"ACT_y"}`, // its id not first
 			"act:ACT_x": `{"id":"ACT_x","time_created":"2026-12-01T10:00:01Z"}`,
 			"act:5":     `{"id":"5","time_created":"2026-12-01T10:00:03Z"}`,
 		},
