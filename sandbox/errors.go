@@ -204,9 +204,6 @@ func NotAdjustableStatus() *Error {
 		"Cannot PROCESS Adjustment over a transaction that does not have a status of CAPTURED or PREAUTHORIZED.")
 }
 
-// BatchClosed: the transaction already belongs to a closed batch.
-func BatchClosed() *Error { return BatchClosedFor(OpAdjustment) }
-
 // BatchClosedFor: an operation that a transaction in a closed batch no longer takes,
 // e.g. "Cannot PROCESS Reversal over a transaction that is in a closed batch." [SB].
 func BatchClosedFor(op Operation) *Error {
@@ -309,13 +306,6 @@ func BodyUnexpected() *Error {
 func BodyTooLarge(limit int64) *Error {
 	return newError(CodeInvalidRequestData, "40213",
 		fmt.Sprintf("Request body is larger than %d bytes", limit))
-}
-
-// MalformedRequest is a request the HTTP server could not read as one (headers too
-// large, a bad Content-Length, bad header bytes, an unknown transfer coding or HTTP
-// version); the api answers it with the server's own status [SB].
-func MalformedRequest(description string) *Error {
-	return newError(CodeInvalidRequestData, "40213", description)
 }
 
 // UnknownPath: no route has this path.

@@ -99,13 +99,6 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
 // subset reports the first place where want is not contained in got: objects must
 // have every key of want (recursively), lists must match element by element, and
 // scalars must be equal (numbers by value). "" means contained. The report names the
