@@ -336,23 +336,26 @@ func (s *Service) ListActions(c Caller, q ActionQuery) (ActionPage, error) {
 		if m, err := tx.Merchant(c.App.MerchantID); err == nil {
 			page.Merchant = m
 		}
-		all, err := tx.Actions()
-		if err != nil {
-			return err
-		}
-		var hits []ActionRecord
-		for _, a := range all {
-			if c.App.ActsFor(a.MerchantID) && q.matches(a) {
-				hits = append(hits, a)
-			}
-		}
-		page.Total = len(hits)
-		page.Actions = sortedPage(hits, func(a, b ActionRecord) int {
-			return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
-		}, q.Order, q.Page, q.PageSize)
 		return nil
 	})
-	return page, err
+	if err != nil {
+		return page, err
+	}
+	all, err := s.store.Actions()
+	if err != nil {
+		return page, err
+	}
+	var hits []ActionRecord
+	for _, a := range all {
+		if c.App.ActsFor(a.MerchantID) && q.matches(a) {
+			hits = append(hits, a)
+		}
+	}
+	page.Total = len(hits)
+	page.Actions = sortedPage(hits, func(a, b ActionRecord) int {
+		return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
+	}, q.Order, q.Page, q.PageSize)
+	return page, nil
 }
 
 // checkMerchantName refuses a merchant_name filter naming no merchant the app acts for [GP].
@@ -383,10 +386,9 @@ func (s *Service) GetAction(c Caller, id, path string) (ActionRecord, error) {
 // actionTx is the store's part for action records.
 type actionTx interface {
 	// Action reads one action record; PutAction writes it and forgets the oldest
-	// when more than keep are kept; Actions lists every one, oldest first.
+	// when more than keep are kept. Store.Actions lists them.
 	Action(id string) (ActionRecord, error)
 	PutAction(a ActionRecord, keep int) error
-	Actions() ([]ActionRecord, error)
 }
 
 // putFixtureActions writes the fixtures' action records, with their app's and

@@ -17,6 +17,9 @@ type Store interface {
 	// Inspect runs fn in a read-only transaction, as View does, with the listings
 	// only the admin inspector reads beside the Tx, in the same read.
 	Inspect(fn func(Tx, InspectTx) error) error
+	// Actions lists every action record kept, oldest first. It decodes them after its
+	// read: decoding the 10,000 kept inside one would hold up every write that long.
+	Actions() ([]ActionRecord, error)
 	Close() error
 }
 

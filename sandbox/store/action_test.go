@@ -153,16 +153,13 @@ func TestActionsOfAnOlderLayoutAreMoved(t *testing.T) {
 // actionIDs lists the ids of the actions kept, oldest first.
 func actionIDs(t *testing.T, s *Store) []string {
 	t.Helper()
-	var ids []string
-	err := s.View(func(tx sandbox.Tx) error {
-		all, err := tx.Actions()
-		for _, a := range all {
-			ids = append(ids, a.ID)
-		}
-		return err
-	})
+	all, err := s.Actions()
 	if err != nil {
 		t.Fatal(err)
+	}
+	var ids []string
+	for _, a := range all {
+		ids = append(ids, a.ID)
 	}
 	return ids
 }
