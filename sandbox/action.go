@@ -345,12 +345,7 @@ func (s *Service) ListActions(c Caller, q ActionQuery) (ActionPage, error) {
 	if err != nil {
 		return page, err
 	}
-	var hits []ActionRecord
-	for _, a := range all {
-		if c.App.ActsFor(a.MerchantID) && q.matches(a) {
-			hits = append(hits, a)
-		}
-	}
+	hits := slices.DeleteFunc(all, func(a ActionRecord) bool { return !c.App.ActsFor(a.MerchantID) || !q.matches(a) })
 	page.Total = len(hits)
 	page.Actions = sortedPage(hits, func(a, b ActionRecord) int {
 		return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
