@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -67,32 +68,25 @@ func (s *Service) ListPaymentMethods(c Caller, merchantID string, q PaymentMetho
 		if m, err := tx.Merchant(orDefault(merchantID, c.App.MerchantID)); err == nil {
 			page.Merchant = m
 		}
-		all, err := tx.PaymentMethods()
-		if err != nil {
-			return err
-		}
-		var hits []PaymentMethod
-		for _, p := range all {
-			if c.Sees(p.MerchantID, merchantID) && q.matches(p) {
-				hits = append(hits, p)
-			}
-		}
-		asc := q.Order == "ASC"
-		sort.SliceStable(hits, func(i, j int) bool {
-			a, b := hits[i], hits[j]
-			if !a.TimeCreated.Equal(b.TimeCreated) {
-				return a.TimeCreated.Before(b.TimeCreated) == asc
-			}
-			return (a.ID < b.ID) == asc
-		})
-		page.Total = len(hits)
-		page.PaymentMethods = pageOf(hits, q.Page, q.PageSize)
 		return nil
 	})
-	return page, err
-}
-
-// paymentMethodListTx is the store's listing of card tokens.
-type paymentMethodListTx interface {
-	PaymentMethods() ([]PaymentMethod, error)
+	if err != nil {
+		return page, err
+	}
+	all, err := s.store.PaymentMethods()
+	if err != nil {
+		return page, err
+	}
+	hits := slices.DeleteFunc(all, func(p PaymentMethod) bool { return !c.Sees(p.MerchantID, merchantID) || !q.matches(p) })
+	asc := q.Order == "ASC"
+	sort.SliceStable(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if !a.TimeCreated.Equal(b.TimeCreated) {
+			return a.TimeCreated.Before(b.TimeCreated) == asc
+		}
+		return (a.ID < b.ID) == asc
+	})
+	page.Total = len(hits)
+	page.PaymentMethods = pageOf(hits, q.Page, q.PageSize)
+	return page, nil
 }

@@ -17,9 +17,11 @@ type Store interface {
 	// Inspect runs fn in a read-only transaction, as View does, with the listings
 	// only the admin inspector reads beside the Tx, in the same read.
 	Inspect(fn func(Tx, InspectTx) error) error
-	// Actions lists every action record kept, oldest first. It decodes them after its
-	// read: decoding the 10,000 kept inside one would hold up every write that long.
+	// Actions lists every action record kept, oldest first, and PaymentMethods every
+	// card token in id order. They decode the records after their read: decoding
+	// thousands inside one would hold up every write that long.
 	Actions() ([]ActionRecord, error)
+	PaymentMethods() ([]PaymentMethod, error)
 	Close() error
 }
 
@@ -44,7 +46,6 @@ type Tx interface {
 	settlementTx // deposits and disputes (settlement.go)
 	actionTx
 	rateTx
-	paymentMethodListTx
 	App(id string) (App, error)
 	PutApp(App) error
 	Merchant(id string) (Merchant, error)

@@ -114,33 +114,9 @@ func (x tx) PutAction(a sandbox.ActionRecord, keep int) error {
 	return del(x.t, actionKey(seq-keep))
 }
 
-// Actions lists the actions kept, oldest first. Its read only collects their text:
-// decoding them, most of a list's 150 ms at 10,000, waits until the read has let
-// writers in.
+// Actions lists the actions kept, oldest first, decoded after the read (readThenDecode).
 func (s *Store) Actions() ([]sandbox.ActionRecord, error) {
-	var keys, texts []string
-	err := s.db.View(func(t *buntdb.Tx) error {
-		return t.AscendGreaterOrEqual("", actionPrefix, func(key, value string) bool {
-			if !strings.HasPrefix(key, actionPrefix) {
-				return false
-			}
-			keys, texts = append(keys, key), append(texts, value)
-			return true
-		})
-	})
-	if err != nil {
-		return nil, err
-	}
-	var all []sandbox.ActionRecord
-	if len(texts) > 0 {
-		all = make([]sandbox.ActionRecord, len(texts))
-	}
-	for i, text := range texts {
-		if err := decode(keys[i], text, &all[i]); err != nil {
-			return nil, err
-		}
-	}
-	return all, nil
+	return readThenDecode[sandbox.ActionRecord](s, actionPrefix)
 }
 
 // Files written before actions were keyed by their order kept an action at act:<its
@@ -245,7 +221,8 @@ func (x tx) RateLookup(id string) (sandbox.RateLookup, error) {
 }
 func (x tx) PutRateLookup(r sandbox.RateLookup) error { return put(x.t, "rate:"+r.ID, r) }
 
-// PaymentMethods lists the stored card tokens in id order.
-func (x tx) PaymentMethods() ([]sandbox.PaymentMethod, error) {
-	return scan[sandbox.PaymentMethod](x.t, "pmt:")
+// PaymentMethods lists the stored card tokens in id order, decoded after the read
+// (readThenDecode).
+func (s *Store) PaymentMethods() ([]sandbox.PaymentMethod, error) {
+	return readThenDecode[sandbox.PaymentMethod](s, "pmt:")
 }
