@@ -1,8 +1,9 @@
 package sandbox
 
 import (
+	"cmp"
 	"slices"
-	"sort"
+	"strings"
 	"time"
 )
 
@@ -78,15 +79,9 @@ func (s *Service) ListPaymentMethods(c Caller, merchantID string, q PaymentMetho
 		return page, err
 	}
 	hits := slices.DeleteFunc(all, func(p PaymentMethod) bool { return !c.Sees(p.MerchantID, merchantID) || !q.matches(p) })
-	asc := q.Order == "ASC"
-	sort.SliceStable(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
-		if !a.TimeCreated.Equal(b.TimeCreated) {
-			return a.TimeCreated.Before(b.TimeCreated) == asc
-		}
-		return (a.ID < b.ID) == asc
-	})
 	page.Total = len(hits)
-	page.PaymentMethods = pageOf(hits, q.Page, q.PageSize)
+	page.PaymentMethods = sortedPage(hits, func(a, b PaymentMethod) int {
+		return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
+	}, q.Order, q.Page, q.PageSize)
 	return page, nil
 }

@@ -20,8 +20,8 @@ import (
 // Actions are keyed by their order, not their id: a new one goes at the end of the
 // key order and the oldest kept falls out at its start, both where the tree is already
 // in memory, rather than at a random place among the idempotency keys a load piles up
-// (three keys and six searches an action before). A read by id scans the at most
-// sandbox.ActionsKept records, as a list of them does.
+// (three keys and six searches an action before). A read by id walks the at most
+// sandbox.ActionsKept records, newest first, reading each one's leading id.
 func init() {
 	recordKinds[actionPrefix] = kindOf[sandbox.ActionRecord]()
 	recordKinds[legacyActionSeqPrefix] = kindOf[string]()
@@ -46,15 +46,22 @@ func actionSeq(key string) (seq int, ok bool) {
 	return seq, err == nil
 }
 
-// lastActionSeq is the seq of the newest action kept, 0 when none is.
+// lastActionSeq is the seq of the newest action kept, 0 when none is. Every act: key
+// is a seq key once upgradeActions has run, as it does at every open and restore.
 func lastActionSeq(t *buntdb.Tx) (int, error) {
-	last := 0
+	var last string
 	err := t.DescendLessOrEqual("", lastActionKey, func(key, _ string) bool {
-		seq, ok := actionSeq(key)
-		last = seq
-		return !ok && strings.HasPrefix(key, actionPrefix)
+		last = key
+		return false
 	})
-	return last, err
+	if err != nil || !strings.HasPrefix(last, actionPrefix) {
+		return 0, err
+	}
+	seq, ok := actionSeq(last)
+	if !ok {
+		return 0, fmt.Errorf("store: %s is no action key of this layout", last)
+	}
+	return seq, nil
 }
 
 // Action reads the action with that id, the newest if an id was used twice (a
@@ -146,10 +153,7 @@ func upgradeActions(t *buntdb.Tx) error {
 		return err
 	}
 	var moving []legacyAction
-	err = t.AscendGreaterOrEqual("", actionPrefix, func(key, value string) bool {
-		if !strings.HasPrefix(key, actionPrefix) {
-			return false
-		}
+	err = ascendPrefix(t, actionPrefix, func(key, value string) bool {
 		// With actseq: keys every act: key is of that layout, a 20-digit id included.
 		if _, ok := actionSeq(key); !ok || len(order) > 0 {
 			moving = append(moving, legacyAction{key: key, value: value})
@@ -201,10 +205,7 @@ func upgradeActions(t *buntdb.Tx) error {
 func legacyActionOrder(t *buntdb.Tx) (map[string]int, error) {
 	order, rank := map[string]int{}, 0
 	var decodeErr error
-	err := t.AscendGreaterOrEqual("", legacyActionSeqPrefix, func(key, value string) bool {
-		if !strings.HasPrefix(key, legacyActionSeqPrefix) {
-			return false
-		}
+	err := ascendPrefix(t, legacyActionSeqPrefix, func(key, value string) bool {
 		var id string
 		if decodeErr = decode(key, value, &id); decodeErr != nil {
 			return false

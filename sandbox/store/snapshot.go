@@ -286,7 +286,7 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 				if err := copyKeys(saved, live, func(string) bool { return true }); err != nil {
 					return err
 				}
-				return upgradeLayout(live) // a snapshot saved before the sort records existed has none
+				return upgradeLayout(live) // a snapshot of an older layout: no sort records, actions by id
 			}
 			if err := deleteSteps(live, info.Scope); err != nil {
 				return err

@@ -305,18 +305,13 @@ func ascendPrefix(t *buntdb.Tx, prefix string, fn func(key, value string) bool) 
 	})
 }
 
-// scan decodes every value whose key starts with prefix, in key order; nil when
-// there is none.
 // readThenDecode lists the records under prefix in key order, for a list that may
 // hold thousands: its read only collects their text, and decoding them, most of such
 // a list's time (150 ms for 10,000 actions), waits until the read has let writers in.
 func readThenDecode[T any](s *Store, prefix string) ([]T, error) {
 	var keys, texts []string
 	err := s.db.View(func(t *buntdb.Tx) error {
-		return t.AscendGreaterOrEqual("", prefix, func(key, value string) bool {
-			if !strings.HasPrefix(key, prefix) {
-				return false
-			}
+		return ascendPrefix(t, prefix, func(key, value string) bool {
 			keys, texts = append(keys, key), append(texts, value)
 			return true
 		})
@@ -333,6 +328,8 @@ func readThenDecode[T any](s *Store, prefix string) ([]T, error) {
 	return all, nil
 }
 
+// scan decodes every value whose key starts with prefix, in key order; nil when
+// there is none.
 func scan[T any](t *buntdb.Tx, prefix string) ([]T, error) {
 	out, err := page[T](t, prefix, "", -1)
 	if len(out) == 0 {
