@@ -5,7 +5,6 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -88,30 +87,4 @@ func TestRolledBackPutIsNotRead(t *testing.T) {
 		}
 		return err
 	})
-}
-
-// A record is stored as json.Marshal writes it: HTML characters escaped, a value's
-// own MarshalJSON used, no newline after it, and a buffer used before for a longer
-// record leaving nothing behind.
-func TestRecordIsStoredAsMarshalWritesIt(t *testing.T) {
-	t.Parallel()
-	values := []any{
-		sandbox.ActionRecord{ID: "ACT_<&>", MessageReceived: strings.Repeat(`{"a":"\u2028"}`, 500), TimeCreated: time.Date(2026, 12, 6, 1, 2, 3, 4, time.UTC)},
-		sandbox.ActionRecord{ID: "ACT_short"},
-		"a JSON string",
-		[]string(nil),
-	}
-	for _, v := range values {
-		want, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := encode(v)
-		if err != nil || got != string(want) {
-			t.Errorf("encode(%T) = %.80q, %v; want %.80q", v, got, err, want)
-		}
-	}
-	if _, err := encode(func() {}); err == nil {
-		t.Error("encode of a func: no error, want json's")
-	}
 }

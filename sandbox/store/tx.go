@@ -1,13 +1,11 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -225,7 +223,7 @@ func put(t *buntdb.Tx, key string, v any) error { return putFor(t, key, v, 0) }
 // putFor stores v at key as JSON; with keep > 0 buntdb deletes the key by itself once
 // keep has passed (a TTL kept in the file, so it holds across restarts).
 func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
-	text, err := encode(v)
+	value, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", key, err)
 	}
@@ -233,6 +231,7 @@ func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
 	if keep > 0 {
 		opts = &buntdb.SetOptions{Expires: true, TTL: keep}
 	}
+	text := string(value)
 	if _, _, err := t.Set(key, text, opts); err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
@@ -241,30 +240,6 @@ func putFor(t *buntdb.Tx, key string, v any, keep time.Duration) error {
 	}
 	return nil
 }
-
-// encodeBuffers hold what encode writes before it becomes the stored string.
-var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// encode returns v as json.Marshal writes it. json.Marshal returns a copy of its
-// buffer, which the string buntdb keeps would copy again: encode writes to a buffer of
-// its own and copies once.
-func encode(v any) (string, error) {
-	buf := encodeBuffers.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= maxPooledEncoding {
-			encodeBuffers.Put(buf)
-		}
-	}()
-	buf.Reset()
-	if err := json.NewEncoder(buf).Encode(v); err != nil {
-		return "", err
-	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil // Encode ends the value with a newline
-}
-
-// maxPooledEncoding is the largest buffer encode keeps for the next record: a rare
-// large record (a dispute's documents) is not held on to.
-const maxPooledEncoding = 64 << 10
 
 // del deletes key; a missing key is no error.
 func del(t *buntdb.Tx, key string) error {
