@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/tidwall/buntdb"
@@ -66,42 +67,33 @@ func lastActionSeq(t *buntdb.Tx) (int, error) {
 
 // Action reads the action with that id, the newest if an id was used twice (a
 // sandbox started again with the same --seed repeats its ids). It reads the records
-// newest first as text and decodes only one that can be that id's: put writes a
-// record's id as its first member, so the text's start tells; a record written
-// otherwise, in a file of an older layout, is decoded if it holds the id anywhere.
+// newest first as text: put writes an action's id as its first member, so only the
+// record that starts with that id is decoded.
 func (x tx) Action(id string) (sandbox.ActionRecord, error) {
-	var found sandbox.ActionRecord
+	var a sandbox.ActionRecord
 	quoted, err := json.Marshal(id)
 	if err != nil {
-		return found, err
+		return a, err
 	}
-	const idFirst = `{"id":`
-	matched := false
-	var decodeErr error
-	err = x.t.DescendLessOrEqual("", lastActionKey, func(key, value string) bool {
-		if !strings.HasPrefix(key, actionPrefix) {
+	lead := `{"id":` + string(quoted)
+	var key, text string
+	err = x.t.DescendLessOrEqual("", lastActionKey, func(k, value string) bool {
+		if !strings.HasPrefix(k, actionPrefix) {
 			return false
 		}
-		if rest, ok := strings.CutPrefix(value, idFirst); ok && !strings.HasPrefix(rest, string(quoted)) ||
-			!ok && !strings.Contains(value, string(quoted)) {
-			return true
+		if strings.HasPrefix(value, lead) {
+			key, text = k, value
 		}
-		var a sandbox.ActionRecord
-		if decodeErr = decode(key, value, &a); decodeErr != nil {
-			return false
-		}
-		found, matched = a, a.ID == id
-		return !matched
+		return key == ""
 	})
-	switch {
-	case err != nil:
-		return sandbox.ActionRecord{}, err
-	case decodeErr != nil:
-		return sandbox.ActionRecord{}, decodeErr
-	case !matched:
-		return sandbox.ActionRecord{}, sandbox.ErrNotFound
+	if err != nil {
+		return a, err
 	}
-	return found, nil
+	if key == "" {
+		return a, sandbox.ErrNotFound
+	}
+	err = decode(key, text, &a)
+	return a, err
 }
 
 // PutAction keeps a, numbered after the last action kept, and forgets the action
@@ -134,22 +126,27 @@ const (
 	retiredActionSeqKey   = "meta:action_seq"
 )
 
-// legacyAction is an action record at its key of an older layout.
+// legacyAction is an action record at its key of an older layout, act:<its id>.
 type legacyAction struct {
 	key, value string
-	record     sandbox.ActionRecord
+	time       time.Time
 }
+
+func (l legacyAction) id() string { return strings.TrimPrefix(l.key, actionPrefix) }
 
 // upgradeActions moves the actions of a file of an older layout to keys of this one,
 // after any action already there and in their order: the actseq: keys' where the file
-// has them, their time otherwise. The newest sandbox.ActionsKept are kept, and what
-// the older layouts kept beside them goes.
-func upgradeActions(t *buntdb.Tx) error {
+// has them, their time otherwise. The newest keep stay, and what the older layouts
+// kept beside them goes.
+func upgradeActions(t *buntdb.Tx, keep int) error {
 	if err := del(t, retiredActionSeqKey); err != nil {
 		return err
 	}
 	order, err := legacyActionOrder(t)
 	if err != nil {
+		return err
+	}
+	if err := deletePrefix(t, legacyActionSeqPrefix); err != nil {
 		return err
 	}
 	var moving []legacyAction
@@ -160,34 +157,34 @@ func upgradeActions(t *buntdb.Tx) error {
 		}
 		return true
 	})
-	if err != nil {
+	if err != nil || len(moving) == 0 {
 		return err
 	}
 	for i := range moving {
-		if err := decode(moving[i].key, moving[i].value, &moving[i].record); err != nil {
+		var created struct {
+			Time time.Time `json:"time_created"`
+		}
+		if err := decode(moving[i].key, moving[i].value, &created); err != nil {
 			return err
 		}
+		moving[i].time = created.Time
 	}
 	slices.SortStableFunc(moving, func(a, b legacyAction) int {
-		ra, inA := order[a.record.ID]
-		rb, inB := order[b.record.ID]
+		ra, inA := order[a.id()]
+		rb, inB := order[b.id()]
 		switch {
 		case inA && !inB: // the ones actseq: names first
 			return -1
 		case inB && !inA:
 			return 1
 		}
-		return cmp.Or(cmp.Compare(ra, rb), a.record.TimeCreated.Compare(b.record.TimeCreated), strings.Compare(a.key, b.key))
+		return cmp.Or(cmp.Compare(ra, rb), a.time.Compare(b.time), strings.Compare(a.key, b.key))
 	})
-	if err := deletePrefix(t, legacyActionSeqPrefix); err != nil {
-		return err
-	}
 	for _, m := range moving { // every old key goes before a new one is written
 		if err := del(t, m.key); err != nil {
 			return err
 		}
 	}
-	moving = moving[max(0, len(moving)-sandbox.ActionsKept):]
 	seq, err := lastActionSeq(t)
 	if err != nil {
 		return err
@@ -198,7 +195,9 @@ func upgradeActions(t *buntdb.Tx) error {
 			return fmt.Errorf("store: upgrade %s: %w", m.key, err)
 		}
 	}
-	return nil
+	// The limit counts the actions already kept in this layout too.
+	oldestKept := actionKey(seq - keep + 1)
+	return deleteMatching(t, actionPrefix, func(key string) bool { return key < oldestKept })
 }
 
 // legacyActionOrder returns the rank of each id the actseq: keys name, by seq.

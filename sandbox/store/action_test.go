@@ -37,14 +37,16 @@ func TestActionIsReadByItsOwnID(t *testing.T) {
 	t.Parallel()
 	s := mustOpen(t, filepath.Join(t.TempDir(), "actions.db"))
 	defer mustClose(t, s)
-	mustUpdate(t, s, func(tx sandbox.Tx) error {
-		return tx.PutAction(sandbox.ActionRecord{ID: "ACT_first", ResourceID: "ACT_second", MessageReceived: `{"id":"ACT_second"}`}, 10)
-	})
 	for _, kind := range []string{"CAPTURE", "AUTHORIZE"} { // an id used twice: the newest is read
 		mustUpdate(t, s, func(tx sandbox.Tx) error {
 			return tx.PutAction(sandbox.ActionRecord{ID: "ACT_second", Type: kind}, 10)
 		})
 	}
+	// Newer than both, and holding their id as text: a walk that stops at the first
+	// record holding the id finds this one.
+	mustUpdate(t, s, func(tx sandbox.Tx) error {
+		return tx.PutAction(sandbox.ActionRecord{ID: "ACT_first", ResourceID: "ACT_second", MessageReceived: `{"id":"ACT_second"}`}, 10)
+	})
 	err := s.View(func(tx sandbox.Tx) error {
 		a, err := tx.Action("ACT_second")
 		if err != nil || a.Type != "AUTHORIZE" {
@@ -80,7 +82,7 @@ func TestActionsOfAnOlderLayoutAreMoved(t *testing.T) {
 	}, {
 		name: "act by id",
 		records: map[string]string{
-			"act:ACT_y": `{"time_created":"2026-12-01T10:00:02Z","id":"ACT_y"}`, // its id not first
+			"act:ACT_y": `{"id":"ACT_y","time_created":"2026-12-01T10:00:02Z"}`,
 			"act:ACT_x": `{"id":"ACT_x","time_created":"2026-12-01T10:00:01Z"}`,
 			"act:5":     `{"id":"5","time_created":"2026-12-01T10:00:03Z"}`,
 		},
@@ -147,6 +149,31 @@ func TestActionsOfAnOlderLayoutAreMoved(t *testing.T) {
 			}
 			moved("restoring a snapshot of the older layout")
 		})
+	}
+}
+
+// An upgrade keeps the newest keep actions, counting those already kept in this
+// layout: PutAction forgets one a write, so none left over would ever go.
+func TestUpgradeKeepsTheNewest(t *testing.T) {
+	t.Parallel()
+	s := mustOpen(t, filepath.Join(t.TempDir(), "actions.db"))
+	defer mustClose(t, s)
+	mustUpdate(t, s, func(tx sandbox.Tx) error { return tx.PutAction(sandbox.ActionRecord{ID: "ACT_kept"}, 10) })
+	if err := s.db.Update(func(t *buntdb.Tx) error {
+		for key, value := range map[string]string{
+			"act:ACT_a": `{"id":"ACT_a","time_created":"2026-12-01T10:00:01Z"}`,
+			"act:ACT_b": `{"id":"ACT_b","time_created":"2026-12-01T10:00:02Z"}`,
+		} {
+			if _, _, err := t.Set(key, value, nil); err != nil {
+				return err
+			}
+		}
+		return upgradeActions(t, 2)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ids := actionIDs(t, s); !slices.Equal(ids, []string{"ACT_a", "ACT_b"}) {
+		t.Errorf("after an upgrade keeping 2: %v, want ACT_a, ACT_b", ids)
 	}
 }
 

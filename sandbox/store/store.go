@@ -31,6 +31,8 @@
 //	count:listed:<merchant id>      a JSON number: the merchant's listed transactions (walk.go)
 //	count:txn:<merchant id>         the same, verifications included, in older files: indexed again at start
 //	step:<scenario>:<rule>:<scope>  a JSON number: a scope's calls of a rule (sequence steps, probability draws), with a buntdb TTL
+//	pmt:<id>                        sandbox.PaymentMethod, a card token
+//	act:<seq>, rate:<id>            action records in their order, rate lookups (action.go)
 //
 // Every listing is in key order (ids, then zero-padded sequence numbers), but for the
 // transaction lists in an order other than the id's, which walk buntdb indexes over
@@ -300,7 +302,7 @@ func (s *Store) start(db *buntdb.DB, cfg buntdb.Config) error {
 // one, at every open and restore: the transactions' sort records and counts
 // (indexTransactions), and no record the store no longer reads.
 func upgradeLayout(t *buntdb.Tx) error {
-	if err := upgradeActions(t); err != nil {
+	if err := upgradeActions(t, sandbox.ActionsKept); err != nil {
 		return err
 	}
 	return indexTransactions(t)
