@@ -56,20 +56,20 @@ const (
 // fileWatch is the identity of the database file, its syncs and the store's own
 // rewrites.
 type fileWatch struct {
-	path       string
-	db         *buntdb.DB
-	mu         sync.Mutex
-	id         os.FileInfo   // the file at path when last known to be ours
-	shrinking  bool          // a rewrite is under way: the identity is about to change
-	lastSize   int64         // the size after the last rewrite (or at open), under mu
-	file       *os.File      // the file at path, for its syncs; a rewrite replaces it under mu
-	writes     atomic.Uint64 // Updates begun, for the loop to tell an idle store
-	idleByHand atomic.Bool   // a test tells shrinkIfDue when the store is idle: the loop's idle rule is off
-	lost       atomic.Pointer[sandbox.Error]
-	onLost     atomic.Pointer[func(error)]
-	done       chan struct{}
-	stopped    sync.WaitGroup
-	stopOnce   sync.Once
+	path          string
+	db            *buntdb.DB
+	mu            sync.Mutex
+	id            os.FileInfo   // the file at path when last known to be ours
+	shrinking     bool          // a rewrite is under way: the identity is about to change
+	lastSize      int64         // the size after the last rewrite (or at open), under mu
+	file          *os.File      // the file at path, for its syncs; a rewrite replaces it under mu
+	writes        atomic.Uint64 // Updates begun, for the loop to tell an idle store
+	noIdleRewrite atomic.Bool   // a test turns the loop's idle rewrite off, to call shrinkIfDue itself
+	lost          atomic.Pointer[sandbox.Error]
+	onLost        atomic.Pointer[func(error)]
+	done          chan struct{}
+	stopped       sync.WaitGroup
+	stopOnce      sync.Once
 
 	// Only the loop, and stop once the loop has ended, use these.
 	syncs          atomic.Int64 // how many syncs were asked, for the tests
@@ -179,7 +179,7 @@ func (w *fileWatch) loop() {
 			writes := w.writes.Load()
 			idle := float64(writes-lastWrites) < idleWrites*time.Since(lastSecondAt).Seconds()
 			lastWrites, lastSecondAt = writes, time.Now()
-			w.shrinkIfDue(idle && !w.idleByHand.Load())
+			w.shrinkIfDue(idle && !w.noIdleRewrite.Load())
 		}
 	}
 }

@@ -136,7 +136,7 @@ func TestRescueKeepsEveryAcknowledgedWrite(t *testing.T) {
 func TestShrinkKeepsTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
-	s.file.idleByHand.Store(true)
+	s.file.noIdleRewrite.Store(true)
 	rewriteOneKey(t, s)
 	before, _ := os.Stat(path)
 	s.file.shrinkIfDue(false) // under load: not before it has grown busyGrowth
@@ -210,10 +210,10 @@ func TestWatchRewritesByItself(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), "db")
 			s := mustOpen(t, path)
-			s.file.idleByHand.Store(true) // no rewrite before the file has doubled
+			s.file.noIdleRewrite.Store(true) // no rewrite before the file has doubled
 			rewriteOneKey(t, s)
 			before, _ := os.Stat(path)
-			s.file.idleByHand.Store(false)
+			s.file.noIdleRewrite.Store(false)
 			for { // until the watch rewrites the file: a hung one is go test's -timeout to report
 				now, err := os.Stat(path)
 				if err == nil && !os.SameFile(before, now) {
