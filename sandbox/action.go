@@ -221,25 +221,11 @@ func recordAction(tx Tx, c Caller, v any, now time.Time) error {
 	rec.TimeCreated, rec.HTTPResponseCode = now, "200"
 	rec.Version, rec.MessageReceived = c.Request.Version, keptMessage(c.Request.Received)
 	rec.AppID, rec.AppName = c.App.ID, c.App.Name
-	rec.MessageSent = answerSummary(sentSummary{
-		Action: sentAction{ID: rec.ID, ResultCode: rec.ResponseCode, Type: rec.Type},
-		ID:     rec.ResourceID, Status: rec.ResourceStatus,
+	rec.MessageSent = answerSummary(map[string]any{
+		"id": rec.ResourceID, "status": rec.ResourceStatus,
+		"action": map[string]string{"id": rec.ID, "type": rec.Type, "result_code": rec.ResponseCode},
 	})
 	return tx.PutAction(rec, ActionsKept)
-}
-
-// sentSummary is what a record says an action's answer sent. Its members are in key
-// order, so that it is written as the map it replaced was, and as a refusal's is.
-type sentSummary struct {
-	Action sentAction `json:"action"`
-	ID     string     `json:"id"`
-	Status string     `json:"status"`
-}
-
-type sentAction struct {
-	ID         string `json:"id"`
-	ResultCode string `json:"result_code"`
-	Type       string `json:"type"`
 }
 
 // answerSummary is the JSON of what an answer said.
