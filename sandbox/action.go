@@ -109,10 +109,7 @@ type ActionRecord struct {
 	ResponseCode     string    `json:"response_code"`
 	AppID            string    `json:"app_id"`
 	AppName          string    `json:"app_name"`
-	MerchantID       string    `json:"merchant_id"`
-	MerchantName     string    `json:"merchant_name"`
-	AccountID        string    `json:"account_id,omitempty"`
-	AccountName      string    `json:"account_name,omitempty"`
+	Holder
 	// What the request carried (its body, card members masked) and a summary of the
 	// answer (id, status and action; a refusal's error tuple) [SB].
 	MessageReceived string `json:"message_received,omitempty"`
@@ -134,76 +131,52 @@ type actionSubject interface {
 	actionSubject() ActionRecord
 }
 
-func (t Transaction) actionSubject() ActionRecord {
+// subject is the action record of an action that returned resource id, in status,
+// held by h: the action's own members, and a summary of the resource.
+func subject(resource, id, status string, h Holder, a Action) ActionRecord {
 	return ActionRecord{
-		Resource: ResourceTransactions, ResourceID: t.ID, ResourceStatus: t.Status,
-		MerchantID: t.MerchantID, MerchantName: t.MerchantName, AccountID: t.AccountID, AccountName: t.AccountName,
-		ID: t.Action.ID, Type: t.Action.Type, ResponseCode: t.Action.ResultCode,
+		Resource: resource, ResourceID: id, ResourceStatus: status, Holder: h,
+		ID: a.ID, Type: a.Type, ResponseCode: a.ResultCode,
 	}
+}
+
+func (t Transaction) actionSubject() ActionRecord {
+	return subject(ResourceTransactions, t.ID, t.Status, t.Holder, t.Action)
 }
 
 func (p PaymentMethod) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourcePaymentMethods, ResourceID: p.ID, ResourceStatus: p.Status,
-		MerchantID: p.MerchantID, MerchantName: p.MerchantName, AccountID: p.AccountID, AccountName: p.AccountName,
-		ID: p.Action.ID, Type: p.Action.Type, ResponseCode: p.Action.ResultCode,
-	}
+	return subject(ResourcePaymentMethods, p.ID, p.Status, p.Holder, p.Action)
 }
 
 func (o Order) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourceOrders, ResourceID: o.ID, ResourceStatus: o.Status,
-		MerchantID: o.MerchantID, MerchantName: o.MerchantName,
-		ID: o.Action.ID, Type: o.Action.Type, ResponseCode: o.Action.ResultCode,
-	}
+	return subject(ResourceOrders, o.ID, o.Status, o.Holder, o.Action)
 }
 
 func (b Batch) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourceBatches, ResourceID: b.ID, ResourceStatus: b.Status,
-		MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID, AccountName: b.AccountName,
-		ID: b.Action.ID, Type: b.Action.Type, ResponseCode: b.Action.ResultCode,
-	}
+	return subject(ResourceBatches, b.ID, b.Status, b.Holder, b.Action)
 }
 
 func (d DeviceRequest) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourceDevices, ResourceID: d.ID, ResourceStatus: d.Status,
-		MerchantID: d.MerchantID, MerchantName: d.MerchantName, AccountID: d.AccountID, AccountName: d.AccountName,
-		ID: d.Action.ID, Type: d.Action.Type, ResponseCode: d.Action.ResultCode,
-	}
+	return subject(ResourceDevices, d.ID, d.Status, d.Holder, d.Action)
 }
 
 func (v MerchantView) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourceMerchants, ResourceID: v.Merchant.ID, ResourceStatus: v.Merchant.Profile().StatusAt(v.Now),
-		MerchantID: v.Merchant.ID, MerchantName: v.Merchant.Name,
-		ID: v.Action.ID, Type: v.Action.Type, ResponseCode: v.Action.ResultCode,
-	}
+	status := v.Merchant.Profile().StatusAt(v.Now)
+	return subject(ResourceMerchants, v.Merchant.ID, status, HolderOf(v.Merchant, Account{}), v.Action)
 }
 
 func (d Dispute) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourceDisputes, ResourceID: d.ID, ResourceStatus: d.Status,
-		MerchantID: d.MerchantID, MerchantName: d.MerchantName, AccountID: d.AccountID, AccountName: d.AccountName,
-		ID: d.Action.ID, Type: d.Action.Type, ResponseCode: d.Action.ResultCode,
-	}
+	return subject(ResourceDisputes, d.ID, d.Status, d.Holder, d.Action)
 }
 
 func (v DocumentView) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourceDocuments, ResourceID: v.Document.ID, ResourceStatus: v.Document.Status,
-		MerchantID: v.Merchant.ID, MerchantName: v.Merchant.Name,
-		ID: v.Action.ID, Type: v.Action.Type, ResponseCode: v.Action.ResultCode,
-	}
+	return subject(ResourceDocuments, v.Document.ID, v.Document.Status, HolderOf(v.Merchant, Account{}), v.Action)
 }
 
 func (e EditedAccount) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourceAccounts, ResourceID: e.Account.ID, ResourceStatus: e.Account.Status,
-		MerchantID: e.Account.MerchantID, MerchantName: e.MerchantName, AccountID: e.Account.ID, AccountName: e.Account.Name,
-		ID: e.Action.ID, Type: e.Action.Type, ResponseCode: e.Action.ResultCode,
-	}
+	a := e.Account
+	h := Holder{MerchantID: a.MerchantID, MerchantName: e.MerchantName, AccountID: a.ID, AccountName: a.Name}
+	return subject(ResourceAccounts, a.ID, a.Status, h, e.Action)
 }
 
 // recordAction writes the action record of v, the value an action returned, in the
@@ -255,7 +228,7 @@ func (s *Service) RecordRefusal(c Caller, op Operation, httpStatus int, refusal 
 		rec := ActionRecord{
 			ID: "ACT_" + s.ids.Alphanumeric(30), Type: kind[1], TimeCreated: now, Resource: kind[0],
 			Version: c.Request.Version, HTTPResponseCode: strconv.Itoa(httpStatus), ResponseCode: gp.Code,
-			AppID: c.App.ID, AppName: c.App.Name, MerchantID: c.App.MerchantID,
+			AppID: c.App.ID, AppName: c.App.Name, Holder: Holder{MerchantID: c.App.MerchantID},
 			MessageReceived: keptMessage(c.Request.Received),
 			MessageSent: carddata.Mask(answerSummary(map[string]string{
 				"error_code": gp.Code, "detailed_error_code": gp.Detail, "detailed_error_description": gp.Description,

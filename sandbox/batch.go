@@ -20,11 +20,8 @@ const (
 // Batch is the settlement batch of one merchant account: captured transactions join
 // the open one; closing it settles them, and the next capture opens a new one.
 type Batch struct {
-	ID           string        `json:"id"`
-	MerchantID   string        `json:"merchant_id"`
-	MerchantName string        `json:"merchant_name"`
-	AccountID    string        `json:"account_id"`
-	AccountName  string        `json:"account_name"`
+	ID string `json:"id"`
+	Holder
 	AppID        string        `json:"app_id"`
 	Status       string        `json:"status"`
 	Currency     string        `json:"currency"`
@@ -162,8 +159,7 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 		return Batch{}, err
 	}
 	b := Batch{
-		ID: id, MerchantID: t.MerchantID, MerchantName: t.MerchantName,
-		AccountID: t.AccountID, AccountName: t.AccountName, AppID: t.AppID, Status: BatchStatusOpen,
+		ID: id, Holder: t.Holder, AppID: t.AppID, Status: BatchStatusOpen,
 		Currency: t.Currency, Country: t.Country, TimeCreated: now, Amount: "0", OpenActionID: t.Action.ID,
 	}
 	if t.Channel == ChannelCNP {
@@ -494,7 +490,7 @@ func putFixtureBatches(tx Tx, f Fixtures) error {
 		b, ok := batches[t.BatchID]
 		if !ok {
 			b = &Batch{
-				ID: t.BatchID, MerchantID: t.MerchantID, Status: BatchStatusOpen, Currency: t.Currency,
+				ID: t.BatchID, Holder: Holder{MerchantID: t.MerchantID}, Status: BatchStatusOpen, Currency: t.Currency,
 				Country: t.Country, TimeCreated: t.TimeCreated, Amount: "0",
 			}
 			if m, err := tx.Merchant(t.MerchantID); err == nil {

@@ -429,7 +429,7 @@ func (s *Service) orderDevices(tx Tx, c Caller, m *Merchant, req BoardingRequest
 		return nil, nil
 	}
 	o := Order{
-		ID: "ORD_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name,
+		ID: "ORD_" + s.ids.Alphanumeric(30), Holder: HolderOf(*m, Account{}),
 		Status: OrderInitiated, TimeCreated: now, TimeLastUpdated: now, AppID: c.App.ID,
 		Version: req.Version, Request: OrderRequest{Products: devices, PricingProfile: req.PricingProfile},
 		Action: s.newAction(c, "ORDER_INITIATED", now),

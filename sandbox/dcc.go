@@ -48,11 +48,8 @@ const (
 // RateLookup is a looked-up rate, a DCC_ id. It keeps what the conversion of a later
 // payment needs, and no card data.
 type RateLookup struct {
-	ID            string    `json:"id"`
-	MerchantID    string    `json:"merchant_id"`
-	MerchantName  string    `json:"merchant_name"`
-	AccountID     string    `json:"account_id"`
-	AccountName   string    `json:"account_name"`
+	ID string `json:"id"`
+	Holder
 	AppID         string    `json:"app_id"`
 	Status        string    `json:"status"`
 	Channel       string    `json:"channel"`
@@ -69,11 +66,7 @@ type RateLookup struct {
 func (r RateLookup) merchant() string { return r.MerchantID }
 
 func (r RateLookup) actionSubject() ActionRecord {
-	return ActionRecord{
-		Resource: ResourceCurrencyConversions, ResourceID: r.ID, ResourceStatus: r.Status,
-		MerchantID: r.MerchantID, MerchantName: r.MerchantName, AccountID: r.AccountID, AccountName: r.AccountName,
-		ID: r.Action.ID, Type: r.Action.Type, ResponseCode: r.Action.ResultCode,
-	}
+	return subject(ResourceCurrencyConversions, r.ID, r.Status, r.Holder, r.Action)
 }
 
 // Conversion is the conversion of one amount at a looked-up rate: what a payment
@@ -163,8 +156,7 @@ func (s *Service) LookUpRate(c Caller, req RateLookupRequest) (RateLookup, error
 			return "", RateLookup{}, InvalidURLField("card.number")
 		}
 		r := RateLookup{
-			ID: "DCC_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name, AccountID: acct.ID,
-			AccountName: acct.Name, AppID: c.App.ID, Status: RateNotAvailable, Channel: req.Channel,
+			ID: "DCC_" + s.ids.Alphanumeric(30), Holder: HolderOf(m, acct), AppID: c.App.ID, Status: RateNotAvailable, Channel: req.Channel,
 			Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,
 			Reference: req.Reference, TimeCreated: now, Action: s.newAction(c, "RATE_LOOKUP", now),
 		}

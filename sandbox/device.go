@@ -198,12 +198,9 @@ func (u UPACommand) amount() string { return orDefault(u.BaseAmount, u.TotalAmou
 
 // DeviceRequest is a MiC request as the sandbox keeps it: the device request resource.
 type DeviceRequest struct {
-	ID           string       `json:"id"`
-	DeviceID     string       `json:"device_id"`
-	MerchantID   string       `json:"merchant_id"`
-	MerchantName string       `json:"merchant_name"`
-	AccountID    string       `json:"account_id"`
-	AccountName  string       `json:"account_name"`
+	ID       string `json:"id"`
+	DeviceID string `json:"device_id"`
+	Holder
 	AppID        string       `json:"app_id"`
 	Channel      string       `json:"channel"`
 	Country      string       `json:"country"`
@@ -302,8 +299,7 @@ func (s *Service) sendDeviceCommand(tx Tx, c Caller, req DeviceCommandRequest, m
 		return DeviceRequest{}, err
 	}
 	d := DeviceRequest{
-		ID: "DRQ_" + s.ids.Alphanumeric(30), DeviceID: dev.ID, MerchantID: m.ID, MerchantName: m.Name,
-		AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID, Channel: orDefault(req.Channel, ChannelCP),
+		ID: "DRQ_" + s.ids.Alphanumeric(30), DeviceID: dev.ID, Holder: HolderOf(m, acct), AppID: c.App.ID, Channel: orDefault(req.Channel, ChannelCP),
 		Country: orDefault(req.Country, "US"), Currency: orDefault(req.Currency, "USD"),
 		Reference: req.Reference, TimeCreated: now, StatusURL: req.StatusURL,
 		Command: req.Command, Presentation: req.Presentation, Status: DeviceRequestInitiated,

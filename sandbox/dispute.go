@@ -54,11 +54,8 @@ const (
 // challenge, and by the admin API. A chargeback takes its amount from the merchant
 // in a deposit, a reversal gives it back: then it is a settlement dispute.
 type Dispute struct {
-	ID                string            `json:"id"`
-	MerchantID        string            `json:"merchant_id"`
-	MerchantName      string            `json:"merchant_name"`
-	AccountID         string            `json:"account_id,omitempty"`
-	AccountName       string            `json:"account_name,omitempty"`
+	ID string `json:"id"`
+	Holder
 	TimeCreated       time.Time         `json:"time_created"`
 	Status            string            `json:"status"`
 	StatusTime        time.Time         `json:"status_time_created"`
@@ -184,8 +181,7 @@ func (s *Service) RaiseDispute(req RaiseDispute) (Dispute, error) {
 // openDispute writes a new dispute on t at at; a chargeback takes its funds then.
 func (s *Service) openDispute(tx Tx, t Transaction, req RaiseDispute, at time.Time) (Dispute, error) {
 	d := Dispute{
-		ID: "DIS_" + s.ids.Alphanumeric(30), MerchantID: t.MerchantID, MerchantName: t.MerchantName,
-		AccountID: t.AccountID, AccountName: t.AccountName, TimeCreated: at,
+		ID: "DIS_" + s.ids.Alphanumeric(30), Holder: t.Holder, TimeCreated: at,
 		Amount: orDefault(NormalizeAmount(req.Amount), t.Amount), Currency: t.Currency,
 		ReasonCode: orDefault(req.ReasonCode, DisputeReasonCode), Result: ResultPending,
 		ReasonDescription: orDefault(req.ReasonDescription, DisputeReasonDescription),
@@ -234,7 +230,7 @@ func (s *Service) closeDispute(tx Tx, d *Dispute, result string, at time.Time) e
 // moveFunds puts the dispute's amount in its merchant's deposit for at: a DEBIT as a
 // chargeback, a CREDIT as a reversal.
 func (s *Service) moveFunds(tx Tx, d *Dispute, funding string, at time.Time) error {
-	dep, err := s.depositFor(tx, depositOwner{d.MerchantID, d.MerchantName, d.AccountID, d.AccountName}, d.Currency, at)
+	dep, err := s.depositFor(tx, d.Holder, d.Currency, at)
 	if err != nil {
 		return err
 	}

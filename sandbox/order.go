@@ -149,7 +149,7 @@ func (s *Service) newOrder(tx Tx, c Caller, merchantID, version string, req Orde
 		return Order{}, m, err
 	}
 	return Order{
-		ID: "ORD_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name,
+		ID: "ORD_" + s.ids.Alphanumeric(30), Holder: HolderOf(m, Account{}),
 		Status: OrderInitiated, TimeCreated: now, TimeLastUpdated: now, AppID: c.App.ID,
 		Version: version, Request: req.withCardMasked(), Action: s.newAction(c, "ORDER_INITIATED", now),
 	}, m, nil
@@ -314,9 +314,8 @@ const (
 
 // Order is a stored device order.
 type Order struct {
-	ID              string       `json:"id"`
-	MerchantID      string       `json:"merchant_id"`
-	MerchantName    string       `json:"merchant_name"`
+	ID string `json:"id"`
+	Holder
 	Status          string       `json:"status"`
 	TimeCreated     time.Time    `json:"time_created"`
 	TimeLastUpdated time.Time    `json:"time_last_updated"`

@@ -37,6 +37,21 @@ type Account struct {
 	Permissions []string `json:"permissions"`
 }
 
+// Holder is the merchant, and the account, a resource belongs to: the four members
+// GP shows on a transaction, a batch, a deposit, an action and most other resources.
+// A record embeds it, so that they are declared, copied and viewed as one.
+type Holder struct {
+	MerchantID   string `json:"merchant_id"`
+	MerchantName string `json:"merchant_name"`
+	AccountID    string `json:"account_id,omitempty"`
+	AccountName  string `json:"account_name,omitempty"`
+}
+
+// HolderOf is the holder of what account a of merchant m holds.
+func HolderOf(m Merchant, a Account) Holder {
+	return Holder{MerchantID: m.ID, MerchantName: m.Name, AccountID: a.ID, AccountName: a.Name}
+}
+
 // ActsFor reports whether the app may act for the merchant.
 func (a App) ActsFor(merchantID string) bool {
 	return slices.Contains(a.Merchants, merchantID)

@@ -20,11 +20,8 @@ const (
 // transaction keeps (brand, first six and last four digits) and the expiry, which a
 // charge needs and which is no card data; never the number, CVV or track.
 type PaymentMethod struct {
-	ID              string     `json:"id"`
-	MerchantID      string     `json:"merchant_id"`
-	MerchantName    string     `json:"merchant_name"`
-	AccountID       string     `json:"account_id"`
-	AccountName     string     `json:"account_name"`
+	ID string `json:"id"`
+	Holder
 	AppID           string     `json:"app_id"`
 	Status          string     `json:"status"`
 	UsageMode       string     `json:"usage_mode"`
@@ -85,8 +82,7 @@ func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error)
 			return "", PaymentMethod{}, err
 		}
 		pm := PaymentMethod{
-			ID: s.newPaymentMethodID(), MerchantID: m.ID, MerchantName: m.Name, AccountID: acct.ID,
-			AccountName: acct.Name, AppID: c.App.ID, Status: TokenActive, UsageMode: orDefault(req.UsageMode, UsageMultiple),
+			ID: s.newPaymentMethodID(), Holder: HolderOf(m, acct), AppID: c.App.ID, Status: TokenActive, UsageMode: orDefault(req.UsageMode, UsageMultiple),
 			Reference: req.Reference, Name: req.Name, Card: d.stored(""),
 			ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
 			Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),

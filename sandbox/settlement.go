@@ -64,23 +64,20 @@ func (s *Service) depositDelay() time.Duration {
 // batches closed the day before (by default) and of the disputes' funds moved then.
 // It is seen from its day on (TimeCreated, 00:00 UTC), with its settlement rows.
 type Deposit struct {
-	ID           string          `json:"id"`
-	MerchantID   string          `json:"merchant_id"`
-	MerchantName string          `json:"merchant_name"`
-	AccountID    string          `json:"account_id,omitempty"`
-	AccountName  string          `json:"account_name,omitempty"`
-	TimeCreated  time.Time       `json:"time_created"` // the deposit's day, 00:00 UTC
-	Status       string          `json:"status"`
-	Currency     string          `json:"currency"`
-	Sales        Totals          `json:"sales"`
-	Refunds      Totals          `json:"refunds"`
-	Chargebacks  Totals          `json:"chargebacks"`
-	Reversals    Totals          `json:"reversals"`
-	Discounts    Totals          `json:"discounts"`
-	Fees         string          `json:"fees"`
-	BankLast4    string          `json:"bank_last4,omitempty"` // masked_account_number_last4
-	Rows         []SettlementRow `json:"rows,omitempty"`
-	Disputes     []string        `json:"disputes,omitempty"` // the disputes whose funds it moved
+	ID string `json:"id"`
+	Holder
+	TimeCreated time.Time       `json:"time_created"` // the deposit's day, 00:00 UTC
+	Status      string          `json:"status"`
+	Currency    string          `json:"currency"`
+	Sales       Totals          `json:"sales"`
+	Refunds     Totals          `json:"refunds"`
+	Chargebacks Totals          `json:"chargebacks"`
+	Reversals   Totals          `json:"reversals"`
+	Discounts   Totals          `json:"discounts"`
+	Fees        string          `json:"fees"`
+	BankLast4   string          `json:"bank_last4,omitempty"` // masked_account_number_last4
+	Rows        []SettlementRow `json:"rows,omitempty"`
+	Disputes    []string        `json:"disputes,omitempty"` // the disputes whose funds it moved
 }
 
 // SettlementRow is one transaction as the settlement report shows it: the batch that
@@ -127,11 +124,11 @@ func depositDayMeta(merchantID, currency string, day time.Time) string {
 
 const depositSeqMeta = "deposit_seq"
 
-// depositFor returns the merchant's deposit in currency for the day something settled
-// at at is paid, a new one when there is none yet.
-func (s *Service) depositFor(tx Tx, m depositOwner, currency string, at time.Time) (Deposit, error) {
+// depositFor returns h's deposit in currency for the day something settled at at is
+// paid, a new one when there is none yet.
+func (s *Service) depositFor(tx Tx, h Holder, currency string, at time.Time) (Deposit, error) {
 	day := s.depositDay(at)
-	key := depositDayMeta(m.MerchantID, currency, day)
+	key := depositDayMeta(h.MerchantID, currency, day)
 	if id, err := tx.Meta(key); err == nil && id != "" {
 		return tx.Deposit(id)
 	} else if err != nil && !errors.Is(err, ErrNotFound) {
@@ -142,16 +139,12 @@ func (s *Service) depositFor(tx Tx, m depositOwner, currency string, at time.Tim
 		return Deposit{}, err
 	}
 	d := Deposit{
-		ID: id, MerchantID: m.MerchantID, MerchantName: m.MerchantName, AccountID: m.AccountID,
-		AccountName: m.AccountName, TimeCreated: day, Status: DepositFunded, Currency: currency,
+		ID: id, Holder: h, TimeCreated: day, Status: DepositFunded, Currency: currency,
 		Sales: zeroCount(), Refunds: zeroCount(), Chargebacks: zeroCount(), Reversals: zeroCount(),
 		Discounts: zeroCount(), Fees: "0",
 	}
 	return d, tx.PutMeta(key, id)
 }
-
-// depositOwner names whose deposit one is.
-type depositOwner struct{ MerchantID, MerchantName, AccountID, AccountName string }
 
 func zeroCount() Totals { return Totals{Amount: "0"} }
 
@@ -189,7 +182,7 @@ func (s *Service) fundBatch(tx Tx, b *Batch, members []Transaction, at time.Time
 	if len(settled) == 0 {
 		return nil
 	}
-	d, err := s.depositFor(tx, depositOwner{b.MerchantID, b.MerchantName, b.AccountID, b.AccountName}, b.Currency, at)
+	d, err := s.depositFor(tx, b.Holder, b.Currency, at)
 	if err != nil {
 		return err
 	}

@@ -178,10 +178,10 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		return Transaction{}, cardData{}, err
 	}
 	t := Transaction{
-		ID: "TRN_" + s.ids.Alphanumeric(30), MerchantID: m.ID, MerchantName: m.Name, TimeCreated: now,
+		ID: "TRN_" + s.ids.Alphanumeric(30), Holder: HolderOf(m, acct), TimeCreated: now,
 		Type: TypeSale, Status: statusOf(action, o), Channel: req.Channel, CaptureMode: req.CaptureMode,
 		Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,
-		Reference: req.Reference, AccountID: acct.ID, AccountName: acct.Name, AppID: c.App.ID,
+		Reference: req.Reference, AppID: c.App.ID,
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), ExtraAmounts: req.ExtraAmounts.normalized(),
 		Card: card.stored(req.Card.Funding), Encryption: req.Encryption,
 	}
@@ -374,8 +374,8 @@ const (
 // Transaction is a stored card-present transaction with everything the Transaction
 // resource shows plus the sandbox's own state (gratuity, batch, history).
 type Transaction struct {
-	ID                  string        `json:"id"`
-	MerchantID          string        `json:"merchant_id"`
+	ID string `json:"id"`
+	Holder
 	TimeCreated         time.Time     `json:"time_created"`
 	Type                string        `json:"type"`
 	Status              string        `json:"status"`
@@ -398,9 +398,6 @@ type Transaction struct {
 	// Set for transactions made through the API (and fixtures that say so).
 	Channel        string      `json:"channel,omitempty"`
 	CaptureMode    string      `json:"capture_mode,omitempty"`
-	MerchantName   string      `json:"merchant_name,omitempty"`
-	AccountID      string      `json:"account_id,omitempty"`
-	AccountName    string      `json:"account_name,omitempty"`
 	AppID          string      `json:"app_id,omitempty"`          // the app that created it
 	ParentID       string      `json:"parent_id,omitempty"`       // a refund's original transaction
 	RefundedAmount string      `json:"refunded_amount,omitempty"` // refunds made against it

@@ -162,7 +162,8 @@ func TestFixtureActions(t *testing.T) {
 		f.Actions = append(f.Actions, sandbox.ActionRecord{
 			ID: "ACT_SeededAction000000000000000001", Type: "SALE", TimeCreated: time.Date(2021, 3, 1, 8, 0, 0, 0, time.UTC),
 			Resource: "TRANSACTIONS", ResourceID: apitest.CapturedOne, ResourceStatus: "CAPTURED", Version: "2021-03-22",
-			HTTPResponseCode: "200", ResponseCode: "SUCCESS", AppID: apitest.PartnerApp, MerchantID: apitest.MerchantOne,
+			HTTPResponseCode: "200", ResponseCode: "SUCCESS", AppID: apitest.PartnerApp,
+			Holder:          sandbox.Holder{MerchantID: apitest.MerchantOne},
 			MessageReceived: `{"card":{"number":"4263970000005262"}}`,
 		})
 	})

@@ -28,10 +28,7 @@ type actionRecordView struct {
 	ResponseCode     string `json:"response_code"`
 	AppID            string `json:"app_id"`
 	AppName          string `json:"app_name"`
-	MerchantID       string `json:"merchant_id"`
-	MerchantName     string `json:"merchant_name"`
-	AccountID        string `json:"account_id"`
-	AccountName      string `json:"account_name"`
+	merchantAccountView
 }
 
 // actionDetailView is GET /actions/{id}: the action, with what its request carried
@@ -49,7 +46,7 @@ func newActionRecordView(a sandbox.ActionRecord) actionRecordView {
 		ID: a.ID, Type: a.Type, TimeCreated: sandbox.FormatTime(a.TimeCreated), Resource: a.Resource,
 		ResourceID: a.ResourceID, ResourceStatus: a.ResourceStatus, Version: a.Version,
 		HTTPResponseCode: a.HTTPResponseCode, ResponseCode: a.ResponseCode, AppID: a.AppID, AppName: a.AppName,
-		MerchantID: a.MerchantID, MerchantName: a.MerchantName, AccountID: a.AccountID, AccountName: a.AccountName,
+		merchantAccountView: merchantAccountView(a.Holder),
 	}
 }
 

@@ -107,10 +107,8 @@ func newRateLookupView(r sandbox.RateLookup) rateLookupView {
 	return rateLookupView{
 		ID: r.ID, TimeCreated: sandbox.FormatTime(r.TimeCreated), Status: r.Status, Channel: r.Channel,
 		MoneyView: MoneyView{Amount: r.Amount, Currency: r.Currency, Country: r.Country}, Reference: r.Reference,
-		merchantAccountView: merchantAccountView{
-			MerchantID: r.MerchantID, MerchantName: r.MerchantName, AccountID: r.AccountID, AccountName: r.AccountName,
-		},
-		conversionFigures: figures, Action: newActionView(r.Action),
+		merchantAccountView: merchantAccountView(r.Holder),
+		conversionFigures:   figures, Action: newActionView(r.Action),
 	}
 }
 

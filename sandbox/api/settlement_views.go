@@ -32,7 +32,7 @@ func formatDay(t time.Time) string {
 }
 
 func listHead(m sandbox.Merchant, a sandbox.Account) merchantAccountView {
-	return merchantAccountView{MerchantID: m.ID, MerchantName: m.Name, AccountID: a.ID, AccountName: a.Name}
+	return merchantAccountView(sandbox.HolderOf(m, a))
 }
 
 // settlementListView is a page of settled transactions: the transaction list's
@@ -220,7 +220,7 @@ func newDisputeView(d sandbox.Dispute, settlement bool) disputeView {
 	t := d.Transaction
 	v := disputeView{
 		ID:                  d.ID,
-		merchantAccountView: merchantAccountView{MerchantID: d.MerchantID, MerchantName: d.MerchantName, AccountID: d.AccountID, AccountName: d.AccountName},
+		merchantAccountView: merchantAccountView(d.Holder),
 		TimeCreated:         sandbox.FormatTime(d.TimeCreated), Status: d.Status, StatusTimeCreated: sandbox.FormatOptionalTime(d.StatusTime),
 		Stage: d.Stage, StageTimeCreated: sandbox.FormatOptionalTime(d.StageTime), Amount: d.Amount, Currency: d.Currency,
 		ReasonCode: d.ReasonCode, ReasonDescription: d.ReasonDescription, TimeToRespondBy: sandbox.FormatOptionalTime(d.RespondBy),

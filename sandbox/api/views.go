@@ -106,7 +106,7 @@ type MoneyView struct {
 }
 
 // merchantAccountView names the merchant and the account a resource or a list
-// belongs to.
+// belongs to: a sandbox.Holder, every member sent.
 type merchantAccountView struct {
 	MerchantID   string `json:"merchant_id"`
 	MerchantName string `json:"merchant_name"`
@@ -117,10 +117,6 @@ type merchantAccountView struct {
 // TransactionMoney is t's amount, currency and country.
 func TransactionMoney(t sandbox.Transaction) MoneyView {
 	return MoneyView{Amount: t.Amount, ExtraAmounts: t.ExtraAmounts, Currency: t.Currency, Country: t.Country}
-}
-
-func transactionMerchant(t sandbox.Transaction) merchantAccountView {
-	return merchantAccountView{MerchantID: t.MerchantID, MerchantName: t.MerchantName, AccountID: t.AccountID, AccountName: t.AccountName}
 }
 
 // resourceView is GP's Transaction resource [GP]. The sandbox's own state (gratuity,
@@ -162,7 +158,7 @@ type cardResultView struct {
 func newResourceView(t sandbox.Transaction) resourceView {
 	return resourceView{
 		TransactionHead: NewTransactionHead(t), Channel: t.Channel, CaptureMode: t.CaptureMode,
-		MoneyView: TransactionMoney(t), merchantAccountView: transactionMerchant(t),
+		MoneyView: TransactionMoney(t), merchantAccountView: merchantAccountView(t.Holder),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: NewPaymentMethodView(t.PaymentMethod), Action: newActionView(t.Action),
 		CurrencyConversion: newConversionView(t.CurrencyConversion),
@@ -403,11 +399,9 @@ func NewBatchView(b sandbox.Batch) BatchView {
 		ID: b.ID, BatchID: b.ID, TimeCreated: sandbox.FormatTime(b.TimeCreated),
 		TimeLastUpdated: sandbox.FormatTime(b.TimeCreated), TimeClosed: sandbox.FormatOptionalTime(b.TimeClosed),
 		Status: b.Status, TransactionCount: b.Count,
-		MoneyView: MoneyView{Amount: zeroIfEmpty(b.Amount), Currency: b.Currency, Country: b.Country},
-		merchantAccountView: merchantAccountView{
-			MerchantID: b.MerchantID, MerchantName: b.MerchantName, AccountID: b.AccountID, AccountName: b.AccountName,
-		},
-		OpenActionID: b.OpenActionID, DeviceReference: b.DeviceID, BrandBreakdown: make([]brandView, 0, len(b.Brands)),
+		MoneyView:           MoneyView{Amount: zeroIfEmpty(b.Amount), Currency: b.Currency, Country: b.Country},
+		merchantAccountView: merchantAccountView(b.Holder),
+		OpenActionID:        b.OpenActionID, DeviceReference: b.DeviceID, BrandBreakdown: make([]brandView, 0, len(b.Brands)),
 		batchTotalsView: newBatchTotalsView(b.BatchTotals),
 	}
 	if b.Action.ID != "" {
@@ -490,11 +484,9 @@ type summaryCardView struct {
 
 func newTransactionListView(p sandbox.TransactionPage) transactionListView {
 	v := transactionListView{
-		merchantAccountView: merchantAccountView{
-			MerchantID: p.Merchant.ID, MerchantName: p.Merchant.Name, AccountID: p.Account.ID, AccountName: p.Account.Name,
-		},
-		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount: p.Total, CurrentPageSize: len(p.Transactions),
+		merchantAccountView: listHead(p.Merchant, p.Account),
+		Paging:              pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
+		TotalRecordCount:    p.Total, CurrentPageSize: len(p.Transactions),
 		Transactions: make([]transactionSummaryView, 0, len(p.Transactions)),
 		Action:       newActionView(p.Action),
 	}
@@ -508,7 +500,7 @@ func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
 	p := t.PaymentMethod
 	return transactionSummaryView{
 		TransactionHead: NewTransactionHead(t), Channel: t.Channel,
-		MoneyView: TransactionMoney(t), summaryMerchantView: summaryMerchantView(transactionMerchant(t)),
+		MoneyView: TransactionMoney(t), summaryMerchantView: summaryMerchantView(t.Holder),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: summaryPaymentView{
 			Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Name: t.Card.Name,
@@ -547,9 +539,7 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 	return paymentMethodResourceView{
 		ID: pm.ID, TimeCreated: sandbox.FormatTime(pm.TimeCreated), TimeLastUpdated: sandbox.FormatTime(pm.TimeLastUpdated),
 		Status: pm.Status, UsageMode: pm.UsageMode, Reference: pm.Reference, Name: pm.Name,
-		merchantAccountView: merchantAccountView{
-			MerchantID: pm.MerchantID, MerchantName: pm.MerchantName, AccountID: pm.AccountID, AccountName: pm.AccountName,
-		},
+		merchantAccountView: merchantAccountView(pm.Holder),
 		Card: tokenCardView{
 			Brand: pm.Card.Brand, NumberLast4: storedNumberLast4(pm.Card), MaskedNumberLast4: pm.Card.MaskedLast4(),
 			ExpiryMonth: pm.ExpiryMonth, ExpiryYear: pm.ExpiryYear,

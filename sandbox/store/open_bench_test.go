@@ -146,7 +146,9 @@ func mustFill(b *testing.B, path string, n int, put func(tx sandbox.Tx, i int) e
 // second apart.
 func putBenchTransaction(tx sandbox.Tx, i int) error {
 	return tx.PutTransaction(sandbox.Transaction{
-		ID: fmt.Sprintf("TRN_Bench%026d", i), MerchantID: "MER_00000000000000000000000000000001",
+		ID: fmt.Sprintf("TRN_Bench%026d", i),
+		Holder: sandbox.Holder{MerchantID: "MER_00000000000000000000000000000001", MerchantName: "Sandbox Merchant One",
+			AccountID: "TRA_00000000000000000000000000000001", AccountName: "transaction_processing"},
 		TimeCreated: base.Add(time.Duration(i) * time.Second), Type: sandbox.TypeSale,
 		Status: sandbox.StatusCaptured, Amount: "1000", AuthorizationAmount: "1000", Currency: "USD",
 		Country: "US", Reference: fmt.Sprintf("load-%d", i),
@@ -156,10 +158,8 @@ func putBenchTransaction(tx sandbox.Tx, i int) error {
 		BatchID: "BAT_1136475",
 		Action: sandbox.Action{ID: fmt.Sprintf("ACT_Bench%021d", i), Type: "SALE", TimeCreated: "2021-03-24T02:02:27.158Z",
 			ResultCode: "SUCCESS", AppID: "SandboxPartnerAppId0000000000001", AppName: "sandbox_partner"},
-		Channel: sandbox.ChannelCP, CaptureMode: "AUTO", MerchantName: "Sandbox Merchant One",
-		AccountID: "TRA_00000000000000000000000000000001", AccountName: "transaction_processing",
-		AppID: "SandboxPartnerAppId0000000000001",
-		Card:  sandbox.StoredCard{Brand: "VISA", Funding: "CREDIT"},
+		Channel: sandbox.ChannelCP, CaptureMode: "AUTO", AppID: "SandboxPartnerAppId0000000000001",
+		Card: sandbox.StoredCard{Brand: "VISA", Funding: "CREDIT"},
 	})
 }
 

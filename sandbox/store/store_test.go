@@ -94,7 +94,7 @@ func records() []record {
 	merchant := sandbox.Merchant{ID: "MER_1", Name: "Corner Shop", PricingProfile: "std", Scenarios: []string{"slow"}}
 	pricing := sandbox.PricingProfile{Name: "std", Currency: "USD", Products: map[string]string{"A920": "29900"}}
 	txn := sandbox.Transaction{
-		ID: "TRN_1", MerchantID: "MER_1", TimeCreated: ms(123), Type: "SALE", Status: sandbox.StatusCaptured,
+		ID: "TRN_1", Holder: sandbox.Holder{MerchantID: "MER_1"}, TimeCreated: ms(123), Type: "SALE", Status: sandbox.StatusCaptured,
 		Amount: "1000", GratuityAmount: "150", Currency: "USD", Country: "US", Reference: "ref",
 		PaymentMethod: sandbox.PaymentResult{Result: "00", Message: "APPROVED",
 			Card: sandbox.CardResult{Authcode: "123456", BrandReference: "BR"}, BNPL: &sandbox.BNPLResult{Provider: "AFFIRM"}},
@@ -103,7 +103,7 @@ func records() []record {
 		Action: sandbox.Action{ID: "ACT_1", Type: "ADJUST", TimeCreated: sandbox.FormatTime(ms(123)), ResultCode: "SUCCESS", AppID: "app1", AppName: "Till"},
 	}
 	order := sandbox.Order{
-		ID: "ORD_1", MerchantID: "MER_1", MerchantName: "Corner Shop", Status: sandbox.OrderInitiated,
+		ID: "ORD_1", Holder: sandbox.Holder{MerchantID: "MER_1", MerchantName: "Corner Shop"}, Status: sandbox.OrderInitiated,
 		TimeCreated: ms(5), TimeLastUpdated: ms(50), AppID: "app1", Version: "2021-03-22",
 		Action:  sandbox.Action{ID: "ACT_2", Type: "ORDER_CREATE", ResultCode: "SUCCESS"},
 		History: []sandbox.Action{{ID: "ACT_2", Type: "ORDER_CREATE"}},

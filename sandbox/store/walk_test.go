@@ -77,14 +77,14 @@ func putTransactions(t *testing.T, s *Store, trs ...sandbox.Transaction) {
 func TestSortRecordsFollowWrites(t *testing.T) {
 	s := mustOpen(t, ":memory:")
 	putTransactions(t, s,
-		sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(1), Type: "SALE", Status: "CAPTURED"},
-		sandbox.Transaction{ID: "TRN_2", MerchantID: "A", TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"})
+		sandbox.Transaction{ID: "TRN_1", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(1), Type: "SALE", Status: "CAPTURED"},
+		sandbox.Transaction{ID: "TRN_2", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"})
 	mustBeIndexed(t, s)
-	putTransactions(t, s, sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(3), Type: "REFUND", Status: "REVERSED"})
+	putTransactions(t, s, sandbox.Transaction{ID: "TRN_1", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(3), Type: "REFUND", Status: "REVERSED"})
 	mustBeIndexed(t, s)
-	putTransactions(t, s, sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(3), Type: "REFUND", Status: "REVERSED", Amount: "5"})
+	putTransactions(t, s, sandbox.Transaction{ID: "TRN_1", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(3), Type: "REFUND", Status: "REVERSED", Amount: "5"})
 	mustBeIndexed(t, s)
-	putTransactions(t, s, sandbox.Transaction{ID: "TRN_2", MerchantID: "B", TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"})
+	putTransactions(t, s, sandbox.Transaction{ID: "TRN_2", Holder: sandbox.Holder{MerchantID: "B"}, TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"})
 	mustBeIndexed(t, s)
 	if got := walkIDs(t, s, "TIME_CREATED", false, nil, -1, nil); got != "TRN_2,TRN_1" {
 		t.Errorf("by time: %s", got)
@@ -100,7 +100,7 @@ func TestSortRecordsFollowWrites(t *testing.T) {
 // A sort record gives back each member an ordering compares, and the merchant whole;
 // a time beyond the years 0 to 9999 sorts at their end, not inside them.
 func TestSortRecordMembers(t *testing.T) {
-	tr := sandbox.Transaction{ID: "TRN_1", TimeCreated: ms(7), Status: "CAPTURED", Type: "SALE", MerchantID: "MER_\x00x"}
+	tr := sandbox.Transaction{ID: "TRN_1", TimeCreated: ms(7), Status: "CAPTURED", Type: "SALE", Holder: sandbox.Holder{MerchantID: "MER_\x00x"}}
 	record := sortRecord(tr)
 	for byType, want := range map[bool]string{false: "CAPTURED", true: "SALE"} {
 		if member, id := sortMembers(record, byType); member != want || id != "TRN_1" {
@@ -126,8 +126,8 @@ func TestSortRecordsWrittenWhenMissing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
 	putTransactions(t, s,
-		sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"},
-		sandbox.Transaction{ID: "TRN_2", MerchantID: "B", TimeCreated: ms(1), Type: "SALE", Status: "DECLINED"})
+		sandbox.Transaction{ID: "TRN_1", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(2), Type: "SALE", Status: "CAPTURED"},
+		sandbox.Transaction{ID: "TRN_2", Holder: sandbox.Holder{MerchantID: "B"}, TimeCreated: ms(1), Type: "SALE", Status: "DECLINED"})
 	forgetSortRecords(t, s)
 	if _, err := s.SaveSnapshot("unsorted", "", false); err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestSortRecordsWrittenWhenMissing(t *testing.T) {
 	if got := walkIDs(t, s, "TIME_CREATED", false, nil, -1, nil); got != "TRN_2,TRN_1" {
 		t.Errorf("by time after the open: %s", got)
 	}
-	putTransactions(t, s, sandbox.Transaction{ID: "TRN_3", MerchantID: "A", TimeCreated: ms(0), Type: "SALE", Status: "CAPTURED"})
+	putTransactions(t, s, sandbox.Transaction{ID: "TRN_3", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(0), Type: "SALE", Status: "CAPTURED"})
 	if _, err := s.RestoreSnapshot("unsorted"); err != nil {
 		t.Fatal(err)
 	}
@@ -167,15 +167,15 @@ func TestTransactionCounts(t *testing.T) {
 	}
 	mustUpdate(t, s, func(tx sandbox.Tx) error {
 		for i, m := range []string{"A", "A", "B", "A"} {
-			if err := tx.PutTransaction(sandbox.Transaction{ID: string(rune('1' + i)), MerchantID: m}); err != nil {
+			if err := tx.PutTransaction(sandbox.Transaction{ID: string(rune('1' + i)), Holder: sandbox.Holder{MerchantID: m}}); err != nil {
 				return err
 			}
 		}
 		// An update stays one transaction; a move changes both counts.
-		if err := tx.PutTransaction(sandbox.Transaction{ID: "1", MerchantID: "A", Status: "REVERSED"}); err != nil {
+		if err := tx.PutTransaction(sandbox.Transaction{ID: "1", Holder: sandbox.Holder{MerchantID: "A"}, Status: "REVERSED"}); err != nil {
 			return err
 		}
-		return tx.PutTransaction(sandbox.Transaction{ID: "2", MerchantID: "B"})
+		return tx.PutTransaction(sandbox.Transaction{ID: "2", Holder: sandbox.Holder{MerchantID: "B"}})
 	})
 	want(s, map[string]int{"A": 2, "B": 2, "C": 0})
 	mustClose(t, s)
@@ -193,9 +193,9 @@ func TestCountsLeaveVerificationsOut(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db")
 	s := mustOpen(t, path)
 	putTransactions(t, s,
-		sandbox.Transaction{ID: "TRN_1", MerchantID: "A", TimeCreated: ms(1), Type: "SALE", Status: "CAPTURED"},
-		sandbox.Transaction{ID: "TRN_2", MerchantID: "A", TimeCreated: ms(2), Type: "SALE", Status: "VERIFIED"},
-		sandbox.Transaction{ID: "TRN_3", MerchantID: "A", TimeCreated: ms(3), Type: "SALE", Status: "NOT_VERIFIED"})
+		sandbox.Transaction{ID: "TRN_1", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(1), Type: "SALE", Status: "CAPTURED"},
+		sandbox.Transaction{ID: "TRN_2", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(2), Type: "SALE", Status: "VERIFIED"},
+		sandbox.Transaction{ID: "TRN_3", Holder: sandbox.Holder{MerchantID: "A"}, TimeCreated: ms(3), Type: "SALE", Status: "NOT_VERIFIED"})
 	count := func() int {
 		var n int
 		mustView(t, s, func(tx sandbox.Tx) error {

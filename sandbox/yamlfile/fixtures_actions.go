@@ -74,7 +74,8 @@ func (a actionRecordDoc) toDomain() sandbox.ActionRecord {
 	return sandbox.ActionRecord{
 		ID: string(a.ID), Type: a.Type, TimeCreated: t, Resource: string(a.Resource), ResourceID: a.ResourceID,
 		ResourceStatus: a.ResourceStatus, Version: a.Version, HTTPResponseCode: code, ResponseCode: result,
-		AppID: string(a.AppID), MerchantID: string(a.MerchantID), AccountID: a.AccountID, AccountName: a.AccountName,
+		AppID:           string(a.AppID),
+		Holder:          sandbox.Holder{MerchantID: string(a.MerchantID), AccountID: a.AccountID, AccountName: a.AccountName},
 		MessageReceived: a.MessageReceived, MessageSent: a.MessageSent,
 	}
 }

@@ -36,11 +36,11 @@ func TestLoadFixtureActions(t *testing.T) {
 	want := []sandbox.ActionRecord{{
 		ID: "ACT_seeded1", Type: "SALE", TimeCreated: time.Date(2021, 3, 20, 9, 30, 0, 0, time.UTC), Resource: "TRANSACTIONS",
 		ResourceID: "TRN_1", ResourceStatus: "CAPTURED", Version: "2021-03-22", HTTPResponseCode: "200", ResponseCode: "SUCCESS",
-		AppID: "APP_1", MerchantID: "MER_1", AccountID: "TRA_1", AccountName: "transaction_processing",
+		AppID: "APP_1", Holder: sandbox.Holder{MerchantID: "MER_1", AccountID: "TRA_1", AccountName: "transaction_processing"},
 		MessageReceived: `{"amount":"100"}`, MessageSent: `{"id":"TRN_1"}`,
 	}, {
 		ID: "ACT_seeded2", Type: "CLOSE", TimeCreated: time.Date(2021, 3, 20, 10, 0, 0, 0, time.UTC), Resource: "BATCHES",
-		HTTPResponseCode: "200", ResponseCode: "SUCCESS", AppID: "APP_1", MerchantID: "MER_1",
+		HTTPResponseCode: "200", ResponseCode: "SUCCESS", AppID: "APP_1", Holder: sandbox.Holder{MerchantID: "MER_1"},
 	}}
 	if !reflect.DeepEqual(f.Actions, want) {
 		t.Errorf("actions\n got %+v\nwant %+v", f.Actions, want)

@@ -298,7 +298,7 @@ func (p pricingProfileDoc) toDomain() sandbox.PricingProfile {
 func (t transactionDoc) toDomain() sandbox.Transaction {
 	created, _ := t.TimeCreated.time()
 	tr := sandbox.Transaction{
-		ID: string(t.ID), MerchantID: string(t.MerchantID), TimeCreated: created,
+		ID: string(t.ID), Holder: sandbox.Holder{MerchantID: string(t.MerchantID)}, TimeCreated: created,
 		Type: string(t.Type), Status: string(t.Status), Amount: string(t.Amount),
 		GratuityAmount: string(t.GratuityAmount), Currency: string(t.Currency),
 		Country: string(t.Country), Reference: t.Reference,

@@ -143,7 +143,7 @@ func TestLoadFixturesReadsEveryKey(t *testing.T) {
 		}},
 		Transactions: []sandbox.Transaction{
 			{
-				ID: "TRN_1", MerchantID: "MER_1", TimeCreated: created, Type: "REFUND", Status: "REVERSED",
+				ID: "TRN_1", Holder: sandbox.Holder{MerchantID: "MER_1"}, TimeCreated: created, Type: "REFUND", Status: "REVERSED",
 				Amount: "1000", GratuityAmount: "150", Currency: "USD", Country: "US", Reference: "ref-1",
 				PaymentMethod: sandbox.PaymentResult{
 					Result: "00", Message: "SUCCESS",
@@ -162,7 +162,7 @@ func TestLoadFixturesReadsEveryKey(t *testing.T) {
 				Scenarios: []string{"decline"},
 			},
 			{
-				ID: "TRN_2", MerchantID: "MER_1", TimeCreated: time.Date(2021, 3, 25, 0, 0, 0, 1e6, time.UTC),
+				ID: "TRN_2", Holder: sandbox.Holder{MerchantID: "MER_1"}, TimeCreated: time.Date(2021, 3, 25, 0, 0, 0, 1e6, time.UTC),
 				Type: "SALE", Status: "CAPTURED", Amount: "0", Currency: "EUR", Country: "IE",
 				ExtraAmounts: sandbox.ExtraAmounts{CashbackAmount: "2000"},
 				Action: sandbox.Action{
@@ -364,7 +364,7 @@ func TestDecodeTransaction(t *testing.T) {
 		t.Fatalf("DecodeTransaction: %v", err)
 	}
 	want := sandbox.Transaction{
-		ID: "TRN_9", MerchantID: "MER_UNKNOWN", TimeCreated: time.Date(2021, 3, 24, 2, 2, 27, 158e6, time.UTC),
+		ID: "TRN_9", Holder: sandbox.Holder{MerchantID: "MER_UNKNOWN"}, TimeCreated: time.Date(2021, 3, 24, 2, 2, 27, 158e6, time.UTC),
 		Type: "SALE", Status: "PREAUTHORIZED", Amount: "2500", Currency: "USD", Country: "US", BatchID: "BAT_7",
 		Action: sandbox.Action{ID: defaultActionID("TRN_9"), Type: "AUTHORIZE", TimeCreated: "2021-03-24T02:02:27.158Z", ResultCode: "SUCCESS"},
 	}

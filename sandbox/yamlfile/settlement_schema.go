@@ -104,7 +104,7 @@ func orZero(s string) string {
 
 func (d depositDoc) toDomain() sandbox.Deposit {
 	dep := sandbox.Deposit{
-		ID: string(d.ID), MerchantID: string(d.MerchantID), TimeCreated: d.TimeCreated.time(),
+		ID: string(d.ID), Holder: sandbox.Holder{MerchantID: string(d.MerchantID)}, TimeCreated: d.TimeCreated.time(),
 		Status: string(d.Status), Currency: string(d.Currency), Sales: d.Sales.toDomain(), Refunds: d.Refunds.toDomain(),
 		Chargebacks: d.Chargebacks.toDomain(), Reversals: d.Reversals.toDomain(), Discounts: sandbox.Totals{Amount: "0"},
 		Fees: orZero(string(d.Fees)), BankLast4: string(d.BankLast4),
@@ -186,7 +186,8 @@ func (d disputeDoc) toDomain() sandbox.Dispute {
 	}
 	respondBy, _ := d.TimeToRespondBy.time()
 	dis := sandbox.Dispute{
-		ID: string(d.ID), MerchantID: string(d.MerchantID), TimeCreated: created, Status: string(d.Status),
+		ID: string(d.ID), Holder: sandbox.Holder{MerchantID: string(d.MerchantID)}, TimeCreated: created,
+		Status:     string(d.Status),
 		StatusTime: stageTime, Stage: string(d.Stage), StageTime: stageTime, Amount: string(d.Amount),
 		Currency: string(d.Currency), ReasonCode: d.ReasonCode, ReasonDescription: d.ReasonDescription,
 		Result: d.Result, RespondBy: respondBy, DepositID: string(d.DepositID), Frozen: d.Frozen,
