@@ -130,31 +130,25 @@ func disputeQuery(c *call, settlement bool) (sandbox.DisputeQuery, error) {
 }
 
 // listDisputes is GET /disputes.
-var listDisputes = read(sandbox.OpDisputeList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
-	q, err := disputeQuery(c, false)
-	if err != nil {
-		return nil, err
-	}
-	page, err := s.svc.ListDisputes(c.caller, q)
-	if err != nil {
-		return nil, err
-	}
-	return newDisputeListView(page), nil
-})
+var listDisputes = disputeList(sandbox.OpDisputeList, false)
 
 // listSettlementDisputes is GET /settlement/disputes: the disputes whose funds a
 // deposit moved.
-var listSettlementDisputes = read(sandbox.OpSettlementDisputeList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
-	q, err := disputeQuery(c, true)
-	if err != nil {
-		return nil, err
-	}
-	page, err := s.svc.ListDisputes(c.caller, q)
-	if err != nil {
-		return nil, err
-	}
-	return newDisputeListView(page), nil
-})
+var listSettlementDisputes = disputeList(sandbox.OpSettlementDisputeList, true)
+
+func disputeList(op sandbox.Operation, settlement bool) operation {
+	return read(op, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
+		q, err := disputeQuery(c, settlement)
+		if err != nil {
+			return nil, err
+		}
+		page, err := s.svc.ListDisputes(c.caller, q)
+		if err != nil {
+			return nil, err
+		}
+		return newDisputeListView(page), nil
+	})
+}
 
 // getDispute is GET /disputes/{id}.
 var getDispute = read(sandbox.OpDisputeDetail, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
