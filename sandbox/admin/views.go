@@ -27,7 +27,7 @@ type adminTransaction struct {
 	GratuityAmount      string                `json:"gratuity_amount,omitempty"`
 	Reference           string                `json:"reference,omitempty"`
 	PaymentMethod       api.PaymentMethodView `json:"payment_method"`
-	Order               *api.OrderAmountsView `json:"order,omitempty"`
+	Order               *sandbox.OrderAmounts `json:"order,omitempty"`
 	BatchID             string                `json:"batch_id,omitempty"`
 	BatchClosed         bool                  `json:"batch_closed"`
 	EMVTag              string                `json:"emv_tag,omitempty"`
@@ -42,7 +42,7 @@ func adminTransactionView(t sandbox.Transaction, history []sandbox.Adjustment) a
 	return adminTransaction{
 		TransactionHead: api.NewTransactionHead(t), MoneyView: api.TransactionMoney(t), MerchantID: t.MerchantID,
 		AuthorizationAmount: t.AuthorizationAmount, GratuityAmount: t.GratuityAmount, Reference: t.Reference,
-		PaymentMethod: api.NewPaymentMethodView(t.PaymentMethod), Order: api.NewOrderAmountsView(t.Order),
+		PaymentMethod: api.NewPaymentMethodView(t.PaymentMethod), Order: t.Order,
 		BatchID: t.BatchID, BatchClosed: t.BatchClosed, EMVTag: t.EMVTag, Action: t.Action, Adjustments: history,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
@@ -149,6 +150,32 @@ func TestCreateTransactionErrors(t *testing.T) {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// A fixture's order block is answered as the service document writes it, on the
+// transaction and on its adjustment: its members in order, an empty one left out.
+func TestFixtureOrderBlockIsAnswered(t *testing.T) {
+	env := mustSandbox(t)
+	env.MustReseed(func(f *sandbox.Fixtures) {
+		for i := range f.Transactions {
+			if f.Transactions[i].ID == apitest.CapturedOne {
+				f.Transactions[i].Order = &sandbox.OrderAmounts{
+					Taxes: []sandbox.Tax{{Type: "STATE", Amount: "80"}, {Type: "CITY", Amount: "5"}}, ShippingAmount: "500",
+				}
+			}
+		}
+	})
+	tok := env.PartnerToken()
+	const want = `{"taxes":[{"type":"STATE","amount":"80"},{"type":"CITY","amount":"5"}],"shipping_amount":"500"}`
+	for _, r := range []apitest.Reply{
+		env.Do("GET", "/transactions/"+apitest.CapturedOne, apitest.APIHeader(tok), ""),
+		env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"100"}`),
+	} {
+		var answer struct{ Order json.RawMessage }
+		if err := json.Unmarshal(r.Body, &answer); err != nil || r.Status != 200 || string(answer.Order) != want {
+			t.Errorf("order block: %d %s", r.Status, r.Body)
+		}
 	}
 }
 

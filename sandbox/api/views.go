@@ -179,11 +179,11 @@ func NewPaymentMethodView(p sandbox.PaymentResult) PaymentMethodView {
 type documentTransactionView struct {
 	TransactionHead
 	MoneyView
-	Reference     string            `json:"reference,omitempty"`
-	PaymentMethod paymentView       `json:"payment_method"`
-	Order         *OrderAmountsView `json:"order,omitempty"`
-	BatchID       string            `json:"batch_id"` // "" until the transaction is batched [GP]
-	Action        actionView        `json:"action"`
+	Reference     string                `json:"reference,omitempty"`
+	PaymentMethod paymentView           `json:"payment_method"`
+	Order         *sandbox.OrderAmounts `json:"order,omitempty"` // the record's own members
+	BatchID       string                `json:"batch_id"`        // "" until the transaction is batched [GP]
+	Action        actionView            `json:"action"`
 }
 
 type paymentView struct {
@@ -202,38 +202,12 @@ type bnplView struct {
 	Provider string `json:"provider"`
 }
 
-// OrderAmountsView is a transaction's order block, in the document's shape and in
-// the admin API's.
-type OrderAmountsView struct {
-	Taxes          []taxView `json:"taxes,omitempty"`
-	DutyAmount     string    `json:"duty_amount,omitempty"`
-	ShippingAmount string    `json:"shipping_amount,omitempty"`
-}
-
-// taxView is converted from sandbox.Tax: the same members in the same order.
-type taxView struct {
-	Type   string `json:"type"`
-	Amount string `json:"amount"`
-}
-
 func newDocumentTransactionView(t sandbox.Transaction) documentTransactionView {
 	return documentTransactionView{
 		TransactionHead: NewTransactionHead(t), MoneyView: TransactionMoney(t), Reference: t.Reference,
-		PaymentMethod: newPaymentView(t.PaymentMethod), Order: NewOrderAmountsView(t.Order),
+		PaymentMethod: newPaymentView(t.PaymentMethod), Order: t.Order,
 		BatchID: t.BatchID, Action: newActionView(t.Action),
 	}
-}
-
-// NewOrderAmountsView is nil for a transaction without an order block.
-func NewOrderAmountsView(o *sandbox.OrderAmounts) *OrderAmountsView {
-	if o == nil {
-		return nil
-	}
-	v := &OrderAmountsView{DutyAmount: o.DutyAmount, ShippingAmount: o.ShippingAmount}
-	for _, tax := range o.Taxes {
-		v.Taxes = append(v.Taxes, taxView(tax))
-	}
-	return v
 }
 
 func newPaymentView(p sandbox.PaymentResult) paymentView {
