@@ -247,8 +247,7 @@ var ActionOrderings = []string{"TIME_CREATED"}
 // ActionQuery is a GET /actions query: paging, order and GP's filters, each an
 // exact match when set.
 type ActionQuery struct {
-	Page, PageSize   int
-	OrderBy, Order   string
+	Paging
 	ID               string
 	Type             string
 	Resource         string
@@ -308,7 +307,7 @@ func (s *Service) ListActions(c Caller, q ActionQuery) (ActionPage, error) {
 	page.Total = len(hits)
 	page.Actions = sortedPage(hits, func(a, b ActionRecord) int {
 		return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
-	}, q.Order, q.Page, q.PageSize)
+	}, q.Paging)
 	return page, nil
 }
 

@@ -275,10 +275,9 @@ type BoardingRequest struct {
 
 // MerchantQuery is GET /merchants: paging, ordering and filters.
 type MerchantQuery struct {
-	Page, PageSize int
-	Order, OrderBy string
-	Status         string
-	From           time.Time // from_time_created, a day
+	Paging
+	Status string
+	From   time.Time // from_time_created, a day
 }
 
 // MerchantPage is one page of merchants and how many match.
@@ -502,7 +501,7 @@ func (s *Service) ListMerchants(c Caller, q MerchantQuery) (MerchantPage, error)
 		p.Total = len(matched)
 		p.Merchants = sortedPage(matched, func(a, b Merchant) int {
 			return cmp.Or(a.Profile().TimeCreated.Compare(b.Profile().TimeCreated), strings.Compare(a.ID, b.ID))
-		}, q.Order, q.Page, q.PageSize)
+		}, q.Paging)
 		return nil
 	})
 	return p, err
@@ -514,27 +513,6 @@ func (q MerchantQuery) matches(m Merchant, now time.Time) bool {
 		return false
 	}
 	return q.From.IsZero() || !b.TimeCreated.Before(q.From)
-}
-
-// sortedPage orders all by compare, reversed when order is DESC, and returns page
-// (from 1) of size n: what every back-office list answers.
-func sortedPage[T any](all []T, compare func(a, b T) int, order string, page, n int) []T {
-	slices.SortStableFunc(all, func(a, b T) int {
-		if order == "DESC" {
-			return compare(b, a)
-		}
-		return compare(a, b)
-	})
-	return pageOf(all, page, n)
-}
-
-// pageOf is page (from 1) of size n of all.
-func pageOf[T any](all []T, page, n int) []T {
-	start := (page - 1) * n
-	if start >= len(all) || start < 0 {
-		return []T{}
-	}
-	return all[start:min(start+n, len(all))]
 }
 
 // Profile is the merchant's boarding record; a merchant the fixtures made without one

@@ -454,10 +454,9 @@ func (s *Service) ChallengeDispute(c Caller, merchantID, id string, docs []Chall
 
 // DisputeQuery is GET /disputes and GET /settlement/disputes.
 type DisputeQuery struct {
-	MerchantID                string
-	Settlement                bool // the settlement list: disputes whose funds a deposit moved
-	Page, PageSize            int
-	OrderBy, Order            string
+	MerchantID string
+	Settlement bool // the settlement list: disputes whose funds a deposit moved
+	Paging
 	ARN, Brand, Status, Stage string
 	DepositID, MID, Hierarchy string
 	FromStage, ToStage        time.Time
@@ -535,7 +534,7 @@ func (s *Service) ListDisputes(c Caller, q DisputeQuery) (DisputePage, error) {
 		return page, DisputeARNNotFound()
 	}
 	page.Total = len(all)
-	page.Disputes = sortedPage(all, func(a, b Dispute) int { return compareDisputes(q.OrderBy, a, b) }, q.Order, q.Page, q.PageSize)
+	page.Disputes = sortedPage(all, func(a, b Dispute) int { return compareDisputes(q.OrderBy, a, b) }, q.Paging)
 	return page, nil
 }
 

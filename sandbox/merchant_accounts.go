@@ -95,12 +95,11 @@ func (s *Service) hexID() string {
 
 // AccountQuery is GET /accounts: paging, ordering and filters.
 type AccountQuery struct {
-	MerchantID     string // the path's merchant, "" for every merchant the app acts for
-	Page, PageSize int
-	Order, OrderBy string
-	From, To       time.Time // days
-	Status, Name   string
-	ID             string
+	MerchantID string // the path's merchant, "" for every merchant the app acts for
+	Paging
+	From, To     time.Time // days
+	Status, Name string
+	ID           string
 }
 
 // AccountPage is one page of accounts and how many match.
@@ -133,7 +132,7 @@ func (s *Service) ListAccounts(c Caller, q AccountQuery) (AccountPage, error) {
 		p.Total = len(matched)
 		p.Accounts = sortedPage(matched, func(a, b MerchantAccount) int {
 			return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
-		}, q.Order, q.Page, q.PageSize)
+		}, q.Paging)
 		return nil
 	})
 	return p, err
@@ -224,10 +223,10 @@ func (s *Service) EditAccount(c Caller, merchantID, id string, req AccountEdit) 
 
 // AddressQuery is an address lookup: a postal code and a line of the address.
 type AddressQuery struct {
-	Page, PageSize int
-	PostalCode     string
-	Line1, Line2   string
-	AccountID      string
+	Paging
+	PostalCode   string
+	Line1, Line2 string
+	AccountID    string
 }
 
 // LookupAddresses is GET /accounts/{id}/addresses: the addresses matching a postal
@@ -263,7 +262,7 @@ func (s *Service) LookupAddresses(c Caller, q AddressQuery) (AddressPage, error)
 		found = []BoardingAddress{{Line1: q.Line1, Line2: q.Line2, PostalCode: q.PostalCode}}
 	}
 	now := s.clock.Now()
-	return AddressPage{Query: q, Addresses: pageOf(found, q.Page, q.PageSize), Total: len(found),
+	return AddressPage{Query: q, Addresses: pageOf(found, q.Paging), Total: len(found),
 		Action: s.newAction(c, "ADDRESS_LIST", now)}, err
 }
 

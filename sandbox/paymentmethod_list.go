@@ -12,8 +12,7 @@ import (
 // number is set, finds the tokens of that card (first six and last four digits, as a
 // token keeps them) and expiry.
 type PaymentMethodQuery struct {
-	Page, PageSize         int
-	OrderBy, Order         string
+	Paging
 	ID                     string
 	NumberLast4            string
 	Reference              string
@@ -82,6 +81,6 @@ func (s *Service) ListPaymentMethods(c Caller, merchantID string, q PaymentMetho
 	page.Total = len(hits)
 	page.PaymentMethods = sortedPage(hits, func(a, b PaymentMethod) int {
 		return cmp.Or(a.TimeCreated.Compare(b.TimeCreated), strings.Compare(a.ID, b.ID))
-	}, q.Order, q.Page, q.PageSize)
+	}, q.Paging)
 	return page, nil
 }

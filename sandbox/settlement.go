@@ -228,9 +228,8 @@ type SettledTransaction struct {
 // SettlementQuery is GET /settlement/transactions: paging, ordering and the filters
 // the SDKs send. Empty filters match everything; dates are whole UTC days.
 type SettlementQuery struct {
-	MerchantID                string // the partner path's merchant
-	Page, PageSize            int
-	OrderBy, Order            string // TIME_CREATED, STATUS, TYPE, DEPOSIT_ID; ASC or DESC
+	MerchantID string // the partner path's merchant
+	Paging
 	NumberFirst6, NumberLast4 string
 	DepositStatus, Brand, ARN string
 	BrandReference, Authcode  string
@@ -334,7 +333,7 @@ func (s *Service) ListSettlementTransactions(c Caller, q SettlementQuery) (Settl
 		return page, err
 	}
 	page.Total = len(rows)
-	page.Transactions = sortedPage(rows, func(a, b SettledTransaction) int { return compareSettled(q.OrderBy, a, b) }, q.Order, q.Page, q.PageSize)
+	page.Transactions = sortedPage(rows, func(a, b SettledTransaction) int { return compareSettled(q.OrderBy, a, b) }, q.Paging)
 	return page, nil
 }
 
@@ -356,9 +355,8 @@ func compareSettled(orderBy string, a, b SettledTransaction) int {
 
 // DepositQuery is GET /settlement/deposits.
 type DepositQuery struct {
-	MerchantID     string
-	Page, PageSize int
-	OrderBy, Order string // TIME_CREATED, STATUS, TYPE, DEPOSIT_ID
+	MerchantID string
+	Paging
 	ID, Status     string
 	Amount         string
 	BankLast4      string
@@ -413,7 +411,7 @@ func (s *Service) ListDeposits(c Caller, q DepositQuery) (DepositPage, error) {
 			n = cmp.Compare(a.ID, b.ID)
 		}
 		return cmp.Or(n, a.TimeCreated.Compare(b.TimeCreated), cmp.Compare(a.ID, b.ID))
-	}, q.Order, q.Page, q.PageSize)
+	}, q.Paging)
 	return page, nil
 }
 

@@ -21,9 +21,8 @@ func (s *Service) GetTransaction(c Caller, merchantID, id, path string) (Transac
 // TransactionQuery is GET /transactions: paging, ordering and the filters the SDKs'
 // reporting builders send. Empty filters match everything.
 type TransactionQuery struct {
-	MerchantID        string // the partner path's merchant
-	Page, PageSize    int
-	OrderBy, Order    string // TIME_CREATED, ID, STATUS, TYPE; ASC or DESC
+	MerchantID string // the partner path's merchant
+	Paging
 	ID, Type, Channel string
 	Status, Amount    string
 	Currency, Country string
@@ -135,10 +134,7 @@ func (s *Service) ListTransactions(c Caller, q TransactionQuery) (TransactionPag
 // countUnfiltered counts the transactions a query without filters lists, from the
 // store's counts; it reports false, counting nothing, when the query has filters.
 func countUnfiltered(tx Tx, app App, q TransactionQuery) (int, bool, error) {
-	paging := TransactionQuery{
-		MerchantID: q.MerchantID, Page: q.Page, PageSize: q.PageSize, OrderBy: q.OrderBy, Order: q.Order,
-	}
-	if q != paging {
+	if q != (TransactionQuery{MerchantID: q.MerchantID, Paging: q.Paging}) {
 		return 0, false, nil
 	}
 	merchants := app.Merchants

@@ -59,9 +59,9 @@ var getAction = read(sandbox.OpActionDetail, []string{"id"}, func(s *Server, c *
 // actionQuery reads a GET /actions query. GP's document spells the HTTP status
 // filter http_code, the SDKs http_response_code: both are read.
 func actionQuery(v url.Values) (sandbox.ActionQuery, error) {
-	q := sandbox.ActionQuery{Page: 1, PageSize: defaultPageSize, OrderBy: sandbox.ActionOrderings[0], Order: "DESC"}
+	var q sandbox.ActionQuery
 	r := &queryReader{v: v}
-	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.ActionOrderings)
+	q.Paging = r.paging(sandbox.ActionOrderings[0], "DESC", sandbox.ActionOrderings...)
 	r.text("id", &q.ID)
 	r.text("type", &q.Type)
 	r.text("resource", &q.Resource)

@@ -5,12 +5,10 @@ import "github.com/gp-sandbox/gp-sandbox/sandbox"
 // actionListView is the answer of GET /actions: GP's list envelope with its actions
 // array, named for the app's own merchant [GP].
 type actionListView struct {
-	MerchantID       string             `json:"merchant_id"`
-	MerchantName     string             `json:"merchant_name"`
-	Paging           pagingView         `json:"paging"`
-	TotalRecordCount int                `json:"total_record_count"`
-	CurrentPageSize  int                `json:"current_page_size"`
-	Actions          []actionRecordView `json:"actions"`
+	MerchantID   string `json:"merchant_id"`
+	MerchantName string `json:"merchant_name"`
+	pageHead
+	Actions []actionRecordView `json:"actions"`
 }
 
 // actionRecordView is one recorded action as the SDKs' ActionSummary mappers read
@@ -57,9 +55,8 @@ func newActionDetailView(a sandbox.ActionRecord) actionDetailView {
 func newActionListView(p sandbox.ActionPage) actionListView {
 	v := actionListView{
 		MerchantID: p.Merchant.ID, MerchantName: p.Merchant.Name,
-		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount: p.Total, CurrentPageSize: len(p.Actions),
-		Actions: make([]actionRecordView, 0, len(p.Actions)),
+		pageHead: newPageHead(p.Query.Paging, p.Total, len(p.Actions)),
+		Actions:  make([]actionRecordView, 0, len(p.Actions)),
 	}
 	for _, a := range p.Actions {
 		v.Actions = append(v.Actions, newActionRecordView(a))

@@ -187,8 +187,7 @@ var listMerchants = read(sandbox.OpMerchantList, nil, func(s *Server, c *call) (
 	if err != nil {
 		return nil, err
 	}
-	q := sandbox.MerchantQuery{Page: 1, PageSize: defaultPageSize, Order: "ASC", OrderBy: "TIME_CREATED"}
-	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, []string{"TIME_CREATED"})
+	q := sandbox.MerchantQuery{Paging: r.paging("TIME_CREATED", "ASC", "TIME_CREATED")}
 	r.choice("status", &q.Status, sandbox.MerchantStatuses()...)
 	r.date("from_time_created", &q.From)
 	if r.err != nil {
@@ -238,10 +237,9 @@ var listAccounts = read(sandbox.OpAccountList, []string{"merchant_id"}, func(s *
 		return nil, err
 	}
 	q := sandbox.AccountQuery{
-		MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, Order: "ASC", OrderBy: "TIME_CREATED",
+		MerchantID: c.vars["merchant_id"], Paging: r.paging("TIME_CREATED", "ASC", "TIME_CREATED"),
 		Name: r.v.Get("name"), ID: r.v.Get("id"),
 	}
-	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, []string{"TIME_CREATED"})
 	r.choice("status", &q.Status, sandbox.MerchantActive, sandbox.MerchantInactive)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
@@ -309,11 +307,10 @@ var lookupAddresses = read(sandbox.OpAddressList, []string{"merchant_id", "id"},
 		return nil, err
 	}
 	q := sandbox.AddressQuery{
-		Page: 1, PageSize: defaultPageSize, AccountID: c.vars["id"],
+		AccountID:  c.vars["id"],
 		PostalCode: r.v.Get("postal_code"), Line1: r.v.Get("line_1"), Line2: r.v.Get("line_2"),
 	}
-	var order, orderBy string
-	if r.paging(&q.Page, &q.PageSize, &orderBy, &order, []string{"TIME_CREATED"}); r.err != nil {
+	if q.Paging = r.paging("", "", "TIME_CREATED"); r.err != nil {
 		return nil, r.err
 	}
 	page, err := s.svc.LookupAddresses(c.caller, q)

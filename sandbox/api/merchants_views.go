@@ -179,10 +179,8 @@ func newPayoutView(p sandbox.PayoutMethod) payoutView {
 
 // merchantListView is a page of merchants [GP: the `merchants` array, paging members].
 type merchantListView struct {
-	Paging           pagingView            `json:"paging"`
-	TotalRecordCount int                   `json:"total_record_count"`
-	CurrentPageSize  int                   `json:"current_page_size"`
-	Merchants        []merchantSummaryView `json:"merchants"`
+	pageHead
+	Merchants []merchantSummaryView `json:"merchants"`
 }
 
 type merchantSummaryView struct {
@@ -199,8 +197,8 @@ type linkView struct {
 
 func newMerchantListView(p sandbox.MerchantPage) merchantListView {
 	out := merchantListView{
-		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount: p.Total, CurrentPageSize: len(p.Merchants), Merchants: []merchantSummaryView{},
+		pageHead:  newPageHead(p.Query.Paging, p.Total, len(p.Merchants)),
+		Merchants: []merchantSummaryView{},
 	}
 	for _, m := range p.Merchants {
 		out.Merchants = append(out.Merchants, merchantSummaryView{
@@ -288,16 +286,14 @@ func NewMerchantAccountView(a sandbox.MerchantAccount) MerchantAccountView {
 
 // accountListView is a page of accounts [GP: the `accounts` array].
 type accountListView struct {
-	Paging           pagingView            `json:"paging"`
-	TotalRecordCount int                   `json:"total_record_count"`
-	CurrentPageSize  int                   `json:"current_page_size"`
-	Accounts         []MerchantAccountView `json:"accounts"`
+	pageHead
+	Accounts []MerchantAccountView `json:"accounts"`
 }
 
 func newAccountListView(p sandbox.AccountPage) accountListView {
 	out := accountListView{
-		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount: p.Total, CurrentPageSize: len(p.Accounts), Accounts: []MerchantAccountView{},
+		pageHead: newPageHead(p.Query.Paging, p.Total, len(p.Accounts)),
+		Accounts: []MerchantAccountView{},
 	}
 	for _, a := range p.Accounts {
 		out.Accounts = append(out.Accounts, NewMerchantAccountView(a))

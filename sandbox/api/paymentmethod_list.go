@@ -11,8 +11,7 @@ var listPaymentMethods = read(sandbox.OpPaymentMethodList, []string{"merchant_id
 	if err != nil {
 		return nil, err
 	}
-	q := sandbox.PaymentMethodQuery{Page: 1, PageSize: defaultPageSize, OrderBy: sandbox.PaymentMethodOrderings[0], Order: "DESC"}
-	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.PaymentMethodOrderings)
+	q := sandbox.PaymentMethodQuery{Paging: r.paging(sandbox.PaymentMethodOrderings[0], "DESC", sandbox.PaymentMethodOrderings...)}
 	r.text("id", &q.ID)
 	r.text("number_last4", &q.NumberLast4)
 	r.text("reference", &q.Reference)
@@ -40,7 +39,7 @@ var searchPaymentMethods = operation{
 	pathIDs:       []string{"merchant_id"},
 	handler: handle(func(s *Server, c *call, req searchPaymentMethodsBody) (any, error) {
 		q := sandbox.PaymentMethodQuery{
-			Page: 1, PageSize: maxPageSize, OrderBy: sandbox.PaymentMethodOrderings[0], Order: "DESC",
+			Paging:    sandbox.Paging{PageSize: maxPageSize, Page: 1, Order: "DESC", OrderBy: sandbox.PaymentMethodOrderings[0]},
 			AccountID: req.AccountID, AccountName: req.AccountName, Reference: req.Reference,
 			Card: &sandbox.CardInput{Number: req.Card.Number, ExpiryMonth: req.Card.ExpiryMonth, ExpiryYear: req.Card.ExpiryYear},
 		}
@@ -68,12 +67,10 @@ type searchPaymentMethodsBody struct {
 // paymentMethodListView is the answer of both: GP's list envelope with its
 // payment_methods array [GP].
 type paymentMethodListView struct {
-	MerchantID       string                     `json:"merchant_id"`
-	MerchantName     string                     `json:"merchant_name"`
-	Paging           pagingView                 `json:"paging"`
-	TotalRecordCount int                        `json:"total_record_count"`
-	CurrentPageSize  int                        `json:"current_page_size"`
-	PaymentMethods   []paymentMethodSummaryView `json:"payment_methods"`
+	MerchantID   string `json:"merchant_id"`
+	MerchantName string `json:"merchant_name"`
+	pageHead
+	PaymentMethods []paymentMethodSummaryView `json:"payment_methods"`
 }
 
 // paymentMethodSummaryView is one token of a list. Its card's number_last4 is the
@@ -99,8 +96,7 @@ type summaryTokenCard struct {
 func newPaymentMethodListView(p sandbox.PaymentMethodPage) paymentMethodListView {
 	v := paymentMethodListView{
 		MerchantID: p.Merchant.ID, MerchantName: p.Merchant.Name,
-		Paging:           pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount: p.Total, CurrentPageSize: len(p.PaymentMethods),
+		pageHead:       newPageHead(p.Query.Paging, p.Total, len(p.PaymentMethods)),
 		PaymentMethods: make([]paymentMethodSummaryView, 0, len(p.PaymentMethods)),
 	}
 	for _, pm := range p.PaymentMethods {

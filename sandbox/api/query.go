@@ -80,12 +80,15 @@ func (r *queryReader) text(name string, dst *string) {
 	}
 }
 
-// paging reads page, page_size, order_by (one of orderings) and order.
-func (r *queryReader) paging(page, size *int, orderBy, order *string, orderings []string) {
-	r.number("page", page, 1_000_000)
-	r.number("page_size", size, maxPageSize)
-	r.choice("order_by", orderBy, orderings...)
-	r.choice("order", order, "ASC", "DESC")
+// paging reads page, page_size, order_by (one of orderings) and order: by default
+// the first page of defaultPageSize records, ordered by orderBy in order.
+func (r *queryReader) paging(orderBy, order string, orderings ...string) sandbox.Paging {
+	p := sandbox.Paging{PageSize: defaultPageSize, Page: 1, Order: order, OrderBy: orderBy}
+	r.number("page", &p.Page, 1_000_000)
+	r.number("page_size", &p.PageSize, maxPageSize)
+	r.choice("order_by", &p.OrderBy, orderings...)
+	r.choice("order", &p.Order, "ASC", "DESC")
+	return p
 }
 
 // account checks account_name and account_id, which the SDKs send from the token's

@@ -37,13 +37,12 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 	}
 	v := r.v
 	q := sandbox.SettlementQuery{
-		MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, OrderBy: "TIME_CREATED", Order: "DESC",
+		MerchantID: c.vars["merchant_id"], Paging: r.paging("TIME_CREATED", "DESC", sandbox.SettlementOrderings...),
 		NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"), DepositStatus: v.Get("deposit_status"),
 		Brand: v.Get("brand"), ARN: v.Get("arn"), BrandReference: v.Get("brand_reference"), Authcode: v.Get("authcode"),
 		Reference: v.Get("reference"), Status: v.Get("status"), DepositID: v.Get("deposit_id"),
 		MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
 	}
-	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.SettlementOrderings)
 	r.account(c.caller.App)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
@@ -70,11 +69,10 @@ var listDeposits = read(sandbox.OpDepositList, []string{"merchant_id"}, func(s *
 	}
 	v := r.v
 	q := sandbox.DepositQuery{
-		MerchantID: c.vars["merchant_id"], Page: 1, PageSize: defaultPageSize, OrderBy: "TIME_CREATED", Order: "DESC",
+		MerchantID: c.vars["merchant_id"], Paging: r.paging("TIME_CREATED", "DESC", sandbox.DepositOrderings...),
 		ID: v.Get("id"), Status: v.Get("status"), Amount: v.Get("amount"), BankLast4: v.Get("masked_account_number_last4"),
 		MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
 	}
-	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.DepositOrderings)
 	r.account(c.caller.App)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
@@ -105,12 +103,11 @@ func disputeQuery(c *call, settlement bool) (sandbox.DisputeQuery, error) {
 	}
 	v := r.v
 	q := sandbox.DisputeQuery{
-		MerchantID: c.vars["merchant_id"], Settlement: settlement, Page: 1, PageSize: defaultPageSize,
-		OrderBy: "from_stage_time_created", Order: "DESC",
-		ARN: v.Get("arn"), Brand: v.Get("brand"), DepositID: v.Get("deposit_id"),
+		MerchantID: c.vars["merchant_id"], Settlement: settlement,
+		Paging: r.paging("from_stage_time_created", "DESC", sandbox.DisputeOrderings...),
+		ARN:    v.Get("arn"), Brand: v.Get("brand"), DepositID: v.Get("deposit_id"),
 		MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
 	}
-	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.DisputeOrderings)
 	if settlement {
 		r.account(c.caller.App)
 	}

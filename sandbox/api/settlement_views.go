@@ -39,10 +39,8 @@ func listHead(m sandbox.Merchant, a sandbox.Account) merchantAccountView {
 // envelope.
 type settlementListView struct {
 	merchantAccountView
-	Paging           pagingView           `json:"paging"`
-	TotalRecordCount int                  `json:"total_record_count"`
-	CurrentPageSize  int                  `json:"current_page_size"`
-	Transactions     []settledSummaryView `json:"transactions"`
+	pageHead
+	Transactions []settledSummaryView `json:"transactions"`
 }
 
 // settledSummaryView is a transaction of the settlement report: the list's summary
@@ -70,9 +68,8 @@ type settledCardView struct {
 func newSettlementListView(p sandbox.SettlementPage) settlementListView {
 	v := settlementListView{
 		merchantAccountView: listHead(p.Merchant, p.Account),
-		Paging:              pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount:    p.Total, CurrentPageSize: len(p.Transactions),
-		Transactions: make([]settledSummaryView, 0, len(p.Transactions)),
+		pageHead:            newPageHead(p.Query.Paging, p.Total, len(p.Transactions)),
+		Transactions:        make([]settledSummaryView, 0, len(p.Transactions)),
 	}
 	for _, r := range p.Transactions {
 		summary := newTransactionSummaryView(r.Transaction)
@@ -140,17 +137,15 @@ func (v depositView) resourceID() string { return v.ID }
 
 type depositListView struct {
 	merchantAccountView
-	Paging           pagingView    `json:"paging"`
-	TotalRecordCount int           `json:"total_record_count"`
-	CurrentPageSize  int           `json:"current_page_size"`
-	Deposits         []depositView `json:"deposits"`
+	pageHead
+	Deposits []depositView `json:"deposits"`
 }
 
 func newDepositListView(p sandbox.DepositPage) depositListView {
 	v := depositListView{
 		merchantAccountView: listHead(p.Merchant, p.Account),
-		Paging:              pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount:    p.Total, CurrentPageSize: len(p.Deposits), Deposits: make([]depositView, 0, len(p.Deposits)),
+		pageHead:            newPageHead(p.Query.Paging, p.Total, len(p.Deposits)),
+		Deposits:            make([]depositView, 0, len(p.Deposits)),
 	}
 	for _, d := range p.Deposits {
 		v.Deposits = append(v.Deposits, newDepositView(d))
@@ -256,17 +251,15 @@ func documentHeads(docs []sandbox.DisputeDocument) []disputeDocumentHead {
 
 type disputeListView struct {
 	merchantAccountView
-	Paging           pagingView    `json:"paging"`
-	TotalRecordCount int           `json:"total_record_count"`
-	CurrentPageSize  int           `json:"current_page_size"`
-	Disputes         []disputeView `json:"disputes"`
+	pageHead
+	Disputes []disputeView `json:"disputes"`
 }
 
 func newDisputeListView(p sandbox.DisputePage) disputeListView {
 	v := disputeListView{
 		merchantAccountView: listHead(p.Merchant, p.Account),
-		Paging:              pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount:    p.Total, CurrentPageSize: len(p.Disputes), Disputes: make([]disputeView, 0, len(p.Disputes)),
+		pageHead:            newPageHead(p.Query.Paging, p.Total, len(p.Disputes)),
+		Disputes:            make([]disputeView, 0, len(p.Disputes)),
 	}
 	for _, d := range p.Disputes {
 		v.Disputes = append(v.Disputes, newDisputeView(d, p.Query.Settlement))

@@ -37,17 +37,16 @@ const (
 // is 40213 naming it [SB]; parameters the sandbox does not know are ignored, as GP's
 // reporting endpoints ignore the SDKs' empty ones.
 func transactionQuery(v url.Values) (sandbox.TransactionQuery, error) {
+	r := &queryReader{v: v}
 	q := sandbox.TransactionQuery{
-		Page: 1, PageSize: defaultPageSize, OrderBy: "TIME_CREATED", Order: "DESC",
-		ID: v.Get("id"), Type: v.Get("type"), Channel: v.Get("channel"), Status: v.Get("status"),
+		Paging: r.paging("TIME_CREATED", "DESC", sandbox.TransactionOrderings...),
+		ID:     v.Get("id"), Type: v.Get("type"), Channel: v.Get("channel"), Status: v.Get("status"),
 		Amount: v.Get("amount"), Currency: v.Get("currency"), Country: v.Get("country"),
 		BatchID: v.Get("batch_id"), EntryMode: v.Get("entry_mode"), Reference: v.Get("reference"),
 		AccountName: v.Get("account_name"), Brand: v.Get("brand"), BrandReference: v.Get("brand_reference"),
 		Authcode: v.Get("authcode"), NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"),
 		Name: v.Get("name"), TokenFirst6: v.Get("token_first6"), TokenLast4: v.Get("token_last4"),
 	}
-	r := &queryReader{v: v}
-	r.paging(&q.Page, &q.PageSize, &q.OrderBy, &q.Order, sandbox.TransactionOrderings)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
 	r.choice("type", &q.Type, sandbox.TypeSale, sandbox.TypeRefund)

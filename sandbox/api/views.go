@@ -402,11 +402,9 @@ func (v BatchView) resourceID() string               { return v.ID }
 // transactionListView is a page of transactions as GP's reporting answers it.
 type transactionListView struct {
 	merchantAccountView
-	Paging           pagingView               `json:"paging"`
-	TotalRecordCount int                      `json:"total_record_count"`
-	CurrentPageSize  int                      `json:"current_page_size"`
-	Transactions     []transactionSummaryView `json:"transactions"`
-	Action           actionView               `json:"action"` // TRANSACTION_LIST [GP]
+	pageHead
+	Transactions []transactionSummaryView `json:"transactions"`
+	Action       actionView               `json:"action"` // TRANSACTION_LIST [GP]
 }
 
 type pagingView struct {
@@ -414,6 +412,18 @@ type pagingView struct {
 	Page     int    `json:"page"`
 	Order    string `json:"order"`
 	OrderBy  string `json:"order_by"`
+}
+
+// pageHead is what every list answers before its records: the page it was asked
+// for and how many records match, of which how many it holds.
+type pageHead struct {
+	Paging           pagingView `json:"paging"`
+	TotalRecordCount int        `json:"total_record_count"`
+	CurrentPageSize  int        `json:"current_page_size"`
+}
+
+func newPageHead(p sandbox.Paging, total, size int) pageHead {
+	return pageHead{Paging: pagingView(p), TotalRecordCount: total, CurrentPageSize: size}
 }
 
 // transactionSummaryView is one transaction of a list: the resource's members, with
@@ -459,10 +469,9 @@ type summaryCardView struct {
 func newTransactionListView(p sandbox.TransactionPage) transactionListView {
 	v := transactionListView{
 		merchantAccountView: listHead(p.Merchant, p.Account),
-		Paging:              pagingView{PageSize: p.Query.PageSize, Page: p.Query.Page, Order: p.Query.Order, OrderBy: p.Query.OrderBy},
-		TotalRecordCount:    p.Total, CurrentPageSize: len(p.Transactions),
-		Transactions: make([]transactionSummaryView, 0, len(p.Transactions)),
-		Action:       newActionView(p.Action),
+		pageHead:            newPageHead(p.Query.Paging, p.Total, len(p.Transactions)),
+		Transactions:        make([]transactionSummaryView, 0, len(p.Transactions)),
+		Action:              newActionView(p.Action),
 	}
 	for _, t := range p.Transactions {
 		v.Transactions = append(v.Transactions, newTransactionSummaryView(t))
