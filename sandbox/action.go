@@ -131,9 +131,9 @@ type actionSubject interface {
 	actionSubject() ActionRecord
 }
 
-// subject is the action record of an action that returned resource id, in status,
-// held by h: the action's own members, and a summary of the resource.
-func subject(resource, id, status string, h Holder, a Action) ActionRecord {
+// actionRecordOf is the action record of an action that returned resource id, in
+// status, held by h: the action's own members, and a summary of the resource.
+func actionRecordOf(resource, id, status string, h Holder, a Action) ActionRecord {
 	return ActionRecord{
 		Resource: resource, ResourceID: id, ResourceStatus: status, Holder: h,
 		ID: a.ID, Type: a.Type, ResponseCode: a.ResultCode,
@@ -141,42 +141,42 @@ func subject(resource, id, status string, h Holder, a Action) ActionRecord {
 }
 
 func (t Transaction) actionSubject() ActionRecord {
-	return subject(ResourceTransactions, t.ID, t.Status, t.Holder, t.Action)
+	return actionRecordOf(ResourceTransactions, t.ID, t.Status, t.Holder, t.Action)
 }
 
 func (p PaymentMethod) actionSubject() ActionRecord {
-	return subject(ResourcePaymentMethods, p.ID, p.Status, p.Holder, p.Action)
+	return actionRecordOf(ResourcePaymentMethods, p.ID, p.Status, p.Holder, p.Action)
 }
 
 func (o Order) actionSubject() ActionRecord {
-	return subject(ResourceOrders, o.ID, o.Status, o.Holder, o.Action)
+	return actionRecordOf(ResourceOrders, o.ID, o.Status, o.Holder, o.Action)
 }
 
 func (b Batch) actionSubject() ActionRecord {
-	return subject(ResourceBatches, b.ID, b.Status, b.Holder, b.Action)
+	return actionRecordOf(ResourceBatches, b.ID, b.Status, b.Holder, b.Action)
 }
 
 func (d DeviceRequest) actionSubject() ActionRecord {
-	return subject(ResourceDevices, d.ID, d.Status, d.Holder, d.Action)
+	return actionRecordOf(ResourceDevices, d.ID, d.Status, d.Holder, d.Action)
 }
 
 func (v MerchantView) actionSubject() ActionRecord {
 	status := v.Merchant.Profile().StatusAt(v.Now)
-	return subject(ResourceMerchants, v.Merchant.ID, status, HolderOf(v.Merchant, Account{}), v.Action)
+	return actionRecordOf(ResourceMerchants, v.Merchant.ID, status, HolderOf(v.Merchant, Account{}), v.Action)
 }
 
 func (d Dispute) actionSubject() ActionRecord {
-	return subject(ResourceDisputes, d.ID, d.Status, d.Holder, d.Action)
+	return actionRecordOf(ResourceDisputes, d.ID, d.Status, d.Holder, d.Action)
 }
 
 func (v DocumentView) actionSubject() ActionRecord {
-	return subject(ResourceDocuments, v.Document.ID, v.Document.Status, HolderOf(v.Merchant, Account{}), v.Action)
+	return actionRecordOf(ResourceDocuments, v.Document.ID, v.Document.Status, HolderOf(v.Merchant, Account{}), v.Action)
 }
 
 func (e EditedAccount) actionSubject() ActionRecord {
 	a := e.Account
 	h := Holder{MerchantID: a.MerchantID, MerchantName: e.MerchantName, AccountID: a.ID, AccountName: a.Name}
-	return subject(ResourceAccounts, a.ID, a.Status, h, e.Action)
+	return actionRecordOf(ResourceAccounts, a.ID, a.Status, h, e.Action)
 }
 
 // recordAction writes the action record of v, the value an action returned, in the

@@ -66,7 +66,7 @@ type RateLookup struct {
 func (r RateLookup) merchant() string { return r.MerchantID }
 
 func (r RateLookup) actionSubject() ActionRecord {
-	return subject(ResourceCurrencyConversions, r.ID, r.Status, r.Holder, r.Action)
+	return actionRecordOf(ResourceCurrencyConversions, r.ID, r.Status, r.Holder, r.Action)
 }
 
 // Conversion is the conversion of one amount at a looked-up rate: what a payment

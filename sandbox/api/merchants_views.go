@@ -302,7 +302,9 @@ func newAccountListView(p sandbox.AccountPage) accountListView {
 }
 
 // addressListView is an address lookup's answer: the account and the addresses found,
-// read by the SDKs' account mapper [GP].
+// read by the SDKs' account mapper [GP]. Unlike the other lists it has no
+// current_page_size, and its paging block names no order (the lookup has none, though
+// the query's order and order_by are checked): it is no pageHead.
 type addressListView struct {
 	ID               string                    `json:"id"`
 	Paging           pagingView                `json:"paging"`

@@ -13,8 +13,9 @@ import (
 // queryReader reads a list's query string, for every reporting and list endpoint: a
 // parameter with a value it cannot have is 40213 naming it [SB], and the first such
 // problem is the error. Parameters it is not asked for are ignored, as GP's reporting
-// endpoints ignore the SDKs' empty ones. Defaults are the caller's: a reader only
-// replaces what the query names.
+// endpoints ignore the SDKs' empty ones. Defaults are the caller's (paging's are the
+// first page of defaultPageSize records, in the order the caller names): a reader
+// only replaces what the query names.
 type queryReader struct {
 	v   url.Values
 	err error

@@ -133,6 +133,7 @@ var listDisputes = disputeList(sandbox.OpDisputeList, false)
 // deposit moved.
 var listSettlementDisputes = disputeList(sandbox.OpSettlementDisputeList, true)
 
+// disputeList is the operation of a dispute list: the settlement one when settlement.
 func disputeList(op sandbox.Operation, settlement bool) operation {
 	return read(op, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
 		q, err := disputeQuery(c, settlement)
