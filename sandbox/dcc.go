@@ -72,10 +72,16 @@ func (r RateLookup) actionSubject() ActionRecord {
 // Conversion is the conversion of one amount at a looked-up rate: what a payment
 // naming the rate echoes as currency_conversion, and the lookup's own figures.
 type Conversion struct {
-	ID            string `json:"id"`
-	Status        string `json:"status"`
-	Amount        string `json:"amount"`
-	Currency      string `json:"currency"`
+	ID       string `json:"id"`
+	Status   string `json:"status"`
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+	ConversionFigures
+}
+
+// ConversionFigures are what a conversion works out, as GP answers them on a rate
+// lookup and on a payment's currency_conversion. A rate NOT_AVAILABLE has no rate.
+type ConversionFigures struct {
 	PayerAmount   string `json:"payer_amount,omitempty"`
 	PayerCurrency string `json:"payer_currency,omitempty"`
 	ExchangeRate  string `json:"exchange_rate,omitempty"`

@@ -73,42 +73,22 @@ type rateLookupView struct {
 	MoneyView
 	Reference string `json:"reference"`
 	merchantAccountView
-	conversionFigures
+	sandbox.ConversionFigures
 	Action actionView `json:"action"`
 }
 
 func (v rateLookupView) resourceID() string { return v.ID }
 
-// conversionFigures are the members of a conversion the lookup and a payment's
-// currency_conversion share. A rate NOT_AVAILABLE has no payer amount or rate.
-type conversionFigures struct {
-	PayerAmount   string `json:"payer_amount,omitempty"`
-	PayerCurrency string `json:"payer_currency,omitempty"`
-	ExchangeRate  string `json:"exchange_rate,omitempty"`
-	Margin        string `json:"margin_rate_percentage,omitempty"`
-	Commission    string `json:"commission_percentage,omitempty"`
-	Source        string `json:"exchange_rate_source,omitempty"`
-	RateTime      string `json:"exchange_rate_time_created,omitempty"`
-}
-
-func newConversionFigures(c sandbox.Conversion) conversionFigures {
-	return conversionFigures{
-		PayerAmount: c.PayerAmount, PayerCurrency: c.PayerCurrency, ExchangeRate: c.ExchangeRate,
-		Margin: c.Margin, Commission: c.Commission, Source: c.Source, RateTime: c.RateTime,
-	}
-}
-
 func newRateLookupView(r sandbox.RateLookup) rateLookupView {
-	conv := r.ConvertAt(r.Amount)
-	figures := newConversionFigures(conv)
+	figures := r.ConvertAt(r.Amount).ConversionFigures
 	if r.Status != sandbox.RateAvailable {
-		figures = conversionFigures{} // nothing converted: the SDKs read no payer amount [GP]
+		figures = sandbox.ConversionFigures{} // nothing converted: the SDKs read no payer amount [GP]
 	}
 	return rateLookupView{
 		ID: r.ID, TimeCreated: sandbox.FormatTime(r.TimeCreated), Status: r.Status, Channel: r.Channel,
 		MoneyView: MoneyView{Amount: r.Amount, Currency: r.Currency, Country: r.Country}, Reference: r.Reference,
 		merchantAccountView: merchantAccountView(r.Holder),
-		conversionFigures:   figures, Action: newActionView(r.Action),
+		ConversionFigures:   figures, Action: newActionView(r.Action),
 	}
 }
 
@@ -118,12 +98,12 @@ type conversionView struct {
 	ID       string `json:"id"`
 	Amount   string `json:"amount"`
 	Currency string `json:"currency"`
-	conversionFigures
+	sandbox.ConversionFigures
 }
 
 func newConversionView(c *sandbox.Conversion) *conversionView {
 	if c == nil {
 		return nil
 	}
-	return &conversionView{ID: c.ID, Amount: c.Amount, Currency: c.Currency, conversionFigures: newConversionFigures(*c)}
+	return &conversionView{ID: c.ID, Amount: c.Amount, Currency: c.Currency, ConversionFigures: c.ConversionFigures}
 }
