@@ -156,19 +156,21 @@ type BoardingAddress struct {
 	Country    string   `json:"country,omitempty"`
 }
 
-// Phone is a phone number as GP splits it.
+// Phone is a phone number as GP splits it, and answers it: both members always.
 type Phone struct {
-	CountryCode      string `json:"country_code,omitempty"`
-	SubscriberNumber string `json:"subscriber_number,omitempty"`
+	CountryCode      string `json:"country_code"`
+	SubscriberNumber string `json:"subscriber_number"`
 }
 
-// Person is one person of a merchant (applicant, owner ...), kept as sent.
+// Person is one person of a merchant (applicant, owner ...), kept as sent and
+// answered as kept: its tags are GP's members, the first five always sent (the API
+// answers no functions as []).
 type Person struct {
-	Functions           []string         `json:"functions,omitempty"`
-	FirstName           string           `json:"first_name,omitempty"`
-	MiddleName          string           `json:"middle_name,omitempty"`
-	LastName            string           `json:"last_name,omitempty"`
-	Email               string           `json:"email,omitempty"`
+	Functions           []string         `json:"functions"`
+	FirstName           string           `json:"first_name"`
+	MiddleName          string           `json:"middle_name"`
+	LastName            string           `json:"last_name"`
+	Email               string           `json:"email"`
 	DateOfBirth         string           `json:"date_of_birth,omitempty"`
 	NationalIDReference string           `json:"national_id_reference,omitempty"`
 	EquityPercentage    string           `json:"equity_percentage,omitempty"`

@@ -3,6 +3,7 @@ package api_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -76,6 +77,29 @@ func TestBoardMerchant(t *testing.T) {
 	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"1s"}`)
 	if s := env.Do("GET", "/merchants/"+id, apitest.APIHeader(tok), "").JSON(t)["status"]; s != "ACTIVE" {
 		t.Errorf("once the review is over: %v", s)
+	}
+}
+
+// A merchant's persons are answered as boarded: the members GP always sends even when
+// empty (functions as [], middle_name as ""), the others only when sent, phones whole.
+func TestMerchantPersonsAnswered(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.MustToken(layoutApp, layoutKey, "")
+	body := strings.Replace(boardingBody("CERT_Persons", "1"), `"persons":[{"functions":["APPLICANT"],"first_name":"James","middle_name":"Mason",`, `"persons":[{"first_name":"James",`, 1)
+	body = strings.Replace(body, `"date_of_birth":"1982-02-23","national_id_reference":"123456789","equity_percentage":"25","job_title":"CEO",`, `"job_title":"CEO",`, 1)
+	m := env.Do("POST", "/merchants", apitest.APIHeader(tok), body).JSON(t)
+	id, _ := m["id"].(string)
+	r := env.Do("GET", "/merchants/"+id, apitest.APIHeader(tok), "")
+	var got struct{ Persons []json.RawMessage }
+	if err := json.Unmarshal(r.Body, &got); err != nil || len(got.Persons) != 1 {
+		t.Fatalf("merchant %q: %d %s", id, r.Status, r.Body)
+	}
+	want := `{"functions":[],"first_name":"James","middle_name":"","last_name":"Doe","email":"uniqueemail@address.com","job_title":"CEO",` +
+		`"address":{"line_1":"1 Business Address","line_2":"Suite 2","line_3":"1234","city":"Atlanta","state":"GA","postal_code":"30346","country":"US"},` +
+		`"contact_phone":{"country_code":"01","subscriber_number":"8008675309"},"work_phone":{"country_code":"01","subscriber_number":"8008675309"}}`
+	if string(got.Persons[0]) != want {
+		t.Errorf("person\n got %s\nwant %s", got.Persons[0], want)
 	}
 }
 

@@ -28,7 +28,7 @@ type MerchantView struct {
 	Description       string                    `json:"description,omitempty"`
 	Notifications     *statusURLView            `json:"notifications,omitempty"`
 	Addresses         []sandbox.BoardingAddress `json:"addresses"`
-	Persons           []personView              `json:"persons"`
+	Persons           []sandbox.Person          `json:"persons"`
 	PaymentMethods    []payoutView              `json:"payment_methods"`
 	Statistics        map[string]string         `json:"payment_processing_statistics,omitempty"`
 	Products          []boardedProductView      `json:"products"`
@@ -48,26 +48,6 @@ func addressViews(as []sandbox.BoardingAddress) []sandbox.BoardingAddress {
 		return []sandbox.BoardingAddress{}
 	}
 	return as
-}
-
-type phoneView struct {
-	CountryCode      string `json:"country_code"`
-	SubscriberNumber string `json:"subscriber_number"`
-}
-
-type personView struct {
-	Functions           []string                 `json:"functions"`
-	FirstName           string                   `json:"first_name"`
-	MiddleName          string                   `json:"middle_name"`
-	LastName            string                   `json:"last_name"`
-	Email               string                   `json:"email"`
-	DateOfBirth         string                   `json:"date_of_birth,omitempty"`
-	NationalIDReference string                   `json:"national_id_reference,omitempty"`
-	EquityPercentage    string                   `json:"equity_percentage,omitempty"`
-	JobTitle            string                   `json:"job_title,omitempty"`
-	Address             *sandbox.BoardingAddress `json:"address,omitempty"`
-	ContactPhone        *phoneView               `json:"contact_phone,omitempty"`
-	WorkPhone           *phoneView               `json:"work_phone,omitempty"`
 }
 
 // payoutView is a payment method of a merchant: bank numbers and card numbers masked.
@@ -112,7 +92,7 @@ func newMerchantView(v sandbox.MerchantView) MerchantView {
 		TimeCreated: sandbox.FormatOptionalTime(b.TimeCreated), TimeLastUpdated: sandbox.FormatOptionalTime(b.TimeLastUpdated),
 		LegalName: b.LegalName, DBA: b.DBA, CategoryCode: b.CategoryCode, Website: b.Website,
 		Currency: b.Currency, TaxIDReference: b.TaxIDReference, NotificationEmail: b.NotificationEmail,
-		Description: b.Description, Addresses: addressViews(b.Addresses), Persons: []personView{},
+		Description: b.Description, Addresses: addressViews(b.Addresses), Persons: []sandbox.Person{},
 		PaymentMethods: []payoutView{}, Statistics: b.Statistics, Products: []boardedProductView{},
 	}
 	if v.Action.ID != "" {
@@ -138,25 +118,12 @@ func newMerchantView(v sandbox.MerchantView) MerchantView {
 	return out
 }
 
-func newPersonView(p sandbox.Person) personView {
-	out := personView{
-		Functions: p.Functions, FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName,
-		Email: p.Email, DateOfBirth: p.DateOfBirth, NationalIDReference: p.NationalIDReference,
-		EquityPercentage: p.EquityPercentage, JobTitle: p.JobTitle,
+// newPersonView is p as kept, with its functions an array even when it has none.
+func newPersonView(p sandbox.Person) sandbox.Person {
+	if p.Functions == nil {
+		p.Functions = []string{}
 	}
-	if out.Functions == nil {
-		out.Functions = []string{}
-	}
-	if p.Address != nil {
-		out.Address = p.Address
-	}
-	if p.ContactPhone != nil {
-		out.ContactPhone = &phoneView{p.ContactPhone.CountryCode, p.ContactPhone.SubscriberNumber}
-	}
-	if p.WorkPhone != nil {
-		out.WorkPhone = &phoneView{p.WorkPhone.CountryCode, p.WorkPhone.SubscriberNumber}
-	}
-	return out
+	return p
 }
 
 func newPayoutView(p sandbox.PayoutMethod) payoutView {
