@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -144,9 +144,8 @@ func TestRacingStartsOneServes(t *testing.T) {
 	bin := testrun.Build(t)
 	for round := range 5 {
 		db := filepath.Join(t.TempDir(), "race.db")
-		var wg sync.WaitGroup
-		outs := make([]string, 2)
 		cmds := make([]*exec.Cmd, 2)
+		firstLines := make([]chan string, 2) // what each start printed first: "" when it printed nothing
 		for i := range 2 {
 			cmds[i] = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--reset")
 			out, _ := cmds[i].StdoutPipe()
@@ -155,12 +154,15 @@ func TestRacingStartsOneServes(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { cmds[i].Process.Kill(); cmds[i].Wait() })
-			wg.Go(func() {
-				line, _ := io.ReadAll(io.LimitReader(out, 200))
-				outs[i] = string(line)
-			})
+			firstLines[i] = make(chan string, 1)
+			go func() {
+				r := bufio.NewReader(out)
+				line, _ := r.ReadString('\n')
+				firstLines[i] <- line
+				io.Copy(io.Discard, r)
+			}()
 		}
-		// The loser exits; the winner serves until killed, so wait for the loser only.
+		// The loser exits; the winner serves until stopped, so wait for the loser only.
 		exited := make(chan int, 2)
 		for i := range 2 {
 			go func() { cmds[i].Wait(); exited <- i }()
@@ -176,12 +178,18 @@ func TestRacingStartsOneServes(t *testing.T) {
 			!strings.Contains(cmds[loser].Stderr.(*strings.Builder).String(), "database file "+db+" is in use by another gpsandbox") {
 			t.Errorf("round %d: the loser exited %d: %s", round, code, cmds[loser].Stderr)
 		}
+		// The winner may still be starting when the loser gives up: stop it only once
+		// it says it serves, or once it has exited without saying so.
+		select {
+		case line := <-firstLines[winner]:
+			if !strings.Contains(line, " listening on ") {
+				t.Errorf("round %d: the winner printed %q: %s", round, line, cmds[winner].Stderr)
+			}
+		case <-time.After(startTimeout):
+			t.Fatalf("round %d: the winner printed nothing", round)
+		}
 		cmds[winner].Process.Signal(syscall.SIGTERM)
 		<-exited
-		wg.Wait()
-		if !strings.Contains(outs[winner], " listening on ") {
-			t.Errorf("round %d: the winner printed %q", round, outs[winner])
-		}
 	}
 }
 
