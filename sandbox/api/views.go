@@ -31,25 +31,18 @@ type tokenView struct {
 }
 
 type scopeView struct {
-	MerchantID   string        `json:"merchant_id"`
-	MerchantName string        `json:"merchant_name,omitempty"`
-	Accounts     []accountView `json:"accounts"` // never null: the Node SDK crashes on a missing array
-}
-
-type accountView struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Permissions []string `json:"permissions"`
+	MerchantID   string            `json:"merchant_id"`
+	MerchantName string            `json:"merchant_name,omitempty"`
+	Accounts     []sandbox.Account `json:"accounts"` // never null: the Node SDK crashes on a missing array
 }
 
 func newTokenView(t sandbox.IssuedToken) tokenView {
-	accounts := make([]accountView, 0, len(t.Accounts))
+	accounts := make([]sandbox.Account, 0, len(t.Accounts)) // as kept: its tags are GP's members
 	for _, a := range t.Accounts {
-		perms := a.Permissions
-		if perms == nil {
-			perms = []string{}
+		if a.Permissions == nil {
+			a.Permissions = []string{} // never null either
 		}
-		accounts = append(accounts, accountView{ID: a.ID, Name: a.Name, Permissions: perms})
+		accounts = append(accounts, a)
 	}
 	return tokenView{
 		Token: t.Token.Value, Type: "Bearer",
