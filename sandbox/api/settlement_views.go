@@ -100,10 +100,10 @@ type depositView struct {
 	Currency     string           `json:"currency"`
 	BankTransfer bankTransferView `json:"bank_transfer"`
 	System       systemView       `json:"system"`
-	Sales        totalsView       `json:"sales"`
-	Refunds      totalsView       `json:"refunds"`
+	Sales        sandbox.Totals   `json:"sales"`
+	Refunds      sandbox.Totals   `json:"refunds"`
 	Disputes     depositDisputes  `json:"disputes"`
-	Discounts    totalsView       `json:"discounts"`
+	Discounts    sandbox.Totals   `json:"discounts"`
 	Fees         feesView         `json:"fees"`
 }
 
@@ -112,24 +112,22 @@ type bankTransferView struct {
 }
 
 type depositDisputes struct {
-	Chargebacks totalsView `json:"chargebacks"`
-	Reversals   totalsView `json:"reversals"`
+	Chargebacks sandbox.Totals `json:"chargebacks"`
+	Reversals   sandbox.Totals `json:"reversals"`
 }
 
 type feesView struct {
 	Amount string `json:"amount"`
 }
 
-func depositTotals(t sandbox.Totals) totalsView { return totalsView{Count: t.Count, Amount: t.Amount} }
-
 func newDepositView(d sandbox.Deposit) depositView {
 	return depositView{
 		ID: d.ID, TimeCreated: formatDay(d.TimeCreated), Status: d.Status, FundingType: d.FundingType(),
 		Amount: strings.TrimPrefix(d.Amount(), "-"), Currency: d.Currency, BankTransfer: bankTransferView{MaskedAccountNumberLast4: d.BankLast4},
 		System: newSystemView(d.MerchantID, d.MerchantName),
-		Sales:  depositTotals(d.Sales), Refunds: depositTotals(d.Refunds),
-		Disputes:  depositDisputes{Chargebacks: depositTotals(d.Chargebacks), Reversals: depositTotals(d.Reversals)},
-		Discounts: depositTotals(d.Discounts), Fees: feesView{Amount: d.Fees},
+		Sales:  d.Sales, Refunds: d.Refunds,
+		Disputes:  depositDisputes{Chargebacks: d.Chargebacks, Reversals: d.Reversals},
+		Discounts: d.Discounts, Fees: feesView{Amount: d.Fees},
 	}
 }
 

@@ -314,21 +314,15 @@ type BatchView struct {
 	Action          *actionView `json:"action,omitempty"` // the close, or the read (BATCH_SINGLE); an open batch's close answer has none
 }
 
-// totalsView is a count and an amount in minor units.
-type totalsView struct {
-	Count  int    `json:"count"`
-	Amount string `json:"amount"`
-}
-
 // batchTotalsView is what a batch, a brand of it and its host sum up: sales (their
 // gratuity included) credit the merchant, refunds debit it [SB].
 type batchTotalsView struct {
-	Count          int        `json:"count"`
-	GratuityAmount string     `json:"gratuity_amount"`
-	Sales          totalsView `json:"sales"`
-	Refunds        totalsView `json:"refunds"`
-	FundingCredit  totalsView `json:"funding_credit"`
-	FundingDebit   totalsView `json:"funding_debit"`
+	Count          int            `json:"count"`
+	GratuityAmount string         `json:"gratuity_amount"`
+	Sales          sandbox.Totals `json:"sales"` // a count and an amount in minor units, as kept
+	Refunds        sandbox.Totals `json:"refunds"`
+	FundingCredit  sandbox.Totals `json:"funding_credit"`
+	FundingDebit   sandbox.Totals `json:"funding_debit"`
 }
 
 type brandView struct {
@@ -345,8 +339,8 @@ type hostView struct {
 }
 
 func newBatchTotalsView(t sandbox.BatchTotals) batchTotalsView {
-	sales := totalsView{Count: t.Sales.Count, Amount: zeroIfEmpty(t.Sales.Amount)}
-	refunds := totalsView{Count: t.Refunds.Count, Amount: zeroIfEmpty(t.Refunds.Amount)}
+	sales := sandbox.Totals{Count: t.Sales.Count, Amount: zeroIfEmpty(t.Sales.Amount)}
+	refunds := sandbox.Totals{Count: t.Refunds.Count, Amount: zeroIfEmpty(t.Refunds.Amount)}
 	return batchTotalsView{
 		Count: t.Transactions(), GratuityAmount: zeroIfEmpty(t.GratuityAmount),
 		Sales: sales, Refunds: refunds, FundingCredit: sales, FundingDebit: refunds,
