@@ -77,7 +77,7 @@ func detailed(o compare.Outcome) string {
 	if o.Error == nil {
 		return ""
 	}
-	return o.Error.Detailed
+	return o.Error.Detail
 }
 
 // TestCompareInProcessLocal: without --local, compare starts its own sandbox with the

@@ -147,10 +147,8 @@ func (r Reply) JSON(t testing.TB) map[string]any {
 
 // GPError is the tuple every GP error carries, compared whole.
 type GPError struct {
-	Status      int
-	Code        string `json:"error_code"`
-	Detail      string `json:"detailed_error_code"`
-	Description string `json:"detailed_error_description"`
+	Status int
+	sandbox.Error
 }
 
 // GPError is the answer as a GP error, its status included; a body that is not

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/admin"
 )
 
@@ -250,7 +251,7 @@ var benchKeys atomic.Uint64
 
 // Err is the GP error a test expects: its HTTP status and its three members.
 func Err(status int, code, detail, description string) GPError {
-	return GPError{Status: status, Code: code, Detail: detail, Description: description}
+	return GPError{Status: status, Error: sandbox.Error{Code: code, Detail: detail, Description: description}}
 }
 
 // InstalledScenario is a scenario document the tests install over the admin API.

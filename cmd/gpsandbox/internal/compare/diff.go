@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
 // outcomeMembers are the members compared by value: what happened, not which
@@ -96,14 +98,14 @@ func lookup(obj map[string]any, path string) any {
 var resourceID = regexp.MustCompile(`\b[A-Z]{3}_[A-Za-z0-9_-]+`)
 
 // errorTuple reads GP's error members; nil when the answer has none.
-func errorTuple(obj map[string]any) *ErrorTuple {
+func errorTuple(obj map[string]any) *sandbox.Error {
 	code, _ := obj["error_code"].(string)
 	detailed, _ := obj["detailed_error_code"].(string)
 	desc, _ := obj["detailed_error_description"].(string)
 	if code == "" && detailed == "" && desc == "" {
 		return nil
 	}
-	return &ErrorTuple{Code: code, Detailed: detailed, Description: resourceID.ReplaceAllString(desc, "{id}")}
+	return &sandbox.Error{Code: code, Detail: detailed, Description: resourceID.ReplaceAllString(desc, "{id}")}
 }
 
 // differences lists, one line each, where a and b differ (a is the "against" side).
@@ -115,8 +117,8 @@ func differences(a, b Outcome) []string {
 	if a.Status != b.Status {
 		out = append(out, fmt.Sprintf("status: against %d, local %d", a.Status, b.Status))
 	}
-	if a.Error.String() != b.Error.String() {
-		out = append(out, fmt.Sprintf("error: against %s; local %s", a.Error, b.Error))
+	if ea, eb := errorText(a.Error), errorText(b.Error); ea != eb {
+		out = append(out, fmt.Sprintf("error: against %s; local %s", ea, eb))
 	}
 	for _, path := range outcomeMembers {
 		va, oka := a.Values[path]

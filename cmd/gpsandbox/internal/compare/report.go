@@ -155,7 +155,7 @@ func brief(o Outcome) string {
 	case o.Status == 0:
 		return "-"
 	case o.Error != nil:
-		return fmt.Sprintf("%d %s", o.Status, o.Error.Detailed)
+		return fmt.Sprintf("%d %s", o.Status, o.Error.Detail)
 	case o.Values["status"] != "":
 		return fmt.Sprintf("%d %s", o.Status, o.Values["status"])
 	}

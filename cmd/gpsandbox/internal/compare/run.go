@@ -39,7 +39,7 @@ type Outcome struct {
 	Status int `json:"status"`
 	// Error is the GP error tuple of an error answer, ids in its description
 	// replaced by {id}.
-	Error *ErrorTuple `json:"error,omitempty"`
+	Error *sandbox.Error `json:"error,omitempty"`
 	// Values are the outcome members that are compared by value (outcomeMembers).
 	Values map[string]string `json:"values,omitempty"`
 	// Members is every member of the answer by path (a.b, a[] for an array's
@@ -52,18 +52,12 @@ type Outcome struct {
 	saved map[string]string // the Save members of the answer, for later steps
 }
 
-// ErrorTuple is GP's error answer.
-type ErrorTuple struct {
-	Code        string `json:"error_code"`
-	Detailed    string `json:"detailed_error_code"`
-	Description string `json:"detailed_error_description"`
-}
-
-func (e *ErrorTuple) String() string {
+// errorText is an outcome's GP error tuple as the report writes it: "none" for none.
+func errorText(e *sandbox.Error) string {
 	if e == nil {
 		return "none"
 	}
-	return e.Code + " " + e.Detailed + " " + strconv.Quote(e.Description)
+	return e.Code + " " + e.Detail + " " + strconv.Quote(e.Description)
 }
 
 // runner runs flows against one side, keeping what the report must never show.
