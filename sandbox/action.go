@@ -98,7 +98,7 @@ func keptMessage(s string) string {
 // resource, with what answer. Successful actions are written in the Update of the
 // action itself; a refused request is written on its own, as nothing else is.
 type ActionRecord struct {
-	ID               string    `json:"id"`
+	ID               string    `json:"id"` // first: the store finds a record by its leading id
 	Type             string    `json:"type"`
 	TimeCreated      time.Time `json:"time_created"`
 	Resource         string    `json:"resource"`

@@ -35,7 +35,7 @@ const actionPrefix = "act:"
 func actionKey(seq int) string { return fmt.Sprintf("%s%020d", actionPrefix, seq) }
 
 // lastActionKey sorts after every action key.
-var lastActionKey = actionPrefix + strings.Repeat("9", 20)
+const lastActionKey = actionPrefix + "99999999999999999999"
 
 // actionSeq is the seq of an action key; ok is false for a key of another layout.
 func actionSeq(key string) (seq int, ok bool) {
@@ -126,18 +126,22 @@ const (
 	retiredActionSeqKey   = "meta:action_seq"
 )
 
-// legacyAction is an action record at its key of an older layout, act:<its id>.
+// legacyAction is an action record at its key of an older layout, act:<its id>, with
+// its place in that layout's order: its actseq: rank, or unnamed (-1) and its time.
 type legacyAction struct {
 	key, value string
+	rank       int
 	time       time.Time
 }
 
-func (l legacyAction) id() string { return strings.TrimPrefix(l.key, actionPrefix) }
+// unnamed is the rank of an action no actseq: key names: one written before a1e406f,
+// which never gave those an actseq: key nor forgot them, so older than every named one.
+const unnamed = -1
 
 // upgradeActions moves the actions of a file of an older layout to keys of this one,
-// after any action already there and in their order: the actseq: keys' where the file
-// has them, their time otherwise. The newest keep stay, and what the older layouts
-// kept beside them goes.
+// after any action already there and in their order: those no actseq: key names
+// first, by time, then the actseq: keys' order. The newest keep stay, and what the
+// older layouts kept beside them goes.
 func upgradeActions(t *buntdb.Tx, keep int) error {
 	if err := del(t, retiredActionSeqKey); err != nil {
 		return err
@@ -153,32 +157,31 @@ func upgradeActions(t *buntdb.Tx, keep int) error {
 	err = ascendPrefix(t, actionPrefix, func(key, value string) bool {
 		// With actseq: keys every act: key is of that layout, a 20-digit id included.
 		if _, ok := actionSeq(key); !ok || len(order) > 0 {
-			moving = append(moving, legacyAction{key: key, value: value})
+			rank, named := order[strings.TrimPrefix(key, actionPrefix)]
+			if !named {
+				rank = unnamed
+			}
+			moving = append(moving, legacyAction{key: key, value: value, rank: rank})
 		}
 		return true
 	})
 	if err != nil || len(moving) == 0 {
 		return err
 	}
-	for i := range moving {
+	for i, m := range moving {
+		if m.rank != unnamed {
+			continue
+		}
 		var created struct {
 			Time time.Time `json:"time_created"`
 		}
-		if err := decode(moving[i].key, moving[i].value, &created); err != nil {
+		if err := decode(m.key, m.value, &created); err != nil {
 			return err
 		}
 		moving[i].time = created.Time
 	}
-	slices.SortStableFunc(moving, func(a, b legacyAction) int {
-		ra, inA := order[a.id()]
-		rb, inB := order[b.id()]
-		switch {
-		case inA && !inB: // the ones actseq: names first
-			return -1
-		case inB && !inA:
-			return 1
-		}
-		return cmp.Or(cmp.Compare(ra, rb), a.time.Compare(b.time), strings.Compare(a.key, b.key))
+	slices.SortFunc(moving, func(a, b legacyAction) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), a.time.Compare(b.time), strings.Compare(a.key, b.key))
 	})
 	for _, m := range moving { // every old key goes before a new one is written
 		if err := del(t, m.key); err != nil {

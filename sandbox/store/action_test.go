@@ -61,8 +61,9 @@ func TestActionIsReadByItsOwnID(t *testing.T) {
 
 // A file of an older layout opens with its actions at their keys of this one, each
 // read by its id, in the order that layout kept: its actseq: keys' (from a1e406f,
-// with meta:action_seq for a while), their time before that. A snapshot saved from such
-// a file restores the same way. An id of 20 digits is not taken for a seq, in either
+// with meta:action_seq for a while), their time before that, and the ones from
+// before it first in a file that has both. A snapshot saved from such a file
+// restores the same way. An id of 20 digits is not taken for a seq, in either
 // layout, even the one a moved action then gets.
 func TestActionsOfAnOlderLayoutAreMoved(t *testing.T) {
 	t.Parallel()
@@ -87,6 +88,17 @@ func TestActionsOfAnOlderLayoutAreMoved(t *testing.T) {
 			"act:5":     `{"id":"5","time_created":"2026-12-01T10:00:03Z"}`,
 		},
 		want: []string{"ACT_x", "ACT_y", "5"},
+	}, {
+		// A file written before a1e406f and then by it: the actions from before it
+		// have no actseq: key, and are the oldest whatever their times say.
+		name: "act by id, then actseq",
+		records: map[string]string{
+			"act:ACT_old":   `{"id":"ACT_old","time_created":"2026-12-01T10:00:05Z"}`,
+			"act:ACT_older": `{"id":"ACT_older","time_created":"2026-12-01T10:00:04Z"}`,
+			"act:ACT_new":   `{"id":"ACT_new","time_created":"2026-12-01T10:00:01Z"}`, "actseq:00000000000000000001": `"ACT_new"`,
+			"act:ACT_newer": `{"id":"ACT_newer","time_created":"2026-12-01T10:00:00Z"}`, "actseq:00000000000000000002": `"ACT_newer"`,
+		},
+		want: []string{"ACT_older", "ACT_old", "ACT_new", "ACT_newer"},
 	}} {
 		t.Run(layout.name, func(t *testing.T) {
 			t.Parallel()
@@ -174,6 +186,30 @@ func TestUpgradeKeepsTheNewest(t *testing.T) {
 	}
 	if ids := actionIDs(t, s); !slices.Equal(ids, []string{"ACT_a", "ACT_b"}) {
 		t.Errorf("after an upgrade keeping 2: %v, want ACT_a, ACT_b", ids)
+	}
+}
+
+// An upgrade that keeps fewer than a file holds keeps the newest by that file's
+// order: an action an actseq: key names over one written before a1e406f.
+func TestUpgradeKeepsTheNamedNewest(t *testing.T) {
+	t.Parallel()
+	s := mustOpen(t, filepath.Join(t.TempDir(), "actions.db"))
+	defer mustClose(t, s)
+	if err := s.db.Update(func(t *buntdb.Tx) error {
+		for key, value := range map[string]string{
+			"act:ACT_old": `{"id":"ACT_old","time_created":"2020-01-01T00:00:00Z"}`,
+			"act:ACT_new": `{"id":"ACT_new","time_created":"2026-12-01T10:00:00Z"}`, "actseq:00000000000000000001": `"ACT_new"`,
+		} {
+			if _, _, err := t.Set(key, value, nil); err != nil {
+				return err
+			}
+		}
+		return upgradeActions(t, 1)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ids := actionIDs(t, s); !slices.Equal(ids, []string{"ACT_new"}) {
+		t.Errorf("after an upgrade keeping 1: %v, want ACT_new", ids)
 	}
 }
 
