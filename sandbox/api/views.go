@@ -534,19 +534,16 @@ func storedNumberLast4(c sandbox.StoredCard) string {
 // never has a top-level data member (the Java and .NET SDKs would take it for a LAN
 // reply), and has a response only once the terminal answered (COMPLETE or DECLINED).
 type DeviceRequestView struct {
-	ID           string           `json:"id"`
-	TimeCreated  string           `json:"time_created"`
-	Status       string           `json:"status"`
-	Channel      string           `json:"channel"`
-	Currency     string           `json:"currency"`
-	Country      string           `json:"country"`
-	MerchantID   string           `json:"merchant_id"`
-	MerchantName string           `json:"merchant_name"`
-	AccountID    string           `json:"account_id"`
-	AccountName  string           `json:"account_name"`
-	Reference    string           `json:"reference,omitempty"`
-	Action       actionView       `json:"action"`
-	Response     *upaResponseView `json:"response,omitempty"`
+	ID          string `json:"id"`
+	TimeCreated string `json:"time_created"`
+	Status      string `json:"status"`
+	Channel     string `json:"channel"`
+	Currency    string `json:"currency"`
+	Country     string `json:"country"`
+	merchantAccountView
+	Reference string           `json:"reference,omitempty"`
+	Action    actionView       `json:"action"`
+	Response  *upaResponseView `json:"response,omitempty"`
 }
 
 func (v DeviceRequestView) resourceID() string { return v.ID }
@@ -690,8 +687,8 @@ type upaBatchNumberView struct {
 func NewDeviceRequestView(d sandbox.DeviceRequest) DeviceRequestView {
 	v := DeviceRequestView{
 		ID: d.ID, TimeCreated: sandbox.FormatTime(d.TimeCreated), Status: d.Status, Channel: d.Channel,
-		Currency: d.Currency, Country: d.Country, MerchantID: d.MerchantID, MerchantName: d.MerchantName,
-		AccountID: d.AccountID, AccountName: d.AccountName, Reference: d.Reference, Action: newActionView(d.Action),
+		Currency: d.Currency, Country: d.Country, merchantAccountView: merchantAccountView(d.Holder),
+		Reference: d.Reference, Action: newActionView(d.Action),
 	}
 	if r := d.Response; r != nil {
 		v.Response = &upaResponseView{
