@@ -179,17 +179,19 @@ func TestRacingStartsOneServes(t *testing.T) {
 			t.Errorf("round %d: the loser exited %d: %s", round, code, cmds[loser].Stderr)
 		}
 		// The winner may still be starting when the loser gives up: stop it only once
-		// it says it serves, or once it has exited without saying so.
+		// it says it serves, or once it has exited without saying so. Its stderr is
+		// read once it has exited: exec writes it until then.
+		var first string
 		select {
-		case line := <-firstLines[winner]:
-			if !strings.Contains(line, " listening on ") {
-				t.Errorf("round %d: the winner printed %q: %s", round, line, cmds[winner].Stderr)
-			}
+		case first = <-firstLines[winner]:
 		case <-time.After(startTimeout):
 			t.Fatalf("round %d: the winner printed nothing", round)
 		}
 		cmds[winner].Process.Signal(syscall.SIGTERM)
 		<-exited
+		if !strings.Contains(first, " listening on ") {
+			t.Errorf("round %d: the winner printed %q: %s", round, first, cmds[winner].Stderr)
+		}
 	}
 }
 
