@@ -202,8 +202,8 @@ func get[T any](t *buntdb.Tx, key string) (T, error) {
 	return v, err
 }
 
-// decodeAs decodes value as a T. It is get's apart from the kept decoding's path, which
-// then returns its T without putting one on the heap.
+// decodeAs decodes value as a T. get calls it only when the kept decoding does not
+// serve, so that a hit in that cache returns its T without a T on the heap.
 func decodeAs[T any](key, value string) (T, error) {
 	var v T
 	err := decode(key, value, &v)
