@@ -223,9 +223,3 @@ func (x tx) RateLookup(id string) (sandbox.RateLookup, error) {
 	return get[sandbox.RateLookup](x.t, "rate:"+id)
 }
 func (x tx) PutRateLookup(r sandbox.RateLookup) error { return put(x.t, "rate:"+r.ID, r) }
-
-// PaymentMethods lists the stored card tokens in id order, decoded after the read
-// (readThenDecode).
-func (s *Store) PaymentMethods() ([]sandbox.PaymentMethod, error) {
-	return readThenDecode[sandbox.PaymentMethod](s, "pmt:")
-}

@@ -313,6 +313,12 @@ func scan[T any](t *buntdb.Tx, prefix string) ([]T, error) {
 	return out, err
 }
 
+// PaymentMethods lists the stored card tokens in id order, decoded after the read
+// (readThenDecode).
+func (s *Store) PaymentMethods() ([]sandbox.PaymentMethod, error) {
+	return readThenDecode[sandbox.PaymentMethod](s, "pmt:")
+}
+
 func (x tx) PaymentMethod(id string) (sandbox.PaymentMethod, error) {
 	return get[sandbox.PaymentMethod](x.t, "pmt:"+id)
 }
