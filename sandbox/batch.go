@@ -114,9 +114,18 @@ var batchCloseTimePattern = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`
 // ValidBatchCloseTime reports whether s is an accepted batch_close_time.
 func ValidBatchCloseTime(s string) bool { return batchCloseTimePattern.MatchString(s) }
 
-// openBatchMeta names the meta record holding a merchant account's open batch on a
-// channel: card-not-present payments have a batch of their own, which GP gives them
-// an id for but has no configuration to close (CloseBatch) [GP].
+// A merchant account's captured payments share an open batch per merchant
+// configuration, as GP keeps them: a channel, a country and a currency (GP's 40041
+// names the three: "country - US, channel - CP, currency - PLN") [GP]. Two meta
+// records name an open batch: its configuration's (configBatchMeta), which a payment
+// joins, and the account's on the channel (openBatchMeta), the batch it opened last,
+// which a close naming no configuration and a terminal's end of day close. A file
+// written before batches were kept per configuration has the account's record only,
+// naming a batch of the one currency it took in.
+
+// openBatchMeta names the meta record holding the batch a merchant account opened
+// last on a channel: card-not-present payments have a batch of their own, which GP
+// gives them an id for but has no configuration to close (CloseBatch) [GP].
 func openBatchMeta(merchantID, accountID, channel string) string {
 	if channel == ChannelCNP {
 		return "open_batch:" + merchantID + ":" + accountID + ":" + ChannelCNP
@@ -124,9 +133,37 @@ func openBatchMeta(merchantID, accountID, channel string) string {
 	return "open_batch:" + merchantID + ":" + accountID
 }
 
+// configBatchMeta names the meta record holding the open batch of a merchant
+// account's configuration: its channel, country and currency.
+func configBatchMeta(merchantID, accountID, channel, country, currency string) string {
+	return openBatchMeta(merchantID, accountID, channel) + ":" + country + ":" + currency
+}
+
+// configOpenBatch returns the id of the open batch of a merchant account's
+// configuration, "" when it has none. Where no configuration record names one, the
+// account's last opened batch is its batch when it is open and of that country and
+// currency (older is then true): a file written before keeps its open batch so.
+func configOpenBatch(tx Tx, merchantID, accountID, channel, country, currency string) (id string, older bool, err error) {
+	id, err = tx.Meta(configBatchMeta(merchantID, accountID, channel, country, currency))
+	if err == nil || !errors.Is(err, ErrNotFound) {
+		return id, false, err
+	}
+	id, err = tx.Meta(openBatchMeta(merchantID, accountID, channel))
+	if errors.Is(err, ErrNotFound) || err == nil && id == "" {
+		return "", false, nil
+	} else if err != nil {
+		return "", false, err
+	}
+	b, err := tx.Batch(id)
+	if errors.Is(err, ErrNotFound) || err == nil && (b.Status != BatchStatusOpen || b.Country != country || b.Currency != currency) {
+		return "", false, nil
+	}
+	return id, err == nil, err
+}
+
 const batchSeqMeta = "batch_seq"
 
-// joinBatch puts a captured transaction into its merchant account's open batch,
+// joinBatch puts a captured transaction into its merchant configuration's open batch,
 // opening one when there is none (or when the merchant's daily close time has closed
 // the last one).
 func (s *Service) joinBatch(tx Tx, t *Transaction, now time.Time) error {
@@ -138,11 +175,12 @@ func (s *Service) joinBatch(tx Tx, t *Transaction, now time.Time) error {
 	return tx.PutBatchMember(b.ID, t.ID)
 }
 
-// openBatch returns the merchant account's open batch, opening a new one if needed.
+// openBatch returns the open batch of the transaction's merchant configuration,
+// opening a new one if needed.
 func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error) {
-	key := openBatchMeta(t.MerchantID, t.AccountID, t.Channel)
-	id, err := tx.Meta(key)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	configKey := configBatchMeta(t.MerchantID, t.AccountID, t.Channel, t.Country, t.Currency)
+	id, older, err := configOpenBatch(tx, t.MerchantID, t.AccountID, t.Channel, t.Country, t.Currency)
+	if err != nil {
 		return Batch{}, err
 	}
 	if id != "" {
@@ -150,7 +188,11 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 		if err != nil {
 			return Batch{}, err
 		}
-		if closed, err := s.closeIfDue(tx, &b, now); err != nil || !closed {
+		closed, err := s.closeIfDue(tx, &b, now)
+		if err == nil && older && !closed {
+			err = tx.PutMeta(configKey, b.ID) // an older file's batch, named as this one names it
+		}
+		if err != nil || !closed {
 			return b, err
 		}
 	}
@@ -168,8 +210,10 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 	if err := tx.PutMeta(batchSeqMeta, strconv.Itoa(seq)); err != nil {
 		return Batch{}, err
 	}
-	if err := tx.PutMeta(key, b.ID); err != nil {
-		return Batch{}, err
+	for _, key := range []string{openBatchMeta(t.MerchantID, t.AccountID, t.Channel), configKey} {
+		if err := tx.PutMeta(key, b.ID); err != nil {
+			return Batch{}, err
+		}
 	}
 	return b, tx.PutBatch(b)
 }
@@ -247,8 +291,8 @@ func (s *Service) closeIfDue(tx Tx, b *Batch, now time.Time) (bool, error) {
 }
 
 // settle closes a batch: its captured transactions are counted and totalled, in all
-// and by brand, each is marked as in a closed batch, and its merchant account has no
-// open batch until the next capture.
+// and by brand, each is marked as in a closed batch, and its merchant configuration
+// has no open batch until the next capture.
 func (s *Service) settle(tx Tx, b *Batch, at time.Time, by string) error {
 	members, err := tally(tx, b)
 	if err != nil {
@@ -264,10 +308,28 @@ func (s *Service) settle(tx Tx, b *Batch, at time.Time, by string) error {
 	if err := s.fundBatch(tx, b, members, at); err != nil {
 		return err
 	}
-	if err := tx.PutMeta(openBatchMeta(b.MerchantID, b.AccountID, b.Channel), ""); err != nil {
+	if err := forgetOpenBatch(tx, *b); err != nil {
 		return err
 	}
 	return tx.PutBatch(*b)
+}
+
+// forgetOpenBatch clears the meta records that name b as open: its configuration's,
+// and its account's when b is the batch the account opened last.
+func forgetOpenBatch(tx Tx, b Batch) error {
+	for _, key := range []string{openBatchMeta(b.MerchantID, b.AccountID, b.Channel),
+		configBatchMeta(b.MerchantID, b.AccountID, b.Channel, b.Country, b.Currency)} {
+		id, err := tx.Meta(key)
+		if errors.Is(err, ErrNotFound) || err == nil && id != b.ID {
+			continue
+		} else if err != nil {
+			return err
+		}
+		if err := tx.PutMeta(key, ""); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // tally sums up a batch's captured transactions, in all and by brand, into its
@@ -371,7 +433,8 @@ func settleable(tx Tx, b *Batch) error {
 	return EmptyBatch()
 }
 
-// batchToClose finds the batch a close names: by id, or the account's open batch.
+// batchToClose finds the batch a close names: by id, or the open batch of the
+// merchant configuration it names.
 func (s *Service) batchToClose(tx Tx, c Caller, req CloseBatchRequest) (Batch, error) {
 	if req.BatchID != "" {
 		b, err := s.visibleBatch(tx, c, req.MerchantID, req.BatchID)
@@ -388,25 +451,34 @@ func (s *Service) batchToClose(tx Tx, c Caller, req CloseBatchRequest) (Batch, e
 	if err != nil {
 		return Batch{}, err
 	}
-	id, err := tx.Meta(openBatchMeta(m.ID, acct.ID, ChannelCP))
+	// What the request does not name is that of the batch the account opened last,
+	// else US and USD.
+	last, err := tx.Meta(openBatchMeta(m.ID, acct.ID, ChannelCP))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Batch{}, err
 	}
 	var b Batch
-	if id != "" {
-		if b, err = tx.Batch(id); err != nil {
+	if last != "" {
+		if b, err = tx.Batch(last); err != nil {
 			return Batch{}, err
 		}
 	}
-	country, channel := orDefault(req.Country, b.Country, "US"), orDefault(req.Channel, ChannelCP)
-	if id == "" && req.Currency == "" && req.Channel == "" && req.Country == "" {
+	country, channel, currency := orDefault(req.Country, b.Country, "US"), orDefault(req.Channel, ChannelCP), orDefault(req.Currency, b.Currency, "USD")
+	id := ""
+	if channel == ChannelCP {
+		if id, _, err = configOpenBatch(tx, m.ID, acct.ID, channel, country, currency); err != nil {
+			return Batch{}, err
+		}
+	}
+	switch {
+	case id == "" && last == "" && req.Currency == "" && req.Channel == "" && req.Country == "":
 		return Batch{}, BatchIDMissing() // nothing open and nothing to name a configuration by [SB]
+	case id == "":
+		return Batch{}, NoBatchConfiguration(country, channel, currency)
+	case id == last:
+		return b, nil
 	}
-	if id == "" || req.Currency != "" && req.Currency != b.Currency || req.Country != "" && req.Country != b.Country ||
-		channel != ChannelCP {
-		return Batch{}, NoBatchConfiguration(country, channel, orDefault(req.Currency, b.Currency, "USD"))
-	}
-	return b, nil
+	return tx.Batch(id)
 }
 
 // visibleBatch reads a batch the caller may see: one of a merchant its app acts for,

@@ -270,6 +270,85 @@ func TestBatchCloseWithoutID(t *testing.T) {
 	}
 }
 
+// A merchant account's payments in two currencies go into two batches, one per
+// merchant configuration, as GP keeps them: each batch totals its own currency, and a
+// close naming a currency closes that currency's batch only.
+func TestBatchPerCurrency(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	usd := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
+	gbp := env.MustCharge(tok, inCurrency(apitest.SaleBody("1300", "AUTO", apitest.ManualCard), "GBP"))
+	second := env.MustCharge(tok, apitest.SaleBody("500", "AUTO", apitest.ManualCard))
+	usdBatch, gbpBatch := usd["batch_id"].(string), gbp["batch_id"].(string)
+	if gbpBatch == usdBatch || second["batch_id"] != usdBatch {
+		t.Fatalf("batches: USD %s, GBP %s, second USD %v", usdBatch, gbpBatch, second["batch_id"])
+	}
+	for _, want := range []struct{ id, currency, amount string }{{usdBatch, "USD", "1500"}, {gbpBatch, "GBP", "1300"}} {
+		got := env.mustGet(tok, "/batches/"+want.id)
+		if got["currency"] != want.currency || got["amount"] != want.amount || got["status"] != "OPEN" {
+			t.Errorf("batch %s: %v %v %v, want %s %s OPEN", want.id, got["currency"], got["amount"], got["status"], want.currency, want.amount)
+		}
+	}
+
+	closed := env.MustPost(tok, "/batches", `{"account_name":"transaction_processing","currency":"USD","country":"US"}`)
+	if closed["id"] != usdBatch || closed["currency"] != "USD" || closed["amount"] != "1500" || closed["transaction_count"] != 2.0 {
+		t.Errorf("the USD close: %v", closed)
+	}
+	if got := env.mustGet(tok, "/batches/"+gbpBatch); got["status"] != "OPEN" || got["amount"] != "1300" {
+		t.Errorf("the GBP batch after the USD close: %v %v", got["status"], got["amount"])
+	}
+	// A close naming nothing closes the batch the account opened last: GBP's.
+	closed = env.MustPost(tok, "/batches", `{"account_name":"transaction_processing"}`)
+	if closed["id"] != gbpBatch || closed["amount"] != "1300" || closed["transaction_count"] != 1.0 {
+		t.Errorf("the close naming nothing: %v", closed)
+	}
+	nothing := apitest.Err(400, "MANDATORY_DATA_MISSING", "40223", "Request expects the batch_id")
+	if got := env.Do("POST", "/batches", apitest.APIHeader(tok), `{"account_name":"transaction_processing"}`).GPError(t); got != nothing {
+		t.Errorf("nothing open: %+v", got)
+	}
+}
+
+// A database file written before batches were kept per currency names an account's
+// open batch by merchant and account only: a payment in that batch's currency still
+// joins it, one in another currency opens its own, and a close naming the batch's
+// currency closes it.
+func TestOpenBatchOfAnOlderFile(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	gbp := env.MustCharge(tok, inCurrency(apitest.SaleBody("1300", "AUTO", apitest.ManualCard), "GBP"))
+	merchant, account := gbp["merchant_id"].(string), gbp["account_id"].(string)
+	older := sandbox.Batch{
+		ID: "BAT_9000001", Holder: sandbox.Holder{MerchantID: merchant, AccountID: account, AccountName: "transaction_processing"},
+		Status: sandbox.BatchStatusOpen, Currency: "USD", Country: "US", TimeCreated: env.Clock.Now(), Amount: "0",
+	}
+	if err := env.DB.Update(func(tx sandbox.Tx) error {
+		if err := tx.PutBatch(older); err != nil {
+			return err
+		}
+		return tx.PutMeta("open_batch:"+merchant+":"+account, older.ID) // the layout before
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if usd := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard)); usd["batch_id"] != older.ID {
+		t.Errorf("a USD sale joined %v, want the older file's open batch %s", usd["batch_id"], older.ID)
+	}
+	if eur := env.MustCharge(tok, inCurrency(apitest.SaleBody("700", "AUTO", apitest.ManualCard), "EUR")); eur["batch_id"] == older.ID || eur["batch_id"] == gbp["batch_id"] {
+		t.Errorf("a EUR sale joined %v", eur["batch_id"])
+	}
+	closed := env.MustPost(tok, "/batches", `{"account_name":"transaction_processing","currency":"USD"}`)
+	if closed["id"] != older.ID || closed["amount"] != "1000" || closed["transaction_count"] != 1.0 {
+		t.Errorf("the USD close: %v", closed)
+	}
+	if next := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard)); next["batch_id"] == older.ID {
+		t.Errorf("a USD sale after the close joined the closed batch %v", next["batch_id"])
+	}
+}
+
+// inCurrency is body with its currency changed from USD to currency.
+func inCurrency(body, currency string) string {
+	return strings.Replace(body, `"currency":"USD"`, `"currency":"`+currency+`"`, 1)
+}
+
 // A transaction is in a closed batch however it got there: by the close, by a
 // fixture line naming a batch another line closes, or seeded into a closed batch.
 // Each is refused an adjustment as GP refuses one after the close.
