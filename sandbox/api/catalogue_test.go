@@ -105,6 +105,22 @@ func TestErrorCatalogue(t *testing.T) {
 	}
 }
 
+// A 405 names in Allow the methods its path takes, the sandbox's own paths too.
+func TestMethodNotAllowedNamesTheAllowed(t *testing.T) {
+	env := mustSandbox(t)
+	for _, tc := range []struct{ method, path, allow string }{
+		{"GET", "/accesstoken", "POST"},
+		{"PUT", "/batches", "POST"},
+		{"DELETE", "/transactions/" + apitest.CapturedOne, "GET"},
+		{"POST", "/_sandbox/health", "GET"},
+	} {
+		r := env.Do(tc.method, tc.path, nil, "")
+		if r.Status != 405 || r.Header.Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d, Allow %q, want 405 and %q", tc.method, tc.path, r.Status, r.Header.Get("Allow"), tc.allow)
+		}
+	}
+}
+
 // A token known but past its life answers 40002; the clock is the sandbox's.
 func TestExpiredToken(t *testing.T) {
 	env := mustSandbox(t)

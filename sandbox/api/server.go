@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -53,8 +54,26 @@ func NewServer(cfg Config) *Server {
 func NewRouter() *mux.Router {
 	r := mux.NewRouter().SkipClean(true).UseEncodedPath()
 	r.NotFoundHandler = web.NotFound
-	r.MethodNotAllowedHandler = web.MethodNotAllowed
+	r.MethodNotAllowedHandler = allowing(r, web.MethodNotAllowed)
 	return r
+}
+
+// allowing answers a method the path does not take with next, after naming in Allow
+// the methods it does take, as HTTP asks of every 405 (RFC 9110, section 15.5.6).
+func allowing(router *mux.Router, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var allowed []string
+		for _, method := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			probe := r.Clone(r.Context())
+			probe.Method = method
+			var match mux.RouteMatch
+			if router.Match(probe, &match) && match.MatchErr == nil {
+				allowed = append(allowed, method)
+			}
+		}
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		next.ServeHTTP(w, r)
+	})
 }
 
 // pathVars returns the path variables of the route that matched r, unescaped: the
