@@ -218,13 +218,13 @@ func (s *Service) terminalAnswer(tx Tx, c Caller, dev *Device, d *DeviceRequest,
 	var err error
 	switch u.Command {
 	case "EODProcessing":
-		return s.endOfDay(tx, c, dev, now)
+		return s.endOfDay(tx, c, dev, d, now)
 	case "GetLastEOD":
 		return lastEndOfDay(tx, dev)
 	case "GetBatchReport", "GetBatchDetails":
-		return batchReport(tx, dev, u)
+		return batchReport(tx, dev, d)
 	case "AvailableBatches", "FindBatches":
-		return availableBatches(tx, dev)
+		return availableBatches(tx, dev, d)
 	case "GetOpenTabDetails":
 		return openTabs(tx, dev)
 	case "BalanceInquiry", "StartCardTransaction":
@@ -450,10 +450,18 @@ func acquisition(entryMode string) string {
 	return "Manual"
 }
 
-// endOfDay closes the open batch of the terminal's account, as a batch close does.
-func (s *Service) endOfDay(tx Tx, c Caller, dev *Device, now time.Time) (UPAResponse, error) {
-	id, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID, ChannelCP))
-	if err != nil && !errors.Is(err, ErrNotFound) {
+// terminalOpenBatch returns the id of the open batch a terminal's command acts on,
+// "" when there is none: its account's, of the command's country and currency, which
+// the terminal's sales are in.
+func terminalOpenBatch(tx Tx, dev *Device, d *DeviceRequest) (string, error) {
+	id, _, err := configOpenBatch(tx, dev.MerchantID, dev.AccountID, ChannelCP, d.Country, d.Currency)
+	return id, err
+}
+
+// endOfDay closes the terminal's open batch, as a batch close does.
+func (s *Service) endOfDay(tx Tx, c Caller, dev *Device, d *DeviceRequest, now time.Time) (UPAResponse, error) {
+	id, err := terminalOpenBatch(tx, dev, d)
+	if err != nil {
 		return UPAResponse{}, err
 	}
 	r := UPAResponse{Result: "Success"}
@@ -480,15 +488,16 @@ func (s *Service) endOfDay(tx Tx, c Caller, dev *Device, now time.Time) (UPAResp
 }
 
 // batchReport reports a batch, GetBatchDetails with each of its transactions: the
-// batch asked for by number, else the open one, else the terminal's last closed one.
-func batchReport(tx Tx, dev *Device, u UPACommand) (UPAResponse, error) {
+// batch asked for by number, else the terminal's open one, else its last closed one.
+func batchReport(tx Tx, dev *Device, d *DeviceRequest) (UPAResponse, error) {
+	u := d.Command
 	id := ""
 	if u.Batch != "" {
 		id = "BAT_" + u.Batch
-	} else if open, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID, ChannelCP)); err == nil && open != "" {
-		id = open
+	} else if open, err := terminalOpenBatch(tx, dev, d); err != nil {
+		return UPAResponse{}, err
 	} else {
-		id = dev.LastBatchID
+		id = orDefault(open, dev.LastBatchID)
 	}
 	b, err := tx.Batch(id)
 	if errors.Is(err, ErrNotFound) || id == "" || (err == nil && (b.MerchantID != dev.MerchantID)) {

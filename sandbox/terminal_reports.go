@@ -211,11 +211,11 @@ func lastEndOfDay(tx Tx, dev *Device) (UPAResponse, error) {
 	return r, nil
 }
 
-// availableBatches lists the batches the terminal knows: its account's open batch
-// and the last one its end of day closed [SB].
-func availableBatches(tx Tx, dev *Device) (UPAResponse, error) {
-	open, err := tx.Meta(openBatchMeta(dev.MerchantID, dev.AccountID, ChannelCP))
-	if err != nil && !errors.Is(err, ErrNotFound) {
+// availableBatches lists the batches the terminal knows: its open batch and the last
+// one its end of day closed [SB].
+func availableBatches(tx Tx, dev *Device, d *DeviceRequest) (UPAResponse, error) {
+	open, err := terminalOpenBatch(tx, dev, d)
+	if err != nil {
 		return UPAResponse{}, err
 	}
 	rep := &UPAReport{Batches: []string{}}

@@ -172,6 +172,30 @@ func TestDeviceOtherCommands(t *testing.T) {
 	}
 }
 
+// A terminal's end of day closes its own batch, of its commands' currency, even when
+// its account opened a batch in another currency since; its reports read that batch.
+func TestEndOfDayClosesTheTerminalsCurrency(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	sale := env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)
+	terminalBatch := "BAT_" + apitest.Dig(sale, "response.data.host.batchId").(string)
+	eur := env.MustCharge(tok, inCurrency(apitest.SaleBody("4600", "AUTO", apitest.ManualCard), "EUR"))
+	if eur["batch_id"] == terminalBatch {
+		t.Fatalf("the EUR sale joined the terminal's USD batch %s", terminalBatch)
+	}
+	report := env.MIC(tok, "GetBatchReport", "")
+	if got := apitest.Dig(report, "response.data.batchRecord.batchId"); "BAT_"+fmt.Sprint(got) != terminalBatch {
+		t.Errorf("the batch report read batch %v, want the terminal's %s", got, terminalBatch)
+	}
+	eod := env.MIC(tok, "EODProcessing", "")
+	if got := apitest.Dig(eod, "response.data.host.batchId"); "BAT_"+fmt.Sprint(got) != terminalBatch || apitest.Dig(eod, "response.data.batchRecord.totalAmount") != "10.00" {
+		t.Errorf("end of day: batch %v, total %v; want %s, 10.00", got, apitest.Dig(eod, "response.data.batchRecord.totalAmount"), terminalBatch)
+	}
+	if got := env.mustGet(tok, "/batches/"+eur["batch_id"].(string)); got["status"] != "OPEN" || got["amount"] != "4600" {
+		t.Errorf("the EUR batch after the end of day: %v %v", got["status"], got["amount"])
+	}
+}
+
 func TestDeviceErrors(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")

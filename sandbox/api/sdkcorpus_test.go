@@ -257,11 +257,18 @@ const layoutDevice = "DEV_00000000000000000000000000000004"
 // reports and the linked commands act on), the debug level a GetDebugLevel entry's test set
 // before it, and the INITIATED mode the Node SDK's tests expect; then the command a
 // {{device_request_id}} names, as its SDK test sent it first (an authorization for a
-// completion, a sale otherwise).
+// completion, a sale otherwise). The day is in the entry's country and currency, as
+// its SDK test's is: a terminal's batch is its account's in those.
 func setUpDeviceEntry(env *sandboxEnv, token string, e corpusEntry, op string, vars map[string]string) {
+	config := struct{ Country, Currency string }{"US", "USD"}
+	if err := json.Unmarshal(e.Body, &config); err != nil {
+		env.T.Fatalf("the entry's body: %v", err)
+	}
 	mic := func(command, data string) map[string]any {
 		env.T.Helper()
-		return mustCorpusStatus(env, "POST", "/devices", token, apitest.MICBody(command, data), 200)
+		body := strings.Replace(apitest.MICBody(command, data), `"country":"US","currency":"USD"`,
+			`"country":"`+config.Country+`","currency":"`+config.Currency+`"`, 1)
+		return mustCorpusStatus(env, "POST", "/devices", token, body, 200)
 	}
 	sale := mic("Sale", `{"transaction":{"baseAmount":"12.02"}}`) // 0001, which the .NET tests name: no authorization
 	vars["tran_no"] = apitest.Dig(sale, "response.data.host.tranNo").(string)
