@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -63,8 +62,8 @@ type BrandTotals struct {
 
 // Net is what the totals settle: sales less refunds.
 func (t BatchTotals) Net() string {
-	n := amountInt(t.Sales.Amount)
-	return n.Sub(n, amountInt(t.Refunds.Amount)).String()
+	n := bigAmount(t.Sales.Amount)
+	return n.Sub(n, bigAmount(t.Refunds.Amount)).String()
 }
 
 // Transactions is how many transactions the totals hold.
@@ -77,26 +76,14 @@ func zeroTotals() BatchTotals {
 
 // add counts a captured transaction in the totals.
 func (t *BatchTotals) add(tr Transaction) {
-	amount := amountInt(tr.Amount)
 	if tr.Type == TypeRefund {
 		t.Refunds.Count++
-		t.Refunds.Amount = amount.Add(amount, amountInt(t.Refunds.Amount)).String()
+		t.Refunds.Amount = add(tr.SettledAmount(), t.Refunds.Amount)
 		return
 	}
-	tip := amountInt(tr.GratuityAmount)
-	t.GratuityAmount = new(big.Int).Add(tip, amountInt(t.GratuityAmount)).String()
-	amount.Add(amount, tip)
+	t.GratuityAmount = add(tr.GratuityAmount, t.GratuityAmount)
 	t.Sales.Count++
-	t.Sales.Amount = amount.Add(amount, amountInt(t.Sales.Amount)).String()
-}
-
-// amountInt reads an amount in minor units; anything else reads as zero.
-func amountInt(s string) *big.Int {
-	n, ok := new(big.Int).SetString(NormalizeAmount(s), 10)
-	if !ok {
-		return new(big.Int)
-	}
-	return n
+	t.Sales.Amount = add(tr.SettledAmount(), t.Sales.Amount)
 }
 
 // batchIDPattern is what GP takes for a batch id: letters, digits and underscores

@@ -384,6 +384,7 @@ func amountOr(asked, dflt string) string {
 
 func isZero(amount string) bool { return NormalizeAmount(amount) == "0" }
 
+// bigAmount reads an amount in minor units; anything else reads as zero.
 func bigAmount(s string) *big.Int {
 	n, ok := new(big.Int).SetString(NormalizeAmount(s), 10)
 	if !ok {

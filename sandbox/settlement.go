@@ -94,16 +94,16 @@ func (d Deposit) merchant() string { return d.MerchantID }
 // Amount is what the deposit pays: sales less refunds, fees, discounts and
 // chargebacks, plus the chargebacks reversed. FundingType says which way it goes.
 func (d Deposit) Amount() string {
-	n := amountInt(d.Sales.Amount)
+	n := bigAmount(d.Sales.Amount)
 	for _, less := range []string{d.Refunds.Amount, d.Fees, d.Discounts.Amount, d.Chargebacks.Amount} {
-		n.Sub(n, amountInt(less))
+		n.Sub(n, bigAmount(less))
 	}
-	return n.Add(n, amountInt(d.Reversals.Amount)).String()
+	return n.Add(n, bigAmount(d.Reversals.Amount)).String()
 }
 
 // FundingType is CREDIT when the deposit pays the merchant, DEBIT when it takes.
 func (d Deposit) FundingType() string {
-	if amountInt(d.Amount()).Sign() < 0 {
+	if bigAmount(d.Amount()).Sign() < 0 {
 		return "DEBIT"
 	}
 	return "CREDIT"
@@ -191,7 +191,7 @@ func (s *Service) fundBatch(tx Tx, b *Batch, members []Transaction, at time.Time
 		if t.Type == TypeRefund {
 			addCount(&d.Refunds, t.Amount)
 		} else {
-			addCount(&d.Sales, amountInt(t.Amount).Add(amountInt(t.Amount), amountInt(t.GratuityAmount)).String())
+			addCount(&d.Sales, t.SettledAmount())
 		}
 	}
 	if err := tx.PutDeposit(d); err != nil {
@@ -207,7 +207,7 @@ func (s *Service) fundBatch(tx Tx, b *Batch, members []Transaction, at time.Time
 
 func addCount(t *Totals, amount string) {
 	t.Count++
-	t.Amount = new(big.Int).Add(amountInt(t.Amount), amountInt(amount)).String()
+	t.Amount = new(big.Int).Add(bigAmount(t.Amount), bigAmount(amount)).String()
 }
 
 // ARNOf is the acquirer reference number of a settled transaction: 23 digits drawn

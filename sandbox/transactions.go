@@ -427,6 +427,16 @@ func (t Transaction) Listed() bool {
 	return t.Status != StatusVerified && t.Status != StatusNotVerified
 }
 
+// SettledAmount is what a batch close settles of t, in minor units: a refund's
+// amount, or a payment's with its tip. Batch totals, deposits and the settlement
+// report's rows count it, so that the rows add up to their deposit [SB].
+func (t Transaction) SettledAmount() string {
+	if t.Type == TypeRefund {
+		return NormalizeAmount(t.Amount)
+	}
+	return add(t.Amount, t.GratuityAmount)
+}
+
 // withCardMembersMasked is t with each of its card members as the sandbox keeps
 // them, for a transaction built whole outside a card request (a fixture, an admin
 // seed, a Go test's record): its EMV data masked as carddata.MaskEMV does, the

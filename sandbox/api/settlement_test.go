@@ -17,6 +17,40 @@ const disputeCard = `{"number":"4000000000000259","expiry_month":"12","expiry_ye
 // Follows: Node ReportingSettlementTransactions.test "filter by Deposit Reference",
 // ReportingDeposits.test "report deposit detail", ReportingDisputes.test
 // "report settlement dispute detail".
+// The settlement report's rows add up to their deposit: a tipped sale's row is its
+// amount with the tip, a refund's its amount, as the deposit and the batch count them.
+func TestSettlementRowsAddUpToTheDeposit(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	sale := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard))
+	env.MustPost(tok, "/transactions/"+sale["id"].(string)+"/adjustment", `{"gratuity_amount":"200"}`)
+	other := env.MustCharge(tok, apitest.SaleBody("700", "AUTO", apitest.ManualCard))
+	env.MustPost(tok, "/transactions/"+other["id"].(string)+"/refund", `{"amount":"300"}`)
+	closed := env.MustPost(tok, "/batches/"+sale["batch_id"].(string), "")
+	if closed["amount"] != "1600" {
+		t.Errorf("batch amount %v, want 1000+200+700-300", closed["amount"])
+	}
+	env.MustAdmin("POST", "/_sandbox/clock", `{"advance":"24h"}`)
+	tok = env.PartnerToken()
+	rows := env.mustGet(tok, "/settlement/transactions?page_size=10&from_batch_time_created=2021-03-22")
+	amounts := map[string]string{}
+	depositID := ""
+	for _, r := range rows["transactions"].([]any) {
+		row := r.(map[string]any)
+		amounts[row["type"].(string)+" "+row["amount"].(string)] = row["deposit_id"].(string)
+		depositID = row["deposit_id"].(string)
+	}
+	for _, want := range []string{"SALE 1200", "SALE 700", "REFUND 300"} {
+		if amounts[want] != depositID {
+			t.Errorf("no row %q in deposit %s: %v", want, depositID, amounts)
+		}
+	}
+	if dep := env.mustGet(tok, "/settlement/deposits/"+depositID); dep["amount"] != "1600" || apitest.Dig(dep, "sales.amount") != "1900" || apitest.Dig(dep, "refunds.amount") != "300" {
+		t.Errorf("deposit %v %v %v, want 1600: sales 1900, refunds 300", dep["amount"], apitest.Dig(dep, "sales.amount"), apitest.Dig(dep, "refunds.amount"))
+	}
+}
+
 func TestBatchCloseMakesDepositNextDay(t *testing.T) {
 	t.Parallel()
 	env := mustSandbox(t)

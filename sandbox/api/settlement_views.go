@@ -44,7 +44,8 @@ type settlementListView struct {
 }
 
 // settledSummaryView is a transaction of the settlement report: the list's summary
-// with its deposit, batch time, ARN and merchant, its status its funding's.
+// with its deposit, batch time, ARN and merchant, its status its funding's and its
+// amount what was settled, a sale's tip included.
 type settledSummaryView struct {
 	transactionSummaryView
 	DepositID          string             `json:"deposit_id"`
@@ -73,7 +74,7 @@ func newSettlementListView(p sandbox.SettlementPage) settlementListView {
 	}
 	for _, r := range p.Transactions {
 		summary := newTransactionSummaryView(r.Transaction)
-		summary.Status = r.Deposit.Status
+		summary.Status, summary.Amount = r.Deposit.Status, r.Transaction.SettledAmount()
 		v.Transactions = append(v.Transactions, settledSummaryView{
 			transactionSummaryView: summary,
 			DepositID:              r.Deposit.ID, DepositStatus: r.Deposit.Status, DepositTimeCreated: formatDay(r.Deposit.TimeCreated),
