@@ -248,6 +248,12 @@ func DamagedSnapshot(name string, offset int64) *Error {
 		fmt.Sprintf("Snapshot %s is damaged at byte %d and was not restored: delete it or save it again", name, offset))
 }
 
+// FixturesUnreadable: a reset found the fixture files it reseeds from in error
+// (problem names the file, line and column); nothing was reset (admin API) [SB].
+func FixturesUnreadable(problem string) *Error {
+	return newError(CodeSystemError, "50000", "the fixtures do not load, so nothing was reset: "+carddata.Mask(problem))
+}
+
 // ForeignSnapshot: a file under a snapshot's name that the sandbox did not write;
 // it is refused whole (admin API, --snapshot) [SB].
 func ForeignSnapshot(name string) *Error {

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net"
 	"net/http"
@@ -144,7 +143,7 @@ func (s *Server) adminReset(r *http.Request) (any, error) {
 	if s.fixtures != nil {
 		var err error
 		if fx, err = s.fixtures(); err != nil {
-			return nil, fmt.Errorf("reset: read fixtures: %w", err)
+			return nil, sandbox.FixturesUnreadable(err.Error())
 		}
 	}
 	if err := s.svc.Reset(fx); err != nil {

@@ -155,6 +155,45 @@ func TestResetRestartsScenarioSequences(t *testing.T) {
 	}
 }
 
+// A restart over a seeded database does not read the fixture files; a reset does,
+// and one in error is refused naming the file, with nothing reset.
+func TestResetRefusesFixturesInError(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "s.db")
+	entries, err := fixtures.FS.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if data, err := fixtures.FS.ReadFile(e.Name()); err == nil && strings.HasSuffix(e.Name(), ".yaml") {
+			if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	first, err := app.Open(app.Config{DB: db, Fixtures: app.Files{Dir: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	if err := os.WriteFile(filepath.Join(dir, "zz-broken.yaml"), []byte("transactions:\n  - id: TRN_Broken\n    amount: 4242\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := mustOpen(t, app.Config{DB: db, Fixtures: app.Files{Dir: dir}})
+	srv := httptest.NewServer(a.Handler())
+	defer srv.Close()
+	tok := mustToken(t, srv.URL)
+	if status, body := mustCall(t, srv.URL, "POST", "/transactions/"+fixtures.CapturedSale+"/adjustment", tok, `{"gratuity_amount":"123"}`); status != 200 {
+		t.Fatalf("adjustment: %d %s", status, body)
+	}
+	status, body := mustCall(t, srv.URL, "POST", "/_sandbox/reset", "", "")
+	if status != 500 || !strings.Contains(body, `"SYSTEM_ERROR"`) || !strings.Contains(body, "zz-broken.yaml:3:") || !strings.Contains(body, "nothing was reset") {
+		t.Errorf("reset: %d %s, want 500 naming zz-broken.yaml:3", status, body)
+	}
+	if _, body := mustCall(t, srv.URL, "GET", "/_sandbox/transactions/"+fixtures.CapturedSale, "", ""); !strings.Contains(body, `"gratuity_amount":"123"`) {
+		t.Errorf("after the refused reset, the adjustment is gone: %s", body)
+	}
+}
+
 func TestValidate(t *testing.T) {
 	v := app.Validate(app.Config{})
 	if len(v.Problems) != 0 || v.Scenarios == 0 || v.Apps == 0 || v.Merchants == 0 || v.Transactions == 0 {
