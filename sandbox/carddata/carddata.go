@@ -451,7 +451,7 @@ func classifyKey(name, parent []byte) keyClass {
 	case (k == "from" || k == "to") && isEMVKey(normalizedParent(parent)):
 		// A change of the card's tag, as the adjustment history records it.
 		return keyEMV
-	case k == "id", strings.HasSuffix(k, "id"), strings.Contains(k, "reference"), strings.HasSuffix(k, "url"):
+	case k == "id", strings.HasSuffix(k, "id"), strings.Contains(k, "reference"), k == "arn", strings.HasSuffix(k, "url"):
 		return keyIdentifier
 	}
 	return keyPlain
@@ -530,9 +530,10 @@ func maskValueAs(class keyClass, v string) string {
 // its name: a card number keeps its first six and last four digits, a secret (CVV,
 // PIN block, track, credentials) is [REDACTED], EMV data is masked as MaskEMV does;
 // an id, a reference or a URL (a name that is or ends in id, that holds reference,
-// that ends in url, in any case and with any separators) is shown as sent, as the
-// API echoes it, a numeric reference that passes the Luhn check included; every
-// other value is free text, masked as Mask does. Track data is redacted wherever it
+// that is arn, an acquirer reference number, that ends in url, in any case and with
+// any separators) is shown as sent, as the API echoes it, a numeric reference that
+// passes the Luhn check included; every other value is free text, masked as Mask
+// does. Track data is redacted wherever it
 // is. A body that was valid JSON stays valid JSON, with the same layout.
 func MaskJSON(raw []byte) []byte { return maskJSON(raw, true) }
 

@@ -120,6 +120,8 @@ func TestMaskJSON(t *testing.T) {
 			`{"reference":"2024120500012345","description":"426397******5262"}`},
 		{"references and ids by any spelling", `{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"4263970000005262"}`,
 			`{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"4263970000005262"}`},
+		{"an acquirer reference number is a reference", `{"card":{"arn":"74537604221431003881865"},"ARN":"4263970000005262"}`,
+			`{"card":{"arn":"74537604221431003881865"},"ARN":"4263970000005262"}`},
 		{"status URL", `{"notifications":{"status_url":"https://example.com/4263970000005262"}}`, `{"notifications":{"status_url":"https://example.com/4263970000005262"}}`},
 		{"a reference holds no card member", `{"reference":{"card":{"number":"4263970000005262"}}}`, `{"reference":{"card":{"number":"426397******5262"}}}`},
 		{"track data in a reference", `{"reference":";4263970000005262=25121010000000000?"}`, `{"reference":"[REDACTED]"}`},
