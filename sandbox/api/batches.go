@@ -41,7 +41,7 @@ var closeOpenBatch = operation{
 type closeOpenBatchBody struct {
 	accountBody
 	Channel        string   `json:"channel" gp:"enum=CP|CNP"`
-	Currency       string   `json:"currency" gp:"min=3,max=3"`
+	Currency       string   `json:"currency" gp:"currency"`
 	Country        string   `json:"country" gp:"min=2,max=2"`
 	PaymentMethods []string `json:"payment_methods" gp:"max=10"` // e.g. CARD: not judged [SB]
 }

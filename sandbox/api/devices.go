@@ -41,7 +41,7 @@ type deviceBody struct {
 	AccountName string `json:"account_name" gp:"max=100"`
 	Channel     string `json:"channel" gp:"required,enum=CP"`
 	Country     string `json:"country" gp:"min=2,max=2"`
-	Currency    string `json:"currency" gp:"min=3,max=3"`
+	Currency    string `json:"currency" gp:"currency"`
 	Reference   scalar `json:"reference" gp:"or-number,max=100"`
 	Request     struct {
 		Message string `json:"message" gp:"required,enum=MSG"`

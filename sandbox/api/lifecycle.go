@@ -105,14 +105,14 @@ func (b wholeAmountBody) fill(req *sandbox.LifecycleRequest) error { return amou
 
 type refundBody struct {
 	amountBody
-	Currency string `json:"currency" gp:"max=3"`
+	Currency string `json:"currency" gp:"currency"`
 	currencyConversionBody
 	Description web.Ignored `json:"description"` // .NET
 }
 
 type reversalBody struct {
 	wholeAmountBody
-	Currency string `json:"currency" gp:"max=3"`
+	Currency string `json:"currency" gp:"currency"`
 	currencyConversionBody
 }
 
@@ -124,7 +124,7 @@ type reauthorizationBody struct {
 // incrementalBody is an incremental authorization: its lodging data from every SDK.
 type incrementalBody struct {
 	Amount   string       `json:"amount" gp:"digits,max=50"`
-	Currency string       `json:"currency" gp:"max=3"`
+	Currency string       `json:"currency" gp:"currency"`
 	Lodging  *lodgingBody `json:"lodging"`
 }
 

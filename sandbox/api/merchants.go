@@ -37,7 +37,7 @@ type merchantBody struct {
 	DBA               string `json:"dba" gp:"max=255"`
 	CategoryCode      string `json:"merchant_category_code" gp:"or-number,max=4"` // Java writes a number
 	Website           string `json:"website" gp:"max=255"`
-	Currency          string `json:"currency" gp:"min=3,max=3"`
+	Currency          string `json:"currency" gp:"currency"`
 	TaxIDReference    string `json:"tax_id_reference" gp:"max=50"`
 	NotificationEmail string `json:"notification_email" gp:"max=255"`
 	Status            string `json:"status" gp:"enum=ACTIVE|INACTIVE|UNDER_REVIEW|DECLINED"`

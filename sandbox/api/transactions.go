@@ -51,7 +51,7 @@ type transactionBody struct {
 	CaptureMode       string `json:"capture_mode" gp:"enum=AUTO|LATER|MULTIPLE"`
 	AuthorizationMode string `json:"authorization_mode" gp:"enum=PARTIAL|WHOLE"`
 	Amount            string `json:"amount" gp:"required,digits,max=50"`
-	Currency          string `json:"currency" gp:"required,min=3,max=3"`
+	Currency          string `json:"currency" gp:"required,currency"`
 	Country           string `json:"country" gp:"min=2,max=2"`
 	Reference         string `json:"reference" gp:"max=100"`
 	Description       string `json:"description" gp:"max=255"`
@@ -94,7 +94,7 @@ type extraAmountsBody struct {
 type verificationBody struct {
 	accountBody
 	Channel         string            `json:"channel" gp:"required,enum=CP|CNP"`
-	Currency        string            `json:"currency" gp:"required,min=3,max=3"`
+	Currency        string            `json:"currency" gp:"required,currency"`
 	Country         string            `json:"country" gp:"min=2,max=2"`
 	Reference       string            `json:"reference" gp:"max=100"`
 	PaymentMethod   paymentMethodBody `json:"payment_method" gp:"required"`

@@ -22,6 +22,7 @@ import (
 //	                  array's length (each string in an array is 1..255 characters)
 //	digits, hex, url  a string of decimal digits, an even-length hex string, an
 //	                  absolute http(s) URL (bad: 40090); plain text otherwise
+//	currency          three capital letters, an ISO 4217 code's shape (sandbox.CurrencyProblem)
 //	enum=A|B|C        a string, or each string of an array, from the list
 //	or-number         a string that may come as a JSON number, kept as written
 //	or-string         an integer that may come as a string of digits
@@ -60,15 +61,16 @@ type member struct {
 type kind uint8
 
 const (
-	kText   kind = iota // any text without control characters
-	kDigits             // a string of decimal digits (amounts, card numbers)
-	kHex                // an even-length hex string (EMV TLV data)
-	kEnum               // a string from enum
-	kURL                // an absolute http(s) URL: malformed is 40090
-	kScalar             // a string or a JSON number, kept as written
-	kInt                // a JSON integer
-	kCount              // a JSON integer or a string of digits
-	kBool               // true or false
+	kText     kind = iota // any text without control characters
+	kDigits               // a string of decimal digits (amounts, card numbers)
+	kHex                  // an even-length hex string (EMV TLV data)
+	kEnum                 // a string from enum
+	kURL                  // an absolute http(s) URL: malformed is 40090
+	kCurrency             // three capital letters, an ISO 4217 code's shape
+	kScalar               // a string or a JSON number, kept as written
+	kInt                  // a JSON integer
+	kCount                // a JSON integer or a string of digits
+	kBool                 // true or false
 	kObject
 	kArray
 	kAny // any JSON value, accepted and not used
@@ -296,6 +298,8 @@ func (m *member) text(v any) (string, error) {
 		ok = len(s)%2 == 0 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
 	case kEnum:
 		ok = slices.Contains(m.enum, s)
+	case kCurrency:
+		ok = sandbox.CurrencyProblem(s) == "" || s == "" && m.min == 0
 	case kURL:
 		if !absoluteHTTPURL(s) {
 			return "", sandbox.InvalidURLField(m.path)
@@ -372,7 +376,7 @@ func newMember(t reflect.Type, name, path, tag string) (member, error) {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		err = r.only("required", "min", "max", "digits", "hex", "url", "enum", "or-number")
+		err = r.only("required", "min", "max", "digits", "hex", "url", "currency", "enum", "or-number")
 		m.kind, m.enum = r.stringKind(), r.enum
 		if !r.has["min"] {
 			m.min = 1
@@ -446,7 +450,7 @@ func parseRules(tag string) (rules, error) {
 		name, value, hasValue := strings.Cut(rule, "=")
 		var err error
 		switch name {
-		case "required", "digits", "hex", "url", "or-number", "or-string", "or-id", "or-one":
+		case "required", "digits", "hex", "url", "currency", "or-number", "or-string", "or-id", "or-one":
 			if hasValue {
 				err = fmt.Errorf("rule %q takes no value", name)
 			}
@@ -477,13 +481,13 @@ func parseRules(tag string) (rules, error) {
 		r.has[name] = true
 	}
 	forms := 0
-	for _, form := range []string{"digits", "hex", "url", "enum", "or-number"} {
+	for _, form := range []string{"digits", "hex", "url", "currency", "enum", "or-number"} {
 		if r.has[form] {
 			forms++
 		}
 	}
 	if forms > 1 {
-		return r, fmt.Errorf("more than one of digits, hex, url, enum, or-number")
+		return r, fmt.Errorf("more than one of digits, hex, url, currency, enum, or-number")
 	}
 	return r, nil
 }
@@ -507,6 +511,8 @@ func (r rules) stringKind() kind {
 		return kHex
 	case r.has["url"]:
 		return kURL
+	case r.has["currency"]:
+		return kCurrency
 	case r.has["enum"]:
 		return kEnum
 	case r.has["or-number"]:

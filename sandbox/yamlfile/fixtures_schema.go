@@ -208,7 +208,10 @@ func (s gpTime) time() (time.Time, bool) {
 type currency string
 
 func (s currency) check() string {
-	return upperLetters(string(s), 3, "an ISO 4217 currency code like USD")
+	if problem := sandbox.CurrencyProblem(string(s)); problem != "" {
+		return fmt.Sprintf("%s, got %q", problem, carddata.Excerpt(string(s)))
+	}
+	return ""
 }
 
 // country is an ISO 3166 alpha-2 code such as US.

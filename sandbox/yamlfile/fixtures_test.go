@@ -270,7 +270,7 @@ func TestLoadFixturesProblems(t *testing.T) {
 			"t.yaml", strings.Replace(strings.Replace(sale("status: captured"), "SALE", "PURCHASE", 1), "USD", "usd", 1)+"    country: USA\n"), []string{
 			`t.yaml:5:11: transactions[0].type: must be one of SALE, REFUND, got "PURCHASE"`,
 			`t.yaml:6:13: transactions[0].status: must be one of CAPTURED, PREAUTHORIZED, DECLINED, REVERSED, got "captured"`,
-			`t.yaml:8:15: transactions[0].currency: must be an ISO 4217 currency code like USD (3 upper-case letters), got "usd"`,
+			`t.yaml:8:15: transactions[0].currency: must be an ISO 4217 currency code in capitals, like USD, got "usd"`,
 			`t.yaml:10:5: transactions[0]: duplicate key "country" (first at line 9)`,
 		}},
 		{"bad ids", files("m.yaml", merchantOne, "a.yaml", `apps:
