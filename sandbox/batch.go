@@ -478,7 +478,7 @@ func (s *Service) visibleBatch(tx Tx, c Caller, merchantID, id string) (Batch, e
 // open one as it stands (closed first if its merchant's close time has passed).
 func (s *Service) GetBatch(c Caller, merchantID, id string) (Batch, error) {
 	var b Batch
-	err := s.store.Update(func(tx Tx) error {
+	err := s.update(c.Rehearsal, func(tx Tx) error {
 		var err error
 		if b, err = s.visibleBatch(tx, c, merchantID, id); err != nil {
 			return err

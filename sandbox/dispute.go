@@ -332,7 +332,7 @@ func (s *Service) wakeNotifier(err error) {
 // GetDispute reads one dispute: GP's 40073 for any the caller cannot see.
 func (s *Service) GetDispute(c Caller, merchantID, id string) (Dispute, error) {
 	var d Dispute
-	err := s.store.Update(func(tx Tx) error {
+	err := s.update(c.Rehearsal, func(tx Tx) error {
 		var err error
 		d, err = s.currentDispute(tx, c, merchantID, id, func(string) *Error { return NotFoundDispute() })
 		return err
@@ -346,7 +346,7 @@ func (s *Service) GetDispute(c Caller, merchantID, id string) (Dispute, error) {
 func (s *Service) GetSettlementDispute(c Caller, merchantID, id, path string) (Dispute, error) {
 	var d Dispute
 	unknown := func(id string) *Error { return NotFoundSettlementDispute(id, path) }
-	err := s.store.Update(func(tx Tx) error {
+	err := s.update(c.Rehearsal, func(tx Tx) error {
 		var err error
 		if d, err = s.currentDispute(tx, c, merchantID, id, unknown); err != nil {
 			return err
@@ -499,7 +499,7 @@ func (q DisputeQuery) matches(d Dispute, now time.Time) bool {
 func (s *Service) ListDisputes(c Caller, q DisputeQuery) (DisputePage, error) {
 	page := DisputePage{Query: q}
 	var all []Dispute
-	err := s.store.Update(func(tx Tx) error {
+	err := s.update(c.Rehearsal, func(tx Tx) error {
 		var err error
 		if page.Merchant, page.Account, err = listingContext(tx, c, q.MerchantID); err != nil {
 			return err

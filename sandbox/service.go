@@ -59,6 +59,10 @@ type Caller struct {
 	Token   Token
 	App     App
 	Request CallRequest // what the request carried, for its action record
+	// Rehearsal runs an action's every check and write, then rolls the writes back
+	// and answers ErrRehearsed: a scenario scripting an error in its place asks
+	// whether GP would have refused the request first (A25).
+	Rehearsal bool
 }
 
 // Sees reports whether the caller may see a record of merchant owner when asked through
@@ -215,8 +219,26 @@ func (s *Service) Authorize(c Caller, op Operation) error {
 // the domain never deals in wire shapes.
 func execute[T any](s *Service, c Caller, idem Idempotency, kind string, action func(tx Tx, now time.Time) (string, T, error)) (T, bool, error) {
 	run := &execution[T]{s: s, caller: c, appID: c.App.ID, idem: idem, kind: kind, action: action}
-	err := s.store.Update(run.update)
+	err := s.update(c.Rehearsal, run.update)
 	return run.value, run.replayed, err
+}
+
+// ErrRehearsed is what a rehearsed action answers when it would have succeeded: its
+// writes were rolled back (Caller.Rehearsal).
+var ErrRehearsed = errors.New("rehearsed: every check passed, nothing written")
+
+// update runs fn in one store transaction; in a rehearsal fn runs whole and what it
+// wrote is rolled back, ErrRehearsed standing for its success.
+func (s *Service) update(rehearsal bool, fn func(Tx) error) error {
+	if !rehearsal {
+		return s.store.Update(fn)
+	}
+	return s.store.Update(func(tx Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return ErrRehearsed
+	})
 }
 
 // execution is one call of execute: what its store transaction needs, and what it

@@ -57,6 +57,7 @@ type TokenRequest struct {
 	IntervalToExpire string
 	Permissions      []string // nil when absent
 	RestrictedToken  string
+	Rehearsal        bool // as Caller.Rehearsal: checked, and no token kept
 }
 
 // IssuedToken is a token just issued and what its answer shows: the app it belongs
@@ -112,7 +113,7 @@ func (s *Service) IssueToken(req TokenRequest) (IssuedToken, error) {
 		Restricted: req.RestrictedToken == "YES",
 		Created:    now, Expires: now.Add(time.Duration(seconds) * time.Second),
 	}
-	if err := s.store.Update(func(tx Tx) error {
+	if err := s.update(req.Rehearsal, func(tx Tx) error {
 		return tx.PutToken(t, t.Expires.Sub(now)+expiredTokenRetention)
 	}); err != nil {
 		return IssuedToken{}, err

@@ -21,11 +21,12 @@ type accessTokenRequest struct {
 	RestrictedToken  string   `json:"restricted_token" gp:"enum=YES|NO"`
 }
 
-func issueToken(s *Server, _ *call, req accessTokenRequest) (any, error) {
+func issueToken(s *Server, c *call, req accessTokenRequest) (any, error) {
 	t, err := s.svc.IssueToken(sandbox.TokenRequest{
 		AppID: req.AppID, Nonce: req.Nonce, Secret: req.Secret,
 		SecondsToExpire: req.SecondsToExpire, IntervalToExpire: req.IntervalToExpire,
 		Permissions: req.Permissions, RestrictedToken: req.RestrictedToken,
+		Rehearsal: c.caller.Rehearsal,
 	})
 	if err != nil {
 		return nil, err

@@ -129,6 +129,11 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	// Without apply, a scripted error or fault stands for an action that did not
 	// happen: with nothing to show, an empty or malformed answer is 200 "{".
 	status, body := http.StatusOK, []byte("{}")
+	if refusal := s.rehearse(op, c, o); refusal != nil {
+		// GP refuses the request whatever the rule scripts (A25): its refusal stands.
+		web.WriteError(w, r, refusal)
+		return
+	}
 	if (o.Error == nil && o.Fault == "") || o.Apply {
 		answer, err := s.execute(op, c)
 		switch {
@@ -168,6 +173,23 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	default:
 		web.WriteBody(w, r, status, body)
 	}
+}
+
+// rehearse runs the action a scripted error or fault stands in for (without apply),
+// every check and write of it, and rolls the writes back: it returns the refusal GP
+// would have answered (an unknown or unseen resource, a state the action refuses),
+// nil when the action would have been taken, or when the rule executes the action.
+func (s *Server) rehearse(op operation, c *call, o scenario.Outcome) error {
+	if (o.Error == nil && o.Fault == "") || o.Apply {
+		return nil
+	}
+	c.caller.Rehearsal = true
+	defer func() { c.caller.Rehearsal = false }()
+	_, err := op.handler.execute(s, c, c.req)
+	if _, refused := sandbox.AsError(err); refused {
+		return err
+	}
+	return nil // ErrRehearsed; a failure of the sandbox's own is the rule's to mask
 }
 
 // hold waits d, or less if the client goes away.

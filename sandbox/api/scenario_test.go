@@ -66,6 +66,51 @@ func mustRule(t *testing.T, r apitest.Reply, want string) {
 	}
 }
 
+// A scripted error stands in for an action GP would have taken: a request GP refuses
+// whatever a scenario says (an unknown transaction, another merchant's, one whose state
+// the action refuses) gets that refusal, as without the scenario; one GP would take
+// gets the scripted error, with nothing written and its idempotency key still free
+// (A25).
+func TestScriptedErrorAfterGPsOwnRefusals(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	scripted := apitest.APIHeader(tok, "X-Sandbox-Scenario", "downstream-error")
+	adjust := func(id string) string { return "/transactions/" + id + "/adjustment" }
+	for _, tc := range []struct{ name, method, path, body string }{
+		{"unknown transaction", "POST", adjust("TRN_DoesNotExist"), `{"gratuity_amount":"100"}`},
+		{"another merchant's", "POST", adjust(apitest.OtherMerchant), `{"gratuity_amount":"100"}`},
+		{"declined", "POST", adjust(apitest.Declined), `{"gratuity_amount":"100"}`},
+		{"in a closed batch", "POST", adjust(apitest.Batched), `{"gratuity_amount":"100"}`},
+		{"capture of a captured sale", "POST", "/transactions/" + apitest.CapturedTwo + "/capture", `{"amount":"100"}`},
+		{"unknown transaction read", "GET", "/transactions/TRN_DoesNotExist", ""},
+		{"unknown batch", "POST", "/batches/BAT_9999999", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := env.Do(tc.method, tc.path, apitest.APIHeader(tok), tc.body).GPError(t)
+			if want.Status == 502 || want.Status < 400 {
+				t.Fatalf("without the scenario: %+v, want GP's refusal", want)
+			}
+			r := env.Do(tc.method, tc.path, scripted, tc.body)
+			if got := r.GPError(t); got != want {
+				t.Errorf("with the scenario: %+v, want GP's refusal %+v", got, want)
+			}
+		})
+	}
+	before := env.gratuity(apitest.CapturedTwo)
+	keyed := apitest.APIHeader(tok, "X-Sandbox-Scenario", "downstream-error", "X-GP-Idempotency", "scripted-once")
+	r := env.Do("POST", adjust(apitest.CapturedTwo), keyed, `{"gratuity_amount":"4321"}`)
+	if got := r.GPError(t); got.Status != 502 || got.Detail != "50046" {
+		t.Errorf("a valid adjustment: %+v, want the scripted 502", got)
+	}
+	if got := env.gratuity(apitest.CapturedTwo); got != before {
+		t.Errorf("the scripted error wrote the adjustment: gratuity %q, was %q", got, before)
+	}
+	r = env.Do("POST", adjust(apitest.CapturedTwo), apitest.APIHeader(tok, "X-GP-Idempotency", "scripted-once"), `{"gratuity_amount":"4321"}`)
+	if r.Status != 200 || env.gratuity(apitest.CapturedTwo) != "4321" {
+		t.Errorf("the key after the scripted error: %d %s", r.Status, r.Body)
+	}
+}
+
 // Every built-in scenario, switched on by header, does what the README says.
 func TestBuiltinScenarios(t *testing.T) {
 	env := mustSandbox(t)
