@@ -128,6 +128,52 @@ func TestScenariosHotReload(t *testing.T) {
 	}
 }
 
+// A scenario file defining a scenario installed over the admin API is listed with its
+// problem, under its own name; once the installed one is removed, the file loads.
+func TestFileClashingWithAnInstalledScenario(t *testing.T) {
+	dir := t.TempDir()
+	doc := func(detail string) string {
+		return "version: 1\nname: mine\nrules:\n  - when: {operation: adjustment}\n    then: {status: 502, error: {code: SYSTEM_ERROR_DOWNSTREAM, detail: \"" + detail + "\", description: scripted}}\n"
+	}
+	base, stop := mustRun(t, "--db", ":memory:", "--scenarios", dir)
+	defer stop()
+	c := client{t, base}
+	type entry struct {
+		Name, File string
+		LoadError  string `json:"load_error"`
+		Installed  bool
+	}
+	listed := func(want func(entry) bool) bool {
+		var v struct{ Scenarios []entry }
+		if err := json.Unmarshal(c.do("GET", "/_sandbox/scenarios", nil, "").body, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range v.Scenarios {
+			if e.Installed && e.LoadError != "" {
+				t.Fatalf("the installed scenario carries a file's problem: %+v", e)
+			}
+		}
+		return slices.ContainsFunc(v.Scenarios, want)
+	}
+	if x := c.do("POST", "/_sandbox/scenarios", map[string]string{"Content-Type": "application/yaml"}, doc("50046")); x.status != 200 {
+		t.Fatalf("install: %d %s", x.status, x.body)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clash.yaml"), []byte(doc("50047")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the clash listed under clash.yaml", func() bool {
+		return listed(func(e entry) bool {
+			return e.File == "clash.yaml" && strings.Contains(e.LoadError, `"mine" is installed over the admin API`)
+		})
+	})
+	if x := c.do("DELETE", "/_sandbox/scenarios/mine", nil, ""); x.status != 200 {
+		t.Fatalf("remove: %d %s", x.status, x.body)
+	}
+	waitFor(t, "the file loaded once the installed one is removed", func() bool {
+		return listed(func(e entry) bool { return e.Name == "mine" && e.File == "clash.yaml" && e.LoadError == "" })
+	})
+}
+
 // A --scenarios or --fixtures path that does not exist is named as given, by validate
 // and serve alike, before anything is opened.
 func TestMissingFolderIsNamed(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/yamlfile"
 )
 
@@ -24,10 +25,13 @@ func (a *App) startWatchingScenarios(ctx context.Context) {
 }
 
 // watchScenarios reloads the scenario directory when a file in it changes (its name,
-// size or modification time), until ctx ends. A set with problems is not loaded: the
-// last good set stays active, and the problems are logged and listed by the engine.
+// size or modification time), or when a scenario is installed or removed over the
+// admin API (a file that defines one is loaded once it is removed), until ctx ends. A
+// set with problems is not loaded: the last good set stays active, and the problems
+// are logged and listed by the engine.
 func (a *App) watchScenarios(ctx context.Context, dir string, every time.Duration) {
-	last := dirSnapshot(dir)
+	snapshot := func() string { return dirSnapshot(dir) + "installed:" + strings.Join(a.installedScenarios(), ",") }
+	last := snapshot()
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -36,7 +40,7 @@ func (a *App) watchScenarios(ctx context.Context, dir string, every time.Duratio
 			return
 		case <-t.C:
 		}
-		cur := dirSnapshot(dir)
+		cur := snapshot()
 		if cur == last {
 			continue
 		}
@@ -61,6 +65,17 @@ func (a *App) reloadScenarios(dir string) {
 	a.log.Info("scenarios reloaded", "dir", dir, "count", len(scs))
 }
 
+// installedScenarios names the scenarios installed over the admin API.
+func (a *App) installedScenarios() []string {
+	var names []string
+	for _, e := range a.engine.List() {
+		if e.Installed {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
+
 // dirSnapshot describes the scenario files of dir by name, size and modification time.
 func dirSnapshot(dir string) string {
 	entries, err := os.ReadDir(dir)
@@ -82,6 +97,11 @@ func dirSnapshot(dir string) string {
 func problemsByFile(err error) map[string]string {
 	out := map[string]string{}
 	var ps yamlfile.Problems
+	var clash *scenario.InstalledClashError
+	if errors.As(err, &clash) {
+		out[clash.File] = err.Error()
+		return out
+	}
 	if !errors.As(err, &ps) {
 		out[""] = err.Error()
 		return out

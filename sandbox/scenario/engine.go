@@ -118,7 +118,7 @@ func (e *Engine) Replace(scenarios []Scenario) error {
 	cur := e.state.Load()
 	for _, n := range cur.installed {
 		if _, clash := next.byName[n]; clash {
-			return fmt.Errorf("scenario %q is installed over the admin API: remove it before loading a file that defines it", n)
+			return &InstalledClashError{Name: n, File: next.byName[n].File}
 		}
 		next.byName[n] = cur.byName[n]
 		next.order = append(next.order, n)

@@ -14,6 +14,14 @@ func (e *FileScenarioError) Error() string {
 	return fmt.Sprintf("scenario %q is loaded from the file %s: change the file instead", e.Name, e.File)
 }
 
+// InstalledClashError is a scenario file defining a scenario installed over the admin
+// API: the file is not loaded until the installed one is removed.
+type InstalledClashError struct{ Name, File string }
+
+func (e *InstalledClashError) Error() string {
+	return fmt.Sprintf("scenario %q is installed over the admin API: remove it before loading a file that defines it", e.Name)
+}
+
 // Install adds sc to the loaded set, or replaces the scenario of the same name that
 // was installed before (reported by replaced). Installed scenarios live in memory:
 // a reload of the scenario files keeps them, a restart forgets them. A scenario of
