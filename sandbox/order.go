@@ -89,6 +89,13 @@ func (s *Service) PlaceOrder(c Caller, merchantID, version string, req OrderRequ
 		if err != nil {
 			return "", o, err
 		}
+		if m.PricingProfile != "" || req.PricingProfile != "" {
+			// A product the merchant's pricing does not know is refused as a priced
+			// order refuses it [SB].
+			if _, err := priceOrder(tx, m, req); err != nil {
+				return "", o, err
+			}
+		}
 		o.History = []Action{o.Action}
 		if err := tx.PutOrder(o); err != nil {
 			return "", o, err

@@ -211,6 +211,8 @@ func TestFieldRules(t *testing.T) {
 		{"order batch_close_time too long", order, apitest.APIHeader(tok), `{"batch_close_time":"` + strings.Repeat("1", 51) + `"}`, invalid("batch_close_time")},
 		{"order unknown product priced", order, apitest.APIHeader(tok), `{"status":"FOR_REVIEW","products":[{"id":"PRO_NOPE"}]}`, invalid("products.id")},
 		{"order unknown pricing profile", order, apitest.APIHeader(tok), `{"status":"FOR_REVIEW","pricing_profile":"nope"}`, invalid("pricing_profile")},
+		{"order unknown product placed", order, apitest.APIHeader(tok), `{"products":[{"id":"PRO_NOPE","device":{"quantity":1}}]}`, invalid("products.id")},
+		{"order placed with an unknown pricing profile", order, apitest.APIHeader(tok), `{"pricing_profile":"nope"}`, invalid("pricing_profile")},
 		{"order unknown field", order, apitest.APIHeader(tok), `{"colour":"red"}`,
 			apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: colour")},
 		{"merchant path id too long", "/merchants/" + strings.Repeat("M", 51) + "/orders", apitest.APIHeader(tok), `{}`,
