@@ -138,12 +138,35 @@ func (s *Service) depositFor(tx Tx, h Holder, currency string, at time.Time) (De
 	if err != nil {
 		return Deposit{}, err
 	}
+	m, err := tx.Merchant(h.MerchantID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Deposit{}, err
+	}
 	d := Deposit{
 		ID: id, Holder: h, TimeCreated: day, Status: DepositFunded, Currency: currency,
 		Sales: zeroCount(), Refunds: zeroCount(), Chargebacks: zeroCount(), Reversals: zeroCount(),
-		Discounts: zeroCount(), Fees: "0",
+		Discounts: zeroCount(), Fees: "0", BankLast4: payoutLast4(m),
 	}
 	return d, tx.PutMeta(key, id)
+}
+
+// payoutLast4 is the last four digits of the bank account a merchant is paid into:
+// that of its primary payout method, else of its first bank account; "" for a
+// merchant boarded with none [SB].
+func payoutLast4(m Merchant) string {
+	var bank *Bank
+	if m.Boarding != nil {
+		for _, p := range m.Boarding.PaymentMethods {
+			if p.Bank != nil && (bank == nil || slices.Contains(p.Functions, "PRIMARY_PAYOUT")) {
+				bank = p.Bank
+			}
+		}
+	}
+	if bank == nil {
+		return ""
+	}
+	n := bank.MaskedAccountNumber
+	return n[max(0, len(n)-4):]
 }
 
 func zeroCount() Totals { return Totals{Amount: "0"} }
