@@ -105,10 +105,10 @@ func ValidBatchCloseTime(s string) bool { return batchCloseTimePattern.MatchStri
 // configuration, as GP keeps them: a channel, a country and a currency (GP's 40041
 // names the three: "country - US, channel - CP, currency - PLN") [GP]. Two meta
 // records name an open batch: its configuration's (configBatchMeta), which a payment
-// joins, and the account's on the channel (openBatchMeta), the batch it opened last,
-// which a close naming no configuration and a terminal's end of day close. A file
-// written before batches were kept per configuration has the account's record only,
-// naming a batch of the one currency it took in.
+// joins and a terminal's end of day closes, and the account's on the channel
+// (openBatchMeta), the batch it opened last, whose country and currency a close naming
+// none takes. A file written before batches were kept per configuration has the
+// account's record only, naming a batch of the one currency it took in.
 
 // openBatchMeta names the meta record holding the batch a merchant account opened
 // last on a channel: card-not-present payments have a batch of their own, which GP
@@ -197,12 +197,39 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 	if err := tx.PutMeta(batchSeqMeta, strconv.Itoa(seq)); err != nil {
 		return Batch{}, err
 	}
+	if err := keepOlderOpenBatch(tx, t.MerchantID, t.AccountID, t.Channel); err != nil {
+		return Batch{}, err
+	}
 	for _, key := range []string{openBatchMeta(t.MerchantID, t.AccountID, t.Channel), configKey} {
 		if err := tx.PutMeta(key, b.ID); err != nil {
 			return Batch{}, err
 		}
 	}
 	return b, tx.PutBatch(b)
+}
+
+// keepOlderOpenBatch names, by its configuration's record, the open batch that an
+// account's record names when no configuration record does (a file written before),
+// before the account's record names another: it stays the open batch of its country
+// and currency.
+func keepOlderOpenBatch(tx Tx, merchantID, accountID, channel string) error {
+	id, err := tx.Meta(openBatchMeta(merchantID, accountID, channel))
+	if errors.Is(err, ErrNotFound) || err == nil && id == "" {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	b, err := tx.Batch(id)
+	if errors.Is(err, ErrNotFound) || err == nil && b.Status != BatchStatusOpen {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	key := configBatchMeta(merchantID, accountID, channel, b.Country, b.Currency)
+	if _, err := tx.Meta(key); !errors.Is(err, ErrNotFound) {
+		return err // named already, or the read failed
+	}
+	return tx.PutMeta(key, id)
 }
 
 // newBatchID numbers the next batch BAT_<1000000+seq>, passing over every id already

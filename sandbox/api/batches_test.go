@@ -310,12 +310,13 @@ func TestBatchPerCurrency(t *testing.T) {
 
 // A database file written before batches were kept per currency names an account's
 // open batch by merchant and account only: a payment in that batch's currency still
-// joins it, one in another currency opens its own, and a close naming the batch's
-// currency closes it.
+// joins it, even after one in another currency opened a batch of its own, and a close
+// naming the batch's currency closes it.
 func TestOpenBatchOfAnOlderFile(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	gbp := env.MustCharge(tok, inCurrency(apitest.SaleBody("1300", "AUTO", apitest.ManualCard), "GBP"))
+	env.MustPost(tok, "/batches/"+gbp["batch_id"].(string), "") // the account has no open batch now
 	merchant, account := gbp["merchant_id"].(string), gbp["account_id"].(string)
 	older := sandbox.Batch{
 		ID: "BAT_9000001", Holder: sandbox.Holder{MerchantID: merchant, AccountID: account, AccountName: "transaction_processing"},
@@ -329,11 +330,12 @@ func TestOpenBatchOfAnOlderFile(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if usd := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard)); usd["batch_id"] != older.ID {
-		t.Errorf("a USD sale joined %v, want the older file's open batch %s", usd["batch_id"], older.ID)
+	eur := env.MustCharge(tok, inCurrency(apitest.SaleBody("700", "AUTO", apitest.ManualCard), "EUR"))
+	if eur["batch_id"] == older.ID {
+		t.Errorf("a EUR sale joined the older file's USD batch %s", older.ID)
 	}
-	if eur := env.MustCharge(tok, inCurrency(apitest.SaleBody("700", "AUTO", apitest.ManualCard), "EUR")); eur["batch_id"] == older.ID || eur["batch_id"] == gbp["batch_id"] {
-		t.Errorf("a EUR sale joined %v", eur["batch_id"])
+	if usd := env.MustCharge(tok, apitest.SaleBody("1000", "AUTO", apitest.ManualCard)); usd["batch_id"] != older.ID {
+		t.Errorf("a USD sale after the EUR one joined %v, want the older file's open batch %s", usd["batch_id"], older.ID)
 	}
 	closed := env.MustPost(tok, "/batches", `{"account_name":"transaction_processing","currency":"USD"}`)
 	if closed["id"] != older.ID || closed["amount"] != "1000" || closed["transaction_count"] != 1.0 {
