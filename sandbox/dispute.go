@@ -369,15 +369,22 @@ func DisputeDocumentContent(doc DisputeDocument) []byte {
 // GetDisputeDocument reads one document of a dispute: GP's 40073 for an unknown
 // dispute, 40071 for a document it does not hold.
 func (s *Service) GetDisputeDocument(c Caller, merchantID, id, docID string) (Dispute, DisputeDocument, error) {
-	d, err := s.GetDispute(c, merchantID, id)
-	if err != nil {
-		return d, DisputeDocument{}, err
-	}
-	i := slices.IndexFunc(d.Documents, func(doc DisputeDocument) bool { return doc.ID == docID })
-	if i < 0 {
-		return d, DisputeDocument{}, NotFoundDisputeDocument()
-	}
-	return d, d.Documents[i], nil
+	var d Dispute
+	var doc DisputeDocument
+	err := s.update(c.Rehearsal, func(tx Tx) error {
+		var err error
+		if d, err = s.currentDispute(tx, c, merchantID, id, func(string) *Error { return NotFoundDispute() }); err != nil {
+			return err
+		}
+		i := slices.IndexFunc(d.Documents, func(doc DisputeDocument) bool { return doc.ID == docID })
+		if i < 0 {
+			return NotFoundDisputeDocument() // in the transaction, so that a rehearsal meets it
+		}
+		doc = d.Documents[i]
+		return nil
+	})
+	s.wakeNotifier(err)
+	return d, doc, err
 }
 
 // ChallengeDocument is one document a challenge sends: its type and its bytes, which
@@ -524,14 +531,14 @@ func (s *Service) ListDisputes(c Caller, q DisputeQuery) (DisputePage, error) {
 				all = append(all, d)
 			}
 		}
+		if len(all) == 0 && q.ARN != "" && !q.Settlement {
+			return DisputeARNNotFound() // in the transaction, so that a rehearsal meets it
+		}
 		return nil
 	})
 	s.wakeNotifier(err)
 	if err != nil {
 		return page, err
-	}
-	if len(all) == 0 && q.ARN != "" && !q.Settlement {
-		return page, DisputeARNNotFound()
 	}
 	page.Total = len(all)
 	page.Disputes = sortedPage(all, func(a, b Dispute) int { return compareDisputes(q.OrderBy, a, b) }, q.Paging)

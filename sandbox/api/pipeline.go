@@ -116,6 +116,15 @@ func (s *Server) endpoint(op operation) http.Handler {
 			return
 		}
 		if d.Matched() {
+			if refusal := s.rehearse(op, c, d.Outcome); refusal != nil {
+				// GP refuses the request whatever the rule scripts (A25): its refusal
+				// stands, refused as without the rule, which shaped nothing.
+				if rec := web.RecordOf(r); rec != nil {
+					rec.Rule, rec.Step, rec.Fault = "", -1, ""
+				}
+				s.refuse(w, r, op, c, refusal)
+				return
+			}
 			s.script(w, r, op, c, d)
 			return
 		}

@@ -129,11 +129,6 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	// Without apply, a scripted error or fault stands for an action that did not
 	// happen: with nothing to show, an empty or malformed answer is 200 "{".
 	status, body := http.StatusOK, []byte("{}")
-	if refusal := s.rehearse(op, c, o); refusal != nil {
-		// GP refuses the request whatever the rule scripts (A25): its refusal stands.
-		web.WriteError(w, r, refusal)
-		return
-	}
 	if (o.Error == nil && o.Fault == "") || o.Apply {
 		answer, err := s.execute(op, c)
 		switch {
@@ -175,12 +170,14 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request, op operation, c 
 	}
 }
 
-// rehearse runs the action a scripted error or fault stands in for (without apply),
-// every check and write of it, and rolls the writes back: it returns the refusal GP
-// would have answered (an unknown or unseen resource, a state the action refuses),
-// nil when the action would have been taken, or when the rule executes the action.
+// rehearse runs the action a scripted error stands in for (without apply), every
+// check and write of it, and rolls the writes back: it returns the refusal GP would
+// have answered first (an unknown or unseen resource, a state the action refuses),
+// nil when the action would have been taken. A scripted 401 or 403 is not rehearsed:
+// GP checks the token and the permission before it looks anything up. Nor is a
+// fault: the client gets no answer, whatever GP would have answered.
 func (s *Server) rehearse(op operation, c *call, o scenario.Outcome) error {
-	if (o.Error == nil && o.Fault == "") || o.Apply {
+	if o.Error == nil || o.Apply || o.Fault != "" || checkedFirst(o) {
 		return nil
 	}
 	c.caller.Rehearsal = true
@@ -190,6 +187,16 @@ func (s *Server) rehearse(op operation, c *call, o scenario.Outcome) error {
 		return err
 	}
 	return nil // ErrRehearsed; a failure of the sandbox's own is the rule's to mask
+}
+
+// checkedFirst reports whether a scripted error is one GP answers before it looks
+// anything up: the token's (401) or the permission's (403).
+func checkedFirst(o scenario.Outcome) bool {
+	switch o.Error.Code {
+	case sandbox.CodeNotAuthenticated, sandbox.CodeActionNotAuthorized:
+		return true
+	}
+	return o.Status == http.StatusUnauthorized || o.Status == http.StatusForbidden
 }
 
 // hold waits d, or less if the client goes away.

@@ -84,6 +84,8 @@ func TestScriptedErrorAfterGPsOwnRefusals(t *testing.T) {
 		{"capture of a captured sale", "POST", "/transactions/" + apitest.CapturedTwo + "/capture", `{"amount":"100"}`},
 		{"unknown transaction read", "GET", "/transactions/TRN_DoesNotExist", ""},
 		{"unknown batch", "POST", "/batches/BAT_9999999", ""},
+		{"a dispute search by an unknown arn", "GET", "/disputes?arn=00000000000000000000000", ""},
+		{"a dispute's unknown document", "GET", "/disputes/DIS_SAND_abcd1234/documents/DOC_NoSuchDocument", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := env.Do(tc.method, tc.path, apitest.APIHeader(tok), tc.body).GPError(t)
@@ -91,10 +93,20 @@ func TestScriptedErrorAfterGPsOwnRefusals(t *testing.T) {
 				t.Fatalf("without the scenario: %+v, want GP's refusal", want)
 			}
 			r := env.Do(tc.method, tc.path, scripted, tc.body)
-			if got := r.GPError(t); got != want {
-				t.Errorf("with the scenario: %+v, want GP's refusal %+v", got, want)
+			if got := r.GPError(t); got != want || r.Header.Get("X-Sandbox-Rule") != "" {
+				t.Errorf("with the scenario: %+v, rule %q; want GP's refusal %+v and no rule", got, r.Header.Get("X-Sandbox-Rule"), want)
 			}
 		})
+	}
+	// The refusal is recorded as without the scenario: two failed captures, one each way.
+	if failed, _ := env.actionsOf(tok, "?type=CAPTURE&http_response_code=400"); len(failed) != 2 {
+		t.Errorf("failed captures recorded: %d, want 2", len(failed))
+	}
+	// GP checks the token and the permission before it looks anything up: a scripted
+	// 403 stands on an unknown transaction.
+	forbidden := env.Do("POST", adjust("TRN_DoesNotExist"), apitest.APIHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available"), `{"gratuity_amount":"100"}`)
+	if got := forbidden.GPError(t); got.Status != 403 || got.Detail != "40212" {
+		t.Errorf("a scripted 403 on an unknown transaction: %+v", got)
 	}
 	before := env.gratuity(apitest.CapturedTwo)
 	keyed := apitest.APIHeader(tok, "X-Sandbox-Scenario", "downstream-error", "X-GP-Idempotency", "scripted-once")
