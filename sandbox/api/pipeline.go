@@ -118,9 +118,13 @@ func (s *Server) endpoint(op operation) http.Handler {
 		if d.Matched() {
 			if refusal := s.rehearse(op, c, d.Outcome); refusal != nil {
 				// GP refuses the request whatever the rule scripts (A25): its refusal
-				// stands, refused as without the rule, which shaped nothing.
+				// stands, refused as without the rule, which shaped nothing and gives
+				// its sequence's call back.
 				if rec := web.RecordOf(r); rec != nil {
 					rec.Rule, rec.Step, rec.Fault = "", -1, ""
+				}
+				if err := s.engine.GiveBack(d); err != nil {
+					s.log.Error("a scenario call not given back", "err", err)
 				}
 				s.refuse(w, r, op, c, refusal)
 				return

@@ -102,6 +102,19 @@ func TestScriptedErrorAfterGPsOwnRefusals(t *testing.T) {
 	if failed, _ := env.actionsOf(tok, "?type=CAPTURE&http_response_code=400"); len(failed) != 2 {
 		t.Errorf("failed captures recorded: %d, want 2", len(failed))
 	}
+	// A refused request gives its sequence's call back: flaky-then-ok's two failures
+	// are still the next two valid requests'.
+	flaky := apitest.APIHeader(tok, "X-Sandbox-Scenario", "flaky-then-ok", "X-Sandbox-Session", "refused-first")
+	if r := env.Do("POST", adjust("TRN_DoesNotExist"), flaky, `{"gratuity_amount":"1"}`); r.Status != 404 {
+		t.Errorf("a refused request under flaky-then-ok: %d %s", r.Status, r.Body)
+	}
+	var seen []int
+	for range 3 {
+		seen = append(seen, env.Do("POST", adjust(apitest.CapturedTwo), flaky, `{"gratuity_amount":"1"}`).Status)
+	}
+	if seen[0] != 502 || seen[1] != 502 || seen[2] != 200 {
+		t.Errorf("after a refused request, flaky-then-ok answered %v, want 502 502 200", seen)
+	}
 	// GP checks the token and the permission before it looks anything up: a scripted
 	// 403 stands on an unknown transaction.
 	forbidden := env.Do("POST", adjust("TRN_DoesNotExist"), apitest.APIHeader(tok, "X-Sandbox-Scenario", "adjustment-not-available"), `{"gratuity_amount":"100"}`)

@@ -233,6 +233,15 @@ type Decision struct {
 	// Draws are the chance draws of the rules that matched and carry a probability,
 	// in the order tried: the last one applied when the decision matched its rule.
 	Draws []Draw
+
+	call counted // the call of the matched rule's counter, for GiveBack
+}
+
+// counted is one call of a rule's counter: the count it read in scope.
+type counted struct {
+	scope, name string
+	rule, n     int
+	taken       bool
 }
 
 // Matched reports whether a rule matched.
@@ -308,6 +317,7 @@ func (e *Engine) Decide(req Request) (Decision, error) {
 				}
 			}
 			d.Scenario, d.Rule, d.Step, d.Outcome = sc.Name, i, step, o
+			d.call = counted{scope: scope, name: sc.Name, rule: i, n: n, taken: r.counted()}
 			return d, nil
 		}
 	}
@@ -361,6 +371,30 @@ func (r Rule) stepScope(req Request) string {
 		return scope
 	}
 	return scope + "/" + r.Scope + ":" + carddata.KeyWithout(id)
+}
+
+// GiveBack returns the call d took of its rule's counter, when the request it was
+// decided for was refused before the rule could shape it: the rule's next call is
+// that call again. A call another request of the scope took since stays taken.
+func (e *Engine) GiveBack(d Decision) error {
+	c := d.call
+	if !c.taken {
+		return nil
+	}
+	b := &e.counters
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	err := e.store.Update(func(tx sandbox.Tx) error {
+		n, err := tx.ScenarioStep(c.scope, c.name, c.rule)
+		if err != nil || n != c.n+1 {
+			return err
+		}
+		return tx.PutScenarioStep(c.scope, c.name, c.rule, c.n, time.Duration(e.stepLifetime.Load()))
+	})
+	if err != nil {
+		return fmt.Errorf("scenario %s: rule counter: %w", c.name, err)
+	}
+	return nil
 }
 
 // count consumes one call of a counted rule in scope and returns how many calls of

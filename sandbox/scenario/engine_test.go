@@ -161,17 +161,48 @@ func TestMatching(t *testing.T) {
 	}
 }
 
+// mustDecideFlaky decides an order in scope with the flaky scenario named.
+func mustDecideFlaky(t *testing.T, e *scenario.Engine, scope string) scenario.Decision {
+	t.Helper()
+	d, err := e.Decide(scenario.Request{Operation: string(sandbox.OpOrder), Scope: scope, Named: []string{"flaky"}})
+	if err != nil {
+		t.Error(err) // t.Fatal may not be called from the goroutines of TestSequenceScopes
+	}
+	return d
+}
+
+// A call given back is the rule's next call again, unless another request of the
+// scope took a call since.
+func TestGiveBack(t *testing.T) {
+	e, _ := mustEngine(t, filepath.Join(t.TempDir(), "steps.db"))
+	decideIn := func(scope string) scenario.Decision { return mustDecideFlaky(t, e, scope) }
+	decide := func() scenario.Decision { return decideIn("session:B") }
+	first := decide()
+	if err := e.GiveBack(first); err != nil {
+		t.Fatal(err)
+	}
+	// The same call again: the first failing step, then the second, then a pass.
+	if got := []int{decide().Step, decide().Step, decide().Step}; got[0] != 0 || got[1] != 0 || got[2] != 1 {
+		t.Errorf("after a call given back: steps %v, want 0 0 1", got)
+	}
+	// Two failing calls taken, the first given back after the second: both stay taken.
+	taken := decideIn("session:C")
+	decideIn("session:C")
+	if err := e.GiveBack(taken); err != nil {
+		t.Fatal(err)
+	}
+	if got := decideIn("session:C"); got.Step != 1 {
+		t.Errorf("a call taken since was given back too: step %d, want the pass step 1", got.Step)
+	}
+	if err := e.GiveBack(scenario.Decision{}); err != nil {
+		t.Errorf("giving back no call: %v", err)
+	}
+}
+
 func TestSequenceScopes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "steps.db")
 	e, db := mustEngine(t, path)
-	decide := func(scope string) scenario.Decision {
-		t.Helper()
-		d, err := e.Decide(scenario.Request{Operation: string(sandbox.OpOrder), Scope: scope, Named: []string{"flaky"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
+	decide := func(scope string) scenario.Decision { return mustDecideFlaky(t, e, scope) }
 	// Twenty concurrent requests of one scope: exactly two get the failing step.
 	var wg sync.WaitGroup
 	var mu sync.Mutex
