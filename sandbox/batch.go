@@ -127,25 +127,21 @@ func configBatchMeta(merchantID, accountID, channel, country, currency string) s
 }
 
 // configOpenBatch returns the id of the open batch of a merchant account's
-// configuration, "" when it has none. Where no configuration record names one, the
-// account's last opened batch is its batch when it is open and of that country and
-// currency (older is then true): a file written before keeps its open batch so.
-func configOpenBatch(tx Tx, merchantID, accountID, channel, country, currency string) (id string, older bool, err error) {
-	id, err = tx.Meta(configBatchMeta(merchantID, accountID, channel, country, currency))
-	if err == nil || !errors.Is(err, ErrNotFound) {
-		return id, false, err
+// configuration, "" when it has none. A configuration no record names yet may have
+// its batch in a file written before, named by the account's record alone:
+// keepOlderOpenBatch names it first.
+func configOpenBatch(tx Tx, merchantID, accountID, channel, country, currency string) (string, error) {
+	key := configBatchMeta(merchantID, accountID, channel, country, currency)
+	id, err := tx.Meta(key)
+	if errors.Is(err, ErrNotFound) {
+		if err = keepOlderOpenBatch(tx, merchantID, accountID, channel); err == nil {
+			id, err = tx.Meta(key)
+		}
 	}
-	id, err = tx.Meta(openBatchMeta(merchantID, accountID, channel))
-	if errors.Is(err, ErrNotFound) || err == nil && id == "" {
-		return "", false, nil
-	} else if err != nil {
-		return "", false, err
+	if errors.Is(err, ErrNotFound) {
+		return "", nil
 	}
-	b, err := tx.Batch(id)
-	if errors.Is(err, ErrNotFound) || err == nil && (b.Status != BatchStatusOpen || b.Country != country || b.Currency != currency) {
-		return "", false, nil
-	}
-	return id, err == nil, err
+	return id, err
 }
 
 const batchSeqMeta = "batch_seq"
@@ -165,8 +161,7 @@ func (s *Service) joinBatch(tx Tx, t *Transaction, now time.Time) error {
 // openBatch returns the open batch of the transaction's merchant configuration,
 // opening a new one if needed.
 func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error) {
-	configKey := configBatchMeta(t.MerchantID, t.AccountID, t.Channel, t.Country, t.Currency)
-	id, older, err := configOpenBatch(tx, t.MerchantID, t.AccountID, t.Channel, t.Country, t.Currency)
+	id, err := configOpenBatch(tx, t.MerchantID, t.AccountID, t.Channel, t.Country, t.Currency)
 	if err != nil {
 		return Batch{}, err
 	}
@@ -175,11 +170,7 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 		if err != nil {
 			return Batch{}, err
 		}
-		closed, err := s.closeIfDue(tx, &b, now)
-		if err == nil && older && !closed {
-			err = tx.PutMeta(configKey, b.ID) // an older file's batch, named as this one names it
-		}
-		if err != nil || !closed {
+		if closed, err := s.closeIfDue(tx, &b, now); err != nil || !closed {
 			return b, err
 		}
 	}
@@ -197,10 +188,8 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 	if err := tx.PutMeta(batchSeqMeta, strconv.Itoa(seq)); err != nil {
 		return Batch{}, err
 	}
-	if err := keepOlderOpenBatch(tx, t.MerchantID, t.AccountID, t.Channel); err != nil {
-		return Batch{}, err
-	}
-	for _, key := range []string{openBatchMeta(t.MerchantID, t.AccountID, t.Channel), configKey} {
+	for _, key := range []string{openBatchMeta(t.MerchantID, t.AccountID, t.Channel),
+		configBatchMeta(t.MerchantID, t.AccountID, t.Channel, t.Country, t.Currency)} {
 		if err := tx.PutMeta(key, b.ID); err != nil {
 			return Batch{}, err
 		}
@@ -209,9 +198,10 @@ func (s *Service) openBatch(tx Tx, t *Transaction, now time.Time) (Batch, error)
 }
 
 // keepOlderOpenBatch names, by its configuration's record, the open batch that an
-// account's record names when no configuration record does (a file written before),
-// before the account's record names another: it stays the open batch of its country
-// and currency.
+// account's record names when no configuration record does (a file written before).
+// configOpenBatch calls it the first time it meets a configuration no record names,
+// which in such a file comes before any batch is opened under a configuration's
+// record: so the older batch stays the open batch of its country and currency.
 func keepOlderOpenBatch(tx Tx, merchantID, accountID, channel string) error {
 	id, err := tx.Meta(openBatchMeta(merchantID, accountID, channel))
 	if errors.Is(err, ErrNotFound) || err == nil && id == "" {
@@ -480,7 +470,7 @@ func (s *Service) batchToClose(tx Tx, c Caller, req CloseBatchRequest) (Batch, e
 	country, channel, currency := orDefault(req.Country, b.Country, "US"), orDefault(req.Channel, ChannelCP), orDefault(req.Currency, b.Currency, "USD")
 	id := ""
 	if channel == ChannelCP {
-		if id, _, err = configOpenBatch(tx, m.ID, acct.ID, channel, country, currency); err != nil {
+		if id, err = configOpenBatch(tx, m.ID, acct.ID, channel, country, currency); err != nil {
 			return Batch{}, err
 		}
 	}

@@ -454,8 +454,7 @@ func acquisition(entryMode string) string {
 // "" when there is none: its account's, of the command's country and currency, which
 // the terminal's sales are in.
 func terminalOpenBatch(tx Tx, dev *Device, d *DeviceRequest) (string, error) {
-	id, _, err := configOpenBatch(tx, dev.MerchantID, dev.AccountID, ChannelCP, d.Country, d.Currency)
-	return id, err
+	return configOpenBatch(tx, dev.MerchantID, dev.AccountID, ChannelCP, d.Country, d.Currency)
 }
 
 // endOfDay closes the terminal's open batch, as a batch close does.
