@@ -61,10 +61,7 @@ type BrandTotals struct {
 }
 
 // Net is what the totals settle: sales less refunds.
-func (t BatchTotals) Net() string {
-	n := bigAmount(t.Sales.Amount)
-	return n.Sub(n, bigAmount(t.Refunds.Amount)).String()
-}
+func (t BatchTotals) Net() string { return sub(t.Sales.Amount, t.Refunds.Amount) }
 
 // Transactions is how many transactions the totals hold.
 func (t BatchTotals) Transactions() int { return t.Sales.Count + t.Refunds.Count }
@@ -77,13 +74,11 @@ func zeroTotals() BatchTotals {
 // add counts a captured transaction in the totals.
 func (t *BatchTotals) add(tr Transaction) {
 	if tr.Type == TypeRefund {
-		t.Refunds.Count++
-		t.Refunds.Amount = add(tr.SettledAmount(), t.Refunds.Amount)
+		addCount(&t.Refunds, tr.SettledAmount())
 		return
 	}
 	t.GratuityAmount = add(tr.GratuityAmount, t.GratuityAmount)
-	t.Sales.Count++
-	t.Sales.Amount = add(tr.SettledAmount(), t.Sales.Amount)
+	addCount(&t.Sales, tr.SettledAmount())
 }
 
 // batchIDPattern is what GP takes for a batch id: letters, digits and underscores

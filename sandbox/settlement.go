@@ -211,11 +211,11 @@ func (s *Service) fundBatch(tx Tx, b *Batch, members []Transaction, at time.Time
 	}
 	for _, t := range settled {
 		d.Rows = append(d.Rows, SettlementRow{TransactionID: t.ID, BatchID: b.ID, BatchTime: at, ARN: ARNOf(t.ID)})
+		counted := &d.Sales
 		if t.Type == TypeRefund {
-			addCount(&d.Refunds, t.Amount)
-		} else {
-			addCount(&d.Sales, t.SettledAmount())
+			counted = &d.Refunds
 		}
+		addCount(counted, t.SettledAmount())
 	}
 	if err := tx.PutDeposit(d); err != nil {
 		return err
@@ -228,9 +228,10 @@ func (s *Service) fundBatch(tx Tx, b *Batch, members []Transaction, at time.Time
 	return nil
 }
 
+// addCount counts one transaction of amount in t.
 func addCount(t *Totals, amount string) {
 	t.Count++
-	t.Amount = new(big.Int).Add(bigAmount(t.Amount), bigAmount(amount)).String()
+	t.Amount = add(t.Amount, amount)
 }
 
 // ARNOf is the acquirer reference number of a settled transaction: 23 digits drawn
