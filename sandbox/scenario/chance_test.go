@@ -115,3 +115,34 @@ func TestChanceScopeTransaction(t *testing.T) {
 		t.Errorf("TRN_B's failures depend on TRN_A's calls: %v, alone %v", altB, aloneB)
 	}
 }
+
+// A decision given back returns the calls of every rule it drew for: the next
+// request of the scope meets the same draws, the one that said no included.
+func TestGiveBackReturnsEveryDraw(t *testing.T) {
+	e := chanceEngine(t, 42, 0.5, "")
+	decide := func() scenario.Decision {
+		t.Helper()
+		d, err := e.Decide(scenario.Request{Operation: string(sandbox.OpAdjustment), Scope: "session:g", Named: []string{"chaos"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	// Find a call whose draw says no, so that the second rule applied.
+	var missed scenario.Decision
+	for range 64 {
+		if d := decide(); len(d.Draws) == 1 && !d.Draws[0].Applied {
+			missed = d
+			break
+		}
+	}
+	if missed.Rule != 1 {
+		t.Fatalf("no draw said no in 64 calls at p=0.5")
+	}
+	if err := e.GiveBack(missed); err != nil {
+		t.Fatal(err)
+	}
+	if again := decide(); !slices.Equal(again.Draws, missed.Draws) || again.Rule != 1 {
+		t.Errorf("after the give-back: rule %d, draws %v; want rule 1 and draws %v", again.Rule, again.Draws, missed.Draws)
+	}
+}

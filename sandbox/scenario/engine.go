@@ -234,14 +234,13 @@ type Decision struct {
 	// in the order tried: the last one applied when the decision matched its rule.
 	Draws []Draw
 
-	call counted // the call of the matched rule's counter, for GiveBack
+	calls []counted // the calls the decision took of rules' counters, for GiveBack
 }
 
 // counted is one call of a rule's counter: the count it read in scope.
 type counted struct {
 	scope, name string
 	rule, n     int
-	taken       bool
 }
 
 // Matched reports whether a rule matched.
@@ -304,6 +303,7 @@ func (e *Engine) Decide(req Request) (Decision, error) {
 				if n, err = e.count(scope, sc.Name, i); err != nil {
 					return Decision{}, err
 				}
+				d.calls = append(d.calls, counted{scope: scope, name: sc.Name, rule: i, n: n})
 			}
 			if len(r.Sequence) > 0 {
 				step = r.stepAt(n)
@@ -317,7 +317,6 @@ func (e *Engine) Decide(req Request) (Decision, error) {
 				}
 			}
 			d.Scenario, d.Rule, d.Step, d.Outcome = sc.Name, i, step, o
-			d.call = counted{scope: scope, name: sc.Name, rule: i, n: n, taken: r.counted()}
 			return d, nil
 		}
 	}
@@ -373,26 +372,35 @@ func (r Rule) stepScope(req Request) string {
 	return scope + "/" + r.Scope + ":" + carddata.KeyWithout(id)
 }
 
-// GiveBack returns the call d took of its rule's counter, when the request it was
-// decided for was refused before the rule could shape it: the rule's next call is
-// that call again. A call another request of the scope took since stays taken.
+// GiveBack returns the calls d took of rules' counters (the matched rule's, and those
+// of rules before it whose chance draw said no), when the request it was decided for
+// was refused before a rule could shape it: each rule's next call is that call again,
+// with the same step and draw. A call another request of the scope took since stays
+// taken.
 func (e *Engine) GiveBack(d Decision) error {
-	c := d.call
-	if !c.taken {
+	if len(d.calls) == 0 {
 		return nil
 	}
 	b := &e.counters
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	err := e.store.Update(func(tx sandbox.Tx) error {
-		n, err := tx.ScenarioStep(c.scope, c.name, c.rule)
-		if err != nil || n != c.n+1 {
-			return err
+		for _, c := range d.calls {
+			n, err := tx.ScenarioStep(c.scope, c.name, c.rule)
+			if err != nil {
+				return err
+			}
+			if n != c.n+1 {
+				continue
+			}
+			if err := tx.PutScenarioStep(c.scope, c.name, c.rule, c.n, time.Duration(e.stepLifetime.Load())); err != nil {
+				return err
+			}
 		}
-		return tx.PutScenarioStep(c.scope, c.name, c.rule, c.n, time.Duration(e.stepLifetime.Load()))
+		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("scenario %s: rule counter: %w", c.name, err)
+		return fmt.Errorf("scenario rule counters: %w", err)
 	}
 	return nil
 }
