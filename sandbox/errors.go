@@ -182,9 +182,13 @@ func NotFoundMerchant(id string) *Error {
 }
 
 // DuplicateAction: the idempotency key already executed an action. status is empty
-// for transactions and the order's status for orders.
+// for transactions and the order's status for orders. The catalogue's text, which a
+// scenario scripting 40039 gets, knows no resource and so names none.
 func DuplicateAction(resourceID, status string) *Error {
-	desc := "Idempotency Key seen before: id=" + resourceID
+	desc := "Idempotency Key seen before"
+	if resourceID != "" {
+		desc += ": id=" + resourceID
+	}
 	if status != "" {
 		desc += ", status=" + status
 	}
