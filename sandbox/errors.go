@@ -115,6 +115,20 @@ func InvalidURLField(field string) *Error {
 		field+" value is invalid. Please check the format and data provided is correct.")
 }
 
+// InvalidSystemMID: a settlement filter system.mid that is no merchant id (GP's words,
+// without the full stop of InvalidURLField: Java GpApiReportingTransactionsTest
+// ReportFindSettlementTransactionsPaged_By_Invalid_SystemMid).
+func InvalidSystemMID() *Error {
+	return newError(CodeInvalidRequestData, "40090",
+		"system.mid value is invalid. Please check the format and data provided is correct")
+}
+
+// InvalidSystemHierarchy: a settlement filter system.hierarchy not of GP's form
+// 000-00-000-000-000 (Java GpApiReportingDepositsTest, Node ReportingDeposits.test).
+func InvalidSystemHierarchy() *Error {
+	return newError(CodeInvalidRequestData, "40105", "Invalid Value provided in the input field - system.hierarchy")
+}
+
 // UnexpectedFields: the body carries fields the operation does not know.
 func UnexpectedFields(fields []string) *Error {
 	return newError(CodeInvalidRequestData, "40043",
@@ -544,6 +558,12 @@ func NotFoundPaymentMethod(id string) *Error {
 	return newError(CodeResourceNotFound, "40116", "payment_method "+id+" not found at this location.")
 }
 
+// NotFoundPaymentMethodDetail: GET /payment-methods/{id} of a token the app cannot
+// see, in GP's words for that endpoint, which name the path it was asked at.
+func NotFoundPaymentMethodDetail(id, path string) *Error {
+	return newError(CodeResourceNotFound, "40118", "PAYMENT_METHODS "+id+" not found at this "+path)
+}
+
 // BatchAlreadyClosed: closing a batch that is closed already, or one that holds
 // declined sales only (GP's trailing space included).
 func BatchAlreadyClosed() *Error {
@@ -573,7 +593,7 @@ func TokenUsageOnlyMulti() *Error {
 
 // TokenEditMissingFields: an edit without usage mode and expiry.
 func TokenEditMissingFields() *Error {
-	return newError(CodeInvalidRequestData, "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide")
+	return newError(CodeMandatoryDataMissing, "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide")
 }
 
 // NoDevice: no terminal is bound to the account a MiC request goes through [SB].

@@ -130,12 +130,13 @@ func visiblePaymentMethod(tx Tx, c Caller, merchantID, id string) (PaymentMethod
 	return visible(c, merchantID, id, tx.PaymentMethod, NotFoundPaymentMethod)
 }
 
-// GetPaymentMethod reads a token.
-func (s *Service) GetPaymentMethod(c Caller, merchantID, id string) (PaymentMethod, error) {
+// GetPaymentMethod reads a token. One the app cannot see is 40118 naming the path it
+// was asked at (GP's /ucp/payment-methods/{id}), not the 40116 of using it.
+func (s *Service) GetPaymentMethod(c Caller, merchantID, id, path string) (PaymentMethod, error) {
 	var pm PaymentMethod
 	err := s.store.View(func(tx Tx) error {
 		var err error
-		pm, err = visiblePaymentMethod(tx, c, merchantID, id)
+		pm, err = visible(c, merchantID, id, tx.PaymentMethod, func(id string) *Error { return NotFoundPaymentMethodDetail(id, path) })
 		return err
 	})
 	return pm, err
@@ -157,15 +158,17 @@ type EditPaymentMethodRequest struct {
 // stay multi-use (50020), and an edit must say something (50021) [GP].
 func (s *Service) EditPaymentMethod(c Caller, req EditPaymentMethodRequest) (PaymentMethod, error) {
 	v, _, err := execute(s, c, req.Idempotency, "payment_method", func(tx Tx, now time.Time) (string, PaymentMethod, error) {
-		pm, err := visiblePaymentMethod(tx, c, req.MerchantID, req.ID)
-		if err != nil {
-			return "", PaymentMethod{}, err
-		}
+		// GP checks the body before it looks the token up: a random id with a single
+		// usage mode is 50020, with an expiry 40116 (the SDKs' tests).
 		switch {
 		case req.UsageMode == UsageSingle:
 			return "", PaymentMethod{}, TokenUsageOnlyMulti()
 		case req.UsageMode == "" && (req.ExpiryMonth == "" || req.ExpiryYear == ""):
 			return "", PaymentMethod{}, TokenEditMissingFields()
+		}
+		pm, err := visiblePaymentMethod(tx, c, req.MerchantID, req.ID)
+		if err != nil {
+			return "", PaymentMethod{}, err
 		}
 		if req.Number != "" {
 			pm.Card = readCard(CardInput{Number: req.Number}).stored("")

@@ -78,7 +78,7 @@ var getPaymentMethod = read(sandbox.OpPaymentMethodDetail, []string{"merchant_id
 	if err != nil {
 		return nil, err
 	}
-	pm, err := s.svc.GetPaymentMethod(c.caller, c.vars["merchant_id"], id)
+	pm, err := s.svc.GetPaymentMethod(c.caller, c.vars["merchant_id"], id, "/ucp"+c.r.URL.EscapedPath())
 	if err != nil {
 		return nil, err
 	}

@@ -50,9 +50,15 @@ func TestPaymentMethodLifecycle(t *testing.T) {
 	if deleted["status"] != "DELETED" || field(deleted, "action", "type") != "PAYMENT_METHOD_DELETE" || field(deleted, "action", "result_code") != "SUCCESS" {
 		t.Errorf("deleted: %v", deleted)
 	}
+	// Reading it is the detail's 40118 (Java ReportStoredPaymentMethodDetailWithNonExistentId);
+	// using it is 40116 (Java GpApiTokenManagementErrorTest).
+	if got, want := env.Do("GET", "/payment-methods/"+id, apitest.APIHeader(tok), "").GPError(t),
+		apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "PAYMENT_METHODS "+id+" not found at this /ucp/payment-methods/"+id); got != want {
+		t.Errorf("read after delete: %+v", got)
+	}
 	gone := apitest.Err(404, "RESOURCE_NOT_FOUND", "40116", "payment_method "+id+" not found at this location.")
 	for _, r := range []apitest.Reply{
-		env.Do("GET", "/payment-methods/"+id, apitest.APIHeader(tok), ""),
+		env.Do("PATCH", "/payment-methods/"+id, apitest.APIHeader(tok), `{"card":{"expiry_month":"12","expiry_year":"31"}}`),
 		env.Do("DELETE", "/payment-methods/"+id, apitest.APIHeader(tok), ""),
 		env.Do("POST", "/transactions", apitest.APIHeader(tok), tokenSale(id, "")),
 	} {
@@ -90,6 +96,7 @@ func TestPaymentMethodErrors(t *testing.T) {
 	tok := env.PartnerToken()
 	id := env.mustTokenize(tok, "MULTIPLE")
 	tokenizeOnly := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["PMT_POST_Create_Single"]`)
+	const randomToken = "PMT_2b1c3e4f-5a6b-7c8d-9e0f-a1b2c3d4e5f6"
 	cases := []struct {
 		name, method, path, tok, body string
 		want                          apitest.GPError
@@ -107,7 +114,16 @@ func TestPaymentMethodErrors(t *testing.T) {
 		{"edit to single use", "PATCH", "/payment-methods/" + id, tok, `{"usage_mode":"SINGLE","card":{"expiry_month":"12","expiry_year":"31"}}`,
 			apitest.Err(400, "INVALID_REQUEST_DATA", "50020", "TokenType can only be MULTI")},
 		{"edit saying nothing", "PATCH", "/payment-methods/" + id, tok, `{"name":"James"}`,
-			apitest.Err(400, "INVALID_REQUEST_DATA", "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide")},
+			apitest.Err(400, "MANDATORY_DATA_MISSING", "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide")},
+		// GP reads the body before it looks the token up (Java CardTokenizationThenUpdate*).
+		{"edit a random id to single use", "PATCH", "/payment-methods/" + randomToken, tok, `{"usage_mode":"SINGLE"}`,
+			apitest.Err(400, "INVALID_REQUEST_DATA", "50020", "TokenType can only be MULTI")},
+		{"edit a random id saying nothing", "PATCH", "/payment-methods/" + randomToken, tok, `{}`,
+			apitest.Err(400, "MANDATORY_DATA_MISSING", "50021", "Mandatory Fields missing [card ExpDate] See Developers Guide")},
+		{"edit a random id's expiry", "PATCH", "/payment-methods/" + randomToken, tok, `{"card":{"expiry_month":"12","expiry_year":"31"}}`,
+			apitest.Err(404, "RESOURCE_NOT_FOUND", "40116", "payment_method "+randomToken+" not found at this location.")},
+		{"read a random id", "GET", "/payment-methods/" + randomToken, tok, "",
+			apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "PAYMENT_METHODS "+randomToken+" not found at this /ucp/payment-methods/"+randomToken)},
 		{"malformed id", "GET", "/payment-methods/This_is_not_a_payment_id", tok, "",
 			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "payment_method.id: This_is_not_a_payment_id contains unexpected data")},
 		{"sale with a malformed id", "POST", "/transactions", tok, tokenSale("TRN_x", ""),
@@ -115,6 +131,8 @@ func TestPaymentMethodErrors(t *testing.T) {
 		{"sale with neither card nor token", "POST", "/transactions", tok, `{"channel":"CP","amount":"100","currency":"USD","payment_method":{"entry_mode":"MANUAL"}}`,
 			apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields payment_method.card")},
 		{"another merchant's path", "GET", "/merchants/" + apitest.MerchantTwo + "/payment-methods/" + id, tok, "",
+			apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "PAYMENT_METHODS "+id+" not found at this /ucp/merchants/"+apitest.MerchantTwo+"/payment-methods/"+id)},
+		{"another merchant's path, deleting", "DELETE", "/merchants/" + apitest.MerchantTwo + "/payment-methods/" + id, tok, "",
 			apitest.Err(404, "RESOURCE_NOT_FOUND", "40116", "payment_method "+id+" not found at this location.")},
 		{"restricted token reads", "GET", "/payment-methods/" + id, tokenizeOnly, "",
 			apitest.Err(403, "ACTION_NOT_AUTHORIZED", "40212", "Permission not enabled to execute action")},

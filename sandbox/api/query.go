@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"time"
@@ -91,6 +92,24 @@ func (r *queryReader) paging(orderBy, order string, orderings ...string) sandbox
 	r.choice("order", &p.Order, "ASC", "DESC")
 	return p
 }
+
+// system reads the settlement filters system.mid and system.hierarchy. A mid is
+// digits, as GP's are, or a merchant id as the sandbox answers it in system.mid
+// (A129); a hierarchy is GP's 000-00-000-000-000. Others are GP's 40090 and 40105.
+func (r *queryReader) system(mid, hierarchy *string) {
+	if s := r.v.Get("system.mid"); s != "" && !systemMIDPattern.MatchString(s) {
+		r.fail(sandbox.InvalidSystemMID())
+	}
+	if s := r.v.Get("system.hierarchy"); s != "" && !systemHierarchyPattern.MatchString(s) {
+		r.fail(sandbox.InvalidSystemHierarchy())
+	}
+	*mid, *hierarchy = r.v.Get("system.mid"), r.v.Get("system.hierarchy")
+}
+
+var (
+	systemMIDPattern       = regexp.MustCompile(`^(?:[0-9]{1,50}|MER_[0-9A-Za-z]{1,46})$`)
+	systemHierarchyPattern = regexp.MustCompile(`^[0-9]{3}-[0-9]{2}-[0-9]{3}-[0-9]{3}-[0-9]{3}$`)
+)
 
 // account checks account_name and account_id, which the SDKs send from the token's
 // data account: one the app does not hold is GP's 40003.

@@ -41,9 +41,9 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 		NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"), DepositStatus: v.Get("deposit_status"),
 		Brand: v.Get("brand"), ARN: v.Get("arn"), BrandReference: v.Get("brand_reference"), Authcode: v.Get("authcode"),
 		Reference: v.Get("reference"), Status: v.Get("status"), DepositID: v.Get("deposit_id"),
-		MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
 	}
 	r.account(c.caller.App)
+	r.system(&q.MID, &q.Hierarchy)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
 	r.date("from_deposit_time_created", &q.FromDeposit)
@@ -71,9 +71,9 @@ var listDeposits = read(sandbox.OpDepositList, []string{"merchant_id"}, func(s *
 	q := sandbox.DepositQuery{
 		MerchantID: c.vars["merchant_id"], Paging: r.paging("TIME_CREATED", "DESC", sandbox.DepositOrderings...),
 		ID: v.Get("id"), Status: v.Get("status"), Amount: v.Get("amount"), BankLast4: v.Get("masked_account_number_last4"),
-		MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
 	}
 	r.account(c.caller.App)
+	r.system(&q.MID, &q.Hierarchy)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
 	if r.err != nil {
@@ -106,11 +106,11 @@ func disputeQuery(c *call, settlement bool) (sandbox.DisputeQuery, error) {
 		MerchantID: c.vars["merchant_id"], Settlement: settlement,
 		Paging: r.paging("from_stage_time_created", "DESC", sandbox.DisputeOrderings...),
 		ARN:    v.Get("arn"), Brand: v.Get("brand"), DepositID: v.Get("deposit_id"),
-		MID: v.Get("system.mid"), Hierarchy: v.Get("system.hierarchy"),
 	}
 	if settlement {
 		r.account(c.caller.App)
 	}
+	r.system(&q.MID, &q.Hierarchy)
 	// The Java SDK sends the settlement list's status as STATUS [GP].
 	status := cmp.Or(v.Get("status"), v.Get("STATUS"))
 	if status != "" && !slices.Contains(sandbox.DisputeStatuses, status) {

@@ -161,6 +161,10 @@ func TestDisputeFixturesAnswerAsTheSDKTestsExpect(t *testing.T) {
 		{"GET", "/settlement/deposits/DEP_0000000001", "", apitest.Err(404, "RESOURCE_NOT_FOUND", "40118", "Deposits DEP_0000000001 not found at this /ucp/settlement/deposits/DEP_0000000001")},
 		{"GET", "/disputes?arn=874091790340471", "", apitest.Err(400, "INVALID_REQUEST_DATA", "40048", "105,Unable to locate dispute record for arn. Please recheck thevalue provided for arn.")},
 		{"GET", "/settlement/deposits?page_size=0", "", apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "page_size contains unexpected data")},
+		// Java ReportFindDepositsPaged_FilterBy_RandomUUIDSystemHierarchy, ReportFindSettlementTransactionsPaged_By_Invalid_SystemMid
+		{"GET", "/settlement/deposits?system.hierarchy=0b1c9a52-0e4d-4b8e-9d43-2f1a6c1e7b10", "", apitest.Err(400, "INVALID_REQUEST_DATA", "40105", "Invalid Value provided in the input field - system.hierarchy")},
+		{"GET", "/settlement/transactions?system.mid=0b1c9a52-0e4d-4b8e-9d43-2f1a6c1e7b10", "", apitest.Err(400, "INVALID_REQUEST_DATA", "40090", "system.mid value is invalid. Please check the format and data provided is correct")},
+		{"GET", "/settlement/disputes?system.mid=MER-1", "", apitest.Err(400, "INVALID_REQUEST_DATA", "40090", "system.mid value is invalid. Please check the format and data provided is correct")},
 	} {
 		if got := env.Do(c.method, c.path, h, c.body).GPError(t); got != c.want {
 			t.Errorf("%s %s: %+v, want %+v", c.method, c.path, got, c.want)
@@ -175,6 +179,18 @@ func TestDisputeFixturesAnswerAsTheSDKTestsExpect(t *testing.T) {
 	}
 	if got := env.Do("GET", "/settlement/disputes/DIS_810", h, "").JSON(t); got["id"] != "DIS_810" || got["deposit_id"] != "DEP_2342423443" {
 		t.Errorf("settlement dispute %v", got)
+	}
+	// Well-formed filters that name no merchant of the sandbox match nothing (Java
+	// ReportFindDepositsPaged_FilterBy_WrongSystemHierarchy, ..._NonExistent_SystemMerchantId);
+	// the mid the sandbox answers matches its own.
+	for path, want := range map[string]float64{
+		"/settlement/deposits?system.hierarchy=000-70-024-000-000": 0,
+		"/settlement/transactions?system.mid=738292374":            0,
+		"/settlement/deposits?system.mid=" + apitest.MerchantOne:   3,
+	} {
+		if got := env.Do("GET", path, h, "").JSON(t); got["total_record_count"] != want {
+			t.Errorf("GET %s: %v records, want %v", path, got["total_record_count"], want)
+		}
 	}
 	deposits := env.Do("GET", "/settlement/deposits?order_by=DEPOSIT_ID&order=ASC&page_size=2", h, "").JSON(t)
 	if deposits["total_record_count"] != float64(3) || len(deposits["deposits"].([]any)) != 2 ||
