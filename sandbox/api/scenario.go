@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
@@ -92,11 +93,13 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 // requestHash identifies a request for idempotency replay: a hash of its method, its
 // path and its body in canonical form (members sorted, no insignificant whitespace,
 // numbers as written), so that the pretty-printed and the compact copy of one JSON
-// object are the same request. Only the hash is kept: a path may hold what a client
-// wrongly put there, a card number included.
+// object are the same request. The hash is of the masked form: one of the clear card
+// number and CVV, kept beside the masked body the action records, would give them
+// back to anyone who tried the hidden digits. So two requests that differ only in
+// what masking hides are the same request here.
 func requestHash(method, path string, body web.Object) string {
 	canonical, _ := json.Marshal(body) // strings, json.Numbers, bools, nil, maps, slices: cannot fail
-	sum := sha256.Sum256(append([]byte(method+" "+path+" "), canonical...))
+	sum := sha256.Sum256(append([]byte(method+" "+carddata.Mask(path)+" "), carddata.MaskJSON(canonical)...))
 	return hex.EncodeToString(sum[:])
 }
 

@@ -213,6 +213,23 @@ func TestBuiltinScenarios(t *testing.T) {
 		if r := env.Do("POST", orderPath, apitest.APIHeader(tok, "X-GP-Idempotency", "replay-1"), orderBody); r.Status != 409 {
 			t.Errorf("without replay: %d %s", r.Status, r.Body)
 		}
+		// The request is known by its masked form: nothing kept is derived from the
+		// clear card number or CVV, so a repeat differing only in them is the same
+		// request, and one differing in what is shown is another.
+		sale := func(number, cvv, amount string) string {
+			return `{"channel":"CP","type":"SALE","amount":"` + amount + `","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":{"number":"` +
+				number + `","expiry_month":"12","expiry_year":"30","cvv":"` + cvv + `"}}}`
+		}
+		hs := with("idempotency-replay", "X-GP-Idempotency", "replay-card")
+		charged := env.Do("POST", "/transactions", hs, sale("4263970000005262", "123", "1000"))
+		for _, repeat := range []string{sale("4263970000005262", "456", "1000"), sale("4263971234565262", "123", "1000")} {
+			if r := env.Do("POST", "/transactions", hs, repeat); r.Status != 200 || !bytes.Equal(r.Body, charged.Body) {
+				t.Errorf("a repeat differing in hidden digits: %d %s, want the first answer %s", r.Status, r.Body, charged.Body)
+			}
+		}
+		if got := env.Do("POST", "/transactions", hs, sale("4263970000005262", "123", "1001")).GPError(t); got.Status != 409 {
+			t.Errorf("a repeat of another amount: %+v", got)
+		}
 		// A key first used outside replay mode has no answer kept to replay: 409, not
 		// an empty 200.
 		env.Do("POST", orderPath, apitest.APIHeader(tok, "X-GP-Idempotency", "replay-2"), orderBody)

@@ -18,8 +18,6 @@ package carddata
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"math/bits"
 	"regexp"
@@ -96,15 +94,15 @@ func Excerpt(s string) string {
 }
 
 // KeyWithout returns a key a client chose (an idempotency key, a session) as
-// the store may keep it: as sent when it holds no card data, else "sha256:" and its
-// SHA-256 in hex. Masking would not do: two keys differing only in the masked digits
-// must stay two keys.
+// the store may keep it: as sent when it holds no card data, else masked as Mask
+// does. Two keys differing only in the hidden digits are then one key. A hash would
+// keep them apart but give the digits back: the six hidden digits of a card number
+// whose first six and last four are shown elsewhere are a million tries away.
 func KeyWithout(key string) string {
 	if NoneIn(key) {
 		return key
 	}
-	sum := sha256.Sum256([]byte(key))
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return Mask(key)
 }
 
 // HoldsCardData reports whether s holds anything Mask would mask: a name a

@@ -506,3 +506,18 @@ func TestHoldsCardData(t *testing.T) {
 		}
 	}
 }
+
+// A key holding card data is kept masked, never as anything the hidden digits could
+// be recovered from; a key without any is kept as sent.
+func TestKeyWithout(t *testing.T) {
+	for key, want := range map[string]string{
+		"order-2024-12-05-0001":                "order-2024-12-05-0001",
+		"0b1c9a52-0e4d-4b8e-9d43-2f1a6c1e7b10": "0b1c9a52-0e4d-4b8e-9d43-2f1a6c1e7b10",
+		"4263970000005262":                     "426397******5262",
+		"retry-4263 9700 0000 5262":            "retry-4263 97** **** 5262",
+	} {
+		if got := KeyWithout(key); got != want {
+			t.Errorf("KeyWithout(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
