@@ -42,6 +42,11 @@ func IDProblem(id string) string {
 			return fmt.Sprintf("must contain only letters, digits, '-', '.', '_' and '~', got %q", carddata.Excerpt(id))
 		}
 	}
+	if carddata.IdentifierHoldsCardNumber(id) {
+		// Ids are shown as written and link the inspector's pages: one holding a card
+		// number could be neither.
+		return fmt.Sprintf("must not hold a card number, got %q", carddata.Excerpt(id))
+	}
 	return ""
 }
 

@@ -126,3 +126,19 @@ func TestClockStopsAtItsLatest(t *testing.T) {
 		t.Errorf("a running clock went past its latest: %v", running.Now())
 	}
 }
+
+// An id holding a card number is refused: ids are shown as written. Other digits,
+// a UUID's, an ARN's or a GP id's, are fine.
+func TestIDProblemOfACardNumber(t *testing.T) {
+	for id, refused := range map[string]bool{
+		"TRN_4263970000005262":                     true,
+		"4263-9700-0000-5262":                      true,
+		"TRN_CapturedSale000000000000000001":       false,
+		"TRN_74537604221431003881865":              false,
+		"PMT_c5921403-8716-6234-3d2b-b6622bc468e2": false,
+	} {
+		if got := IDProblem(id); (got != "") != refused || refused && strings.Contains(got, "0000") {
+			t.Errorf("IDProblem(%q) = %q, want refused: %v, the number masked", id, got, refused)
+		}
+	}
+}

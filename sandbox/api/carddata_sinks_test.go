@@ -261,7 +261,8 @@ func TestFreeTextCardNumbersMasked(t *testing.T) {
 
 // Finding 6: the card members of a fixture transaction and of an admin seed are
 // masked when they are loaded; their other members are kept as sent, an id holding
-// digits that pass the check included, and free text is masked where it is shown.
+// digits that pass the check included, and card numbers are masked where they are
+// shown, in free text, an id or a reference.
 func TestFixtureAndSeedCardDataMasked(t *testing.T) {
 	env := mustSinkSandbox(t, apitest.Options{Fixtures: func(f *sandbox.Fixtures) {
 		f.Transactions[0].Reference = panVisa
@@ -283,8 +284,13 @@ func TestFixtureAndSeedCardDataMasked(t *testing.T) {
 		`"card":{"authcode":"1","brand_reference":"b"},"bnpl":{"provider":"` + panVisa + `"}},` +
 		`"order":{"taxes":[{"type":"` + panVisa + `","amount":"1"}]},"action":{"id":"ACT_1","time_created":"2021-03-22T10:00:00.000Z","result_code":"SUCCESS",` +
 		`"type":"` + panVisa + `","app_name":"` + panVisa + `"}}`
-	// An id is no card data: kept as written, digits that pass the check included.
-	seeded := "TRN_" + panVisa
+	// An id is shown as written and links the inspector's pages, so one holding a card
+	// number is refused; one whose digits are no card number whole is kept as written.
+	if got := env.Do("PUT", "/_sandbox/transactions/TRN_"+panVisa, apitest.JSONHeader(), seed).GPError(t); got.Status != 400 ||
+		!strings.Contains(got.Description, "must not hold a card number") || strings.Contains(got.Description, panVisa) {
+		t.Errorf("a seed under a card number: %+v", got)
+	}
+	seeded := "TRN_" + panVisa + "0"
 	if r := env.Do("PUT", "/_sandbox/transactions/"+seeded, apitest.JSONHeader(), seed); r.Status != 200 || r.JSON(t)["id"] != seeded {
 		t.Fatalf("seed: %d %s", r.Status, r.Body)
 	}
@@ -293,9 +299,12 @@ func TestFixtureAndSeedCardDataMasked(t *testing.T) {
 	}
 	views := []string{"/_sandbox/transactions/" + apitest.CapturedOne, "/_sandbox/transactions/" + seeded}
 	env.mustHoldNone(t, views, false, "5425 2334 3010 9903", "2334 3010", `"provider":"`+panVisa, `"type":"`+panVisa, `"app_name":"`+panVisa)
-	if shown := env.places(t, views)["admin views"]; !bytes.Contains(shown, []byte(`"reference":"`+panVisa+`"`)) ||
+	// Where it is shown, a reference or an id that is a card number is masked as one;
+	// other references and ids read as written.
+	if shown := env.places(t, views)["admin views"]; !bytes.Contains(shown, []byte(`"reference":"426397******5262"`)) ||
+		!bytes.Contains(shown, []byte(`"id":"`+seeded+`"`)) || !bytes.Contains(shown, []byte(`"id":"`+apitest.CapturedOne+`"`)) ||
 		!bytes.Contains(shown, []byte(`"app_name":"426397******5262"`)) {
-		t.Errorf("admin views: want the reference as written and the free text masked: %s", shown)
+		t.Errorf("admin views: want the card numbers masked, ids and free text alike: %s", shown)
 	}
 }
 

@@ -11,7 +11,8 @@
 //   - MaskNumber and MaskEMV mask a value known to be a card number or EMV
 //     TLV data, for request conversions that keep such a field.
 //   - KeyWithout keeps a key a client chose storable, HoldsCardData and NoneIn tell
-//     whether text holds card data, InteracChip reads an EMV application id.
+//     whether text holds card data, IdentifierHoldsCardNumber whether an id does,
+//     InteracChip reads an EMV application id.
 //   - Excerpt quotes a value a user wrote in a message (a scenario's or a
 //     fixture's problem, an unknown name): masked, then cut short.
 package carddata
@@ -517,9 +518,68 @@ func maskValueAs(class keyClass, v string) string {
 	case keyEMV:
 		return MaskEMV(v)
 	case keyIdentifier:
-		return v
+		return maskIdentifier(v)
 	}
 	return Mask(v)
+}
+
+// maskIdentifier masks an id, a reference or a URL, which is shown as sent but for
+// a card number standing alone in it: a run of 12 to 19 digits, perhaps in groups,
+// that is one whole (INV-4263970000005262, 4263 9700 0000 5262). Unlike free text,
+// a longer run is not searched for a card number inside it, so an ARN (23 digits)
+// or a numeric reference of 20 digits reads as written; track data is [REDACTED]
+// wherever it is (MaskJSON).
+func maskIdentifier(v string) string {
+	var out []byte
+	kept := 0 // v[:kept] is in out, or out is nil and nothing was masked
+	for i := 0; i < len(v); {
+		if n := uuidAt(v, i); n > 0 {
+			i += n // a UUID is an id, as in free text
+			continue
+		}
+		start, end, whole := cardRunAt(v, i)
+		if end == start {
+			_, size := runeAt(v, i)
+			i += size
+			continue
+		}
+		if whole {
+			out = append(out, v[kept:start]...)
+			out = maskCardNumbers(append(out, v[start:end]...))
+			kept = end
+		}
+		i = end
+	}
+	if out == nil {
+		return v
+	}
+	return string(append(out, v[kept:]...))
+}
+
+// IdentifierHoldsCardNumber reports whether an id, a reference or a URL holds a card
+// number that MaskJSON would mask where it shows it: a record id that does is refused,
+// since the inspector links to records by the ids it shows.
+func IdentifierHoldsCardNumber(id string) bool { return maskIdentifier(id) != id }
+
+// cardRunAt reads the run of digits and separators starting at v[i] when v[i] is a
+// digit: it returns where its digits start and end (start == end when v[i] is none)
+// and whether they are one card number, whole.
+func cardRunAt(v string, i int) (start, end int, whole bool) {
+	var scan cardScan
+	var lengths uint32
+	start, end = i, i
+	for j := i; j < len(v); {
+		r, size := runeAt(v, j)
+		_, digit := digitValue(r)
+		if !digit && (j == i || !isCardSeparator(r)) {
+			break
+		}
+		if l := scan.next(r, j, size); digit {
+			lengths, end = l, j+size // the card numbers ending at the run's last digit
+		}
+		j += size
+	}
+	return start, end, scan.n <= maxCardDigits && lengths&(1<<scan.n) != 0
 }
 
 // MaskJSON returns a body with its card data masked, for the journal and the

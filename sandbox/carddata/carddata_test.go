@@ -114,15 +114,18 @@ func TestMaskJSON(t *testing.T) {
 			`{"encryption":{"version":"01","key":"[REDACTED]","ksn":"FFFF01"},"key":"k"}`},
 		{"tokens and app keys", `{"access_token":"abc","app_key":"k1","token":"t"}`, `{"access_token":"[REDACTED]","app_key":"[REDACTED]","token":"[REDACTED]"}`},
 		{"card number in a key", `{"4263970000005262":"x"}`, `{"426397******5262":"x"}`},
-		// Ids, references and URLs are shown as sent, as the API echoes them; free text
-		// beside them is masked.
+		// Ids, references and URLs are shown as sent, as the API echoes them, where free
+		// text beside them is masked: a long run of digits is not searched for a card
+		// number inside it.
 		{"numeric reference that passes the check", `{"reference":"2024120500012345","description":"4263970000005262"}`,
 			`{"reference":"2024120500012345","description":"426397******5262"}`},
-		{"references and ids by any spelling", `{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"4263970000005262"}`,
-			`{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"4263970000005262"}`},
-		{"an acquirer reference number is a reference", `{"card":{"arn":"74537604221431003881865"},"ARN":"4263970000005262"}`,
-			`{"card":{"arn":"74537604221431003881865"},"ARN":"4263970000005262"}`},
-		{"status URL", `{"notifications":{"status_url":"https://example.com/4263970000005262"}}`, `{"notifications":{"status_url":"https://example.com/4263970000005262"}}`},
+		{"an acquirer reference number is a reference", `{"card":{"arn":"74537604221431003881865"},"order_reference":"42639700000052620001"}`,
+			`{"card":{"arn":"74537604221431003881865"},"order_reference":"42639700000052620001"}`},
+		// But a card number standing whole in one is masked, by any spelling of the name.
+		{"references and ids that are card numbers", `{"order":{"reference":"4263970000005262"},"referenceNumber":4263970000005262,"EcrId":"4263 9700 0000 5262","brand_reference":"INV-4263970000005262","ARN":"4263970000005262"}`,
+			`{"order":{"reference":"426397******5262"},"referenceNumber":"426397******5262","EcrId":"4263 97** **** 5262","brand_reference":"INV-426397******5262","ARN":"426397******5262"}`},
+		{"status URL", `{"notifications":{"status_url":"https://example.com/4263970000005262?r=7453760422143100388186"}}`,
+			`{"notifications":{"status_url":"https://example.com/426397******5262?r=7453760422143100388186"}}`},
 		{"a reference holds no card member", `{"reference":{"card":{"number":"4263970000005262"}}}`, `{"reference":{"card":{"number":"426397******5262"}}}`},
 		{"track data in a reference", `{"reference":";4263970000005262=25121010000000000?"}`, `{"reference":"[REDACTED]"}`},
 		{"a CVV named like an id", `{"cid":"1234"}`, `{"cid":"[REDACTED]"}`},
