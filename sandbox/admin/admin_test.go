@@ -555,6 +555,29 @@ func TestJournalTruncatesLargeBodies(t *testing.T) {
 	}
 }
 
+// A card number the journal's cap cuts in two is too short to be read as one: its
+// first digits are dropped with the rest, so that they cannot complete the first six
+// and last four shown elsewhere.
+func TestJournalCutDoesNotSplitACardNumber(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	head := `{"x":"` + strings.Repeat("a", 16<<10-len(`{"x":"","name":"`)-11) + `","name":"`
+	body := head + `4525526527000006","card":{"number":"4525526527000006"}}`
+	env.Do("POST", "/accesstoken", apitest.JSONHeader(), body)
+	var j struct {
+		Requests []struct {
+			Body          string
+			BodyTruncated bool `json:"body_truncated"`
+		}
+	}
+	if r := env.Do("GET", "/_sandbox/requests", nil, ""); json.Unmarshal(r.Body, &j) != nil || len(j.Requests) != 1 {
+		t.Fatalf("journal: %s", r.Body)
+	}
+	if e := j.Requests[0]; !e.BodyTruncated || strings.Contains(e.Body, "4525526") || !strings.HasSuffix(e.Body, `"name":"`) {
+		t.Errorf("truncated %v, body ends %q", e.BodyTruncated, e.Body[max(0, len(e.Body)-40):])
+	}
+}
+
 // Masking lengthens a body (pin=1 is journaled pin="[REDACTED]"), and the journal's
 // 16 KiB cap holds after it: what is kept of a body under the cap, as of one over it,
 // is at most 16 KiB of masked text, marked truncated when masking pushed it past.

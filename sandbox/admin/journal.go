@@ -355,6 +355,9 @@ func maskedBody(raw []byte, truncated bool) (json.RawMessage, bool) {
 	if len(raw) == 0 {
 		return json.RawMessage(`null`), truncated
 	}
+	if truncated {
+		raw = carddata.WithoutCutDigits(raw)
+	}
 	masked := carddata.MaskJSON(raw)
 	if len(masked) > journalBodyCap {
 		cut := journalBodyCap

@@ -48,8 +48,9 @@ const maskChar = '*'
 // trackData matches magnetic-stripe data: track 1 (%B<pan>^<name>^<yymm>...?) and
 // track 2 (;<pan>=<yymm>...?, or the EMV form <pan>D<yymm>...), sentinels optional.
 // The name is not held to track 1's 26 characters: a longer one must not leave the
-// expiry, service code and discretionary data after it in clear.
-var trackData = regexp.MustCompile(`%?[Bb][0-9]{12,19}\^[^^\n"]{0,200}\^[0-9]{4}[^?\n"]{0,79}\??` +
+// expiry, service code and discretionary data after it in clear; nor is a quote
+// escaped in JSON the end of it, nor a space or a dash in the number.
+var trackData = regexp.MustCompile(`%?[Bb][0-9](?:[ -]?[0-9]){11,18}\^(?:[^^\n"\\]|\\.){0,200}\^[0-9]{4}(?:[^?\n"\\]|\\.){0,79}\??` +
 	`|;?[0-9]{12,19}[=Dd][0-9]{4}[0-9A-Fa-f]{0,40}\??`)
 
 // Mask returns text with its card data masked: track data is replaced by
@@ -104,6 +105,21 @@ func KeyWithout(key string) string {
 		return key
 	}
 	return Mask(key)
+}
+
+// WithoutCutDigits drops the run of digits and separators that ends text cut short
+// (a journaled body kept to its cap): it may be the first digits of a card number,
+// too few to be read as one, which the digits shown elsewhere would complete.
+func WithoutCutDigits(text []byte) []byte {
+	end := len(text)
+	for end > 0 {
+		r, size := utf8.DecodeLastRune(text[:end])
+		if _, digit := digitValue(r); !digit && !isCardSeparator(r) {
+			break
+		}
+		end -= size
+	}
+	return text[:end]
 }
 
 // HoldsCardData reports whether s holds anything Mask would mask: a name a
@@ -177,14 +193,14 @@ func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
 			}
 			continue
 		}
+		if max(run, significant) >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
+			return true, true // after a card number's digits, in a row or grouped
+		}
 		switch {
 		case c >= utf8.RuneSelf:
 			cardLike = true
 		case !isCardSeparator(rune(c)):
 			significant = 0
-		}
-		if run >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
-			return true, true
 		}
 		run = 0
 	}
@@ -438,8 +454,11 @@ func classifyKey(name, parent []byte) keyClass {
 	switch {
 	case strings.HasSuffix(k, "result"), strings.HasSuffix(k, "indicator"):
 		return keyPlain // what a check found or a card carries (cvv_result), not a secret
-	case secretKeys[k], strings.Contains(k, "cvv"), strings.Contains(k, "cvc"),
-		strings.Contains(k, "securitycode"), strings.Contains(k, "pinblock"):
+	case secretKeys[k], strings.Contains(k, "cvv"), strings.Contains(k, "cvc"), strings.Contains(k, "cv2"),
+		strings.Contains(k, "securitycode"), strings.Contains(k, "verificationvalue"), strings.Contains(k, "cardverification"),
+		strings.HasPrefix(k, "pinbl"), strings.HasSuffix(k, "pin"):
+		// Other spellings of a CVV (cv2, verification_value) and a PIN block (pinblk,
+		// epin, offline_pin): a refused request's unknown member is journaled too.
 		return keySecret
 	case secretInParent[k] != "" && normalizedIs(parent, secretInParent[k]):
 		return keySecret
