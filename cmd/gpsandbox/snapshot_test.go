@@ -71,3 +71,32 @@ func TestCardNumberSnapshotNameStopsTheStartMasked(t *testing.T) {
 		t.Errorf("the refused start created %s: %v", db, err)
 	}
 }
+
+// A start refused for its scenarios (an unknown global one, a scenario folder in
+// error) leaves the database file byte for byte as it was, --reset or not, and
+// creates no file on a new path: the scenarios are read before the file is opened.
+func TestScenarioProblemsStopTheStartBeforeTheFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "run.db")
+	base, stop := mustRun(t, "--db", db)
+	mustIssueToken(t, base)
+	stop()
+	before := mustReadFile(t, db)
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, "broken.yaml"), []byte("version: 1\nname: broken\nrules: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(t.TempDir(), "new.db")
+	for _, bad := range [][]string{{"--scenario", "nope"}, {"--scenarios", broken}} {
+		for _, args := range [][]string{{"--db", db}, {"--db", db, "--reset"}, {"--db", fresh}} {
+			if _, err := runOnce(t, append(append([]string{"--addr", "127.0.0.1:0"}, bad...), args...)...); err == nil {
+				t.Errorf("start %v %v: no error", bad, args)
+			}
+		}
+	}
+	if after := mustReadFile(t, db); !bytes.Equal(after, before) {
+		t.Errorf("a refused start changed the database file: %d bytes before, %d after", len(before), len(after))
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused start created %s: %v", fresh, err)
+	}
+}

@@ -176,7 +176,10 @@ func Open(cfg Config) (*App, error) {
 			return nil, fmt.Errorf("--snapshot %s: %w", carddata.Mask(cfg.Snapshot), err)
 		}
 	}
-	var err error
+	scs, err := a.readScenarios()
+	if err != nil {
+		return nil, err
+	}
 	a.store, err = store.OpenWith(cfg.DB, store.Options{Reset: cfg.Reset, SetAside: cfg.SetAsideDamaged})
 	var damaged *store.DamagedError
 	var locked *store.LockedError
@@ -192,7 +195,7 @@ func Open(cfg Config) (*App, error) {
 	a.store.OnLost(func(err error) {
 		a.log.Error("the database file was deleted or replaced while the sandbox ran: every write is refused", "db", cfg.DB, "problem", err)
 	})
-	if err := a.wire(); err != nil {
+	if err := a.wire(scs); err != nil {
 		a.store.Close()
 		return nil, err
 	}
@@ -205,8 +208,9 @@ func Open(cfg Config) (*App, error) {
 	return a, nil
 }
 
-// wire builds the service, seeds it, loads the scenarios and builds the handler.
-func (a *App) wire() error {
+// wire builds the service, seeds it, starts the scenario set scs and builds the
+// handler.
+func (a *App) wire(scs []scenario.Scenario) error {
 	a.clock = sandbox.NewVirtualClock()
 	if !a.cfg.Clock.IsZero() {
 		a.clock = sandbox.NewFrozenClock(a.cfg.Clock)
@@ -219,8 +223,7 @@ func (a *App) wire() error {
 	a.svc.UseSnapshots(a.store)
 	a.svc.SetDuplicateWindow(a.cfg.DuplicateWindow)
 	a.svc.SetDepositDelay(a.cfg.DepositDelay)
-	bindings, err := a.seed()
-	if err != nil {
+	if err := a.seed(scs); err != nil {
 		return err
 	}
 	if a.cfg.Snapshot != "" {
@@ -229,7 +232,8 @@ func (a *App) wire() error {
 		}
 		a.log.Info("restored a snapshot", "snapshot", a.cfg.Snapshot)
 	}
-	if a.engine, err = a.loadScenarios(bindings); err != nil {
+	var err error
+	if a.engine, err = a.newEngine(scs); err != nil {
 		return err
 	}
 	router := api.NewRouter()

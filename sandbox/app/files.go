@@ -69,21 +69,25 @@ func located(err error, f Files, embedded string) error {
 // (Validate checks the files). A database that holds records but no fixtures was not
 // started by the sandbox whole (cut short, say): loading them over its records would
 // mix two states without a word, so it is refused. It returns the fixtures' scenario
-// bindings when it read them.
-func (a *App) seed() ([]yamlfile.ScenarioBinding, error) {
+// bindings when it read them, checked against the scenario set scs before anything
+// is loaded.
+func (a *App) seed(scs []scenario.Scenario) error {
 	already, err := a.svc.FixturesLoaded()
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", a.cfg.DB, err)
+		return fmt.Errorf("open %s: %w", a.cfg.DB, err)
 	}
 	if n := a.store.Records(); !already && !a.cfg.Reset && n > 0 {
-		return nil, fmt.Errorf("database file %s holds %d records but none saying its fixtures were loaded, which every database the sandbox started holds "+
+		return fmt.Errorf("database file %s holds %d records but none saying its fixtures were loaded, which every database the sandbox started holds "+
 			"(cut short, or written by something else?): fixtures are loaded only into a new database; move it away or use --reset", a.cfg.DB, n)
 	}
 	var fx sandbox.Fixtures
-	var bindings []yamlfile.ScenarioBinding
 	if a.cfg.Reset || !already {
+		var bindings []yamlfile.ScenarioBinding
 		if fx, bindings, err = a.readFixtures(); err != nil {
-			return nil, err
+			return err
+		}
+		if ps := bindingProblems(a.cfg.Fixtures, scs, bindings); len(ps) > 0 {
+			return fmt.Errorf("fixtures bind unknown scenarios:\n%w", ps)
 		}
 		// Decoding and storing a large set leaves a great deal of garbage behind (YAML
 		// node trees, encoded records): give that memory back once it is done.
@@ -92,10 +96,10 @@ func (a *App) seed() ([]yamlfile.ScenarioBinding, error) {
 	// Over loaded fixtures this writes nothing; it only learns what the store holds.
 	loaded, err := a.svc.LoadFixtures(fx, a.cfg.Reset)
 	if err != nil {
-		return nil, fmt.Errorf("load fixtures: %w", err)
+		return fmt.Errorf("load fixtures: %w", err)
 	}
 	a.log.Info("store ready", "db", a.cfg.DB, "fixtures_loaded", loaded, "reset", a.cfg.Reset)
-	return bindings, nil
+	return nil
 }
 
 // readFixtures reads the fixture files. Decoding a large set makes a great deal of
@@ -140,17 +144,29 @@ func noTokenProblem(f Files, fx sandbox.Fixtures) string {
 	return problem
 }
 
-// loadScenarios reads the scenario set, checks the fixtures' bindings against it and
-// builds the engine with the global scenarios active.
-func (a *App) loadScenarios(bindings []yamlfile.ScenarioBinding) (*scenario.Engine, error) {
+// readScenarios reads the scenario set and checks that the global scenarios are in
+// it. It runs before the database is opened: a start refused for its scenarios
+// leaves the file as it was, --reset or not.
+func (a *App) readScenarios() ([]scenario.Scenario, error) {
 	f := a.cfg.Scenarios
 	scs, err := yamlfile.LoadScenarios(f.fsys(scenarios.FS))
 	if err != nil {
 		return nil, fmt.Errorf("scenarios:\n%w", located(err, f, embeddedScenarios))
 	}
-	if ps := bindingProblems(a.cfg.Fixtures, scs, bindings); len(ps) > 0 {
-		return nil, fmt.Errorf("fixtures bind unknown scenarios:\n%w", ps)
+	names := make([]string, len(scs))
+	for i, sc := range scs {
+		names[i] = sc.Name
 	}
+	for _, n := range a.cfg.GlobalScenarios {
+		if !slices.Contains(names, n) {
+			return nil, fmt.Errorf("global scenarios: %w", &scenario.UnknownError{Name: n, Known: names})
+		}
+	}
+	return scs, nil
+}
+
+// newEngine builds the engine over scs with the global scenarios active.
+func (a *App) newEngine(scs []scenario.Scenario) (*scenario.Engine, error) {
 	engine, err := scenario.NewEngine(a.store, scs)
 	if err != nil {
 		return nil, fmt.Errorf("scenarios: %w", err)
@@ -165,7 +181,7 @@ func (a *App) loadScenarios(bindings []yamlfile.ScenarioBinding) (*scenario.Engi
 	if err := engine.SetGlobal(a.cfg.GlobalScenarios); err != nil {
 		return nil, fmt.Errorf("global scenarios: %w", err)
 	}
-	a.log.Info("scenarios ready", "count", len(scs), "dir", f.Dir, "global", strings.Join(a.cfg.GlobalScenarios, ","), "seed", seed)
+	a.log.Info("scenarios ready", "count", len(scs), "dir", a.cfg.Scenarios.Dir, "global", strings.Join(a.cfg.GlobalScenarios, ","), "seed", seed)
 	return engine, nil
 }
 
