@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -8,7 +9,9 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"net"
 	"os"
@@ -72,12 +75,30 @@ func serverTLS(c tlsConfig, addr string, now time.Time) (*tls.Config, error) {
 			return nil, fmt.Errorf("tls: generate certificate: %w", err)
 		}
 		if c.caOut != "" {
-			if err := os.WriteFile(c.caOut, caPEM, 0o644); err != nil {
+			if err := writeCA(c.caOut, caPEM); err != nil {
 				return nil, fmt.Errorf("tls: write CA certificate: %w", err)
 			}
 		}
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// writeCA writes the CA certificate to path. A file already there is replaced only
+// when it is empty or a PEM certificate, the CA of an earlier start: any other (a
+// database, a lock file, a document) is refused and left as it was.
+func writeCA(path string, caPEM []byte) error {
+	if f, err := os.Open(path); err == nil {
+		head := make([]byte, 64)
+		n, err := io.ReadFull(f, head)
+		_ = f.Close()
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if n > 0 && !bytes.HasPrefix(bytes.TrimLeft(head[:n], " \t\r\n"), []byte("-----BEGIN CERTIFICATE-----")) {
+			return fmt.Errorf("%s exists and is no PEM certificate: it is not overwritten; name a new file", path)
+		}
+	}
+	return os.WriteFile(path, caPEM, 0o644)
 }
 
 // generateCertificate makes a self-signed CA and a server certificate for hosts signed

@@ -218,3 +218,32 @@ func TestTLSCertificateForListenHost(t *testing.T) {
 		t.Error("certificate also valid for 127.31.7.201, want only the listen host and the loopback names")
 	}
 }
+
+// --tls-ca-out replaces an empty file or an earlier CA certificate, and nothing else:
+// a database given there by mistake is refused and left as it was.
+func TestTLSCAOutOverwritesNoOtherFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "run.db")
+	base, stop := mustRun(t, "--db", db)
+	mustIssueToken(t, base)
+	stop()
+	before := mustReadFile(t, db)
+	_, err := runOnce(t, "--addr", "127.0.0.1:0", "--db", ":memory:", "--tls", "--tls-ca-out", db)
+	if err == nil || !strings.Contains(err.Error(), "is no PEM certificate: it is not overwritten") {
+		t.Errorf("--tls-ca-out over a database: %v", err)
+	}
+	if after := mustReadFile(t, db); !bytes.Equal(after, before) {
+		t.Errorf("the database file changed: %d bytes before, %d after", len(before), len(after))
+	}
+	empty := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // an empty file, then the CA the first start wrote
+		base, stop := mustRunWith(t, lazyTrust(empty), "--db", ":memory:", "--tls", "--tls-ca-out", empty)
+		stop()
+		if pem := mustReadFile(t, empty); !bytes.HasPrefix(pem, []byte("-----BEGIN CERTIFICATE-----")) {
+			t.Errorf("%s: CA file %.40q", base, pem)
+		}
+	}
+}
