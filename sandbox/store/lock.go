@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,7 +19,9 @@ import (
 // for the message a second one gets. The holder removes it as it lets go (unlockFile),
 // while it still holds the lock; a process that opened the file just before and
 // locks it just after holds a lock on a file the path no longer names, which
-// lockFile sees and so opens the path again.
+// lockFile sees and so opens the path again. Another name of the file is the file: a
+// symbolic link is followed before anything (realPath), and a hard link meets the
+// flock the database file itself holds while it is open (lockInode).
 
 // LockedError is a database file another process has open. Nothing was written to it.
 type LockedError struct {
@@ -32,6 +35,41 @@ func (e *LockedError) Error() string {
 		holder = "another gpsandbox (pid " + strconv.Itoa(e.PID) + ")"
 	}
 	return fmt.Sprintf("database file %s is in use by %s: stop it first, or use another --db", e.Path, holder)
+}
+
+// realPath is the file path names, its symbolic links followed (or its folder's,
+// for a file yet to be made): a link to a database in use is that database, locked
+// as it is, and a rewrite of the file goes to the file, not over the link.
+func realPath(path string) string {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		return p
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		return filepath.Join(dir, filepath.Base(path))
+	}
+	return path
+}
+
+// lockInode takes an exclusive flock on the database file itself, when there is one:
+// a hard link is another path, with another lock file beside it, to the same file.
+// The lock file still guards the path (see above); this one guards the file it
+// names when it is opened, which is the file a hard link made before names too.
+func lockInode(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: lock %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		_ = f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, &LockedError{Path: path}
+		}
+		return nil, fmt.Errorf("store: lock %s: %w", path, err)
+	}
+	return f, nil
 }
 
 // lockFile takes the lock of the database at path, without waiting, and returns the

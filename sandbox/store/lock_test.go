@@ -34,6 +34,51 @@ func TestSecondOpenRefused(t *testing.T) {
 	mustHaveAll(t, mustOpen(t, path))
 }
 
+// Another name of a file in use, a symbolic link to it or a hard link, is the file:
+// its open is refused too, and the file is as it was.
+func TestOpenThroughAnotherNameRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "real.db")
+	s := mustOpen(t, path)
+	mustPutAll(t, s)
+	symlink, hardlink := filepath.Join(dir, "alias.db"), filepath.Join(dir, "hard.db")
+	if err := os.Symlink("real.db", symlink); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(path, hardlink); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	for _, other := range []string{symlink, hardlink} {
+		var locked *LockedError
+		if _, err := Open(other); !errors.As(err, &locked) {
+			t.Errorf("open %s while %s is open: %v, want a *LockedError", other, path, err)
+		}
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("a refused open changed the file")
+	}
+	mustClose(t, s)
+}
+
+// A store opened through a symbolic link writes the file it names, and leaves the
+// link a link when its clean close rewrites the file.
+func TestOpenThroughASymlinkKeepsTheLink(t *testing.T) {
+	dir := t.TempDir()
+	path, link := filepath.Join(dir, "real.db"), filepath.Join(dir, "alias.db")
+	mustClose(t, mustOpen(t, path))
+	if err := os.Symlink("real.db", link); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, link)
+	mustPutAll(t, s)
+	mustClose(t, s)
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("%s after a close: %v %v, want the link still", link, fi, err)
+	}
+	mustHaveAll(t, mustOpen(t, path))
+}
+
 // :memory: takes no lock: any number of memory stores open at once.
 func TestMemoryTakesNoLock(t *testing.T) {
 	mustOpen(t, ":memory:")

@@ -96,6 +96,7 @@ type Options struct {
 type Store struct {
 	db        *buntdb.DB
 	lock      *os.File // nil for ":memory:"
+	inode     *os.File // the database file's own lock (lockInode); nil for ":memory:"
 	file      *fileWatch
 	snapshots *snapshots // snapshot.go
 
@@ -116,6 +117,9 @@ func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
 // refused with a *LockedError, a damaged or foreign one with a *DamagedError; both
 // leave the file as it is.
 func OpenWith(path string, opts Options) (*Store, error) {
+	if path != ":memory:" {
+		path = realPath(path)
+	}
 	s := &Store{path: path, snapshots: newSnapshots(path)}
 	if path == ":memory:" {
 		db, err := buntdb.Open(path)
@@ -132,11 +136,21 @@ func OpenWith(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.inode, err = lockInode(path); err != nil {
+		unlockFile(lock)
+		return nil, err
+	}
 	err = s.openFile(opts)
 	var damaged *DamagedError
 	if errors.As(err, &damaged) && opts.Reset {
 		if err = os.Truncate(path, 0); err == nil {
 			err = s.openFile(opts)
+		}
+	}
+	if err == nil && s.inode == nil {
+		// A new file: locked now that it is made, before another can link to it.
+		if s.inode, err = lockInode(path); err != nil {
+			_ = s.db.Close()
 		}
 	}
 	if err == nil {
@@ -146,11 +160,20 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		}
 	}
 	if err != nil {
+		s.unlockInode()
 		unlockFile(lock)
 		return nil, err
 	}
 	s.lock = lock
 	return s, nil
+}
+
+// unlockInode lets go of the file's own lock (lockInode), if it was taken.
+func (s *Store) unlockInode() {
+	if s.inode != nil {
+		_ = s.inode.Close()
+		s.inode = nil
+	}
 }
 
 // openFile checks the file at the store's path and opens it in buntdb, configured and
@@ -388,6 +411,7 @@ func (s *Store) Close() error {
 	}
 	err := s.db.Close()
 	if s.lock != nil && !errors.Is(err, buntdb.ErrDatabaseClosed) {
+		s.unlockInode()
 		unlockFile(s.lock)
 	}
 	return err
