@@ -279,6 +279,14 @@ func ForeignSnapshot(name string) *Error {
 		"Snapshot "+name+" is not a gp-sandbox snapshot and was not restored: delete it or save it again")
 }
 
+// UnreadableSnapshot: a snapshot's file that cannot be read as one (a folder under
+// its name, a file the sandbox may not read); it is refused whole (admin API,
+// --snapshot) [SB].
+func UnreadableSnapshot(name, problem string) *Error {
+	return newError(CodeSystemError, "50000",
+		"Snapshot "+name+" cannot be read and was not restored: "+problem)
+}
+
 // SnapshotExists: a snapshot is saved under a name already taken (admin API) [SB].
 func SnapshotExists(name string) *Error {
 	return newError(CodeDuplicateAction, "40039",

@@ -161,25 +161,39 @@ func (sn *snapshots) read(name string) ([]byte, time.Time, error) {
 		}
 		return m.data, m.created, nil
 	}
-	path := sn.file(name)
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, time.Time{}, sandbox.ErrNotFound
-	}
+	f, st, err := openSnapshotFile(name, sn.file(name))
 	if err != nil {
 		return nil, time.Time{}, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, time.Time{}, err
-	}
 	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
 	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, time.Time{}, err
+		return nil, time.Time{}, sandbox.UnreadableSnapshot(name, err.Error())
 	}
 	data := buf.Bytes()
-	return data, st.ModTime(), checkSnapshotContent(name, path, bytes.NewReader(data), int64(len(data)))
+	return data, st.ModTime(), checkSnapshotContent(name, f.Name(), bytes.NewReader(data), int64(len(data)))
+}
+
+// openSnapshotFile opens the file of the snapshot name: sandbox.ErrNotFound when
+// there is none, an UnreadableSnapshot naming why when it is no file to read (a
+// folder, one the sandbox may not open).
+func openSnapshotFile(name, path string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, sandbox.ErrNotFound
+	}
+	if err != nil {
+		return nil, nil, sandbox.UnreadableSnapshot(name, err.Error())
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a file", path)
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, sandbox.UnreadableSnapshot(name, err.Error())
+	}
+	return f, st, nil
 }
 
 // checkSnapshotContent refuses a snapshot file cut or damaged since it was written,
@@ -309,18 +323,11 @@ func CheckSnapshot(path, name string) error {
 	if sn.dir == "" {
 		return sandbox.ErrNotFound // a database in memory starts with no snapshot
 	}
-	f, err := os.Open(sn.file(name))
-	if errors.Is(err, os.ErrNotExist) {
-		return sandbox.ErrNotFound
-	}
+	f, st, err := openSnapshotFile(name, sn.file(name))
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
 	return checkSnapshotContent(name, f.Name(), f, st.Size())
 }
 

@@ -111,3 +111,24 @@ func TestDamagedSnapshotRecordRefused(t *testing.T) {
 		return nil
 	})
 }
+
+// A folder under a snapshot's name is refused with a message saying so, not an
+// internal error, and changes nothing.
+func TestSnapshotThatIsAFolderRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	s := mustOpen(t, path)
+	mustPutAll(t, s)
+	if err := os.MkdirAll(s.snapshots.file("dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, err := range map[string]error{
+		"restore": func() error { _, err := s.RestoreSnapshot("dir"); return err }(),
+		"check":   CheckSnapshot(path, "dir"),
+	} {
+		if gp, ok := sandbox.AsError(err); !ok || !strings.HasPrefix(gp.Description, "Snapshot dir cannot be read and was not restored: ") ||
+			!strings.HasSuffix(gp.Description, "is not a file") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	mustHaveAll(t, s)
+}
