@@ -182,6 +182,10 @@ func checkServeFlags(c *config) error {
 	if err := checkAddr(c.addr); err != nil {
 		return usageError(err.Error())
 	}
+	if strings.TrimSpace(c.db) == "" {
+		// buntdb would keep an empty path in memory, under a banner naming a folder.
+		return usageError("--db is empty: name a database file, or :memory: to keep nothing")
+	}
 	if c.logFormat != "text" && c.logFormat != "json" {
 		return usageError(fmt.Sprintf("--log-format %q: want text or json", c.logFormat))
 	}

@@ -60,6 +60,8 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"--duplicate-window", "25h"},
 		{"--step-counters", "0"},
 		{"--step-counters", "many"},
+		{"--db", ""},
+		{"--db", "  "},
 		{"frobnicate"},
 	} {
 		err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard)

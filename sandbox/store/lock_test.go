@@ -129,3 +129,18 @@ func TestLockFileGoesAtCloseWithOneHolderAtATime(t *testing.T) {
 		t.Errorf("the lock file after the last release: %v", err)
 	}
 }
+
+// A path that names no regular file (a folder, a device) is refused before a lock
+// file is made beside it: /dev/null would take every write and keep none.
+func TestOpenRefusesWhatIsNoFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{dir, os.DevNull} {
+		_, err := Open(path)
+		if err == nil || !strings.Contains(err.Error(), path+" is not a regular file") {
+			t.Errorf("open %s: %v", path, err)
+		}
+		if _, err := os.Stat(path + ".lock"); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("open %s made %s.lock: %v", path, path, err)
+		}
+	}
+}

@@ -132,6 +132,11 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		s.db = db
 		return s, nil
 	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// A folder, a device (/dev/null would take every write and keep none): refused
+		// before a lock file is made beside it.
+		return nil, fmt.Errorf("database file %s is not a regular file: name a file, or :memory: to keep nothing", path)
+	}
 	lock, err := lockFile(path)
 	if err != nil {
 		return nil, err
