@@ -111,6 +111,30 @@ func TestAmbiguousCredentialsRefused(t *testing.T) {
 	}
 }
 
+// A header read once and sent twice is refused, naming it, and nothing is done: two
+// idempotency keys could each charge (A130).
+func TestAmbiguousHeadersRefused(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	sale := `{"channel":"CP","type":"SALE","amount":"100","currency":"USD","payment_method":{"entry_mode":"MANUAL","card":` + apitest.ManualCard + `}}`
+	auth := "Authorization: Bearer " + tok
+	for name, headers := range map[string][]string{
+		"X-GP-Idempotency": {auth, "X-GP-Version: " + apitest.Version, "X-GP-Idempotency: a", "X-GP-Idempotency: b"},
+		"X-GP-Version":     {auth, "X-GP-Version: " + apitest.Version, "X-GP-Version: 2020-12-22"},
+	} {
+		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", name+" contains unexpected data")
+		if got := mustRawExchange(t, env.URL, rawPost("/transactions", headers, sale)).GPError(t); got != want {
+			t.Errorf("two %s: %+v", name, got)
+		}
+	}
+	// Neither key was taken: each charges once.
+	for _, key := range []string{"a", "b"} {
+		if r := env.Do("POST", "/transactions", apitest.APIHeader(tok, "X-GP-Idempotency", key), sale); r.Status != 200 {
+			t.Errorf("key %s after the refusal: %d %s", key, r.Status, r.Body)
+		}
+	}
+}
+
 // An encoded slash is part of its path segment, never a separator: no adjustment route
 // matches. /transactions/<id>%2Fadjustment is the path of a transaction (GET only), so a
 // POST to it is refused as a method the path does not take.

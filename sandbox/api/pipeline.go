@@ -220,6 +220,9 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operatio
 // versionHeader returns X-GP-Version: required, 1..50 printable characters. Any such
 // value is accepted [SB].
 func versionHeader(r *http.Request) (string, error) {
+	if len(r.Header[versionKey]) > 1 {
+		return "", sandbox.InvalidField("X-GP-Version") // two versions: which one? (A130)
+	}
 	v := r.Header.Get(versionKey)
 	if v == "" {
 		return "", sandbox.MissingFields("X-GP-Version")
@@ -232,6 +235,11 @@ func versionHeader(r *http.Request) (string, error) {
 
 // idempotencyHeader returns X-GP-Idempotency: optional, 1..50 printable characters.
 func idempotencyHeader(r *http.Request) (string, error) {
+	if len(r.Header[idempotencyKey]) > 1 {
+		// Two keys could each be seen before or not: taking either one could charge
+		// twice (A130).
+		return "", sandbox.InvalidField("X-GP-Idempotency")
+	}
 	v := r.Header.Get(idempotencyKey)
 	if v != "" && (len(v) > maxHeaderValue || !web.PrintableASCII(v)) {
 		return "", sandbox.InvalidField("X-GP-Idempotency")
