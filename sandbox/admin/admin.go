@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -137,8 +138,21 @@ func digest(s string) []byte {
 	return sum[:]
 }
 
+// noOptions refuses a body on a call that takes none, but for nothing or {}: a client
+// sending options it expects honoured must not have a wipe done without them.
+func noOptions(r *http.Request) error {
+	body, err := web.ReadObject(nil, r, true)
+	if err == nil && len(body) > 0 {
+		err = sandbox.UnexpectedFields(slices.Sorted(maps.Keys(body)))
+	}
+	return err
+}
+
 // POST /_sandbox/reset
 func (s *Server) adminReset(r *http.Request) (any, error) {
+	if err := noOptions(r); err != nil {
+		return nil, err
+	}
 	var fx sandbox.Fixtures
 	if s.fixtures != nil {
 		var err error
@@ -290,7 +304,10 @@ func (s *Server) adminCountRequests(r *http.Request) (any, error) {
 }
 
 // DELETE /_sandbox/requests: forgets every journal entry.
-func (s *Server) adminClearRequests(*http.Request) (any, error) {
+func (s *Server) adminClearRequests(r *http.Request) (any, error) {
+	if err := noOptions(r); err != nil {
+		return nil, err
+	}
 	if s.journal != nil {
 		s.journal.clear()
 	}

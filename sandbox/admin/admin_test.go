@@ -285,7 +285,16 @@ func TestAdminReset(t *testing.T) {
 	id := env.MustPlaceOrder(tok, `{}`)
 	env.MustAdmin("PUT", "/_sandbox/transactions/TRN_Seeded", seededTransaction("TRN_Seeded", "1"))
 
-	if r := env.Do("POST", "/_sandbox/reset", nil, ""); r.Status != 200 || string(r.Body) != `{"status":"reset"}` {
+	// A call that takes no options refuses some rather than act without them.
+	for _, call := range [][2]string{{"POST", "/_sandbox/reset"}, {"POST", "/_sandbox/snapshots/none/restore"}, {"DELETE", "/_sandbox/requests"}} {
+		if got := env.Do(call[0], call[1], apitest.JSONHeader(), `{"keep":"transactions"}`).GPError(t); got.Status != 400 || got.Detail != "40043" || got.Description != "Request contains unexpected fields: keep" {
+			t.Errorf("%s %s with options: %+v", call[0], call[1], got)
+		}
+	}
+	if r := env.Do("GET", "/_sandbox/transactions/TRN_Seeded", nil, ""); r.Status != 200 {
+		t.Errorf("the refused reset reset: %d", r.Status)
+	}
+	if r := env.Do("POST", "/_sandbox/reset", apitest.JSONHeader(), "{}"); r.Status != 200 || string(r.Body) != `{"status":"reset"}` {
 		t.Fatalf("reset: %d %s", r.Status, r.Body)
 	}
 	r := env.Do("GET", "/_sandbox/transactions/"+apitest.CapturedOne, nil, "")

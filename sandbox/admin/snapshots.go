@@ -64,6 +64,9 @@ func (s *Server) adminListSnapshots(*http.Request) (any, error) {
 
 // POST /_sandbox/snapshots/{name}/restore
 func (s *Server) adminRestoreSnapshot(r *http.Request) (any, error) {
+	if err := noOptions(r); err != nil {
+		return nil, err
+	}
 	sn, err := s.svc.RestoreSnapshot(api.PathVar(r, "name"))
 	if err != nil {
 		return nil, err
@@ -73,6 +76,9 @@ func (s *Server) adminRestoreSnapshot(r *http.Request) (any, error) {
 
 // DELETE /_sandbox/snapshots/{name}
 func (s *Server) adminDeleteSnapshot(r *http.Request) (any, error) {
+	if err := noOptions(r); err != nil {
+		return nil, err
+	}
 	name := api.PathVar(r, "name")
 	if err := s.svc.DeleteSnapshot(name); err != nil {
 		return nil, err
