@@ -80,10 +80,33 @@ func (s *Service) seedBatch(tx Tx, t *Transaction, now time.Time) error {
 	case t.BatchID == "":
 		return nil
 	}
+	if err := batchAgrees(tx, *t); err != nil {
+		return err
+	}
 	if err := tx.PutBatchMember(t.BatchID, t.ID); err != nil {
 		return err
 	}
 	return s.refreshBatch(tx, t, now)
+}
+
+// batchAgrees refuses a seed that says batch_closed of a batch the sandbox keeps
+// open: the transaction would be refused every change as closed, yet counted by the
+// batch's close. (Seeded into a closed batch, a transaction is closed with it,
+// whatever it says.)
+func batchAgrees(tx Tx, t Transaction) error {
+	if !t.BatchClosed {
+		return nil
+	}
+	b, err := tx.Batch(t.BatchID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil // a batch only the seeds name: as they say
+	case err != nil:
+		return err
+	case b.Status == BatchStatusOpen:
+		return InvalidDocument("batch_closed: true, but batch " + t.BatchID + " is open: leave batch_closed out, or close the batch first")
+	}
+	return nil
 }
 
 // seedDefaults fills the zero fields of a seeded transaction (see SeedTransaction)

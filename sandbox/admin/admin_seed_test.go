@@ -77,6 +77,8 @@ func TestSeedTransactionRefusesBadInput(t *testing.T) {
 		{"PUT", "/_sandbox/transactions/TRN_%FFx", `{}`, "40213", "id: must contain only letters, digits"},
 		{"PUT", "/_sandbox/transactions/TRN_a%20b", `{}`, "40213", "id: must contain only letters, digits"},
 		{"PUT", "/_sandbox/transactions/TRN_" + strings.Repeat("x", 47), `{}`, "40213", "id: must be 1 to 50 characters long, got 51"},
+		// Closed in a batch the sandbox keeps open: refused every change, yet counted by the close.
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"batch_id":"BAT_1136475","batch_closed":true}`, "40213", "batch_closed: true, but batch BAT_1136475 is open"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path+" "+tt.body, func(t *testing.T) {
