@@ -587,6 +587,20 @@ func TestJournalCutDoesNotSplitACardNumber(t *testing.T) {
 	}
 }
 
+// A body whose members the masking cannot tell apart (XML, multipart) is not kept:
+// its CVV and PIN block would be digits like any others.
+func TestJournalKeepsNoUnreadableBody(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	xml := `<request><card><number>4115116117000008</number><cvn><number>5813</number></cvn><pinblock>0412AC89ABCDEF67</pinblock></card></request>`
+	env.Do("POST", "/transactions", apitest.APIHeader("", "Content-Type", "application/xml"), xml)
+	r := env.Do("GET", "/_sandbox/requests", nil, "")
+	if strings.Contains(string(r.Body), "5813") || strings.Contains(string(r.Body), "0412AC89") ||
+		!strings.Contains(string(r.Body), fmt.Sprintf("[%d bytes that are neither JSON nor a form: not kept", len(xml))) {
+		t.Errorf("journal: %s", r.Body)
+	}
+}
+
 // Masking lengthens a body (pin=1 is journaled pin="[REDACTED]"), and the journal's
 // 16 KiB cap holds after it: what is kept of a body under the cap, as of one over it,
 // is at most 16 KiB of masked text, marked truncated when masking pushed it past.

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -354,6 +355,10 @@ func journaledHeaderValues(h http.Header) requestHeaderValues {
 func maskedBody(raw []byte, truncated bool) (json.RawMessage, bool) {
 	if len(raw) == 0 {
 		return json.RawMessage(`null`), truncated
+	}
+	if !carddata.Readable(raw) {
+		b, _ := json.Marshal(fmt.Sprintf("[%d bytes that are neither JSON nor a form: not kept, since card data in them could not be told apart]", len(raw)))
+		return b, truncated
 	}
 	if truncated {
 		raw = carddata.WithoutCutDigits(raw)

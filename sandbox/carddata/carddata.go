@@ -10,6 +10,7 @@
 //     card data anywhere else.
 //   - MaskNumber and MaskEMV mask a value known to be a card number or EMV
 //     TLV data, for request conversions that keep such a field.
+//   - Readable tells whether MaskJSON can read a body's members at all.
 //   - KeyWithout keeps a key a client chose storable, HoldsCardData and NoneIn tell
 //     whether text holds card data, IdentifierHoldsCardNumber whether an id does,
 //     InteracChip reads an EMV application id.
@@ -21,6 +22,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/bits"
+	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
@@ -120,6 +122,53 @@ func WithoutCutDigits(text []byte) []byte {
 		end -= size
 	}
 	return text[:end]
+}
+
+// Readable reports whether MaskJSON can read a body's members, and so mask it by
+// them: JSON, valid or not, whole or cut (it starts as a JSON value does), or a form
+// (key=value pairs, no spaces). Other text (XML, a multipart body) holds members it
+// cannot tell apart: a CVV there is a few digits like any others, so such a body is
+// not to be shown at all.
+func Readable(body []byte) bool { return looksJSON(body) || isForm(body) }
+
+// looksJSON reports whether a body starts as a JSON value does.
+func looksJSON(body []byte) bool {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) == 0 {
+		return true
+	}
+	switch c := trimmed[0]; {
+	case c == '{', c == '[', c == '"', isDigit(c):
+		return true
+	case c == '-': // a negative number, not a multipart boundary
+		return len(trimmed) > 1 && isDigit(trimmed[1])
+	}
+	return bytes.HasPrefix(trimmed, []byte("true")) || bytes.HasPrefix(trimmed, []byte("false")) || bytes.HasPrefix(trimmed, []byte("null"))
+}
+
+// isForm reports whether a body that is no JSON is a form: key=value pairs, escaped,
+// without spaces.
+func isForm(body []byte) bool {
+	return !looksJSON(body) && bytes.IndexByte(body, '=') > 0 &&
+		bytes.IndexFunc(body, func(r rune) bool { return r <= ' ' || r == '<' }) < 0
+}
+
+// decodedForm is a form with its names and values unescaped (+ and %20 are spaces),
+// so that a card number written with them reads as one: 4135+1361+3700+0008. A pair
+// that does not unescape is kept as sent.
+func decodedForm(body []byte) []byte {
+	out := make([]byte, 0, len(body))
+	for i, pair := range bytes.Split(body, []byte("&")) {
+		if i > 0 {
+			out = append(out, '&')
+		}
+		if text, err := url.QueryUnescape(string(pair)); err == nil {
+			out = append(out, text...)
+		} else {
+			out = append(out, pair...)
+		}
+	}
+	return out
 }
 
 // HoldsCardData reports whether s holds anything Mask would mask: a name a
@@ -617,6 +666,9 @@ func MaskJSON(raw []byte) []byte { return maskJSON(raw, true) }
 // maskJSON is MaskJSON; without showIdentifiers, ids, references and URLs are masked
 // as free text, so that a test can check the masking finds every card number.
 func maskJSON(raw []byte, showIdentifiers bool) []byte {
+	if isForm(raw) {
+		raw = decodedForm(raw)
+	}
 	in := raw
 	if _, trackLike := scanDigitRuns(raw); trackLike {
 		in = trackData.ReplaceAll(raw, []byte(Redacted))
@@ -658,7 +710,9 @@ func (m *jsonMasker) run() {
 			if len(m.parents) > 0 {
 				m.parents = m.parents[:len(m.parents)-1]
 			}
-			m.key, m.hasKey = nil, false
+			if !m.formBracketAt(i) {
+				m.key, m.hasKey = nil, false // a form's bracketed name keeps its key
+			}
 			m.out = append(m.out, c)
 			i++
 		case c == ',' || c == '&':
@@ -745,10 +799,18 @@ func (m *jsonMasker) followedByKeySeparator(end int) bool {
 			continue
 		case ':', '=':
 			return true
+		case ']':
+			return m.formBracketAt(j) // card[cvv]=
 		}
 		return false
 	}
 	return false
+}
+
+// formBracketAt reports whether in[j] is the ] that ends a form's bracketed member
+// name, as in card[cvv]=1357: one followed by =, which JSON never writes.
+func (m *jsonMasker) formBracketAt(j int) bool {
+	return m.in[j] == ']' && j+1 < len(m.in) && m.in[j+1] == '='
 }
 
 // stringEnd returns the index after the string starting at in[i] (a quote), or the

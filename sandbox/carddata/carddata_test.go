@@ -131,6 +131,9 @@ func TestMaskJSON(t *testing.T) {
 		{"track 1 with an escaped quote in its name", `{"description":"%B4325326327000005^DOE/JO\"HN^3012101000000000000987654321?"}`, `{"description":"[REDACTED]"}`},
 		{"track 1 with a grouped number", `{"description":"%B4325 3263 2700 0005^DOE/JOHN^3012101000000000000987654321?"}`, `{"description":"[REDACTED]"}`},
 		{"a CVV named like an id", `{"cid":"1234"}`, `{"cid":"[REDACTED]"}`},
+		// A form is read unescaped, its bracketed names as names.
+		{"a form with bracketed names", `card[number]=4135136137000008&card[cvv]=1357&description=4135+1361+3700+0008&note=4135%201361%203700%200008`,
+			`card[number]="413513******0008"&card[cvv]="[REDACTED]"&description=4135 13** **** 0008&note=4135 13** **** 0008`},
 		{"other spellings of a CVV and a PIN block", `{"card":{"cv2":"4321","verification_value":"8642","card_verification":"9753","pinblk":"1A2B3C4D5E6F7A8B","epin":"99AABBCCDDEEFF00","cvv_result":"M"}}`,
 			`{"card":{"cv2":"[REDACTED]","verification_value":"[REDACTED]","card_verification":"[REDACTED]","pinblk":"[REDACTED]","epin":"[REDACTED]","cvv_result":"M"}}`},
 		{"what a check found is no secret", `{"cvv_result":"MATCHED","cvv_indicator":"PRESENT","cvv":"123"}`,
@@ -525,6 +528,25 @@ func TestKeyWithout(t *testing.T) {
 	} {
 		if got := KeyWithout(key); got != want {
 			t.Errorf("KeyWithout(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// A body whose members the masker can tell apart is readable; XML or a multipart
+// body, where a CVV is a few digits like any others, is not.
+func TestReadable(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"card":{"cvv":"123"}}`: true,
+		` [1,2`:                  true,
+		`null`:                   true,
+		`pin=1&card[cvv]=2`:      true,
+		``:                       true,
+		`<request><card><cvn><number>5813</number></cvn></card></request>`:         false,
+		"--x\r\nContent-Disposition: form-data; name=\"cvv\"\r\n\r\n2468\r\n--x--": false,
+		`cvv 123`: false,
+	} {
+		if got := Readable([]byte(body)); got != want {
+			t.Errorf("Readable(%q) = %v, want %v", body, got, want)
 		}
 	}
 }
