@@ -601,6 +601,20 @@ func TestJournalKeepsNoUnreadableBody(t *testing.T) {
 	}
 }
 
+// A card number written with URL escapes in a path, which a 404 echoes as GP's does,
+// is masked in the journaled answer as in the journaled path.
+func TestJournalMasksAnEscapedCardNumber(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	if r := env.Do("GET", "/transactions/4195%201961%209700%200006", apitest.APIHeader(tok), ""); r.Status != 404 {
+		t.Fatalf("GET: %d %s", r.Status, r.Body)
+	}
+	if r := env.Do("GET", "/_sandbox/requests", nil, ""); strings.Contains(string(r.Body), "9700") || !strings.Contains(string(r.Body), "4195 19** **** 0006") {
+		t.Errorf("journal: %s", r.Body)
+	}
+}
+
 // Masking lengthens a body (pin=1 is journaled pin="[REDACTED]"), and the journal's
 // 16 KiB cap holds after it: what is kept of a body under the cap, as of one over it,
 // is at most 16 KiB of masked text, marked truncated when masking pushed it past.

@@ -67,6 +67,26 @@ var trackData = regexp.MustCompile(`%?[Bb][0-9](?:[ -]?[0-9]){11,18}\^(?:[^^\n"\
 // sandbox's ids have no such sequence and stay readable, and a UUID standing alone
 // (8-4-4-4-12 hex digits) is an id, read as no card number.
 func Mask(text string) string {
+	masked := maskPlain(text) // track data first: track 1's %B reads as an escape
+	if unescaped, ok := percentUnescaped(masked); ok && !noneInPlain(unescaped) {
+		// A card number written with URL escapes (4195%201961%209700%200006, a path
+		// echoed in an answer) is one: it is shown unescaped, masked.
+		return maskPlain(unescaped)
+	}
+	return masked
+}
+
+// percentUnescaped is text with its URL escapes undone, ok when it had any.
+func percentUnescaped(text string) (string, bool) {
+	if strings.IndexByte(text, '%') < 0 {
+		return "", false
+	}
+	unescaped, err := url.PathUnescape(text)
+	return unescaped, err == nil && unescaped != text
+}
+
+// maskPlain is Mask of text read as it is written.
+func maskPlain(text string) string {
 	cardLike, trackLike := scanDigitRuns(text)
 	if !cardLike {
 		return text // fast path: too few digits for a card number
@@ -180,6 +200,20 @@ func HoldsCardData(s string) bool { return Mask(s) != s }
 // false for text that merely looks like track data, which the masker then reads in
 // full. It allocates nothing, so the masker can keep a token without copying it.
 func NoneIn[T string | []byte](s T) bool {
+	if !noneInPlain(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' { // rare: escapes, which Mask undoes
+			unescaped, ok := percentUnescaped(string(s))
+			return !ok || noneInPlain(unescaped)
+		}
+	}
+	return true
+}
+
+// noneInPlain is NoneIn of s read as it is written.
+func noneInPlain[T string | []byte](s T) bool {
 	cardLike, trackLike := scanDigitRuns(s)
 	return !cardLike || !trackLike && !cardNumberInRuns(s)
 }

@@ -19,6 +19,9 @@ func TestMask(t *testing.T) {
 		{"PAN after a date", "2026-11-23 4263-9700-0000-5262", "2026-11-** ****-****-****-5262"},
 		{"PAN after a date with a comma", "2026-11-23, 4263-9700-0000-5262", "2026-11-23, 4263-97**-****-5262"},
 		{"not Luhn", "4263970000005263", "4263970000005263"},
+		// A path echoed in an answer may hold one with URL escapes: read unescaped.
+		{"URL escapes", "/ucp/transactions/4195%201961%209700%200006", "/ucp/transactions/4195 19** **** 0006"},
+		{"URL escapes, no card", "/ucp/transactions/TRN_a%20b", "/ucp/transactions/TRN_a%20b"},
 		{"date and phone kept", "2026-11-23 +1 555-0100-2000", "2026-11-23 +1 555-0100-2000"},
 		{"identifier kept", "MER_00000000000000000000000000000001", "MER_00000000000000000000000000000001"},
 		{"track 1", "x %B4263970000005262^DOE/JOHN^2512101000000000000? y", "x [REDACTED] y"},
