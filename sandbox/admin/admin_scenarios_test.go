@@ -170,6 +170,21 @@ func TestInstallScenarioOverHTTP(t *testing.T) {
 	}
 }
 
+// A scenario's description is free text: a card number in it is masked wherever the
+// admin API shows it, as the install's answer and the list.
+func TestScenarioDescriptionMasked(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	doc := `{"version":1,"name":"s60","description":"card 4605606607000002","rules":[{"when":{"operation":"transaction"},"then":"pass"}]}`
+	installed := env.Do("POST", "/_sandbox/scenarios", apitest.JSONHeader(), doc)
+	listed := env.Do("GET", "/_sandbox/scenarios", nil, "")
+	for name, r := range map[string]apitest.Reply{"install": installed, "list": listed} {
+		if body := string(r.Body); r.Status != 200 || strings.Contains(body, "4605606607000002") || !strings.Contains(body, `"description":"card 460560******0002"`) {
+			t.Errorf("%s: %d %s", name, r.Status, body)
+		}
+	}
+}
+
 // A scenario body over the size limit of a scenario file is refused naming the limit,
 // even when the server takes larger bodies.
 func TestInstallScenarioSizeLimit(t *testing.T) {

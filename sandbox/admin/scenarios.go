@@ -23,7 +23,7 @@ func (s *Server) adminScenarios(*http.Request) (any, error) {
 	}
 	for _, e := range s.engine.List() {
 		view.Scenarios = append(view.Scenarios, scenarioView{
-			Name: e.Name, Description: e.Description, File: e.File, Installed: e.Installed,
+			Name: e.Name, Description: carddata.Mask(e.Description), File: e.File, Installed: e.Installed,
 			Rules: e.Rules, Global: e.Global, LoadError: e.LoadError,
 		})
 	}
@@ -81,7 +81,7 @@ func (s *Server) adminInstallScenario(r *http.Request) (any, error) {
 		return nil, sandbox.InvalidDocument(err.Error())
 	}
 	return installedView{scenarioView: scenarioView{
-		Name: sc.Name, Description: sc.Description, Installed: true, Rules: len(sc.Rules),
+		Name: sc.Name, Description: carddata.Mask(sc.Description), Installed: true, Rules: len(sc.Rules),
 		Global: slices.Contains(s.engine.Global(), sc.Name),
 	}, Replaced: replaced}, nil
 }

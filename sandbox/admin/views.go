@@ -96,7 +96,7 @@ type clockView struct {
 
 type scenarioView struct {
 	Name        string `json:"name,omitempty"`
-	Description string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"` // free text: card data masked
 	File        string `json:"file"`
 	Installed   bool   `json:"installed"`
 	Rules       int    `json:"rules"`
