@@ -226,6 +226,15 @@ func (s *Server) Admin(method, path string, body, out any) int {
 	if s.t != nil {
 		s.t.Helper()
 	}
+	return s.call(method, path, "", body, out)
+}
+
+// call makes a call as Admin does; with a token, a GP API call, sent with it and the
+// version header as an SDK sends them.
+func (s *Server) call(method, path, token string, body, out any) int {
+	if s.t != nil {
+		s.t.Helper()
+	}
 	var payload bytes.Buffer
 	if body != nil {
 		if err := json.NewEncoder(&payload).Encode(body); err != nil {
@@ -237,6 +246,10 @@ func (s *Server) Admin(method, path string, body, out any) int {
 		s.fatalf("sandboxtest: %s %s: %v", method, path, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", "2021-03-22")
+	}
 	resp, err := s.http.Client().Do(req)
 	if err != nil {
 		s.fatalf("sandboxtest: %s %s: %v", method, path, err)
@@ -253,7 +266,7 @@ func (s *Server) Admin(method, path string, body, out any) int {
 // Client returns an HTTP client for the server (httptest's, closed with it).
 func (s *Server) Client() *http.Client { return s.http.Client() }
 
-// Token issues an access token through POST /accesstoken and returns it. Without
+// Token issues an access token as POST /accesstoken does, and returns it. Without
 // arguments it is for the default partner app (DefaultAppID, DefaultAppKey); with two,
 // they are the app id and key. A refusal fails the test.
 func (s *Server) Token(appIDAndKey ...string) string {

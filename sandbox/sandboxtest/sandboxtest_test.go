@@ -262,3 +262,17 @@ func TestSnapshotAndRestore(t *testing.T) {
 	}
 	srv.Snapshot("one-sale") // saving again under the name replaces it
 }
+
+// Charge and Authorize take their payment as a client would: the scenarios in force
+// decide it, and the journal records it.
+func TestChargeGoesThroughTheAPI(t *testing.T) {
+	srv := sandboxtest.NewServer(t, sandboxtest.WithGlobalScenarios("declined-sale"))
+	for name, txn := range map[string]sandbox.Transaction{"charge": srv.Charge("500"), "authorize": srv.Authorize("700")} {
+		if txn.Status != sandbox.StatusDeclined {
+			t.Errorf("%s under declined-sale: %s, want DECLINED", name, txn.Status)
+		}
+	}
+	if got := srv.Requests("operation=transaction"); len(got) != 2 {
+		t.Errorf("journaled sales: %d, want 2", len(got))
+	}
+}
