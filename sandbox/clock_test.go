@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +140,13 @@ func TestIDProblemOfACardNumber(t *testing.T) {
 	} {
 		if got := IDProblem(id); (got != "") != refused || refused && strings.Contains(got, "0000") {
 			t.Errorf("IDProblem(%q) = %q, want refused: %v, the number masked", id, got, refused)
+		}
+	}
+	// A date and a counter are not grouped as a card number is, though a tenth of
+	// them pass the Luhn check.
+	for n := range 100 {
+		if id := fmt.Sprintf("TRN_2024-12-05-%04d", n); IDProblem(id) != "" {
+			t.Errorf("IDProblem(%q) = %q", id, IDProblem(id))
 		}
 	}
 }

@@ -20,6 +20,8 @@ package carddata
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"math/bits"
 	"net/url"
@@ -117,16 +119,22 @@ func Excerpt(s string) string {
 	return s[:cut] + "…"
 }
 
-// KeyWithout returns a key a client chose (an idempotency key, a session) as
-// the store may keep it: as sent when it holds no card data, else masked as Mask
-// does. Two keys differing only in the hidden digits are then one key. A hash would
-// keep them apart but give the digits back: the six hidden digits of a card number
-// whose first six and last four are shown elsewhere are a million tries away.
+// KeyWithout returns a key a client chose (an idempotency key, a session) as the
+// store may keep it. A key holding a card number written as one (see maskIdentifier)
+// is kept masked: a hash would give the number back, its six hidden digits a million
+// tries away from the first six and last four shown elsewhere; two such keys that
+// differ only in those digits are one key. A key whose digits only look like card
+// data to free text (a timestamp and a counter, 1765083654-1-12345) is kept as
+// "sha256:" and its SHA-256 in hex, so that keys stay apart; any other as sent.
 func KeyWithout(key string) string {
-	if NoneIn(key) {
+	switch {
+	case NoneIn(key):
 		return key
+	case IdentifierHoldsCardNumber(key):
+		return maskIdentifier(key)
 	}
-	return Mask(key)
+	sum := sha256.Sum256([]byte(key))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // WithoutCutDigits drops the run of digits and separators that ends text cut short
@@ -626,11 +634,12 @@ func maskValueAs(class keyClass, v string) string {
 }
 
 // maskIdentifier masks an id, a reference or a URL, which is shown as sent but for
-// a card number standing alone in it: a run of 12 to 19 digits, perhaps in groups,
-// that is one whole (INV-4263970000005262, 4263 9700 0000 5262). Unlike free text,
-// a longer run is not searched for a card number inside it, so an ARN (23 digits)
-// or a numeric reference of 20 digits reads as written; track data is [REDACTED]
-// wherever it is (MaskJSON).
+// a card number standing alone in it: a run of 12 to 19 digits that is one whole,
+// in one piece or in the groups cards print (INV-4263970000005262, 4263 9700 0000
+// 5262). Unlike free text, a longer run is not searched for a card number inside it,
+// so an ARN (23 digits) or a numeric reference of 20 digits reads as written, and
+// neither is a run grouped otherwise (a date and a counter); track data is
+// [REDACTED] wherever it is (MaskJSON).
 func maskIdentifier(v string) string {
 	var out []byte
 	kept := 0 // v[:kept] is in out, or out is nil and nothing was masked
@@ -669,6 +678,7 @@ func IdentifierHoldsCardNumber(id string) bool { return maskIdentifier(id) != id
 func cardRunAt(v string, i int) (start, end int, whole bool) {
 	var scan cardScan
 	var lengths uint32
+	var groups cardGroups
 	start, end = i, i
 	for j := i; j < len(v); {
 		r, size := runeAt(v, j)
@@ -679,9 +689,53 @@ func cardRunAt(v string, i int) (start, end int, whole bool) {
 		if l := scan.next(r, j, size); digit {
 			lengths, end = l, j+size // the card numbers ending at the run's last digit
 		}
+		groups.read(digit)
 		j += size
 	}
-	return start, end, scan.n <= maxCardDigits && lengths&(1<<scan.n) != 0
+	return start, end, scan.n <= maxCardDigits && lengths&(1<<scan.n) != 0 && groups.asOnCards()
+}
+
+// cardGroups are the lengths of the groups of digits of a run, as separators part
+// them.
+type cardGroups struct {
+	n    [maxCardDigits + 1]int
+	last int  // index of the group being read
+	sep  bool // the run's last rune was a separator
+}
+
+func (g *cardGroups) read(digit bool) {
+	switch {
+	case !digit:
+		g.sep = true
+	case g.sep:
+		g.sep = false
+		if g.last < maxCardDigits {
+			g.last++
+		}
+		g.n[g.last]++
+	default:
+		g.n[g.last]++
+	}
+}
+
+// asOnCards reports whether the groups are those a card number is written in: one
+// run, groups of four with a shorter last (4 4 4 4, 4 4 4 4 3), or Amex's and
+// Diners' 4 6 5 and 4 6 4. A date and a counter (2024-12-05-0001), a timestamp and a
+// sequence (1765083654-1-12345), are not, whatever the Luhn check says.
+func (g *cardGroups) asOnCards() bool {
+	groups := g.n[:g.last+1]
+	switch {
+	case len(groups) == 1:
+		return true
+	case len(groups) == 3 && groups[0] == 4 && groups[1] == 6 && (groups[2] == 5 || groups[2] == 4):
+		return true
+	}
+	for k, n := range groups {
+		if k < len(groups)-1 && n != 4 || k == len(groups)-1 && (n < 1 || n > 4) {
+			return false
+		}
+	}
+	return true
 }
 
 // MaskJSON returns a body with its card data masked, for the journal and the
