@@ -294,6 +294,9 @@ func TestAdminReset(t *testing.T) {
 	if r := env.Do("GET", "/_sandbox/transactions/TRN_Seeded", nil, ""); r.Status != 200 {
 		t.Errorf("the refused reset reset: %d", r.Status)
 	}
+	if r := env.Do("DELETE", "/_sandbox/requests", apitest.APIHeader("", "Content-Type", "application/x-www-form-urlencoded"), ""); r.Status != 200 {
+		t.Errorf("an empty body under a form's Content-Type (curl -d ''): %d %s", r.Status, r.Body)
+	}
 	if r := env.Do("POST", "/_sandbox/reset", apitest.JSONHeader(), "{}"); r.Status != 200 || string(r.Body) != `{"status":"reset"}` {
 		t.Fatalf("reset: %d %s", r.Status, r.Body)
 	}
