@@ -140,7 +140,7 @@ func digest(s string) []byte {
 
 // noOptions refuses a body on a call that takes none, but for nothing or {}: a client
 // sending options it expects honoured must not have a wipe done without them. The
-// Content-Type of an empty body says nothing (curl -d '' sends a form's).
+// Content-Type of an empty body says nothing: curl sends a form's with an empty -d.
 func noOptions(r *http.Request) error {
 	raw, err := web.ReadBody(nil, r)
 	if err != nil || len(bytes.TrimSpace(raw)) == 0 {

@@ -93,13 +93,19 @@ func (s *Server) decide(r *http.Request, op operation, c *call) (scenario.Decisi
 // requestHash identifies a request for idempotency replay: a hash of its method, its
 // path and its body in canonical form (members sorted, no insignificant whitespace,
 // numbers as written), so that the pretty-printed and the compact copy of one JSON
-// object are the same request. The hash is of the masked form: one of the clear card
-// number and CVV, kept beside the masked body the action records, would give them
-// back to anyone who tried the hidden digits. So two requests that differ only in
-// what masking hides are the same request here.
+// object are the same request. The hash is of the masked form, with the masked card
+// number of each track beside it (a track is [REDACTED] whole): one of the clear
+// card number and CVV, kept beside the masked body the action records, would give
+// them back to anyone who tried the hidden digits. So two requests that differ only
+// in what masking hides (a CVV, a PIN block, a card number's middle digits) are the
+// same request here.
 func requestHash(method, path string, body web.Object) string {
 	canonical, _ := json.Marshal(body) // strings, json.Numbers, bools, nil, maps, slices: cannot fail
-	sum := sha256.Sum256(append([]byte(method+" "+carddata.Mask(path)+" "), carddata.MaskJSON(canonical)...))
+	masked := append([]byte(method+" "+carddata.Mask(path)+" "), carddata.MaskJSON(canonical)...)
+	for _, number := range carddata.TrackNumbers(string(canonical)) {
+		masked = append(masked, " track "+number...)
+	}
+	sum := sha256.Sum256(masked)
 	return hex.EncodeToString(sum[:])
 }
 

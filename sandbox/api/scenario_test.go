@@ -230,6 +230,18 @@ func TestBuiltinScenarios(t *testing.T) {
 		if got := env.Do("POST", "/transactions", hs, sale("4263970000005262", "123", "1001")).GPError(t); got.Status != 409 {
 			t.Errorf("a repeat of another amount: %+v", got)
 		}
+		// Another card swiped under the key is another request, though both tracks are
+		// masked whole.
+		swipe := func(track string) string {
+			return `{"channel":"CP","type":"SALE","amount":"1000","currency":"USD","payment_method":{"entry_mode":"SWIPE","card":{"track":"` + track + `"}}}`
+		}
+		hw := with("idempotency-replay", "X-GP-Idempotency", "replay-swipe")
+		if r := env.Do("POST", "/transactions", hw, swipe("%B4012002000060016^VI TEST CREDIT^251210118039000000000396?")); r.Status != 200 {
+			t.Fatalf("swipe: %d %s", r.Status, r.Body)
+		}
+		if got := env.Do("POST", "/transactions", hw, swipe("%B5473500000000014^MC TEST CARD^251210199998888777766665555444?")).GPError(t); got.Status != 409 {
+			t.Errorf("another card's track under the key: %+v", got)
+		}
 		// A key first used outside replay mode has no answer kept to replay: 409, not
 		// an empty 200.
 		env.Do("POST", orderPath, apitest.APIHeader(tok, "X-GP-Idempotency", "replay-2"), orderBody)

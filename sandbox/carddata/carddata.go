@@ -24,7 +24,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math/bits"
-	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
@@ -57,6 +56,22 @@ const maskChar = '*'
 var trackData = regexp.MustCompile(`%?[Bb][0-9](?:[ -]?[0-9]){11,18}\^(?:[^^\n"\\]|\\.){0,200}\^[0-9]{4}(?:[^?\n"\\]|\\.){0,79}\??` +
 	`|;?[0-9]{12,19}[=Dd][0-9]{4}[0-9A-Fa-f]{0,40}\??`)
 
+// TrackNumbers returns the card number of each track in text, masked (MaskNumber):
+// what tells two tracks apart once both are [REDACTED].
+func TrackNumbers(text string) []string {
+	var numbers []string
+	for _, track := range trackData.FindAllString(text, -1) {
+		var digits []byte
+		for i := 0; i < len(track) && (len(digits) == 0 || isDigit(track[i]) || track[i] == ' ' || track[i] == '-'); i++ {
+			if isDigit(track[i]) {
+				digits = append(digits, track[i])
+			}
+		}
+		numbers = append(numbers, MaskNumber(string(digits)))
+	}
+	return numbers
+}
+
 // Mask returns text with its card data masked: track data is replaced by
 // [REDACTED], and every card number keeps at most its first six and last four digits.
 // A card number is 12 to 19 digits passing the Luhn check and not starting with 0,
@@ -83,8 +98,8 @@ func percentUnescaped(text string) (string, bool) {
 	if strings.IndexByte(text, '%') < 0 {
 		return "", false
 	}
-	unescaped, err := url.PathUnescape(text)
-	return unescaped, err == nil && unescaped != text
+	unescaped := unescapeValid(text, false)
+	return unescaped, unescaped != text
 }
 
 // maskPlain is Mask of text read as it is written.
@@ -142,6 +157,16 @@ func KeyWithout(key string) string {
 // too few to be read as one, which the digits shown elsewhere would complete.
 func WithoutCutDigits(text []byte) []byte {
 	end := len(text)
+	if r, size := utf8.DecodeLastRune(text); r == utf8.RuneError && size <= 1 {
+		// The cut fell inside a character (a fullwidth digit, say): its first bytes go
+		// too, or they would stop the trim before the digits it ends.
+		for k := 1; k < utf8.UTFMax && end-k >= 0; k++ {
+			if utf8.RuneStart(text[end-k]) {
+				end -= k
+				break
+			}
+		}
+	}
 	for end > 0 {
 		r, size := utf8.DecodeLastRune(text[:end])
 		if _, digit := digitValue(r); !digit && !isCardSeparator(r) {
@@ -152,53 +177,6 @@ func WithoutCutDigits(text []byte) []byte {
 	return text[:end]
 }
 
-// Readable reports whether MaskJSON can read a body's members, and so mask it by
-// them: JSON, valid or not, whole or cut (it starts as a JSON value does), or a form
-// (key=value pairs, no spaces). Other text (XML, a multipart body) holds members it
-// cannot tell apart: a CVV there is a few digits like any others, so such a body is
-// not to be shown at all.
-func Readable(body []byte) bool { return looksJSON(body) || isForm(body) }
-
-// looksJSON reports whether a body starts as a JSON value does.
-func looksJSON(body []byte) bool {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) == 0 {
-		return true
-	}
-	switch c := trimmed[0]; {
-	case c == '{', c == '[', c == '"', isDigit(c):
-		return true
-	case c == '-': // a negative number, not a multipart boundary
-		return len(trimmed) > 1 && isDigit(trimmed[1])
-	}
-	return bytes.HasPrefix(trimmed, []byte("true")) || bytes.HasPrefix(trimmed, []byte("false")) || bytes.HasPrefix(trimmed, []byte("null"))
-}
-
-// isForm reports whether a body that is no JSON is a form: key=value pairs, escaped,
-// without spaces.
-func isForm(body []byte) bool {
-	return !looksJSON(body) && bytes.IndexByte(body, '=') > 0 &&
-		bytes.IndexFunc(body, func(r rune) bool { return r <= ' ' || r == '<' }) < 0
-}
-
-// decodedForm is a form with its names and values unescaped (+ and %20 are spaces),
-// so that a card number written with them reads as one: 4135+1361+3700+0008. A pair
-// that does not unescape is kept as sent.
-func decodedForm(body []byte) []byte {
-	out := make([]byte, 0, len(body))
-	for i, pair := range bytes.Split(body, []byte("&")) {
-		if i > 0 {
-			out = append(out, '&')
-		}
-		if text, err := url.QueryUnescape(string(pair)); err == nil {
-			out = append(out, text...)
-		} else {
-			out = append(out, pair...)
-		}
-	}
-	return out
-}
-
 // HoldsCardData reports whether s holds anything Mask would mask: a name a
 // client chooses (a scenario's, a snapshot's) is shown, logged and journaled as it
 // is, so one that does is refused rather than masked.
@@ -206,7 +184,8 @@ func HoldsCardData(s string) bool { return Mask(s) != s }
 
 // NoneIn reports true only when Mask leaves s as it is; it may report
 // false for text that merely looks like track data, which the masker then reads in
-// full. It allocates nothing, so the masker can keep a token without copying it.
+// full. Without a % it allocates nothing, so the masker can keep a token without
+// copying it.
 func NoneIn[T string | []byte](s T) bool {
 	if !noneInPlain(s) {
 		return false
@@ -634,13 +613,21 @@ func maskValueAs(class keyClass, v string) string {
 }
 
 // maskIdentifier masks an id, a reference or a URL, which is shown as sent but for
-// a card number standing alone in it: a run of 12 to 19 digits that is one whole,
-// in one piece or in the groups cards print (INV-4263970000005262, 4263 9700 0000
-// 5262). Unlike free text, a longer run is not searched for a card number inside it,
-// so an ARN (23 digits) or a numeric reference of 20 digits reads as written, and
-// neither is a run grouped otherwise (a date and a counter); track data is
-// [REDACTED] wherever it is (MaskJSON).
+// a card number standing whole in it: 12 to 19 digits passing the Luhn check, in one
+// group or in the groups cards print (4 4 4 4, 4 4 4 4 3, 4 6 5, 4 6 4), parted from
+// other digits by separators or by anything else (INV-4263970000005262,
+// https://host:8080/4263970000005262, 4263 9700 0000 5262 2024). Unlike free text, a
+// group is not searched for a card number inside it, so an ARN (23 digits) or a
+// numeric reference of 20 digits reads as written, and groups parted otherwise (a
+// date and a counter, 2024-12-05-0001) are no card number; nor is a UUID. A card
+// number written with URL escapes is read unescaped. Track data is [REDACTED]
+// wherever it is (MaskJSON).
 func maskIdentifier(v string) string {
+	if unescaped, ok := percentUnescaped(v); ok {
+		if masked := maskIdentifier(unescaped); masked != unescaped {
+			return masked
+		}
+	}
 	var out []byte
 	kept := 0 // v[:kept] is in out, or out is nil and nothing was masked
 	for i := 0; i < len(v); {
@@ -648,16 +635,16 @@ func maskIdentifier(v string) string {
 			i += n // a UUID is an id, as in free text
 			continue
 		}
-		start, end, whole := cardRunAt(v, i)
-		if end == start {
+		groups, end := digitGroupsAt(v, i)
+		if len(groups) == 0 {
 			_, size := runeAt(v, i)
 			i += size
 			continue
 		}
-		if whole {
-			out = append(out, v[kept:start]...)
-			out = maskCardNumbers(append(out, v[start:end]...))
-			kept = end
+		for _, span := range cardSpans(groups) {
+			out = append(out, v[kept:span.start]...)
+			out = append(out, maskDigits(v[span.start:span.end])...)
+			kept = span.end
 		}
 		i = end
 	}
@@ -672,70 +659,123 @@ func maskIdentifier(v string) string {
 // since the inspector links to records by the ids it shows.
 func IdentifierHoldsCardNumber(id string) bool { return maskIdentifier(id) != id }
 
-// cardRunAt reads the run of digits and separators starting at v[i] when v[i] is a
-// digit: it returns where its digits start and end (start == end when v[i] is none)
-// and whether they are one card number, whole.
-func cardRunAt(v string, i int) (start, end int, whole bool) {
-	var scan cardScan
-	var lengths uint32
-	var groups cardGroups
-	start, end = i, i
+// digitGroup is a group of digits of a run: the bytes v[start:end] and their values.
+type digitGroup struct {
+	start, end int
+	digits     []int
+}
+
+// digitGroupsAt reads the run of digits and separators starting at v[i] when v[i]
+// is a digit, as its groups of digits, and returns them with where the run ends. A
+// run with fewer digits than a card number has none worth reading: no groups.
+func digitGroupsAt(v string, i int) ([]digitGroup, int) {
+	var groups []digitGroup
+	total, end := 0, i
 	for j := i; j < len(v); {
 		r, size := runeAt(v, j)
-		_, digit := digitValue(r)
+		d, digit := digitValue(r)
 		if !digit && (j == i || !isCardSeparator(r)) {
 			break
 		}
-		if l := scan.next(r, j, size); digit {
-			lengths, end = l, j+size // the card numbers ending at the run's last digit
+		if digit {
+			if len(groups) == 0 || groups[len(groups)-1].end != j {
+				groups = append(groups, digitGroup{start: j})
+			}
+			g := &groups[len(groups)-1]
+			g.end, g.digits = j+size, append(g.digits, d)
+			total, end = total+1, j+size
 		}
-		groups.read(digit)
 		j += size
 	}
-	return start, end, scan.n <= maxCardDigits && lengths&(1<<scan.n) != 0 && groups.asOnCards()
+	if total < minCardDigits {
+		return nil, max(end, i+1)
+	}
+	return groups, end
 }
 
-// cardGroups are the lengths of the groups of digits of a run, as separators part
-// them.
-type cardGroups struct {
-	n    [maxCardDigits + 1]int
-	last int  // index of the group being read
-	sep  bool // the run's last rune was a separator
-}
+// span is the bytes v[start:end] of a card number.
+type span struct{ start, end int }
 
-func (g *cardGroups) read(digit bool) {
-	switch {
-	case !digit:
-		g.sep = true
-	case g.sep:
-		g.sep = false
-		if g.last < maxCardDigits {
-			g.last++
+// cardSpans returns the card numbers among consecutive groups, the longest first
+// from each group on, none overlapping.
+func cardSpans(groups []digitGroup) []span {
+	var spans []span
+	for a := 0; a < len(groups); a++ {
+		for b := len(groups) - 1; b >= a; b-- {
+			if isCardLayout(groups[a:b+1]) && passesLuhn(groups[a:b+1]) {
+				spans = append(spans, span{groups[a].start, groups[b].end})
+				a = b
+				break
+			}
 		}
-		g.n[g.last]++
-	default:
-		g.n[g.last]++
 	}
+	return spans
 }
 
-// asOnCards reports whether the groups are those a card number is written in: one
-// run, groups of four with a shorter last (4 4 4 4, 4 4 4 4 3), or Amex's and
-// Diners' 4 6 5 and 4 6 4. A date and a counter (2024-12-05-0001), a timestamp and a
-// sequence (1765083654-1-12345), are not, whatever the Luhn check says.
-func (g *cardGroups) asOnCards() bool {
-	groups := g.n[:g.last+1]
-	switch {
-	case len(groups) == 1:
-		return true
-	case len(groups) == 3 && groups[0] == 4 && groups[1] == 6 && (groups[2] == 5 || groups[2] == 4):
-		return true
+// isCardLayout reports whether groups are laid out as a card number is printed: one
+// group, groups of four with a last of one to four, or 4 6 5 and 4 6 4; 12 to 19
+// digits, the first not 0.
+func isCardLayout(groups []digitGroup) bool {
+	size := func(k int) int { return len(groups[k].digits) }
+	n := 0
+	for k := range groups {
+		n += size(k)
 	}
-	for k, n := range groups {
-		if k < len(groups)-1 && n != 4 || k == len(groups)-1 && (n < 1 || n > 4) {
+	if n < minCardDigits || n > maxCardDigits || groups[0].digits[0] == 0 {
+		return false
+	}
+	last := len(groups) - 1
+	switch {
+	case last == 0:
+		return true
+	case last == 2 && size(0) == 4 && size(1) == 6 && (size(2) == 5 || size(2) == 4):
+		return true // Amex, Diners
+	}
+	for k := range last {
+		if size(k) != 4 {
 			return false
 		}
 	}
-	return true
+	return size(last) <= 4
+}
+
+// passesLuhn reports whether the digits of groups pass the Luhn check.
+func passesLuhn(groups []digitGroup) bool {
+	sum, k := 0, 0
+	for g := len(groups) - 1; g >= 0; g-- {
+		for d := len(groups[g].digits) - 1; d >= 0; d-- {
+			v := groups[g].digits[d]
+			if k%2 == 1 {
+				if v *= 2; v > 9 {
+					v -= 9
+				}
+			}
+			sum, k = sum+v, k+1
+		}
+	}
+	return sum%10 == 0
+}
+
+// maskDigits masks a card number's text: its first six and last four digits kept,
+// every other digit a *, its separators as written.
+func maskDigits(text string) string {
+	total := 0
+	for _, r := range text {
+		if _, ok := digitValue(r); ok {
+			total++
+		}
+	}
+	var b strings.Builder
+	seen := 0
+	for _, r := range text {
+		if _, ok := digitValue(r); ok {
+			if seen++; seen > 6 && seen <= total-4 {
+				r = maskChar
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // MaskJSON returns a body with its card data masked, for the journal and the
@@ -755,7 +795,7 @@ func MaskJSON(raw []byte) []byte { return maskJSON(raw, true) }
 // as free text, so that a test can check the masking finds every card number.
 func maskJSON(raw []byte, showIdentifiers bool) []byte {
 	if isForm(raw) {
-		raw = decodedForm(raw)
+		return maskForm(raw, showIdentifiers)
 	}
 	in := raw
 	if _, trackLike := scanDigitRuns(raw); trackLike {

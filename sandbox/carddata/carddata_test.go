@@ -2,6 +2,7 @@ package carddata
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -23,6 +24,7 @@ func TestMask(t *testing.T) {
 		// A path echoed in an answer may hold one with URL escapes: read unescaped.
 		{"URL escapes", "/ucp/transactions/4195%201961%209700%200006", "/ucp/transactions/4195 19** **** 0006"},
 		{"URL escapes, no card", "/ucp/transactions/TRN_a%20b", "/ucp/transactions/TRN_a%20b"},
+		{"URL escapes beside a stray %", "50% off 4195%201961%209700%200006", "50% off 4195 19** **** 0006"},
 		{"date and phone kept", "2026-11-23 +1 555-0100-2000", "2026-11-23 +1 555-0100-2000"},
 		{"identifier kept", "MER_00000000000000000000000000000001", "MER_00000000000000000000000000000001"},
 		{"track 1", "x %B4263970000005262^DOE/JOHN^2512101000000000000? y", "x [REDACTED] y"},
@@ -121,7 +123,7 @@ func TestMaskJSON(t *testing.T) {
 		// Ids, references and URLs are shown as sent, as the API echoes them, where free
 		// text beside them is masked: a long run of digits is not searched for a card
 		// number inside it.
-		{"numeric reference that passes the check", `{"reference":"2024120500012345","description":"4263970000005262"}`,
+		{"numeric reference", `{"reference":"2024120500012345","description":"4263970000005262"}`,
 			`{"reference":"2024120500012345","description":"426397******5262"}`},
 		{"an acquirer reference number is a reference", `{"card":{"arn":"74537604221431003881865"},"order_reference":"42639700000052620001"}`,
 			`{"card":{"arn":"74537604221431003881865"},"order_reference":"42639700000052620001"}`},
@@ -130,6 +132,9 @@ func TestMaskJSON(t *testing.T) {
 			`{"order":{"reference":"426397******5262"},"referenceNumber":"426397******5262","EcrId":"4263 97** **** 5262","brand_reference":"INV-426397******5262","ARN":"426397******5262"}`},
 		{"status URL", `{"notifications":{"status_url":"https://example.com/4263970000005262?r=7453760422143100388186"}}`,
 			`{"notifications":{"status_url":"https://example.com/426397******5262?r=7453760422143100388186"}}`},
+		// Beside other digits, written with escapes, or after an ARN: still one.
+		{"card numbers among other digits", `{"a_url":"https://h:8080/4263970000005262","b_url":"https://10.0.0.1/2024/4263970000005262","reference":"order-2024-12-05-4263970000005262","ecr_id":"INV 4263 9700 0000 5262 2024","d_url":"/x/4263%209700%200000%205262","arn":"74537604221431003881865/4263970000005262"}`,
+			`{"a_url":"https://h:8080/426397******5262","b_url":"https://10.0.0.1/2024/426397******5262","reference":"order-2024-12-05-426397******5262","ecr_id":"INV 4263 97** **** 5262 2024","d_url":"/x/4263 97** **** 5262","arn":"74537604221431003881865/426397******5262"}`},
 		{"a reference holds no card member", `{"reference":{"card":{"number":"4263970000005262"}}}`, `{"reference":{"card":{"number":"426397******5262"}}}`},
 		{"track data in a reference", `{"reference":";4263970000005262=25121010000000000?"}`, `{"reference":"[REDACTED]"}`},
 		{"track 1 with an escaped quote in its name", `{"description":"%B4325326327000005^DOE/JO\"HN^3012101000000000000987654321?"}`, `{"description":"[REDACTED]"}`},
@@ -137,7 +142,12 @@ func TestMaskJSON(t *testing.T) {
 		{"a CVV named like an id", `{"cid":"1234"}`, `{"cid":"[REDACTED]"}`},
 		// A form is read unescaped, its bracketed names as names.
 		{"a form with bracketed names", `card[number]=4135136137000008&card[cvv]=1357&description=4135+1361+3700+0008&note=4135%201361%203700%200008`,
-			`card[number]="413513******0008"&card[cvv]="[REDACTED]"&description=4135 13** **** 0008&note=4135 13** **** 0008`},
+			`card[number]="413513******0008"&card[cvv]="[REDACTED]"&description="4135 13** **** 0008"&note="4135 13** **** 0008"`},
+		// An escaped delimiter or quote stays inside its value: the form is never read
+		// again once unescaped.
+		{"a form with escaped delimiters", `app_id=x&nonce=%22&secret=Zm9vYmFyc2VjcmV0%3D&description=%22&card[cvv][]=8642&cvv=12%2634&pin=0412AC89%20ABCDEF67&token=abc+def`,
+			`app_id=x&nonce="&secret="[REDACTED]"&description="&card[cvv][]="[REDACTED]"&cvv="[REDACTED]"&pin="[REDACTED]"&token="[REDACTED]"`},
+		{"a form with a trailing line break", "a=1&cvv=123\n", `a=1&cvv="[REDACTED]"`},
 		{"other spellings of a CVV and a PIN block", `{"card":{"cv2":"4321","verification_value":"8642","card_verification":"9753","pinblk":"1A2B3C4D5E6F7A8B","epin":"99AABBCCDDEEFF00","cvv_result":"M"}}`,
 			`{"card":{"cv2":"[REDACTED]","verification_value":"[REDACTED]","card_verification":"[REDACTED]","pinblk":"[REDACTED]","epin":"[REDACTED]","cvv_result":"M"}}`},
 		{"what a check found is no secret", `{"cvv_result":"MATCHED","cvv_indicator":"PRESENT","cvv":"123"}`,
@@ -561,6 +571,9 @@ func TestReadable(t *testing.T) {
 		` [1,2`:                  true,
 		`null`:                   true,
 		`pin=1&card[cvv]=2`:      true,
+		"a=1&cvv=123\n":          true,
+		`1 cvv 123`:              false,
+		`"cvv" 123`:              false,
 		``:                       true,
 		`<request><card><cvn><number>5813</number></cvn></card></request>`:         false,
 		"--x\r\nContent-Disposition: form-data; name=\"cvv\"\r\n\r\n2468\r\n--x--": false,
@@ -569,5 +582,31 @@ func TestReadable(t *testing.T) {
 		if got := Readable([]byte(body)); got != want {
 			t.Errorf("Readable(%q) = %v, want %v", body, got, want)
 		}
+	}
+}
+
+// A cut body loses the run of digits it ends with, even when the cut fell inside a
+// character (a fullwidth digit is three bytes).
+func TestWithoutCutDigits(t *testing.T) {
+	full := "name ４５２５５２６５２７０００００６"
+	for cut, want := range map[int]string{
+		len(full):     "name",
+		len(full) - 1: "name",
+		len(full) - 2: "name",
+	} {
+		if got := string(WithoutCutDigits([]byte(full[:cut]))); got != want {
+			t.Errorf("cut at %d: %q, want %q", cut, got, want)
+		}
+	}
+	if got := string(WithoutCutDigits([]byte(`{"a":"x","n":"4525 5265 27`))); got != `{"a":"x","n":"` {
+		t.Errorf("ASCII: %q", got)
+	}
+}
+
+// A track's card number is read masked, however the track is written.
+func TestTrackNumbers(t *testing.T) {
+	text := `{"t1":"%B4012002000060016^VI TEST CREDIT^2512101?","t2":";5473500000000014=2512101?","t3":"%B4325 3263 2700 0005^DOE/JOHN^3012101?"}`
+	if got, want := fmt.Sprint(TrackNumbers(text)), "[401200******0016 547350******0014 432532******0005]"; got != want {
+		t.Errorf("TrackNumbers: %s, want %s", got, want)
 	}
 }

@@ -1,0 +1,113 @@
+package carddata
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// Bodies that are not JSON: which the masker can read member by member (a form), and
+// how a form and a URL escape are read.
+
+// Readable reports whether MaskJSON can read a body's members, and so mask it by
+// them: JSON, valid or not, whole or cut (an object or an array as it starts, or a
+// whole scalar), or a form (key=value pairs, escaped, no spaces but a trailing line
+// break). Other text (XML, a multipart body, words) holds members it cannot tell
+// apart: a CVV there is a few digits like any others, so such a body is not to be
+// shown at all.
+func Readable(body []byte) bool { return looksJSON(body) || isForm(body) }
+
+// looksJSON reports whether a body is JSON or starts as an object or an array does.
+func looksJSON(body []byte) bool {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] == '{' || trimmed[0] == '[' {
+		return true
+	}
+	return json.Valid(trimmed) // a string, a number, a literal
+}
+
+// isForm reports whether a body that is no JSON is a form.
+func isForm(body []byte) bool {
+	pairs := bytes.TrimRight(body, "\r\n")
+	return !looksJSON(body) && bytes.IndexByte(pairs, '=') > 0 &&
+		bytes.IndexFunc(pairs, func(r rune) bool { return r <= ' ' || r == '<' }) < 0
+}
+
+// maskForm masks a form pair by pair. A name and a value are unescaped apart (+ and
+// %20 are spaces, so a card number written with them reads as one) and never read
+// again as a form, so an escaped & or = stays in its value. The value is masked by
+// its name, a bracketed one read by its last part (card[cvv] and card[cvv][] are
+// cvv in card), and shown unescaped, quoted when masking changed it.
+func maskForm(body []byte, showIdentifiers bool) []byte {
+	out := make([]byte, 0, len(body)+16)
+	for i, pair := range bytes.Split(bytes.TrimRight(body, "\r\n"), []byte("&")) {
+		if i > 0 {
+			out = append(out, '&')
+		}
+		rawName, rawValue, hasValue := bytes.Cut(pair, []byte("="))
+		name := unescapeValid(string(rawName), true)
+		out = append(out, Mask(name)...)
+		if !hasValue {
+			continue
+		}
+		out = append(out, '=')
+		member, parent := formMember(name)
+		class := classifyKey([]byte(member), []byte(parent))
+		if class == keyIdentifier && !showIdentifiers {
+			class = keyPlain
+		}
+		value := unescapeValid(string(rawValue), true)
+		if masked := maskValueAs(class, value); masked != value {
+			out = append(out, quote(masked)...)
+		} else {
+			out = append(out, value...)
+		}
+	}
+	return out
+}
+
+// formMember reads a form's name as its member and the member's parent: the last two
+// parts of card[cvv] or card[cvv][], the name itself when it has no brackets.
+func formMember(name string) (member, parent string) {
+	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '[' || r == ']' })
+	switch len(parts) {
+	case 0:
+		return name, ""
+	case 1:
+		return parts[0], ""
+	}
+	return parts[len(parts)-1], parts[len(parts)-2]
+}
+
+// unescapeValid undoes the URL escapes of s that are escapes, a % and two hex
+// digits, and keeps any other % as written (url's unescaping refuses the whole text
+// for one stray %: "50% off"); with plus, a + is a space, as in a form.
+func unescapeValid(s string, plus bool) string {
+	if strings.IndexByte(s, '%') < 0 && (!plus || strings.IndexByte(s, '+') < 0) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+		case c == '+' && plus:
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
