@@ -21,7 +21,9 @@ import (
 // locks it just after holds a lock on a file the path no longer names, which
 // lockFile sees and so opens the path again. Another name of the file is the file: a
 // symbolic link is followed before anything (realPath), and a hard link meets the
-// flock the database file itself holds while it is open (lockInode).
+// flock the database file itself holds while it is open (lockInode); a compaction,
+// which puts a new file at the path, takes that flock on the new file too
+// (flockNow). Snapshots stay beside the path as given.
 
 // LockedError is a database file another process has open. Nothing was written to it.
 type LockedError struct {
@@ -37,12 +39,23 @@ func (e *LockedError) Error() string {
 	return fmt.Sprintf("database file %s is in use by %s: stop it first, or use another --db", e.Path, holder)
 }
 
-// realPath is the file path names, its symbolic links followed (or its folder's,
-// for a file yet to be made): a link to a database in use is that database, locked
-// as it is, and a rewrite of the file goes to the file, not over the link.
+// realPath is the file path names, its symbolic links followed, the last one even
+// when the file it names is yet to be made: a link to a database in use is that
+// database, locked as it is, and a write or a rewrite of the file goes to the file,
+// not over the link.
 func realPath(path string) string {
-	if p, err := filepath.EvalSymlinks(path); err == nil {
-		return p
+	for range 40 { // as many links as Linux follows
+		if p, err := filepath.EvalSymlinks(path); err == nil {
+			return p
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			break // no link: a file yet to be made, in a folder that may be one
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
 	}
 	if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
 		return filepath.Join(dir, filepath.Base(path))
@@ -62,7 +75,7 @@ func lockInode(path string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: lock %s: %w", path, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := flockNow(f); err != nil {
 		_ = f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, &LockedError{Path: path}
@@ -70,6 +83,31 @@ func lockInode(path string) (*os.File, error) {
 		return nil, fmt.Errorf("store: lock %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// flockNow takes an exclusive flock on f without waiting. A rewrite of the database
+// (a compaction) takes it on the new file too, which a hard link made since names.
+func flockNow(f *os.File) error {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}
+
+// relockInode moves the file's own lock to the file at path when a rewrite while
+// opening (--set-aside-damaged) put another file there.
+func (s *Store) relockInode() error {
+	now, err := os.Stat(s.path)
+	if err != nil || s.inode == nil {
+		return err
+	}
+	if locked, err := s.inode.Stat(); err == nil && os.SameFile(now, locked) {
+		return nil
+	}
+	f, err := lockInode(s.path)
+	if err != nil {
+		return err
+	}
+	_ = s.inode.Close()
+	s.inode = f
+	return nil
 }
 
 // lockFile takes the lock of the database at path, without waiting, and returns the

@@ -79,6 +79,63 @@ func TestOpenThroughASymlinkKeepsTheLink(t *testing.T) {
 	mustHaveAll(t, mustOpen(t, path))
 }
 
+// A link whose file is yet to be made is followed too: the store makes the file,
+// and the link stays a link.
+func TestOpenThroughALinkToNoFileYet(t *testing.T) {
+	dir := t.TempDir()
+	path, link := filepath.Join(dir, "real.db"), filepath.Join(dir, "alias.db")
+	if err := os.Symlink("real.db", link); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, link)
+	mustPutAll(t, s)
+	mustClose(t, s)
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("%s after a close: %v %v, want the link still", link, fi, err)
+	}
+	mustHaveAll(t, mustOpen(t, path))
+}
+
+// A compaction puts a new file at the path; a hard link made to it since is refused
+// as the file it was made from was.
+func TestHardLinkAfterACompactionRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "real.db")
+	s := mustOpen(t, path)
+	mustPutAll(t, s)
+	s.file.shrink()
+	hard := filepath.Join(dir, "hard.db")
+	if err := os.Link(path, hard); err != nil {
+		t.Fatal(err)
+	}
+	var locked *LockedError
+	if _, err := Open(hard); !errors.As(err, &locked) {
+		t.Errorf("open %s after a compaction: %v, want a *LockedError", hard, err)
+	}
+	mustClose(t, s)
+}
+
+// Snapshots stay beside the path given, a link, where they were saved before.
+func TestSnapshotsBesideTheGivenPath(t *testing.T) {
+	dir := t.TempDir()
+	path, link := filepath.Join(dir, "real.db"), filepath.Join(dir, "alias.db")
+	mustClose(t, mustOpen(t, path))
+	if err := os.Symlink("real.db", link); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, link)
+	if _, err := s.SaveSnapshot("saved", "", false); err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, s)
+	if _, err := os.Stat(filepath.Join(dir, "alias.db.snapshots")); err != nil {
+		t.Errorf("snapshots not beside the link: %v", err)
+	}
+	if err := CheckSnapshot(link, "saved"); err != nil {
+		t.Errorf("check beside the link: %v", err)
+	}
+}
+
 // :memory: takes no lock: any number of memory stores open at once.
 func TestMemoryTakesNoLock(t *testing.T) {
 	mustOpen(t, ":memory:")

@@ -316,9 +316,6 @@ func (s *Store) RestoreSnapshot(name string) (sandbox.Snapshot, error) {
 // holding the file in memory): a start that would restore it is refused before it
 // writes anything.
 func CheckSnapshot(path, name string) error {
-	if path != ":memory:" {
-		path = realPath(path) // the store's snapshots are beside the file a link names
-	}
 	sn := newSnapshots(path)
 	if sn.dir == "" {
 		return sandbox.ErrNotFound // a database in memory starts with no snapshot

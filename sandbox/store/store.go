@@ -117,10 +117,13 @@ func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
 // refused with a *LockedError, a damaged or foreign one with a *DamagedError; both
 // leave the file as it is.
 func OpenWith(path string, opts Options) (*Store, error) {
+	// Snapshots stay beside the path as given, where they always were; the lock, the
+	// writes and the rewrite at close go to the file it names.
+	s := &Store{snapshots: newSnapshots(path)}
 	if path != ":memory:" {
 		path = realPath(path)
 	}
-	s := &Store{path: path, snapshots: newSnapshots(path)}
+	s.path = path
 	if path == ":memory:" {
 		db, err := buntdb.Open(path)
 		if err == nil {
@@ -152,9 +155,14 @@ func OpenWith(path string, opts Options) (*Store, error) {
 			err = s.openFile(opts)
 		}
 	}
-	if err == nil && s.inode == nil {
-		// A new file: locked now that it is made, before another can link to it.
-		if s.inode, err = lockInode(path); err != nil {
+	if err == nil {
+		if s.inode == nil {
+			// A new file: locked now that it is made, before another can link to it.
+			s.inode, err = lockInode(path)
+		} else {
+			err = s.relockInode()
+		}
+		if err != nil {
 			_ = s.db.Close()
 		}
 	}

@@ -232,6 +232,7 @@ func (w *fileWatch) shrink() {
 	if err != nil {
 		return // the next check finds out what happened to it
 	}
+	_ = flockNow(file) // the new file is the one a hard link made from now on names
 	if now, err := file.Stat(); err == nil {
 		_ = w.file.Close()
 		w.file, w.id, w.lastSize = file, now, now.Size()
