@@ -144,6 +144,8 @@ type App struct {
 	handler http.Handler // the middleware around the router of both APIs
 	admin   *admin.Server
 
+	fixtures *sandbox.Fixtures // read before the store opened, for seed; nil once loaded
+
 	stop      context.CancelFunc
 	workers   sync.WaitGroup
 	closeOnce sync.Once
@@ -179,6 +181,13 @@ func Open(cfg Config) (*App, error) {
 	scs, err := a.readScenarios()
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Reset || newDatabase(cfg.DB) {
+		// The fixtures will be loaded: read before the file is opened, so that a start
+		// refused for them leaves no file behind, nor a reset one.
+		if a.fixtures, err = a.readFixtureSet(scs); err != nil {
+			return nil, err
+		}
 	}
 	a.store, err = store.OpenWith(cfg.DB, store.Options{Reset: cfg.Reset, SetAside: cfg.SetAsideDamaged})
 	var damaged *store.DamagedError

@@ -68,9 +68,9 @@ func located(err error, f Files, embedded string) error {
 // API changed and is ready in milliseconds whatever the size of the fixture set
 // (Validate checks the files). A database that holds records but no fixtures was not
 // started by the sandbox whole (cut short, say): loading them over its records would
-// mix two states without a word, so it is refused. It returns the fixtures' scenario
-// bindings when it read them, checked against the scenario set scs before anything
-// is loaded.
+// mix two states without a word, so it is refused. The fixtures are those Open read
+// before the store opened, else read now; their scenario bindings are checked against
+// the scenario set scs before anything is loaded.
 func (a *App) seed(scs []scenario.Scenario) error {
 	already, err := a.svc.FixturesLoaded()
 	if err != nil {
@@ -82,13 +82,13 @@ func (a *App) seed(scs []scenario.Scenario) error {
 	}
 	var fx sandbox.Fixtures
 	if a.cfg.Reset || !already {
-		var bindings []yamlfile.ScenarioBinding
-		if fx, bindings, err = a.readFixtures(); err != nil {
-			return err
+		set := a.fixtures
+		if set == nil {
+			if set, err = a.readFixtureSet(scs); err != nil {
+				return err
+			}
 		}
-		if ps := bindingProblems(a.cfg.Fixtures, scs, bindings); len(ps) > 0 {
-			return fmt.Errorf("fixtures bind unknown scenarios:\n%w", ps)
-		}
+		fx, a.fixtures = *set, nil
 		// Decoding and storing a large set leaves a great deal of garbage behind (YAML
 		// node trees, encoded records): give that memory back once it is done.
 		defer debug.FreeOSMemory()
@@ -100,6 +100,27 @@ func (a *App) seed(scs []scenario.Scenario) error {
 	}
 	a.log.Info("store ready", "db", a.cfg.DB, "fixtures_loaded", loaded, "reset", a.cfg.Reset)
 	return nil
+}
+
+// readFixtureSet reads the fixtures and checks the scenarios they bind are in scs.
+func (a *App) readFixtureSet(scs []scenario.Scenario) (*sandbox.Fixtures, error) {
+	fx, bindings, err := a.readFixtures()
+	if err != nil {
+		return nil, err
+	}
+	if ps := bindingProblems(a.cfg.Fixtures, scs, bindings); len(ps) > 0 {
+		return nil, fmt.Errorf("fixtures bind unknown scenarios:\n%w", ps)
+	}
+	return &fx, nil
+}
+
+// newDatabase reports whether path names no database yet: one in memory, or no file.
+func newDatabase(path string) bool {
+	if path == ":memory:" {
+		return true
+	}
+	_, err := os.Stat(path)
+	return errors.Is(err, os.ErrNotExist)
 }
 
 // readFixtures reads the fixture files. Decoding a large set makes a great deal of
