@@ -87,6 +87,16 @@ func TestScenarioProblemsStopTheStartBeforeTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := filepath.Join(t.TempDir(), "new.db")
+	empty := filepath.Join(t.TempDir(), "empty.db") // as mktemp makes one
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runOnce(t, "--addr", "127.0.0.1:0", "--db", empty, "--fixtures", broken); err == nil {
+		t.Errorf("start over an empty file with fixtures in error: no error")
+	}
+	if st, err := os.Stat(empty); err != nil || st.Size() != 0 {
+		t.Errorf("the refused start wrote to the empty file: %v %v", st, err)
+	}
 	for _, bad := range [][]string{{"--scenario", "nope"}, {"--scenarios", broken}, {"--fixtures", broken}} {
 		for _, args := range [][]string{{"--db", db}, {"--db", db, "--reset"}, {"--db", fresh}} {
 			if bad[0] == "--fixtures" && len(args) == 2 && args[1] == db {

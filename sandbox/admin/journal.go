@@ -361,7 +361,7 @@ func maskedBody(raw []byte, truncated bool) (json.RawMessage, bool) {
 		return b, truncated
 	}
 	if truncated {
-		raw = carddata.WithoutCutDigits(raw)
+		raw = carddata.WithoutCutValue(raw)
 	}
 	masked := carddata.MaskJSON(raw)
 	if len(masked) > journalBodyCap {

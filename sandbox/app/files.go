@@ -114,13 +114,14 @@ func (a *App) readFixtureSet(scs []scenario.Scenario) (*sandbox.Fixtures, error)
 	return &fx, nil
 }
 
-// newDatabase reports whether path names no database yet: one in memory, or no file.
+// newDatabase reports whether path names no database yet: one in memory, no file,
+// or an empty one (mktemp's).
 func newDatabase(path string) bool {
 	if path == ":memory:" {
 		return true
 	}
-	_, err := os.Stat(path)
-	return errors.Is(err, os.ErrNotExist)
+	st, err := os.Stat(path)
+	return errors.Is(err, os.ErrNotExist) || err == nil && st.Mode().IsRegular() && st.Size() == 0
 }
 
 // readFixtures reads the fixture files. Decoding a large set makes a great deal of

@@ -4,13 +4,17 @@
 //
 //   - Mask masks free text: card numbers written with or without spaces or
 //     dashes, and magnetic-stripe track data.
-//   - MaskJSON masks a whole request body, valid JSON or not, compact or
+//   - MaskJSON masks a whole request body, valid JSON or a form, compact or
 //     pretty-printed, whole or cut short: the value of every sensitive member (CVV,
 //     PIN block, track data, secrets; any case, any spelling of the separators) and
-//     card data anywhere else.
+//     card data anywhere else, an id's, a reference's or a URL's read as cards are
+//     numbered (identifiers.go; forms in forms.go).
 //   - MaskNumber and MaskEMV mask a value known to be a card number or EMV
 //     TLV data, for request conversions that keep such a field.
-//   - Readable tells whether MaskJSON can read a body's members at all.
+//   - Readable tells whether MaskJSON can read a body's members at all, and
+//     WithoutCutValue drops the last value of a body cut short.
+//   - TrackNumbers reads the masked card numbers of tracks, which tell two tracks
+//     apart once both are masked.
 //   - KeyWithout keeps a key a client chose storable, HoldsCardData and NoneIn tell
 //     whether text holds card data, IdentifierHoldsCardNumber whether an id does,
 //     InteracChip reads an EMV application id.
@@ -135,46 +139,32 @@ func Excerpt(s string) string {
 }
 
 // KeyWithout returns a key a client chose (an idempotency key, a session) as the
-// store may keep it. A key holding a card number written as one (see maskIdentifier)
-// is kept masked: a hash would give the number back, its six hidden digits a million
-// tries away from the first six and last four shown elsewhere; two such keys that
-// differ only in those digits are one key. A key whose digits only look like card
-// data to free text (a timestamp and a counter, 1765083654-1-12345) is kept as
-// "sha256:" and its SHA-256 in hex, so that keys stay apart; any other as sent.
+// store may keep it: as sent when it holds no card data, else "sha256:" and its
+// SHA-256 in hex. Masking would not do: keys that only look like card data (a
+// millisecond timestamp, a date and a counter: a tenth of them pass the Luhn check)
+// would fall together once masked, and a repeat of one would be refused as the
+// other's. So a key that is itself a card number is kept as a hash, which a search
+// over its six hidden digits could undo: a key is no place for a card number.
 func KeyWithout(key string) string {
-	switch {
-	case NoneIn(key):
+	if NoneIn(key) {
 		return key
-	case IdentifierHoldsCardNumber(key):
-		return maskIdentifier(key)
 	}
 	sum := sha256.Sum256([]byte(key))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// WithoutCutDigits drops the run of digits and separators that ends text cut short
-// (a journaled body kept to its cap): it may be the first digits of a card number,
-// too few to be read as one, which the digits shown elsewhere would complete.
-func WithoutCutDigits(text []byte) []byte {
-	end := len(text)
-	if r, size := utf8.DecodeLastRune(text); r == utf8.RuneError && size <= 1 {
-		// The cut fell inside a character (a fullwidth digit, say): its first bytes go
-		// too, or they would stop the trim before the digits it ends.
-		for k := 1; k < utf8.UTFMax && end-k >= 0; k++ {
-			if utf8.RuneStart(text[end-k]) {
-				end -= k
-				break
-			}
-		}
+// WithoutCutValue drops the last value of text cut short (a journaled body kept to
+// its cap), back to the delimiter before it, when it holds a digit: cut, it may hold
+// the first digits of a card number, too few to be read as one, however they are
+// written (in a row, with + or %20 between groups, as \u escapes), which the first
+// six and last four digits shown elsewhere would complete. A value without a digit
+// (a long text) is kept as cut.
+func WithoutCutValue(text []byte) []byte {
+	i := bytes.LastIndexAny(text, `",&={}[]:`)
+	if bytes.ContainsFunc(text[i+1:], func(r rune) bool { _, digit := digitValue(r); return digit || r == utf8.RuneError }) {
+		return text[:i+1]
 	}
-	for end > 0 {
-		r, size := utf8.DecodeLastRune(text[:end])
-		if _, digit := digitValue(r); !digit && !isCardSeparator(r) {
-			break
-		}
-		end -= size
-	}
-	return text[:end]
+	return text
 }
 
 // HoldsCardData reports whether s holds anything Mask would mask: a name a
@@ -610,172 +600,6 @@ func maskValueAs(class keyClass, v string) string {
 		return maskIdentifier(v)
 	}
 	return Mask(v)
-}
-
-// maskIdentifier masks an id, a reference or a URL, which is shown as sent but for
-// a card number standing whole in it: 12 to 19 digits passing the Luhn check, in one
-// group or in the groups cards print (4 4 4 4, 4 4 4 4 3, 4 6 5, 4 6 4), parted from
-// other digits by separators or by anything else (INV-4263970000005262,
-// https://host:8080/4263970000005262, 4263 9700 0000 5262 2024). Unlike free text, a
-// group is not searched for a card number inside it, so an ARN (23 digits) or a
-// numeric reference of 20 digits reads as written, and groups parted otherwise (a
-// date and a counter, 2024-12-05-0001) are no card number; nor is a UUID. A card
-// number written with URL escapes is read unescaped. Track data is [REDACTED]
-// wherever it is (MaskJSON).
-func maskIdentifier(v string) string {
-	if unescaped, ok := percentUnescaped(v); ok {
-		if masked := maskIdentifier(unescaped); masked != unescaped {
-			return masked
-		}
-	}
-	var out []byte
-	kept := 0 // v[:kept] is in out, or out is nil and nothing was masked
-	for i := 0; i < len(v); {
-		if n := uuidAt(v, i); n > 0 {
-			i += n // a UUID is an id, as in free text
-			continue
-		}
-		groups, end := digitGroupsAt(v, i)
-		if len(groups) == 0 {
-			_, size := runeAt(v, i)
-			i += size
-			continue
-		}
-		for _, span := range cardSpans(groups) {
-			out = append(out, v[kept:span.start]...)
-			out = append(out, maskDigits(v[span.start:span.end])...)
-			kept = span.end
-		}
-		i = end
-	}
-	if out == nil {
-		return v
-	}
-	return string(append(out, v[kept:]...))
-}
-
-// IdentifierHoldsCardNumber reports whether an id, a reference or a URL holds a card
-// number that MaskJSON would mask where it shows it: a record id that does is refused,
-// since the inspector links to records by the ids it shows.
-func IdentifierHoldsCardNumber(id string) bool { return maskIdentifier(id) != id }
-
-// digitGroup is a group of digits of a run: the bytes v[start:end] and their values.
-type digitGroup struct {
-	start, end int
-	digits     []int
-}
-
-// digitGroupsAt reads the run of digits and separators starting at v[i] when v[i]
-// is a digit, as its groups of digits, and returns them with where the run ends. A
-// run with fewer digits than a card number has none worth reading: no groups.
-func digitGroupsAt(v string, i int) ([]digitGroup, int) {
-	var groups []digitGroup
-	total, end := 0, i
-	for j := i; j < len(v); {
-		r, size := runeAt(v, j)
-		d, digit := digitValue(r)
-		if !digit && (j == i || !isCardSeparator(r)) {
-			break
-		}
-		if digit {
-			if len(groups) == 0 || groups[len(groups)-1].end != j {
-				groups = append(groups, digitGroup{start: j})
-			}
-			g := &groups[len(groups)-1]
-			g.end, g.digits = j+size, append(g.digits, d)
-			total, end = total+1, j+size
-		}
-		j += size
-	}
-	if total < minCardDigits {
-		return nil, max(end, i+1)
-	}
-	return groups, end
-}
-
-// span is the bytes v[start:end] of a card number.
-type span struct{ start, end int }
-
-// cardSpans returns the card numbers among consecutive groups, the longest first
-// from each group on, none overlapping.
-func cardSpans(groups []digitGroup) []span {
-	var spans []span
-	for a := 0; a < len(groups); a++ {
-		for b := len(groups) - 1; b >= a; b-- {
-			if isCardLayout(groups[a:b+1]) && passesLuhn(groups[a:b+1]) {
-				spans = append(spans, span{groups[a].start, groups[b].end})
-				a = b
-				break
-			}
-		}
-	}
-	return spans
-}
-
-// isCardLayout reports whether groups are laid out as a card number is printed: one
-// group, groups of four with a last of one to four, or 4 6 5 and 4 6 4; 12 to 19
-// digits, the first not 0.
-func isCardLayout(groups []digitGroup) bool {
-	size := func(k int) int { return len(groups[k].digits) }
-	n := 0
-	for k := range groups {
-		n += size(k)
-	}
-	if n < minCardDigits || n > maxCardDigits || groups[0].digits[0] == 0 {
-		return false
-	}
-	last := len(groups) - 1
-	switch {
-	case last == 0:
-		return true
-	case last == 2 && size(0) == 4 && size(1) == 6 && (size(2) == 5 || size(2) == 4):
-		return true // Amex, Diners
-	}
-	for k := range last {
-		if size(k) != 4 {
-			return false
-		}
-	}
-	return size(last) <= 4
-}
-
-// passesLuhn reports whether the digits of groups pass the Luhn check.
-func passesLuhn(groups []digitGroup) bool {
-	sum, k := 0, 0
-	for g := len(groups) - 1; g >= 0; g-- {
-		for d := len(groups[g].digits) - 1; d >= 0; d-- {
-			v := groups[g].digits[d]
-			if k%2 == 1 {
-				if v *= 2; v > 9 {
-					v -= 9
-				}
-			}
-			sum, k = sum+v, k+1
-		}
-	}
-	return sum%10 == 0
-}
-
-// maskDigits masks a card number's text: its first six and last four digits kept,
-// every other digit a *, its separators as written.
-func maskDigits(text string) string {
-	total := 0
-	for _, r := range text {
-		if _, ok := digitValue(r); ok {
-			total++
-		}
-	}
-	var b strings.Builder
-	seen := 0
-	for _, r := range text {
-		if _, ok := digitValue(r); ok {
-			if seen++; seen > 6 && seen <= total-4 {
-				r = maskChar
-			}
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // MaskJSON returns a body with its card data masked, for the journal and the

@@ -132,6 +132,13 @@ func TestMaskJSON(t *testing.T) {
 			`{"order":{"reference":"426397******5262"},"referenceNumber":"426397******5262","EcrId":"4263 97** **** 5262","brand_reference":"INV-426397******5262","ARN":"426397******5262"}`},
 		{"status URL", `{"notifications":{"status_url":"https://example.com/4263970000005262?r=7453760422143100388186"}}`,
 			`{"notifications":{"status_url":"https://example.com/426397******5262?r=7453760422143100388186"}}`},
+		// A group before the card that makes another card-shaped span with its first
+		// groups leaves it hidden still; a date or a millisecond timestamp is no card.
+		{"a card after a year", `{"reference":"2024 4111 1111 1111 1111","ecr_id":"2020 4263 9700 0000 5262","order_id":"1765083654035","order_reference":"202412020002"}`,
+			`{"reference":"2024 4111 11** **** 1111","ecr_id":"2020 4263 97** **** 5262","order_id":"1765083654035","order_reference":"202412020002"}`},
+		{"a card as written beside one escaped", `{"a_url":"4263970000005262%31-4195%201961%209700%200006"}`, `{"a_url":"426397******52621-4195 19** **** 0006"}`},
+		{"track 2 as a form's pair", ";4263970000005262=25121010000000000?&a=1", `[REDACTED]&a=1`},
+		{"many groups", `{"reference":"` + strings.Repeat("1 ", 8000) + `"}`, `{"reference":"` + strings.Repeat("1 ", 8000) + `"}`},
 		// Beside other digits, written with escapes, or after an ARN: still one.
 		{"card numbers among other digits", `{"a_url":"https://h:8080/4263970000005262","b_url":"https://10.0.0.1/2024/4263970000005262","reference":"order-2024-12-05-4263970000005262","ecr_id":"INV 4263 9700 0000 5262 2024","d_url":"/x/4263%209700%200000%205262","arn":"74537604221431003881865/4263970000005262"}`,
 			`{"a_url":"https://h:8080/426397******5262","b_url":"https://10.0.0.1/2024/426397******5262","reference":"order-2024-12-05-426397******5262","ecr_id":"INV 4263 97** **** 5262 2024","d_url":"/x/4263 97** **** 5262","arn":"74537604221431003881865/426397******5262"}`},
@@ -531,32 +538,37 @@ func TestHoldsCardData(t *testing.T) {
 	}
 }
 
-// A key holding card data is kept masked, never as anything the hidden digits could
-// be recovered from; a key without any is kept as sent.
+// A key holding card data is kept as its hash, never in clear and never masked:
+// keys that only look like card data (a millisecond timestamp, a date and a counter)
+// must stay apart; a key without any is kept as sent.
 func TestKeyWithout(t *testing.T) {
 	for key, want := range map[string]string{
 		"order-2024-12-05-0001":                "order-2024-12-05-0001",
 		"0b1c9a52-0e4d-4b8e-9d43-2f1a6c1e7b10": "0b1c9a52-0e4d-4b8e-9d43-2f1a6c1e7b10",
-		"4263970000005262":                     "426397******5262",
-		"retry-4263 9700 0000 5262":            "retry-4263 97** **** 5262",
 	} {
 		if got := KeyWithout(key); got != want {
 			t.Errorf("KeyWithout(%q) = %q, want %q", key, got, want)
 		}
 	}
-	// Keys of a timestamp and a counter, some of whose digits free text reads as a
-	// card number, stay apart: none is masked into another.
+	for _, key := range []string{"4263970000005262", "retry-4263 9700 0000 5262"} {
+		if got := KeyWithout(key); !strings.HasPrefix(got, "sha256:") || strings.Contains(got, "5262") {
+			t.Errorf("KeyWithout(%q) = %q, want its hash", key, got)
+		}
+	}
+	// Keys whose digits free text reads as a card number stay apart: none is kept as
+	// another is.
 	seen, looksLikeCard := map[string]string{}, 0
-	for n := 10000; n < 30000; n++ { // counters past four digits, whose first ones masking could hide
-		key := "1765083654-1-" + strconv.Itoa(n)
-		if !NoneIn(key) {
-			looksLikeCard++
+	for n := range 20000 {
+		for _, key := range []string{"1765083654-1-" + strconv.Itoa(10000+n), strconv.Itoa(1765083654000 + 7*n), "20241205" + strconv.Itoa(1000+n%9000)} {
+			if !NoneIn(key) {
+				looksLikeCard++
+			}
+			stored := KeyWithout(key)
+			if other, ok := seen[stored]; ok && other != key {
+				t.Fatalf("keys %q and %q are both kept as %q", other, key, stored)
+			}
+			seen[stored] = key
 		}
-		stored := KeyWithout(key)
-		if other, ok := seen[stored]; ok {
-			t.Fatalf("keys %q and %q are both kept as %q", other, key, stored)
-		}
-		seen[stored] = key
 	}
 	if looksLikeCard == 0 {
 		t.Fatal("no key looked like card data: the test checks nothing")
@@ -585,21 +597,21 @@ func TestReadable(t *testing.T) {
 	}
 }
 
-// A cut body loses the run of digits it ends with, even when the cut fell inside a
-// character (a fullwidth digit is three bytes).
-func TestWithoutCutDigits(t *testing.T) {
-	full := "name ４５２５５２６５２７０００００６"
-	for cut, want := range map[int]string{
-		len(full):     "name",
-		len(full) - 1: "name",
-		len(full) - 2: "name",
+// A cut body loses its last value, back to the delimiter before it, however the
+// digits it may hold are written.
+func TestWithoutCutValue(t *testing.T) {
+	for cut, want := range map[string]string{
+		`{"a":"x","n":"4525 5265 27`:          `{"a":"x","n":"`,
+		`{"n":"４５２５５２６５２７０００`:                 `{"n":"`,
+		"description=4525+5265+2700+00":       "description=",
+		`{"note":"a long text cut shor`:       `{"note":"a long text cut shor`,
+		"description=4525%205265%202700%2":    "description=",
+		`{"n":"4525\u00a05265\u00a02700\u00a`: `{"n":"`,
+		`{"n":"４５２５` + "\xef\xbc":             `{"n":"`,
 	} {
-		if got := string(WithoutCutDigits([]byte(full[:cut]))); got != want {
-			t.Errorf("cut at %d: %q, want %q", cut, got, want)
+		if got := string(WithoutCutValue([]byte(cut))); got != want {
+			t.Errorf("WithoutCutValue(%q) = %q, want %q", cut, got, want)
 		}
-	}
-	if got := string(WithoutCutDigits([]byte(`{"a":"x","n":"4525 5265 27`))); got != `{"a":"x","n":"` {
-		t.Errorf("ASCII: %q", got)
 	}
 }
 

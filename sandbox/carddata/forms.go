@@ -44,6 +44,10 @@ func maskForm(body []byte, showIdentifiers bool) []byte {
 		if i > 0 {
 			out = append(out, '&')
 		}
+		if trackData.MatchString(unescapeValid(string(pair), true)) {
+			out = append(out, Redacted...) // track 2 holds an =: read whole, not as a pair
+			continue
+		}
 		rawName, rawValue, hasValue := bytes.Cut(pair, []byte("="))
 		name := unescapeValid(string(rawName), true)
 		out = append(out, Mask(name)...)

@@ -53,7 +53,11 @@ func realPath(path string) string {
 			break // no link: a file yet to be made, in a folder that may be one
 		}
 		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(path), target)
+			dir := filepath.Dir(path)
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = real // ../ in the target goes up from where the link is, not its name
+			}
+			target = filepath.Join(dir, target)
 		}
 		path = target
 	}

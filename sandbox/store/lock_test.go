@@ -96,6 +96,30 @@ func TestOpenThroughALinkToNoFileYet(t *testing.T) {
 	mustHaveAll(t, mustOpen(t, path))
 }
 
+// A relative link in a linked folder is read from where it is: ../ goes up from the
+// folder the link is in, as the kernel reads it.
+func TestRelativeLinkInALinkedFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "real", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "real", "sub"), filepath.Join(dir, "a", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../target.db", filepath.Join(dir, "real", "sub", "db.lnk")); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, filepath.Join(dir, "a", "link", "db.lnk"))
+	var locked *LockedError
+	if _, err := Open(filepath.Join(dir, "real", "target.db")); !errors.As(err, &locked) {
+		t.Errorf("the file the link names, opened by its name: %v, want a *LockedError", err)
+	}
+	mustClose(t, s)
+}
+
 // A compaction puts a new file at the path; a hard link made to it since is refused
 // as the file it was made from was.
 func TestHardLinkAfterACompactionRefused(t *testing.T) {
