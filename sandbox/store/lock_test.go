@@ -61,39 +61,28 @@ func TestOpenThroughAnotherNameRefused(t *testing.T) {
 	mustClose(t, s)
 }
 
-// A store opened through a symbolic link writes the file it names, and leaves the
-// link a link when its clean close rewrites the file.
+// A store opened through a symbolic link writes the file it names, made before or
+// yet to be made, and leaves the link a link when its clean close rewrites the file.
 func TestOpenThroughASymlinkKeepsTheLink(t *testing.T) {
-	dir := t.TempDir()
-	path, link := filepath.Join(dir, "real.db"), filepath.Join(dir, "alias.db")
-	mustClose(t, mustOpen(t, path))
-	if err := os.Symlink("real.db", link); err != nil {
-		t.Fatal(err)
+	for name, madeBefore := range map[string]bool{"to a file": true, "to no file yet": false} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path, link := filepath.Join(dir, "real.db"), filepath.Join(dir, "alias.db")
+			if madeBefore {
+				mustClose(t, mustOpen(t, path))
+			}
+			if err := os.Symlink("real.db", link); err != nil {
+				t.Fatal(err)
+			}
+			s := mustOpen(t, link)
+			mustPutAll(t, s)
+			mustClose(t, s)
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Fatalf("%s after a close: %v %v, want the link still", link, fi, err)
+			}
+			mustHaveAll(t, mustOpen(t, path))
+		})
 	}
-	s := mustOpen(t, link)
-	mustPutAll(t, s)
-	mustClose(t, s)
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("%s after a close: %v %v, want the link still", link, fi, err)
-	}
-	mustHaveAll(t, mustOpen(t, path))
-}
-
-// A link whose file is yet to be made is followed too: the store makes the file,
-// and the link stays a link.
-func TestOpenThroughALinkToNoFileYet(t *testing.T) {
-	dir := t.TempDir()
-	path, link := filepath.Join(dir, "real.db"), filepath.Join(dir, "alias.db")
-	if err := os.Symlink("real.db", link); err != nil {
-		t.Fatal(err)
-	}
-	s := mustOpen(t, link)
-	mustPutAll(t, s)
-	mustClose(t, s)
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("%s after a close: %v %v, want the link still", link, fi, err)
-	}
-	mustHaveAll(t, mustOpen(t, path))
 }
 
 // A relative link in a linked folder is read from where it is: ../ goes up from the
