@@ -58,8 +58,9 @@ func (s *Server) adminCall(h adminHandler, shown func([]byte) []byte) http.Handl
 // masked is an admin answer as the inspector shows it. A record keeps what a client
 // sent as sent, but for its card members (masked where the record is built), so a
 // card number typed into free text (an address, an authcode) is masked here, as the
-// journal masks a body (carddata.MaskJSON): ids, references and URLs shown as sent,
-// every other value with its card numbers masked. An answer without a card-like
+// journal masks a body (carddata.MaskJSON): ids, references and URLs shown as sent
+// but for a card number standing whole in them, every other value with its card
+// numbers masked. An answer without a card-like
 // sequence of digits, nearly every one, is kept as it is.
 func masked(body []byte) []byte {
 	if carddata.NoneIn(body) {

@@ -662,9 +662,7 @@ func (m *jsonMasker) run() {
 			if len(m.parents) > 0 {
 				m.parents = m.parents[:len(m.parents)-1]
 			}
-			if !m.formBracketAt(i) {
-				m.key, m.hasKey = nil, false // a form's bracketed name keeps its key
-			}
+			m.key, m.hasKey = nil, false
 			m.out = append(m.out, c)
 			i++
 		case c == ',' || c == '&':
@@ -751,18 +749,10 @@ func (m *jsonMasker) followedByKeySeparator(end int) bool {
 			continue
 		case ':', '=':
 			return true
-		case ']':
-			return m.formBracketAt(j) // card[cvv]=
 		}
 		return false
 	}
 	return false
-}
-
-// formBracketAt reports whether in[j] is the ] that ends a form's bracketed member
-// name, as in card[cvv]=1357: one followed by =, which JSON never writes.
-func (m *jsonMasker) formBracketAt(j int) bool {
-	return m.in[j] == ']' && j+1 < len(m.in) && m.in[j+1] == '='
 }
 
 // stringEnd returns the index after the string starting at in[i] (a quote), or the

@@ -3,6 +3,7 @@ package carddata
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -95,7 +96,8 @@ func unescapeValid(s string, plus bool) string {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			v, _ := strconv.ParseUint(s[i+1:i+3], 16, 8) // two hex digits: cannot fail
+			b.WriteByte(byte(v))
 			i += 2
 		case c == '+' && plus:
 			b.WriteByte(' ')
@@ -104,14 +106,4 @@ func unescapeValid(s string, plus bool) string {
 		}
 	}
 	return b.String()
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
 }
