@@ -95,21 +95,24 @@ func flockNow(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 }
 
-// relockInode moves the file's own lock to the file at path when a rewrite while
-// opening (--set-aside-damaged) put another file there.
+// relockInode keeps the file's own lock on the file now at the path: taken there at
+// once when the file was made by the open (a new database), moved there when a
+// rewrite while opening (--set-aside-damaged) put another file at the path.
 func (s *Store) relockInode() error {
-	now, err := os.Stat(s.path)
-	if err != nil || s.inode == nil {
-		return err
-	}
-	if locked, err := s.inode.Stat(); err == nil && os.SameFile(now, locked) {
-		return nil
+	if s.inode != nil {
+		now, err := os.Stat(s.path)
+		if err != nil {
+			return err
+		}
+		if locked, err := s.inode.Stat(); err == nil && os.SameFile(now, locked) {
+			return nil
+		}
 	}
 	f, err := lockInode(s.path)
 	if err != nil {
 		return err
 	}
-	_ = s.inode.Close()
+	s.unlockInode()
 	s.inode = f
 	return nil
 }

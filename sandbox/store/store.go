@@ -156,13 +156,7 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		}
 	}
 	if err == nil {
-		if s.inode == nil {
-			// A new file: locked now that it is made, before another can link to it.
-			s.inode, err = lockInode(path)
-		} else {
-			err = s.relockInode()
-		}
-		if err != nil {
+		if err = s.relockInode(); err != nil { // a new file, locked before another can link to it
 			_ = s.db.Close()
 		}
 	}
