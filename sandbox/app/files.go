@@ -179,10 +179,8 @@ func (a *App) readScenarios() ([]scenario.Scenario, error) {
 	for i, sc := range scs {
 		names[i] = sc.Name
 	}
-	for _, n := range a.cfg.GlobalScenarios {
-		if !slices.Contains(names, n) {
-			return nil, fmt.Errorf("global scenarios: %w", &scenario.UnknownError{Name: n, Known: names})
-		}
+	if err := scenario.CheckNames(names, a.cfg.GlobalScenarios); err != nil {
+		return nil, fmt.Errorf("global scenarios: %w", err)
 	}
 	return scs, nil
 }

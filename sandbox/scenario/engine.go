@@ -143,17 +143,29 @@ func (e *Engine) SetLoadErrors(errs map[string]string) {
 	e.state.Store(&next)
 }
 
+// CheckNames refuses the first of names that known does not hold, with an
+// *UnknownError listing known: the check of SetGlobal, for a caller that has the
+// scenario set but no engine yet.
+func CheckNames(known, names []string) error {
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return &UnknownError{Name: n, Known: slices.Clone(known)}
+		}
+	}
+	return nil
+}
+
 // SetGlobal makes names the globally active scenarios, in that order; an empty list
 // deactivates them all. An unknown name changes nothing.
 func (e *Engine) SetGlobal(names []string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	cur := e.state.Load()
+	if err := CheckNames(cur.order, names); err != nil {
+		return err
+	}
 	var global []string
 	for _, n := range names {
-		if _, ok := cur.byName[n]; !ok {
-			return &UnknownError{Name: n, Known: slices.Clone(cur.order)}
-		}
 		if !slices.Contains(global, n) {
 			global = append(global, n)
 		}
