@@ -311,7 +311,7 @@ func recentKey(tx Tx, appID string, idem Idempotency, now time.Time) (rec Idempo
 }
 
 // storedKey is an idempotency key as the store keeps it: a key is a client's free
-// text, and one carrying card data is kept, and looked up, masked (see
+// text, and one carrying card data is kept, and looked up, as its hash (see
 // carddata.KeyWithout).
 func storedKey(key string) string { return carddata.KeyWithout(key) }
 

@@ -48,7 +48,7 @@ func ValidSnapshotName(name string) bool {
 }
 
 // SessionScope is the scope of the sequence counters of an X-Sandbox-Session: the
-// session as sent, or masked when it carries card data (see carddata.KeyWithout).
+// session as sent, or its hash when it carries card data (see carddata.KeyWithout).
 func SessionScope(session string) string { return "session:" + carddata.KeyWithout(session) }
 
 // ScopeSession is the session of a SessionScope, "" for any other scope.

@@ -97,13 +97,13 @@ func (r *queryReader) paging(orderBy, order string, orderings ...string) sandbox
 // digits, as GP's are, or a merchant id as the sandbox answers it in system.mid
 // (A129); a hierarchy is GP's 000-00-000-000-000. Others are GP's 40090 and 40105.
 func (r *queryReader) system(mid, hierarchy *string) {
-	if s := r.v.Get("system.mid"); s != "" && !systemMIDPattern.MatchString(s) {
+	*mid, *hierarchy = r.v.Get("system.mid"), r.v.Get("system.hierarchy")
+	if *mid != "" && !systemMIDPattern.MatchString(*mid) {
 		r.fail(sandbox.InvalidSystemMID())
 	}
-	if s := r.v.Get("system.hierarchy"); s != "" && !systemHierarchyPattern.MatchString(s) {
+	if *hierarchy != "" && !systemHierarchyPattern.MatchString(*hierarchy) {
 		r.fail(sandbox.InvalidSystemHierarchy())
 	}
-	*mid, *hierarchy = r.v.Get("system.mid"), r.v.Get("system.hierarchy")
 }
 
 var (
