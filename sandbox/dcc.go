@@ -144,7 +144,7 @@ type ScriptedRate struct {
 
 // LookUpRate answers a rate for the card and the amount from the rate table: the
 // card GP's tests name, and a currency the table lacks, are NOT_AVAILABLE. A card
-// number that fails the Luhn check is GP's 40090.
+// number that fails the Luhn check is GP's 40090; a stored card is not checked again.
 func (s *Service) LookUpRate(c Caller, req RateLookupRequest) (RateLookup, error) {
 	v, _, err := execute(s, c, req.Idempotency, "currency_conversion", func(tx Tx, now time.Time) (string, RateLookup, error) {
 		m, acct, err := s.transactionAccount(tx, c, TransactionRequest{MerchantID: req.MerchantID, AccountID: req.AccountID, AccountName: req.AccountName})
@@ -153,14 +153,14 @@ func (s *Service) LookUpRate(c Caller, req RateLookupRequest) (RateLookup, error
 		}
 		card := req.Card
 		if req.TokenID != "" {
-			if card, _, err = tokenCard(tx, c, req.MerchantID, req.TokenID, card); err != nil {
+			// A lookup reads the stored card: only a payment uses up a single-use one (A54).
+			if card, _, err = storedCard(tx, c, req.MerchantID, req.TokenID, card); err != nil {
 				return "", RateLookup{}, err
 			}
-		}
-		number := readCard(card).number
-		if card.Track == "" && !luhnValid(number) {
+		} else if card.Track == "" && !luhnValid(readCard(card).number) {
 			return "", RateLookup{}, InvalidURLField("card.number")
 		}
+		number := readCard(card).number
 		r := RateLookup{
 			ID: "DCC_" + s.ids.Alphanumeric(30), Holder: HolderOf(m, acct), AppID: c.App.ID, Status: RateNotAvailable, Channel: req.Channel,
 			Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,

@@ -203,21 +203,26 @@ func (s *Service) DeletePaymentMethod(c Caller, merchantID, id string, idem Idem
 	return v, err
 }
 
-// tokenCard turns a charge by token into the card input a charge by card is: the
-// token's card and expiry, with what the request adds (entry mode, CVV, name). The
-// number is GP's test card with the token's first six and last four digits, so that a
-// test card keeps its outcome when tokenized; any other card's middle digits are
-// zeros, which no outcome depends on. It lives only as long as the request. A
-// single-use token is consumed.
+// tokenCard turns a charge by token into the card input a charge by card is
+// (storedCard). A single-use token is consumed.
 func tokenCard(tx Tx, c Caller, merchantID, id string, in CardInput) (CardInput, PaymentMethod, error) {
+	in, pm, err := storedCard(tx, c, merchantID, id, in)
+	if err == nil && pm.UsageMode == UsageSingle {
+		err = tx.DeletePaymentMethod(id)
+	}
+	return in, pm, err
+}
+
+// storedCard is the card input a stored payment method stands for: the token's card
+// and expiry, with what the request adds (entry mode, CVV, name). The number is GP's
+// test card with the token's first six and last four digits, so that a test card
+// keeps its outcome when tokenized; any other card's middle digits are zeros, which no
+// outcome depends on (nor the Luhn check: the card passed it when it was stored). It
+// lives only as long as the request.
+func storedCard(tx Tx, c Caller, merchantID, id string, in CardInput) (CardInput, PaymentMethod, error) {
 	pm, err := visiblePaymentMethod(tx, c, merchantID, id)
 	if err != nil {
 		return in, pm, err
-	}
-	if pm.UsageMode == UsageSingle {
-		if err := tx.DeletePaymentMethod(id); err != nil {
-			return in, pm, err
-		}
 	}
 	in.Number = testCardLike(pm.Card.First6, pm.Card.Last4)
 	in.ExpiryMonth, in.ExpiryYear, in.Track = pm.ExpiryMonth, pm.ExpiryYear, ""

@@ -62,6 +62,32 @@ func TestCurrencyConversion(t *testing.T) {
 	}
 }
 
+// A rate looked up for a stored card, single-use here: the lookup reads the card
+// (any card, not only GP's test ones) without using the token up, and the sale that
+// names the rate pays with it (PHP DccCardNotPresentTest
+// testCardTokenizationThenPayingWithToken; A54).
+func TestCurrencyConversionStoredCard(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	stored := env.MustPost(tok, "/payment-methods", `{"account_name":"tokenization","usage_mode":"SINGLE",`+
+		`"card":{"number":"4006097467207025","expiry_month":"12","expiry_year":"30"}}`)
+	token := stored["id"].(string)
+	byToken := strings.Replace(rateBody("1511", "EUR", "x"),
+		`"card":{"number":"x","expiry_month":"12","expiry_year":"30"}`, `"id":"`+token+`","name":"James Mason"`, 1)
+	rate := env.MustPost(tok, "/currency-conversions", byToken)
+	if rate["status"] != "AVAILABLE" || rate["payer_amount"] != "1662" {
+		t.Fatalf("rate for a stored card: %v", rate)
+	}
+	sale := strings.Replace(dccSale("1511", "AUTO", rate["id"].(string)),
+		`"card":{"number":"4006097467207025","expiry_month":"12","expiry_year":"30"}`, `"id":"`+token+`"`, 1)
+	if paid := env.MustCharge(tok, sale); paid["status"] != "CAPTURED" || field(paid, "currency_conversion", "payer_amount") != "1662" {
+		t.Errorf("sale with the stored card at the rate: %v", paid)
+	}
+	if got := env.Do("POST", "/transactions", apitest.APIHeader(tok), sale).GPError(t); got.Status != 404 || got.Error.Detail != "40116" {
+		t.Errorf("the single-use card used a second time: %+v", got)
+	}
+}
+
 // GP's test card has no rate: NOT_AVAILABLE without payer amount; a sale naming it
 // pays its amount in the merchant's currency (PHP testCreditGetDccInfo_RateNotAvailable,
 // Node "credit get dcc info - rate not available").

@@ -109,6 +109,10 @@ func corpusState(env *sandboxEnv, tok, name string) map[string]string {
 	case "token-get", "token-update", "token-update-single", "token-delete", "sale-token":
 		vars["token_id"] = env.MustPost(tok, "/payment-methods",
 			`{"account_name":"tokenization","usage_mode":"MULTIPLE","card":`+apitest.ManualCard+`}`)["id"].(string)
+	case "token-dcc-rate":
+		vars["account_id"] = layoutTRA
+		vars["token_id"] = env.MustPost(tok, "/payment-methods",
+			`{"account_name":"tokenization","card":{"number":"4006097467207025","expiry_month":"12","expiry_year":"30"}}`)["id"].(string)
 	case "batch-close", "batch-close-without-id":
 		vars["batch_id"] = env.MustCharge(tok, apitest.SaleBody("1300", "AUTO", apitest.ManualCard))["batch_id"].(string)
 	case "batch-close-without-id-scoped", "batch-close-without-id-wrong-currency":
