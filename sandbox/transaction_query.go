@@ -47,8 +47,10 @@ type TransactionQuery struct {
 var ReportingBrands = []string{"VISA", "MASTERCARD", "AMEX", "DINERS", "DISCOVER", "JCB", "CUP"}
 
 // ReportingPaymentMethods are the payment_method filter's values as the SDKs send them
-// [GP].
-var ReportingPaymentMethods = []string{"CARD", "DIGITAL WALLET", "APM", "BANK TRANSFER", "BANK PAYMENT", "BNPL"}
+// [GP]: a bank transfer is BANK TRANSFER from Java and .NET, BANK_TRANSFER from PHP,
+// whose ReportingTransactionsTest testReportFindTransactionsByPaymentMethod expects a
+// list for it.
+var ReportingPaymentMethods = []string{"CARD", "DIGITAL WALLET", "APM", "BANK TRANSFER", "BANK_TRANSFER", "BANK PAYMENT", "BNPL"}
 
 // TransactionPage is one page of a transaction list.
 type TransactionPage struct {

@@ -50,7 +50,6 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 	r.date("to_deposit_time_created", &q.ToDeposit)
 	r.date("from_batch_time_created", &q.FromBatch)
 	r.date("to_batch_time_created", &q.ToBatch)
-	r.fail(brand(q.Brand))
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -122,7 +121,6 @@ func disputeQuery(c *call, settlement bool) (sandbox.DisputeQuery, error) {
 	r.date("to_stage_time_created", &q.ToStage)
 	r.date("from_deposit_time_created", &q.FromDeposit)
 	r.date("to_deposit_time_created", &q.ToDeposit)
-	r.fail(brand(q.Brand))
 	return q, r.err
 }
 
