@@ -21,7 +21,8 @@ const (
 	// processingErrorCards [GP].
 	CVVMismatchCard = "30450000000985"
 	// ExpiredTrackCard is the card of GP's expired test track (;4024720012345671=1812...):
-	// as credit declined with result 54, as debit approved [GP]. Other tracks are not
+	// as credit declined with result 54, as debit approved [GP]; unexpired, GP's debit
+	// test card, approved with its PIN block [GP]. Other tracks are not
 	// judged by their expiry date [SB]: GP's own approved test track expired in 2025
 	// and its tests still use it.
 	ExpiredTrackCard = "4024720012345671"
@@ -178,8 +179,12 @@ func testCardOutcome(action cardAction, d cardData, in CardInput, amount string,
 		o = declined("54")
 	case credit && d.encrypted:
 		o = declined("14") // GP's E3 test track does not decrypt as a credit card [GP]
-	case credit && in.Tag != "" && in.PINBlock != "" && action != actionRefund:
-		o = declined("55") // incorrect PIN [GP]
+	case credit && in.Tag != "" && in.PINBlock != "" && action != actionRefund && d.number != ExpiredTrackCard:
+		// incorrect PIN [GP]: the PIN block GP's credit tests send is wrong for a credit
+		// card; with GP's debit test card unexpired, the same chip read without funding
+		// is approved (.NET GpApiBatchTest CloseBatch_ContactlessTransaction, PHP
+		// testBatchClose_ContactlessTransaction)
+		o = declined("55")
 	case in.Tag != "" && action == actionSale && NormalizeAmount(amount) == "0":
 		o = declined("13") // a zero-amount chip sale is declined [GP]; the code is ours [SB]
 	case cardPresentDeclines[d.number] != "" && cardPresent(in):
