@@ -495,18 +495,17 @@ func (s *Service) GetBatch(c Caller, merchantID, id string) (Batch, error) {
 		if b, err = s.visibleBatch(tx, c, merchantID, id); err != nil {
 			return err
 		}
-		closed, err := s.closeIfDue(tx, &b, s.clock.Now())
-		if err != nil || closed {
+		if _, err := s.closeIfDue(tx, &b, s.clock.Now()); err != nil {
 			return err
 		}
-		_, err = tally(tx, &b) // an open batch as it stands, not written
-		return err
+		return tallyOpen(tx, &b)
 	})
 	return b, err
 }
 
 // BatchState returns a batch and its members for the admin API, closed first if its
-// merchant's close time has passed.
+// merchant's close time has passed; an open one with its totals as they stand, as
+// GetBatch answers it.
 func (s *Service) BatchState(id string) (Batch, error) {
 	var b Batch
 	err := s.store.Update(func(tx Tx) error {
@@ -517,10 +516,23 @@ func (s *Service) BatchState(id string) (Batch, error) {
 		if _, err = s.closeIfDue(tx, &b, s.clock.Now()); err != nil {
 			return err
 		}
+		if err = tallyOpen(tx, &b); err != nil {
+			return err
+		}
 		b.Members, err = listedMembers(tx, id)
 		return err
 	})
 	return b, err
+}
+
+// tallyOpen sums up an open batch's totals as they stand, not written: a batch record
+// gets its totals when it closes.
+func tallyOpen(tx Tx, b *Batch) error {
+	if b.Status != BatchStatusOpen {
+		return nil
+	}
+	_, err := tally(tx, b)
+	return err
 }
 
 // listedMembers returns the ids of a batch's transactions for the admin API: an

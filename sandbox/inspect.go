@@ -81,6 +81,9 @@ func (s *Service) Batches(after string, limit int) ([]Batch, error) {
 			return nil, err
 		}
 		for i := range page {
+			if err = tallyOpen(tx, &page[i]); err != nil {
+				return nil, err
+			}
 			if page[i].Members, err = listedMembers(tx, page[i].ID); err != nil {
 				return nil, err
 			}

@@ -31,6 +31,17 @@ func TestBatchCloseSettlesAndOpensANewBatch(t *testing.T) {
 		}
 	}
 
+	// Open, the admin view's summary and its totals are the batch as it stands, as
+	// GET /batches/{id} answers it (the list: TestListBatches).
+	standing := env.mustGet(tok, "/batches/"+batch)
+	openView := env.Do("GET", "/_sandbox/batches/"+batch, nil, "").JSON(t)
+	summary, _ := openView["summary"].(map[string]any)
+	if standing["transaction_count"] != float64(4) || standing["amount"] != "2700" ||
+		summary["transaction_count"] != standing["transaction_count"] || summary["amount"] != standing["amount"] ||
+		openView["transaction_count"] != standing["transaction_count"] || openView["amount"] != standing["amount"] {
+		t.Errorf("open batch: GET /batches %v, admin view %v", standing, openView)
+	}
+
 	closed := env.MustPost(tok, "/batches/"+batch, "")
 	if closed["id"] != batch || closed["status"] != "CLOSED" || closed["transaction_count"] != float64(4) || closed["amount"] != "2700" {
 		t.Errorf("batch summary %v: want 4 transactions, 1000+1000+1000+200-500", closed)
