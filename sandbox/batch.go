@@ -560,8 +560,8 @@ func closedFixtureBatches(f Fixtures) map[string]bool {
 }
 
 // putFixtureBatches makes a batch record of every batch_id the fixtures' transactions
-// name, open or closed as they say, so that a test can close a seeded batch (or read
-// it) like one the API opened. A seeded batch opens no new one: the API's captures go
+// name, open or closed as they say (a closed one with its totals), so that a test can
+// close a seeded batch (or read it) like one the API opened. A seeded batch opens no new one: the API's captures go
 // to their merchant account's own open batch.
 func putFixtureBatches(tx Tx, f Fixtures) error {
 	batches := map[string]*Batch{}
@@ -592,6 +592,12 @@ func putFixtureBatches(tx Tx, f Fixtures) error {
 		}
 	}
 	for _, id := range order {
+		// A closed batch keeps the totals of its close, as one the API closed does.
+		if b := batches[id]; b.Status == BatchStatusClosed {
+			if _, err := tally(tx, b); err != nil {
+				return err
+			}
+		}
 		if err := tx.PutBatch(*batches[id]); err != nil {
 			return err
 		}

@@ -485,3 +485,17 @@ func TestSeededTransactionIsABatchMember(t *testing.T) {
 		t.Errorf("admin view of the seeded member: %v", admin)
 	}
 }
+
+// A batch the fixtures close answers the totals of its sale, as a batch the API
+// closed does: the default set's BAT_1136474 holds TRN_BatchedSale…1, 19.99 USD.
+func TestFixtureClosedBatchHasItsTotals(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	b := env.mustGet(tok, "/batches/BAT_1136474")
+	if b["status"] != "CLOSED" || b["transaction_count"] != float64(1) || b["amount"] != "1999" {
+		t.Errorf("fixture batch: %v", b)
+	}
+	if admin := env.Do("GET", "/_sandbox/batches/BAT_1136474", nil, "").JSON(t); admin["amount"] != "1999" || admin["closed_by"] != "fixtures" {
+		t.Errorf("fixture batch, admin view: %v", admin)
+	}
+}
