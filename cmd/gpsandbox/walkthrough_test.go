@@ -38,7 +38,7 @@ func TestWalkthroughAnswers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the binary")
 	}
-	for _, tool := range []string{"bash", "curl", "sha512sum"} {
+	for _, tool := range []string{"sh", "curl", "sha512sum"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("the walkthroughs need %s: %v", tool, err)
@@ -117,7 +117,7 @@ func mustRunScript(t *testing.T, script, base string) []string {
 	if !strings.HasPrefix(script, baseLine) {
 		t.Fatalf("the walkthrough no longer starts with %q", baseLine)
 	}
-	out, err := exec.Command("bash", "-c", "BASE="+base+"/ucp\n"+strings.TrimPrefix(script, baseLine)).CombinedOutput()
+	out, err := exec.Command("sh", "-c", "BASE="+base+"/ucp\n"+strings.TrimPrefix(script, baseLine)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("the walkthrough failed: %v\n%s", err, out)
 	}
