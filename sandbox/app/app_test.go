@@ -1,9 +1,11 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -155,8 +157,8 @@ func TestResetRestartsScenarioSequences(t *testing.T) {
 	}
 }
 
-// A restart over a seeded database does not read the fixture files; a reset does,
-// and one in error is refused naming the file, with nothing reset.
+// A restart over a seeded database does not read the fixture files, and says so; a
+// reset does, and one in error is refused naming the file, with nothing reset.
 func TestResetRefusesFixturesInError(t *testing.T) {
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "s.db")
 	entries, err := fixtures.FS.ReadDir(".")
@@ -178,7 +180,11 @@ func TestResetRefusesFixturesInError(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "zz-broken.yaml"), []byte("transactions:\n  - id: TRN_Broken\n    amount: 4242\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a := mustOpen(t, app.Config{DB: db, Fixtures: app.Files{Dir: dir}})
+	var logs bytes.Buffer
+	a := mustOpen(t, app.Config{DB: db, Fixtures: app.Files{Dir: dir}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if !strings.Contains(logs.String(), "level=WARN msg=\"fixtures not read: the database holds the fixtures it was started with; --reset loads them again\"") {
+		t.Errorf("a restart that leaves the edited fixtures unread says nothing of it:\n%s", logs.String())
+	}
 	srv := httptest.NewServer(a.Handler())
 	defer srv.Close()
 	tok := mustToken(t, srv.URL)

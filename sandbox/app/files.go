@@ -99,6 +99,12 @@ func (a *App) seed(scs []scenario.Scenario) error {
 		return fmt.Errorf("load fixtures: %w", err)
 	}
 	a.log.Info("store ready", "db", a.cfg.DB, "fixtures_loaded", loaded, "reset", a.cfg.Reset)
+	if already && !a.cfg.Reset && a.cfg.Fixtures.Dir != "" {
+		// Someone who edits their fixtures and starts again would otherwise see no change
+		// and no word why.
+		a.log.Warn("fixtures not read: the database holds the fixtures it was started with; --reset loads them again",
+			"fixtures", a.cfg.Fixtures.Dir, "db", a.cfg.DB)
+	}
 	return nil
 }
 
