@@ -98,6 +98,22 @@ func TestCompareInProcessLocal(t *testing.T) {
 	}
 }
 
+// TestCompareReportsAFailedToken: with credentials the server refuses, the token
+// step is reported though not chosen, so the 401s of the chosen flows have their cause
+// beside them.
+func TestCompareReportsAFailedToken(t *testing.T) {
+	against := sandboxtest.NewServer(t)
+	out, _, status := runCompare(t, nil, "--app-id", "x", "--app-key", "y", "--against", against.URL+"/ucp", "--flows", "tip")
+	if status != 1 {
+		t.Errorf("exit %d, want 1 (steps differ)", status)
+	}
+	for _, line := range []string{"token/accesstoken", "40004"} {
+		if !strings.Contains(out, line) {
+			t.Errorf("no %q in:\n%s", line, out)
+		}
+	}
+}
+
 // TestCompareReportsAScenariosDifference: a sandbox made to decline every sale, or to
 // refuse tips, differs from one that does not; compare exits 1 naming the step and
 // the difference.
@@ -252,7 +268,9 @@ func TestCompareUnreachable(t *testing.T) {
 	dead := httptest.NewServer(http.NotFoundHandler())
 	dead.Close()
 	out, _, status := runCompare(t, nil, append(defaultCreds, "--against", dead.URL+"/ucp", "--local", local.URL+"/ucp", "--flows", "tip")...)
-	if status != 1 || !strings.Contains(out, "problem: against no answer: ") || !strings.Contains(out, "2 of 2 steps differ") {
+	// The token step is reported too: the side that does not answer gave no token.
+	if status != 1 || !strings.Contains(out, "problem: against no answer: ") || !strings.Contains(out, "3 of 3 steps differ") ||
+		!strings.Contains(out, "token/accesstoken") {
 		t.Fatalf("exit %d:\n%s", status, out)
 	}
 }

@@ -46,8 +46,8 @@ func Names() []string {
 
 // Run runs the flows named (all when none) against both sides, each side's flows in
 // order and the two sides at the same time. The token flow runs first on each side
-// whether chosen or not, since every other flow needs its token; it is reported only
-// when chosen. An unknown name is an error.
+// whether chosen or not, since every other flow needs its token; it is reported when
+// chosen, or when a side gave no token. An unknown name is an error.
 func Run(ctx context.Context, against, local Side, names []string) (*Report, error) {
 	chosen, err := choose(names)
 	if err != nil {
@@ -63,7 +63,7 @@ func Run(ctx context.Context, against, local Side, names []string) (*Report, err
 			vars := r.vars(time.Now())
 			for _, f := range chosen {
 				steps := r.flow(ctx, f, vars)
-				if f.Name == TokenFlow && len(steps) > 0 && steps[0].saved["token"] != "" {
+				if f.Name == TokenFlow && gaveToken(steps) {
 					vars["token"] = steps[0].saved["token"]
 				}
 				results[i] = append(results[i], steps)
@@ -74,7 +74,8 @@ func Run(ctx context.Context, against, local Side, names []string) (*Report, err
 	rep := &Report{Against: against.BaseURL, Local: local.BaseURL}
 	rep.secrets = append(append(append(rep.secrets, secrets[0]...), secrets[1]...), Secrets()...)
 	for fi, f := range chosen {
-		if f.Name == TokenFlow && !slices.Contains(names, TokenFlow) && len(names) > 0 {
+		if f.Name == TokenFlow && !slices.Contains(names, TokenFlow) && len(names) > 0 &&
+			gaveToken(results[0][fi]) && gaveToken(results[1][fi]) {
 			continue
 		}
 		for si, s := range f.Steps {
@@ -91,6 +92,10 @@ func Run(ctx context.Context, against, local Side, names []string) (*Report, err
 	}
 	return rep, nil
 }
+
+// gaveToken reports whether the token flow's steps got a token: when they did not,
+// every later step answers 401, and the report shows why.
+func gaveToken(steps []Outcome) bool { return len(steps) > 0 && steps[0].saved["token"] != "" }
 
 // choose is the flows to run: the token flow, then the named ones in the fixed order.
 func choose(names []string) ([]Flow, error) {
