@@ -345,6 +345,14 @@ func UnknownPath(path string) *Error {
 	return newError(CodeResourceNotFound, "40118", "Resource "+path+" not found")
 }
 
+// EmptyPathSegment: a path with an empty segment inside it, an id left out
+// (/disputes//documents/DOC_…), which GP's gateway answers before any route with a
+// tuple of its own, sent as 404 [GP] (PHP ReportingDisputesTest
+// testFindDocumentAssociatedWithDispute_EmptyDisputeId).
+func EmptyPathSegment() *Error {
+	return newError("Invalid Resource.", "404", "Unproccesable resource found.")
+}
+
 // MethodNotAllowed: the path exists but not for this method (the api sends it as
 // 405, not the 400 of its error code).
 func MethodNotAllowed(method, path string) *Error {

@@ -52,3 +52,24 @@ func TestCanonicalPath(t *testing.T) {
 		}
 	}
 }
+
+// An empty segment inside a GP API path is an id left out; doubled slashes at its
+// start (a base URL ending in a slash) or its end are read as one.
+func TestHasEmptySegment(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/disputes//documents/DOC_1":     true,
+		"/ucp/disputes//documents/DOC_1": true,
+		"/transactions//adjustment":      true,
+		"//transactions/TRN_1":           false,
+		"/ucp//transactions/TRN_1":       false,
+		"/batches//":                     false,
+		"/batches/":                      false,
+		"/_sandbox/batches//x":           false,
+		"/ucp/_sandbox//x":               false,
+		"/transactions/TRN_1/adjustment": false,
+	} {
+		if got := hasEmptySegment(path); got != want {
+			t.Errorf("%s: %v, want %v", path, got, want)
+		}
+	}
+}

@@ -148,10 +148,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", rec.ID)
 	defer h.logRequest(r, rec)
 	defer h.recoverPanic(w, r, rec)
+	emptySegment := hasEmptySegment(r.URL.EscapedPath())
 	setCanonicalPath(r.URL)
 	if h.journal != nil && h.journal.Wants(r, rec) {
 		rec.Journaled = true
 		peekBody(r, rec)
+	}
+	if emptySegment {
+		WriteError(w, r, WithStatus(http.StatusNotFound, sandbox.EmptyPathSegment()))
+		return
 	}
 	if hasEncodedSlash(r.URL.RawPath) {
 		// No id holds a slash: a path with %2F names nothing, even where a route's
@@ -172,6 +177,18 @@ var NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 var MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 	WriteError(w, r, WithStatus(http.StatusMethodNotAllowed, sandbox.MethodNotAllowed(r.Method, r.URL.EscapedPath())))
 })
+
+// hasEmptySegment reports whether a GP API path has an empty segment inside it, an
+// id left out (/disputes//documents/DOC_…). Slashes doubled at its start or after
+// /ucp (a base URL ending in a slash) and at its end are read as one [SB]; the
+// sandbox's own paths are not concerned.
+func hasEmptySegment(p string) bool {
+	p = strings.TrimLeft(p, "/")
+	if rest, ok := strings.CutPrefix(p, "ucp/"); ok {
+		p = strings.TrimLeft(rest, "/")
+	}
+	return !strings.HasPrefix(p, "_sandbox/") && strings.Contains(strings.TrimRight(p, "/"), "//")
+}
 
 // setCanonicalPath makes u's path canonical in both its forms. The router matches the
 // escaped form (mux's UseEncodedPath), so an encoded slash stays part of its path
