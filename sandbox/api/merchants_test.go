@@ -313,7 +313,7 @@ func TestAccounts(t *testing.T) {
 	}
 	base := "/accounts?page=1&page_size=10&order=ASC&order_by=TIME_CREATED&from_time_created=2022-05-21&to_time_created=2026-12-01"
 	l := get(base + "&status=ACTIVE")
-	if l["total_record_count"] != 4.0 || apitest.Dig(l, "accounts") == nil {
+	if l["total_record_count"] != 5.0 || apitest.Dig(l, "accounts") == nil {
 		t.Errorf("active: %v", l)
 	}
 	for _, a := range l["accounts"].([]any) {

@@ -31,7 +31,7 @@ func TestBackOfficeInABrowser(t *testing.T) {
 	b.mustSeeText(`#merchants tbody`, "SDK Onboarded Merchant")
 	b.mustSeeText(`#resource-detail`, "Select a merchant to see")
 	b.mustEval(fmt.Sprintf(`(document.querySelector('#merchants a[title=%q]').click(), 'ok')`, onboarded))
-	b.mustSeeText(`#resource-detail`, "Accounts (1)")
+	b.mustSeeText(`#resource-detail`, "Accounts (2)")
 	merchant := b.mustEval(`document.querySelector('#resource-detail').textContent`)
 	for _, want := range []string{onboarded, "ACTIVE", "Business Legal Name", "TRA_98f60f1a397c4dd7b7167bda61520292", "TRANSACTION_PROCESSING", "Documents (0)"} {
 		if !strings.Contains(merchant, want) {
