@@ -751,3 +751,22 @@ func TestAdminClockStaysInGPRange(t *testing.T) {
 		})
 	}
 }
+
+// A list's filters are journaled with it, a card number in them masked.
+func TestJournalKeepsTheQuery(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	env.Do("GET", "/transactions?page=1&brand=VISA&reference=4263970000005262&name=J%20Mason", apitest.APIHeader(tok), "")
+	var page struct {
+		Requests []struct{ Path, Query string }
+	}
+	if err := json.Unmarshal(env.Do("GET", "/_sandbox/requests?limit=1", nil, "").Body, &page); err != nil || len(page.Requests) != 1 {
+		t.Fatalf("journal: %v %+v", err, page)
+	}
+	got := page.Requests[0]
+	if got.Path != "/transactions" || !strings.Contains(got.Query, "brand=VISA") || !strings.Contains(got.Query, "name=J Mason") ||
+		strings.Contains(got.Query, "4263970000005262") || !strings.Contains(got.Query, "426397") {
+		t.Errorf("journaled %+v, want its filters with the card number masked", got)
+	}
+}

@@ -86,6 +86,7 @@ type JournalEntry struct {
 	RequestID     string            `json:"request_id"`
 	Method        string            `json:"method"`
 	Path          string            `json:"path"`
+	Query         string            `json:"query,omitempty"` // the query string, read pair by pair, card data masked
 	Operation     string            `json:"operation"`
 	Status        int               `json:"status"`
 	ErrorCode     string            `json:"error_code"`
@@ -117,7 +118,7 @@ type JournalEntry struct {
 
 // weigh estimates the memory the stored entry takes: its text and an overhead.
 func (e *JournalEntry) weigh() int {
-	n := journalEntryOverhead + len(e.RequestID) + len(e.Method) + len(e.Path) + len(e.Operation) +
+	n := journalEntryOverhead + len(e.RequestID) + len(e.Method) + len(e.Path) + len(e.Query) + len(e.Operation) +
 		len(e.ErrorCode) + len(e.DetailCode) + len(e.Rule) + len(e.Miss) + len(e.Session) + len(e.AppID) +
 		len(e.Version) + len(e.Body) + len(e.ResourceID) + len(e.Idempotency) + len(e.answer.body) +
 		len(e.DuplicateOf) + len(e.Draws)*drawWeight
@@ -227,6 +228,11 @@ func (j *journal) Add(r *http.Request, rec *web.Record) {
 		Idempotency: idempotencyOutcome(rec, &headers), answer: journalResponse(rec),
 	}
 	e.Body, e.BodyTruncated = maskedBody(rec.Body, rec.BodyTruncated)
+	if r.URL.RawQuery != "" {
+		// A list's filters are its request: without them a report cannot be told from
+		// another. A query is a form, masked as a form body is.
+		e.Query = string(carddata.MaskJSON([]byte(r.URL.RawQuery)))
+	}
 	e.Draws, e.DuplicateOf = rec.Draws, rec.DuplicateOf
 	e.weight = e.weigh()
 	j.mu.Lock()
