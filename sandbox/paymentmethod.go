@@ -14,6 +14,11 @@ const (
 
 	UsageSingle   = "SINGLE"
 	UsageMultiple = "MULTIPLE"
+
+	// A payment's payment_method.storage_mode: store its card as a multi-use token
+	// whatever the issuer said, or only when it approved [GP].
+	StorageAlways    = "ALWAYS"
+	StorageOnSuccess = "ON_SUCCESS"
 )
 
 // PaymentMethod is a stored card token, a PMT_ id. Of the card it keeps what a
@@ -90,6 +95,35 @@ func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error)
 		return pm.ID, pm, tx.PutPaymentMethod(pm)
 	})
 	return v, err
+}
+
+// keepsCard reports whether a payment with this storage mode stores its card.
+func keepsCard(storageMode string, approved bool) bool {
+	return storageMode == StorageAlways || storageMode == StorageOnSuccess && approved
+}
+
+// keepCard stores the card a payment was made with as a multi-use token and returns
+// its id, which the payment answers as payment_method.id, as GP does with a
+// storage_mode. The token belongs to the app's tokenization account; an app without
+// one keeps it under the payment's own account [SB]. A card read without a number
+// (an encrypted track with nothing in clear) is not stored.
+func (s *Service) keepCard(tx Tx, c Caller, req TransactionRequest, d cardData, now time.Time) (string, error) {
+	if d.ciphertext || len(d.number) < 10 {
+		return "", nil
+	}
+	m, acct, err := s.tokenizationAccount(tx, c, TokenizeRequest{MerchantID: req.MerchantID})
+	if err != nil {
+		if m, acct, err = s.transactionAccount(tx, c, req); err != nil {
+			return "", err
+		}
+	}
+	pm := PaymentMethod{
+		ID: s.newPaymentMethodID(), Holder: HolderOf(m, acct), AppID: c.App.ID, Status: TokenActive, UsageMode: UsageMultiple,
+		Reference: req.Reference, Name: req.Card.Name, Card: d.stored(req.Card.Funding),
+		ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
+		Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),
+	}
+	return pm.ID, tx.PutPaymentMethod(pm)
 }
 
 // twoDigits writes a month or a year as the SDKs send it: two digits.

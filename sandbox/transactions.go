@@ -92,6 +92,7 @@ type TransactionRequest struct {
 	SurchargeAmount string
 	Card            CardInput
 	TokenID         string      // payment_method.id: pay with a stored payment method (tokenCard)
+	StorageMode     string      // payment_method.storage_mode: store the card as a token (keepCard)
 	RateID          string      // currency_conversion.id: a looked-up DCC rate (dcc.go)
 	Encryption      *Encryption // an encrypted track's scheme, recorded on the transaction
 	IssuerResult    string      // a scenario's scripted issuer result ("00" approves); "" for the card's own
@@ -202,6 +203,11 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	}
 	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.PaymentMethod.ID = req.TokenID
+	if t.PaymentMethod.ID == "" && keepsCard(req.StorageMode, o.approved) {
+		if t.PaymentMethod.ID, err = s.keepCard(tx, c, req, card, now); err != nil {
+			return Transaction{}, cardData{}, err
+		}
+	}
 	t.Action = s.newAction(c, actionType(action), now)
 	if !o.approved {
 		t.Action.ResultCode = StatusDeclined

@@ -91,6 +91,46 @@ func TestPaymentMethodSingleUseAndOutcome(t *testing.T) {
 	}
 }
 
+// A payment with a storage_mode stores its card as a multi-use token, answered as
+// payment_method.id (the SDKs' requestMultiUseToken): ON_SUCCESS only when approved,
+// ALWAYS also when declined. The token pays as any other does.
+func TestPaymentStoresItsCard(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	sale := func(number, mode string) map[string]any {
+		if mode != "" {
+			mode = `"storage_mode":"` + mode + `",`
+		}
+		return env.MustCharge(tok, `{"account_name":"transaction_processing","channel":"CP","type":"SALE","amount":"1999","currency":"USD","reference":"keep-1",`+
+			`"payment_method":{"entry_mode":"MANUAL","name":"James Mason",`+mode+`"card":{"number":"`+number+`","expiry_month":"12","expiry_year":"30","cvv":"123"}}}`)
+	}
+	approved := sale("4263970000005262", "ON_SUCCESS")
+	id, _ := field(approved, "payment_method", "id").(string)
+	if approved["status"] != "CAPTURED" || !strings.HasPrefix(id, "PMT_") {
+		t.Fatalf("approved with ON_SUCCESS: %v", approved)
+	}
+	stored := env.Do("GET", "/payment-methods/"+id, apitest.APIHeader(tok), "").JSON(t)
+	if stored["status"] != "ACTIVE" || stored["usage_mode"] != "MULTIPLE" || stored["name"] != "James Mason" || stored["reference"] != "keep-1" ||
+		field(stored, "card", "number_last4") != "xxxxxxxxxxxx5262" || field(stored, "card", "expiry_year") != "30" {
+		t.Errorf("the stored card: %v", stored)
+	}
+	if again := env.MustCharge(tok, tokenSale(id, "")); again["status"] != "CAPTURED" || field(again, "payment_method", "id") != id {
+		t.Errorf("paid with the stored card: %v", again)
+	}
+	const declining = "4000120000001154" // GP's declined test card
+	if d := sale(declining, "ON_SUCCESS"); d["status"] != "DECLINED" || field(d, "payment_method", "id") != nil {
+		t.Errorf("declined with ON_SUCCESS keeps no card: %v", d)
+	}
+	d := sale(declining, "ALWAYS")
+	kept, _ := field(d, "payment_method", "id").(string)
+	if d["status"] != "DECLINED" || !strings.HasPrefix(kept, "PMT_") {
+		t.Errorf("declined with ALWAYS keeps the card: %v", d)
+	}
+	if plain := sale("4263970000005262", ""); field(plain, "payment_method", "id") != nil {
+		t.Errorf("no storage_mode, no token: %v", plain)
+	}
+}
+
 func TestPaymentMethodErrors(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
