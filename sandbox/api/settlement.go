@@ -9,6 +9,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
 // registerSettlement puts the settlement, deposit and dispute routes on r, at their
@@ -182,6 +183,14 @@ type challengeBody struct {
 type challengeDocument struct {
 	Type       string `json:"type" gp:"max=50"`
 	B64Content string `json:"b64_content" gp:"required"`
+	// .NET serializes its whole document class: these base-class members come as null
+	// (the enums as 0) and GP accepts them (.NET GpApiDisputeTest DisputeChallenge).
+	ID          web.Ignored `json:"id"`
+	Name        web.Ignored `json:"Name"`
+	Status      web.Ignored `json:"Status"`
+	TimeCreated web.Ignored `json:"TimeCreated"`
+	Format      web.Ignored `json:"Format"`
+	Category    web.Ignored `json:"Category"`
 }
 
 // decodeBase64 reads a document's content: padded or not, as GP's own test content
