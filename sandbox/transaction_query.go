@@ -47,10 +47,11 @@ type TransactionQuery struct {
 var ReportingBrands = []string{"VISA", "MASTERCARD", "AMEX", "DINERS", "DISCOVER", "JCB", "CUP"}
 
 // ReportingPaymentMethods are the payment_method filter's values as the SDKs send them
-// [GP]: a bank transfer is BANK TRANSFER from Java and .NET, BANK_TRANSFER from PHP,
-// whose ReportingTransactionsTest testReportFindTransactionsByPaymentMethod expects a
-// list for it.
-var ReportingPaymentMethods = []string{"CARD", "DIGITAL WALLET", "APM", "BANK TRANSFER", "BANK_TRANSFER", "BANK PAYMENT", "BNPL"}
+// [GP]: a bank transfer is BANK TRANSFER from Java and older .NET, BANK_TRANSFER from
+// PHP and .NET 11, a bank payment BANK PAYMENT or .NET's BANK_PAYMENT; .NET also has
+// BLIK. Their tests ask for every name they know and expect a list for each (PHP
+// testReportFindTransactionsByPaymentMethod, .NET ReportFindTransactionsPaged_By_PaymentMethod).
+var ReportingPaymentMethods = []string{"CARD", "DIGITAL WALLET", "APM", "BANK TRANSFER", "BANK_TRANSFER", "BANK PAYMENT", "BANK_PAYMENT", "BNPL", "BLIK"}
 
 // TransactionPage is one page of a transaction list.
 type TransactionPage struct {
