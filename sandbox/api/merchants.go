@@ -200,12 +200,14 @@ var listMerchants = read(sandbox.OpMerchantList, nil, func(s *Server, c *call) (
 	return newMerchantListView(page), nil
 })
 
-// documentBody is a POST /merchants/{id}/documents body. format and function are
-// GP's 40251 when missing, not the 40005 of other members [GP].
+// documentBody is a POST /merchants/{id}/documents body. Each member is GP's 40251
+// when missing, not the 40005 of other requests; .NET sends a category left unset as
+// an empty function, which is missing too [GP: .NET UploadMerchantDocs_MissingDocCategory,
+// _MissingDocBaseContent]. JPG is .NET's name, JPEG PHP's and Java's.
 type documentBody struct {
-	Function string `json:"function" gp:"enum=IDENTITY_VERIFICATION|RISK_REVIEW|UNDERWRITING"`
+	Function string `json:"function" gp:"min=0,enum=IDENTITY_VERIFICATION|RISK_REVIEW|UNDERWRITING"`
 	Content  string `json:"b64_content" gp:"max=14000000"`
-	Format   string `json:"format" gp:"enum=TIF|TIFF|PDF|BMP|JPEG|GIF|PNG|DOC|DOCX"`
+	Format   string `json:"format" gp:"enum=TIF|TIFF|PDF|BMP|JPG|JPEG|GIF|PNG|DOC|DOCX"`
 }
 
 var uploadDocument = operation{
@@ -219,7 +221,7 @@ var uploadDocument = operation{
 		case req.Function == "":
 			return nil, sandbox.DocumentFieldMissing("function")
 		case req.Content == "":
-			return nil, sandbox.MissingFields("b64_content") // [SB]: the SDKs refuse it before sending
+			return nil, sandbox.DocumentFieldMissing("b64_content")
 		}
 		v, err := s.svc.UploadDocument(c.caller, c.vars["merchant_id"], sandbox.UploadRequest{
 			Function: req.Function, Format: req.Format, Content: req.Content, Idempotency: c.idem,

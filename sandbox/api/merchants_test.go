@@ -250,6 +250,8 @@ func TestUploadMerchantDocument(t *testing.T) {
 	for _, tc := range []struct{ body, member string }{
 		{`{"function":"UNDERWRITING","b64_content":"VGVzdGluZw=="}`, "format"},
 		{`{"b64_content":"VGVzdGluZw==","format":"TIF"}`, "function"},
+		{`{"function":"","b64_content":"VGVzdGluZw==","format":"TIF"}`, "function"}, // .NET's unset category
+		{`{"function":"IDENTITY_VERIFICATION","format":"TIF"}`, "b64_content"},
 	} {
 		want := apitest.Err(400, "MANDATORY_DATA_MISSING", "40251", " Request expects the following fields: "+tc.member)
 		if got := env.Do("POST", "/merchants/"+sdkFundsMerchant+"/documents", apitest.APIHeader(tok), tc.body).GPError(t); got != want {

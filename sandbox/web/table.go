@@ -30,7 +30,7 @@ import (
 //	or-one            an array whose one element may come without the array
 //
 // The Go type gives the rest: a string is 1.. characters unless min=0 (an empty
-// digits string then stands for absent), with no control characters; an int is a
+// digits, currency or enum string then stands for absent), with no control characters; an int is a
 // JSON integer of at most 9 digits; bool or *bool; a struct, or a pointer to one that
 // stays nil when the member is absent, is an object of its own fields; a slice of
 // strings or of structs is an array; Ignored is any value. An embedded struct adds
@@ -297,7 +297,7 @@ func (m *member) text(v any) (string, error) {
 	case kHex:
 		ok = len(s)%2 == 0 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
 	case kEnum:
-		ok = slices.Contains(m.enum, s)
+		ok = slices.Contains(m.enum, s) || s == "" && m.min == 0
 	case kCurrency:
 		ok = sandbox.CurrencyProblem(s) == "" || s == "" && m.min == 0
 	case kURL:

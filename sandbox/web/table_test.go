@@ -19,6 +19,7 @@ type sample struct {
 	Optional string `json:"optional" gp:"digits,min=0,max=4"`
 	Tag      string `json:"tag" gp:"hex,min=2,max=8"`
 	Mode     string `json:"mode" gp:"enum=A|B"`
+	Kind     string `json:"kind" gp:"min=0,enum=K|L"`
 	URL      string `json:"url" gp:"url,max=100"`
 	Scalar   string `json:"scalar" gp:"or-number,max=10"`
 	Seconds  int    `json:"seconds" gp:"min=60,max=600"`
@@ -61,7 +62,7 @@ func decode(t *testing.T, body string) (sample, error) {
 
 // Every kind fills its Go type from each form it may come in.
 func TestTableFills(t *testing.T) {
-	got, err := decode(t, `{"id":"a","name":"","amount":"0042","optional":"","tag":"9F02","mode":"B",
+	got, err := decode(t, `{"id":"a","name":"","amount":"0042","optional":"","tag":"9F02","mode":"B","kind":"",
 		"url":"https://example.com/hook","scalar":10.50,"seconds":60,"quantity":"007","flag":true,"freeze":false,
 		"reference":"r","card":{"number":"4263","brand":{"any":["thing"]}},"conversion":"EUR",
 		"names":[],"types":"Y","items":[{"code":"c1"},{"code":"c2"}],"products":{"code":"p"},"payer":[1,2]}`)
@@ -112,6 +113,8 @@ func TestTableErrorOrder(t *testing.T) {
 		{`{"id":"a\u0001"}`, sandbox.InvalidField("id")},
 		{`{"id":"a","amount":""}`, sandbox.InvalidField("amount")},
 		{`{"id":"a","tag":"9F0"}`, sandbox.InvalidField("tag")},
+		{`{"id":"a","mode":""}`, sandbox.InvalidField("mode")},
+		{`{"id":"a","kind":"M"}`, sandbox.InvalidField("kind")},
 		{`{"id":"a","scalar":"12345678901"}`, sandbox.InvalidField("scalar")},
 		{`{"id":"a","seconds":59}`, sandbox.InvalidField("seconds")},
 		{`{"id":"a","seconds":"60"}`, sandbox.InvalidField("seconds")},
