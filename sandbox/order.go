@@ -129,7 +129,7 @@ func (s *Service) PriceOrder(c Caller, merchantID, version string, req OrderRequ
 		now := s.clock.Now()
 		if rec, seen, err := recentKey(tx, c.App.ID, idem, now); err != nil || seen {
 			if err == nil {
-				err = duplicateOf(tx, rec)
+				err = duplicateOf(tx, rec, now)
 			}
 			return err
 		}

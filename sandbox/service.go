@@ -269,7 +269,7 @@ func (r *execution[T]) update(tx Tx) error {
 		}
 		return nil
 	case seen:
-		return duplicateOf(tx, rec)
+		return duplicateOf(tx, rec, now)
 	}
 	id, v, err := r.action(tx, now)
 	if err != nil {
@@ -316,19 +316,24 @@ func recentKey(tx Tx, appID string, idem Idempotency, now time.Time) (rec Idempo
 func storedKey(key string) string { return carddata.KeyWithout(key) }
 
 // duplicateOf builds the 409 for a consumed key, naming the first resource and, for
-// orders and rate lookups, its current status.
-func duplicateOf(tx Tx, rec IdempotencyRecord) error {
-	if rec.Kind == "currency_conversion" {
+// orders, boarded merchants and rate lookups, its current status [GP: .NET
+// GpApiMerchantsOnboardTest BoardMerchant_WithIdempotency].
+func duplicateOf(tx Tx, rec IdempotencyRecord, now time.Time) error {
+	switch rec.Kind {
+	case "currency_conversion":
 		return duplicateRate(tx, rec)
+	case "order":
+		status := OrderInitiated
+		if o, err := tx.Order(rec.ResourceID); err == nil {
+			status = o.Status
+		}
+		return DuplicateAction(rec.ResourceID, status)
+	case "merchant":
+		if m, err := tx.Merchant(rec.ResourceID); err == nil && m.Boarding != nil {
+			return DuplicateAction(rec.ResourceID, m.Boarding.StatusAt(now))
+		}
 	}
-	if rec.Kind != "order" {
-		return DuplicateAction(rec.ResourceID, "")
-	}
-	status := OrderInitiated
-	if o, err := tx.Order(rec.ResourceID); err == nil {
-		status = o.Status
-	}
-	return DuplicateAction(rec.ResourceID, status)
+	return DuplicateAction(rec.ResourceID, "")
 }
 
 // Action types as GP's answers name them [GP]: a sale is AUTHORIZE, an authorization
