@@ -186,15 +186,18 @@ func TestDisputeFixturesAnswerAsTheSDKTestsExpect(t *testing.T) {
 	for path, want := range map[string]float64{
 		"/settlement/deposits?system.hierarchy=000-70-024-000-000": 0,
 		"/settlement/transactions?system.mid=738292374":            0,
-		"/settlement/deposits?system.mid=" + apitest.MerchantOne:   3,
+		"/settlement/deposits?system.mid=" + apitest.MerchantOne:   4,
+		// Java, .NET and PHP find disputes by this ARN and expect a list (ReportFindDisputesPaged_By_ARN).
+		"/disputes?arn=135091790340196": 1,
 	} {
 		if got := env.Do("GET", path, h, "").JSON(t); got["total_record_count"] != want {
 			t.Errorf("GET %s: %v records, want %v", path, got["total_record_count"], want)
 		}
 	}
 	deposits := env.Do("GET", "/settlement/deposits?order_by=DEPOSIT_ID&order=ASC&page_size=2", h, "").JSON(t)
-	if deposits["total_record_count"] != float64(3) || len(deposits["deposits"].([]any)) != 2 ||
-		apitest.Dig(deposits["deposits"].([]any)[0].(map[string]any), "id") != "DEP_2342423429" {
+	// .NET ReportDepositDetail reads DEP_2342423423.
+	if deposits["total_record_count"] != float64(4) || len(deposits["deposits"].([]any)) != 2 ||
+		apitest.Dig(deposits["deposits"].([]any)[0].(map[string]any), "id") != "DEP_2342423423" {
 		t.Errorf("deposits %v", deposits)
 	}
 }
