@@ -57,6 +57,17 @@ type AccountPayer struct {
 	BillingAddress *BoardingAddress `json:"billing_address,omitempty"`
 }
 
+// AccountPaymentMethods is what an account of this type takes, as GP lists it in
+// payment_methods: cards for a transaction-processing account, the one kind of
+// payment the sandbox takes [SB]; nothing for the others. The SDKs pick the account
+// they charge through by it (.NET GpApiCreditWithMerchantIdTest).
+func AccountPaymentMethods(accountType string) []string {
+	if accountType == AccountTransactionProcessing {
+		return []string{"CARD"}
+	}
+	return nil
+}
+
 // openAccounts gives a new merchant its accounts [SB]: transaction processing,
 // tokenization, data services and dispute management always, fund management when a
 // product is a funds product (PRO_FMA_...).
@@ -80,6 +91,7 @@ func (s *Service) openAccounts(tx Tx, m Merchant, req BoardingRequest, now time.
 		if t == AccountTransactionProcessing {
 			a.Channels = []string{ChannelCP, ChannelCNP}
 		}
+		a.PaymentMethods = AccountPaymentMethods(t)
 		if err := tx.PutMerchantAccount(a); err != nil {
 			return err
 		}

@@ -333,6 +333,9 @@ func (s *Service) transactionAccount(tx Tx, c Caller, req TransactionRequest) (M
 			break
 		}
 	}
+	if !found {
+		acct, found = merchantsOwnAccount(tx, c, merchantID, req)
+	}
 	notConfigured := MerchantNotConfigured(orDefault(req.AccountID, req.AccountName, accountFor(c.App, PermAuthorize)), merchantID)
 	if !found || !c.App.ActsFor(merchantID) {
 		return Merchant{}, Account{}, notConfigured
@@ -342,6 +345,28 @@ func (s *Service) transactionAccount(tx Tx, c Caller, req TransactionRequest) (M
 		return Merchant{}, Account{}, notFoundAs(err, notConfigured)
 	}
 	return m, acct, nil
+}
+
+// merchantsOwnAccount is the merchant's own transaction-processing account that a
+// request names by id, as a partner app charges for a merchant it acts for: the SDKs
+// find it among the merchant's accounts (GET /accounts) and send it as account_id
+// (.NET GpApiCreditWithMerchantIdTest). The app must itself be able to take payments;
+// the account takes the permissions of the app's account that can.
+func merchantsOwnAccount(tx Tx, c Caller, merchantID string, req TransactionRequest) (Account, bool) {
+	if req.AccountID == "" {
+		return Account{}, false
+	}
+	a, err := tx.MerchantAccount(req.AccountID)
+	if err != nil || a.MerchantID != merchantID || a.Type != AccountTransactionProcessing || a.Status != MerchantActive ||
+		req.AccountName != "" && req.AccountName != a.Name {
+		return Account{}, false
+	}
+	for _, own := range c.App.Accounts {
+		if hasPermission(own, PermAuthorize) {
+			return Account{ID: a.ID, Name: a.Name, Permissions: own.Permissions}, true
+		}
+	}
+	return Account{}, false
 }
 
 func hasPermission(a Account, perm string) bool { return slices.Contains(a.Permissions, perm) }

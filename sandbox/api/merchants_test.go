@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -472,5 +473,42 @@ func TestDocumentAndAccountEditAreActions(t *testing.T) {
 			acts[0]["resource"] != tc.resource || acts[0]["merchant_name"] == "" {
 			t.Errorf("%s: actions %v for answer %v", tc.typ, acts, tc.answer["action"])
 		}
+	}
+}
+
+// A partner charges for a merchant it acts for through the merchant's own
+// transaction-processing account, found among its accounts by payment method (.NET
+// GpApiCreditWithMerchantIdTest); another merchant's account is 40041, as GP
+// answers an account the merchant does not hold.
+func TestChargeThroughTheMerchantsOwnAccount(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.MustToken(layoutApp, layoutKey, "")
+	accounts := env.Do("GET", "/accounts?merchant_id="+sdkFundsMerchant+"&status=ACTIVE", apitest.APIHeader(tok), "").JSON(t)["accounts"].([]any)
+	var own string
+	for _, a := range accounts {
+		a := a.(map[string]any)
+		if a["type"] == "TRANSACTION_PROCESSING" && slices.Contains(a["payment_methods"].([]any), any("CARD")) {
+			own = a["id"].(string)
+		} else if methods := a["payment_methods"].([]any); len(methods) != 0 {
+			t.Errorf("a %s account takes %v", a["type"], methods)
+		}
+	}
+	if own != "TRA_5096d6b88b0b49019c870392bd98ddac" {
+		t.Fatalf("the merchant's card account: %q in %v", own, accounts)
+	}
+	sale := func(account string) apitest.Reply {
+		return env.Do("POST", "/merchants/"+sdkFundsMerchant+"/transactions", apitest.APIHeader(tok),
+			`{"account_id":"`+account+`","channel":"CNP","type":"SALE","amount":"780","currency":"USD","reference":"own-1",`+
+				`"payment_method":{"entry_mode":"ECOM","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30"}}}`)
+	}
+	got := sale(own).JSON(t)
+	if got["status"] != "CAPTURED" || got["account_id"] != own || got["merchant_id"] != sdkFundsMerchant {
+		t.Errorf("charged through the merchant's account: %v", got)
+	}
+	other := "TRA_98f60f1a397c4dd7b7167bda61520292" // merchant MER_98f60f1a…'s
+	want := apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: "+other+" , "+sdkFundsMerchant)
+	if e := sale(other).GPError(t); e != want {
+		t.Errorf("another merchant's account: %+v, want %+v", e, want)
 	}
 }
