@@ -75,6 +75,12 @@ var failedActions = map[Operation][2]string{
 	OpOrder:               {ResourceOrders, "ORDER_INITIATED"},
 	OpDevice:              {ResourceDevices, "PROCESS_DEVICE_COMMAND"},
 	OpCurrencyConversion:  {ResourceCurrencyConversions, "RATE_LOOKUP"},
+	OpDisputeAcceptance:   {ResourceDisputes, "DISPUTE_ACCEPTANCE"},
+	OpDisputeChallenge:    {ResourceDisputes, "DISPUTE_CHALLENGE"},
+	OpMerchantCreate:      {ResourceMerchants, "MERCHANT_CREATE"},
+	OpMerchantEdit:        {ResourceMerchants, "MERCHANT_EDIT_INITIATED"},
+	OpMerchantDocument:    {ResourceDocuments, "DOCUMENT_UPLOAD"},
+	OpAccountEdit:         {ResourceAccounts, "MERCHANT_EDIT"},
 }
 
 // ActionsKept is how many action records the sandbox keeps, the newest: a refused or

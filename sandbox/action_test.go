@@ -19,3 +19,14 @@ func TestKeptMessage(t *testing.T) {
 		t.Errorf("long: %d bytes, ends %q", len(got), got[len(got)-24:])
 	}
 }
+
+// Every operation whose requests are recorded has the resource and type a refusal of
+// it is recorded with, so that no refused write is missing from GET /actions.
+func TestEveryRecordedOperationRecordsItsRefusals(t *testing.T) {
+	t.Parallel()
+	for _, op := range Operations() {
+		if _, ok := failedActions[op]; op.Recorded() && op != OpAccessToken && !ok {
+			t.Errorf("a refused %s is recorded with no type", op)
+		}
+	}
+}

@@ -177,3 +177,17 @@ func TestFixtureActions(t *testing.T) {
 		t.Errorf("by date: %v", list)
 	}
 }
+
+// A refused back-office write is in GET /actions too, as a refused payment is (A121).
+func TestRefusedDisputeActionIsRecorded(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.MustToken(layoutApp, layoutKey, "")
+	if r := env.Do("POST", "/disputes/DIS_SAND_bbbb1111/acceptance", apitest.APIHeader(tok), ""); r.Status != 400 {
+		t.Fatalf("acceptance of an unknown dispute: %d %s", r.Status, r.Body)
+	}
+	got, _ := env.actionsOf(tok, "?type=DISPUTE_ACCEPTANCE")
+	if len(got) != 1 || got[0]["resource"] != "DISPUTES" || got[0]["http_response_code"] != "400" || got[0]["response_code"] != "INVALID_DISPUTE_ACTION" {
+		t.Errorf("the refused acceptance: %v", got)
+	}
+}
