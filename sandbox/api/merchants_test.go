@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
@@ -484,7 +485,12 @@ func TestChargeThroughTheMerchantsOwnAccount(t *testing.T) {
 	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(layoutApp, layoutKey, "")
-	accounts := env.Do("GET", "/accounts?merchant_id="+sdkFundsMerchant+"&status=ACTIVE", apitest.APIHeader(tok), "").JSON(t)["accounts"].([]any)
+	since := "&from_time_created=" + time.Now().UTC().AddDate(-3, 0, 0).Format(time.DateOnly)
+	merchants := env.Do("GET", "/merchants?order_by=TIME_CREATED&order=DESC&status=ACTIVE"+since, apitest.APIHeader(tok), "").JSON(t)["merchants"].([]any)
+	if len(merchants) == 0 || merchants[0].(map[string]any)["id"] != sdkFundsMerchant {
+		t.Fatalf("the newest active merchant of the last three years: %v", merchants)
+	}
+	accounts := env.Do("GET", "/accounts?order_by=TIME_CREATED&order=DESC&merchant_id="+sdkFundsMerchant+"&status=ACTIVE"+since, apitest.APIHeader(tok), "").JSON(t)["accounts"].([]any)
 	var own string
 	for _, a := range accounts {
 		a := a.(map[string]any)
