@@ -86,44 +86,55 @@ func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error)
 		if err != nil {
 			return "", PaymentMethod{}, err
 		}
-		pm := PaymentMethod{
-			ID: s.newPaymentMethodID(), Holder: HolderOf(m, acct), AppID: c.App.ID, Status: TokenActive, UsageMode: orDefault(req.UsageMode, UsageMultiple),
-			Reference: req.Reference, Name: req.Name, Card: d.stored(""),
-			ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
-			Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),
-		}
+		pm := s.newPaymentMethod(c, HolderOf(m, acct), d, orDefault(req.UsageMode, UsageMultiple), req.Reference, req.Name, now)
 		return pm.ID, pm, tx.PutPaymentMethod(pm)
 	})
 	return v, err
 }
 
-// keepsCard reports whether a payment with this storage mode stores its card.
-func keepsCard(storageMode string, approved bool) bool {
+// newPaymentMethod is a new token of the card d, as POST /payment-methods and a
+// payment's storage_mode store it: of the card, its brand, first six and last four
+// digits and its expiry.
+func (s *Service) newPaymentMethod(c Caller, h Holder, d cardData, usage, reference, name string, now time.Time) PaymentMethod {
+	return PaymentMethod{
+		ID: s.newPaymentMethodID(), Holder: h, AppID: c.App.ID, Status: TokenActive, UsageMode: usage,
+		Reference: reference, Name: name, Card: d.stored(""),
+		ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
+		Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),
+	}
+}
+
+// keepsCard reports whether a payment with this storage mode stores its card: a sale,
+// an authorization or a verification (a refund pays a card out, and stores none).
+func keepsCard(storageMode string, action cardAction, approved bool) bool {
+	if action == actionRefund {
+		return false
+	}
 	return storageMode == StorageAlways || storageMode == StorageOnSuccess && approved
 }
 
-// keepCard stores the card a payment was made with as a multi-use token and returns
-// its id, which the payment answers as payment_method.id, as GP does with a
-// storage_mode. The token belongs to the app's tokenization account; an app without
-// one keeps it under the payment's own account [SB]. A card read without a number
-// (an encrypted track with nothing in clear) is not stored.
+// keepCard stores the card a payment was made with as a multi-use token of the app's
+// tokenization account, as POST /payment-methods would, and returns its id, which the
+// payment answers as payment_method.id, as GP does with a storage_mode. Only a caller
+// that may tokenize stores one: without the permission, the app's tokenization
+// account, or a number read in clear (an encrypted track, a chip's tag alone), the
+// payment goes through and answers no token [SB]. The token's creation is an action
+// of its own.
 func (s *Service) keepCard(tx Tx, c Caller, req TransactionRequest, d cardData, now time.Time) (string, error) {
-	if d.ciphertext || len(d.number) < 10 {
+	stored := d.stored("")
+	if stored.First6 == "" || authorizeCardPresent(c, OpPaymentMethodCreate) != nil ||
+		accountFor(c.App, PermTokenize) == "" && accountFor(c.App, PermTokenizeSingle) == "" {
 		return "", nil
 	}
 	m, acct, err := s.tokenizationAccount(tx, c, TokenizeRequest{MerchantID: req.MerchantID})
 	if err != nil {
-		if m, acct, err = s.transactionAccount(tx, c, req); err != nil {
-			return "", err
-		}
+		return "", err
 	}
-	pm := PaymentMethod{
-		ID: s.newPaymentMethodID(), Holder: HolderOf(m, acct), AppID: c.App.ID, Status: TokenActive, UsageMode: UsageMultiple,
-		Reference: req.Reference, Name: req.Card.Name, Card: d.stored(req.Card.Funding),
-		ExpiryMonth: twoDigits(d.expiryMM), ExpiryYear: twoDigits(d.expiryYY), TimeCreated: now, TimeLastUpdated: now,
-		Action: s.newAction(c, "PAYMENT_METHOD_CREATE", now),
+	pm := s.newPaymentMethod(c, HolderOf(m, acct), d, UsageMultiple, req.Reference, req.Card.Name, now)
+	if err := tx.PutPaymentMethod(pm); err != nil {
+		return "", err
 	}
-	return pm.ID, tx.PutPaymentMethod(pm)
+	return pm.ID, recordAction(tx, c, pm, now)
 }
 
 // twoDigits writes a month or a year as the SDKs send it: two digits.

@@ -203,7 +203,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	}
 	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.PaymentMethod.ID = req.TokenID
-	if t.PaymentMethod.ID == "" && keepsCard(req.StorageMode, o.approved) {
+	if t.PaymentMethod.ID == "" && keepsCard(req.StorageMode, action, o.approved) {
 		if t.PaymentMethod.ID, err = s.keepCard(tx, c, req, card, now); err != nil {
 			return Transaction{}, cardData{}, err
 		}

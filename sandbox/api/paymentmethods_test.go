@@ -129,6 +129,24 @@ func TestPaymentStoresItsCard(t *testing.T) {
 	if plain := sale("4263970000005262", ""); field(plain, "payment_method", "id") != nil {
 		t.Errorf("no storage_mode, no token: %v", plain)
 	}
+	// The token's creation is an action of its own, as a tokenization is.
+	if created, _ := env.actionsOf(tok, "?type=PAYMENT_METHOD_CREATE"); len(created) != 2 || created[0]["resource_id"] != kept || created[1]["resource_id"] != id {
+		t.Errorf("the tokens' actions: %v", created)
+	}
+	card := `"card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30"}`
+	verified := env.MustPost(tok, "/verifications", `{"channel":"CP","currency":"USD","payment_method":{"entry_mode":"MANUAL","storage_mode":"ON_SUCCESS",`+card+`}}`)
+	if got, _ := field(verified, "payment_method", "id").(string); verified["status"] != "VERIFIED" || !strings.HasPrefix(got, "PMT_") {
+		t.Errorf("a verification keeps the card: %v", verified)
+	}
+	refund := env.MustCharge(tok, `{"channel":"CP","type":"REFUND","amount":"500","currency":"USD","payment_method":{"entry_mode":"MANUAL","storage_mode":"ALWAYS",`+card+`}}`)
+	if refund["status"] != "CAPTURED" || field(refund, "payment_method", "id") != nil {
+		t.Errorf("a refund keeps no card: %v", refund)
+	}
+	// A token that may not tokenize pays, and keeps no card.
+	payOnly := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["TRN_POST_Authorize"]`)
+	if d := env.MustCharge(payOnly, `{"channel":"CP","type":"SALE","amount":"500","currency":"USD","payment_method":{"entry_mode":"MANUAL","storage_mode":"ALWAYS",`+card+`}}`); d["status"] != "CAPTURED" || field(d, "payment_method", "id") != nil {
+		t.Errorf("without the permission to tokenize: %v", d)
+	}
 }
 
 func TestPaymentMethodErrors(t *testing.T) {
