@@ -35,18 +35,17 @@ func AccountTypes() []string {
 
 // MerchantAccount is one account of a merchant.
 type MerchantAccount struct {
-	ID             string            `json:"id"`
-	MerchantID     string            `json:"merchant_id"`
-	Type           string            `json:"type"`
-	Name           string            `json:"name"`
-	Status         string            `json:"status"`
-	TimeCreated    time.Time         `json:"time_created"`
-	Permissions    []string          `json:"permissions,omitempty"`
-	Countries      []string          `json:"countries,omitempty"`
-	Channels       []string          `json:"channels,omitempty"`
-	Currencies     []string          `json:"currencies,omitempty"`
-	PaymentMethods []string          `json:"payment_methods,omitempty"`
-	Addresses      []BoardingAddress `json:"addresses,omitempty"`
+	ID          string            `json:"id"`
+	MerchantID  string            `json:"merchant_id"`
+	Type        string            `json:"type"`
+	Name        string            `json:"name"`
+	Status      string            `json:"status"`
+	TimeCreated time.Time         `json:"time_created"`
+	Permissions []string          `json:"permissions,omitempty"`
+	Countries   []string          `json:"countries,omitempty"`
+	Channels    []string          `json:"channels,omitempty"`
+	Currencies  []string          `json:"currencies,omitempty"`
+	Addresses   []BoardingAddress `json:"addresses,omitempty"`
 	// Payer is what an account edit set: the card masked, the billing address.
 	Payer *AccountPayer `json:"payer,omitempty"`
 }
@@ -91,7 +90,6 @@ func (s *Service) openAccounts(tx Tx, m Merchant, req BoardingRequest, now time.
 		if t == AccountTransactionProcessing {
 			a.Channels = []string{ChannelCP, ChannelCNP}
 		}
-		a.PaymentMethods = AccountPaymentMethods(t)
 		if err := tx.PutMerchantAccount(a); err != nil {
 			return err
 		}

@@ -266,14 +266,18 @@ func (s *Service) orderMerchant(tx Tx, c Caller, merchantID string) (Merchant, e
 
 // accountFor returns the id of the app's first account holding the permission.
 func accountFor(app App, permission string) string {
+	a, _ := appAccount(app, permission)
+	return a.ID
+}
+
+// appAccount is the app's first account holding the permission.
+func appAccount(app App, permission string) (Account, bool) {
 	for _, a := range app.Accounts {
-		for _, p := range a.Permissions {
-			if p == permission {
-				return a.ID
-			}
+		if hasPermission(a, permission) {
+			return a, true
 		}
 	}
-	return ""
+	return Account{}, false
 }
 
 // priceOrder prices each product line from the pricing profile the request names or,

@@ -312,11 +312,12 @@ func (s *Service) paymentResult(channel string, in CardInput, card StoredCard, o
 	return pr
 }
 
-// transactionAccount finds the merchant a transaction is for and the app's
+// transactionAccount finds the merchant a transaction is for and the
 // transaction-processing account it goes through. The merchant is the partner path's
-// or the app's own; the account is the one the request names (by id or name), else
-// the app's first transaction_processing account. An account or merchant the app
-// does not hold is GP's 40041.
+// or the app's own; the account is the app's one the request names (by id or name),
+// else the merchant's own one it names by id (merchantsOwnAccount), else the app's
+// first transaction_processing account. An account or merchant the app does not hold
+// is GP's 40041.
 func (s *Service) transactionAccount(tx Tx, c Caller, req TransactionRequest) (Merchant, Account, error) {
 	merchantID := req.MerchantID
 	if merchantID == "" {
@@ -361,12 +362,8 @@ func merchantsOwnAccount(tx Tx, c Caller, merchantID string, req TransactionRequ
 		req.AccountName != "" && req.AccountName != a.Name {
 		return Account{}, false
 	}
-	for _, own := range c.App.Accounts {
-		if hasPermission(own, PermAuthorize) {
-			return Account{ID: a.ID, Name: a.Name, Permissions: own.Permissions}, true
-		}
-	}
-	return Account{}, false
+	own, ok := appAccount(c.App, PermAuthorize)
+	return Account{ID: a.ID, Name: a.Name, Permissions: own.Permissions}, ok
 }
 
 func hasPermission(a Account, perm string) bool { return slices.Contains(a.Permissions, perm) }

@@ -512,9 +512,21 @@ func TestChargeThroughTheMerchantsOwnAccount(t *testing.T) {
 	if got["status"] != "CAPTURED" || got["account_id"] != own || got["merchant_id"] != sdkFundsMerchant {
 		t.Errorf("charged through the merchant's account: %v", got)
 	}
-	other := "TRA_98f60f1a397c4dd7b7167bda61520292" // merchant MER_98f60f1a…'s
-	want := apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: "+other+" , "+sdkFundsMerchant)
-	if e := sale(other).GPError(t); e != want {
-		t.Errorf("another merchant's account: %+v, want %+v", e, want)
+	for _, account := range []string{
+		"TRA_98f60f1a397c4dd7b7167bda61520292", // merchant MER_98f60f1a…'s
+		"FMA_a78b841dfbd14803b3a31e4e0c514c72", // the merchant's own, but no card account
+	} {
+		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: "+account+" , "+sdkFundsMerchant)
+		if e := sale(account).GPError(t); e != want {
+			t.Errorf("%s: %+v, want %+v", account, e, want)
+		}
+	}
+	// An app that does not act for the merchant cannot charge through its account.
+	partner := env.PartnerToken()
+	r := env.Do("POST", "/merchants/"+sdkFundsMerchant+"/transactions", apitest.APIHeader(partner),
+		`{"account_id":"`+own+`","channel":"CNP","type":"SALE","amount":"780","currency":"USD",`+
+			`"payment_method":{"entry_mode":"ECOM","card":{"number":"4263970000005262","expiry_month":"12","expiry_year":"30"}}}`)
+	if e := r.GPError(t); e.Detail != "40041" {
+		t.Errorf("another app: %d %s", r.Status, r.Body)
 	}
 }

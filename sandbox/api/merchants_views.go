@@ -236,7 +236,7 @@ func NewMerchantAccountView(a sandbox.MerchantAccount) MerchantAccountView {
 	out := MerchantAccountView{
 		ID: a.ID, Type: a.Type, Name: a.Name, Status: a.Status, TimeCreated: sandbox.FormatOptionalTime(a.TimeCreated),
 		MerchantID: a.MerchantID, Permissions: list(a.Permissions), Countries: list(a.Countries),
-		Channels: list(a.Channels), Currencies: list(a.Currencies), PaymentMethods: list(a.PaymentMethods),
+		Channels: list(a.Channels), Currencies: list(a.Currencies), PaymentMethods: list(sandbox.AccountPaymentMethods(a.Type)),
 		Configurations: []string{}, Addresses: addressViews(a.Addresses),
 	}
 	if p := a.Payer; p != nil {

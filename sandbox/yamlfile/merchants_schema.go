@@ -89,7 +89,6 @@ func (a merchantAccountDoc) toDomain(merchantID string) sandbox.MerchantAccount 
 	out := sandbox.MerchantAccount{
 		ID: string(a.ID), MerchantID: merchantID, Type: string(a.Type), Name: a.Name,
 		Status: string(a.Status), TimeCreated: created, Channels: a.Channels, Addresses: addresses(a.Addresses),
-		PaymentMethods: sandbox.AccountPaymentMethods(string(a.Type)),
 	}
 	if out.Status == "" {
 		out.Status = sandbox.MerchantActive
