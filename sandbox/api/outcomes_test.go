@@ -39,6 +39,10 @@ func TestFundingDecidesTestTrackOutcomes(t *testing.T) {
 		{"expired track without chip data, no funding", apitest.CardOf("", apitest.Quoted("track", apitest.ExpiredTrack), apitest.Quoted("pin_block", apitest.ExpiredPINBlock)), "DECLINED", "54"},
 		// The PHP SDK's DebitCardTest::testDebitSaleSwipeChip, its card unexpired.
 		{"Interac chip with PIN, no funding", apitest.CardOf("", apitest.Quoted("track", ";4024720012345671=30125025432198712345?"), apitest.Quoted("tag", apitest.InteracTag), apitest.Quoted("pin_block", apitest.ExpiredPINBlock)), "CAPTURED", "00"},
+		// PHP testBatchClose_ContactlessTransaction: the same unexpired card with a Visa
+		// application is approved without funding, and is a credit card's wrong PIN with it.
+		{"debit test card, Visa chip with PIN, no funding", apitest.CardOf("", apitest.Quoted("track", ";4024720012345671=30125025432198712345?"), apitest.Quoted("tag", apitest.EMVTag), apitest.Quoted("pin_block", apitest.ExpiredPINBlock)), "CAPTURED", "00"},
+		{"debit test card, Visa chip with PIN, credit", apitest.CardOf("CREDIT", apitest.Quoted("track", ";4024720012345671=30125025432198712345?"), apitest.Quoted("tag", apitest.EMVTag), apitest.Quoted("pin_block", apitest.ExpiredPINBlock)), "DECLINED", "55"},
 		{"expired track, debit", apitest.CardOf("DEBIT", expired...), "CAPTURED", "00"},
 		{"encrypted swipe, credit", apitest.CardOf("CREDIT", encrypted...), "DECLINED", "14"},
 		{"encrypted swipe, no funding", apitest.CardOf("", encrypted...), "DECLINED", "14"},
