@@ -144,7 +144,9 @@ type ScriptedRate struct {
 
 // LookUpRate answers a rate for the card and the amount from the rate table: the
 // card GP's tests name, and a currency the table lacks, are NOT_AVAILABLE. A card
-// number that fails the Luhn check is GP's 40090; a stored card is not checked again.
+// number that fails the Luhn check is GP's 40090 [GP]; a stored card is not checked,
+// as its number is rebuilt from the token's first six and last four digits (storedCard)
+// and no Luhn check is made when a card is tokenized [SB].
 func (s *Service) LookUpRate(c Caller, req RateLookupRequest) (RateLookup, error) {
 	v, _, err := execute(s, c, req.Idempotency, "currency_conversion", func(tx Tx, now time.Time) (string, RateLookup, error) {
 		m, acct, err := s.transactionAccount(tx, c, TransactionRequest{MerchantID: req.MerchantID, AccountID: req.AccountID, AccountName: req.AccountName})
@@ -157,10 +159,11 @@ func (s *Service) LookUpRate(c Caller, req RateLookupRequest) (RateLookup, error
 			if card, _, err = storedCard(tx, c, req.MerchantID, req.TokenID, card); err != nil {
 				return "", RateLookup{}, err
 			}
-		} else if card.Track == "" && !luhnValid(readCard(card).number) {
-			return "", RateLookup{}, InvalidURLField("card.number")
 		}
 		number := readCard(card).number
+		if req.TokenID == "" && card.Track == "" && !luhnValid(number) {
+			return "", RateLookup{}, InvalidURLField("card.number")
+		}
 		r := RateLookup{
 			ID: "DCC_" + s.ids.Alphanumeric(30), Holder: HolderOf(m, acct), AppID: c.App.ID, Status: RateNotAvailable, Channel: req.Channel,
 			Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,

@@ -262,8 +262,8 @@ func tokenCard(tx Tx, c Caller, merchantID, id string, in CardInput) (CardInput,
 // and expiry, with what the request adds (entry mode, CVV, name). The number is GP's
 // test card with the token's first six and last four digits, so that a test card
 // keeps its outcome when tokenized; any other card's middle digits are zeros, which no
-// outcome depends on (nor the Luhn check: the card passed it when it was stored). It
-// lives only as long as the request.
+// outcome depends on and which need not pass the Luhn check (so a rate lookup does
+// not check it). It lives only as long as the request.
 func storedCard(tx Tx, c Caller, merchantID, id string, in CardInput) (CardInput, PaymentMethod, error) {
 	pm, err := visiblePaymentMethod(tx, c, merchantID, id)
 	if err != nil {
