@@ -72,8 +72,8 @@ func inspect[T any](s *Service, read func(Tx, InspectTx) (T, error)) (T, error) 
 }
 
 // Batches returns up to limit batches whose id sorts after after, in id order, each
-// with its members, as they are stored (a batch due to close is closed when read
-// alone, by BatchState).
+// with its members: a closed one as stored, an open one with its totals as they stand
+// (tallyOpen). A batch due to close is closed when read alone, by BatchState.
 func (s *Service) Batches(after string, limit int) ([]Batch, error) {
 	return inspect(s, func(tx Tx, in InspectTx) ([]Batch, error) {
 		page, err := in.BatchPage(after, limit)

@@ -217,7 +217,8 @@ func hasEncodedSlash(escaped string) bool {
 
 // CanonicalPath folds runs of slashes and drops the /ucp base-URL prefix, so that
 // "http://host/ucp" and "http://host/ucp/" both work as an SDK's base URL. Doubled
-// slashes are served, not redirected: SDKs do not follow redirects on POST.
+// slashes are served, not redirected: SDKs do not follow redirects on POST. (One
+// inside a GP API path, an id left out, is refused before this: hasEmptySegment.)
 func CanonicalPath(p string) string {
 	if strings.Contains(p, "//") {
 		var b strings.Builder
