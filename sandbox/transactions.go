@@ -170,8 +170,9 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	if err != nil {
 		return Transaction{}, cardData{}, err
 	}
+	var token PaymentMethod // the stored card paid with, if any
 	if req.TokenID != "" {
-		if req.Card, _, err = tokenCard(tx, c, req.MerchantID, req.TokenID, req.Card); err != nil {
+		if req.Card, token, err = tokenCard(tx, c, req.MerchantID, req.TokenID, req.Card); err != nil {
 			return Transaction{}, cardData{}, err
 		}
 	}
@@ -203,7 +204,10 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	}
 	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.PaymentMethod.ID = req.TokenID
-	if t.PaymentMethod.ID == "" && keepsCard(req.StorageMode, action, o.approved) {
+	// A card paid for in clear, or with a single-use token the payment used up, is
+	// stored anew; a multi-use token stays the card's token [GP: Java, .NET and PHP
+	// CardTokenizationThenPayingWithToken_SingleToMultiUse].
+	if (token.ID == "" || token.UsageMode == UsageSingle) && keepsCard(req.StorageMode, action, o.approved) {
 		if t.PaymentMethod.ID, err = s.keepCard(tx, c, req, card, now); err != nil {
 			return Transaction{}, cardData{}, err
 		}

@@ -142,6 +142,19 @@ func TestPaymentStoresItsCard(t *testing.T) {
 	if refund["status"] != "CAPTURED" || field(refund, "payment_method", "id") != nil {
 		t.Errorf("a refund keeps no card: %v", refund)
 	}
+	// A single-use token paid with and a storage_mode: the card is stored anew as a
+	// multi-use token (Java, .NET, PHP CardTokenizationThenPayingWithToken_SingleToMultiUse);
+	// a multi-use token stays the token.
+	single := env.mustTokenize(tok, "SINGLE")
+	multi, _ := field(env.MustCharge(tok, tokenSale(single, `,"storage_mode":"ON_SUCCESS"`)), "payment_method", "id").(string)
+	if multi == "" || multi == single {
+		t.Fatalf("a single-use token turned multi-use: %q", multi)
+	}
+	for range 2 {
+		if again := env.MustCharge(tok, tokenSale(multi, `,"storage_mode":"ON_SUCCESS"`)); field(again, "payment_method", "id") != multi {
+			t.Errorf("the multi-use token charged again: %v", again)
+		}
+	}
 	// A token that may not tokenize pays, and keeps no card.
 	payOnly := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["TRN_POST_Authorize"]`)
 	if d := env.MustCharge(payOnly, `{"channel":"CP","type":"SALE","amount":"500","currency":"USD","payment_method":{"entry_mode":"MANUAL","storage_mode":"ALWAYS",`+card+`}}`); d["status"] != "CAPTURED" || field(d, "payment_method", "id") != nil {
