@@ -196,7 +196,7 @@ func TestListMerchants(t *testing.T) {
 	if l["total_record_count"] != 4.0 || len(ms) != 4 || apitest.Dig(l, "paging.page_size") != 10.0 || apitest.Dig(l, "paging.page") != 1.0 {
 		t.Fatalf("list: %v", l)
 	}
-	l = env.Do("GET", "/merchants?page=2&page_size=1&status=ACTIVE&from_time_created=2023-01-11", apitest.APIHeader(tok), "").JSON(t)
+	l = env.Do("GET", "/merchants?page=2&page_size=1&status=ACTIVE&from_time_created="+daysAgo(env, 399), apitest.APIHeader(tok), "").JSON(t)
 	ms, _ = l["merchants"].([]any)
 	if l["total_record_count"] != 2.0 || len(ms) != 1 || ms[0].(map[string]any)["id"] != sdkFundsMerchant {
 		t.Errorf("filtered: %v", l)
@@ -318,7 +318,8 @@ func TestAccounts(t *testing.T) {
 		}
 		return r.JSON(t)
 	}
-	base := "/accounts?page=1&page_size=10&order=ASC&order_by=TIME_CREATED&from_time_created=2022-05-21&to_time_created=2026-12-01"
+	// The fixture accounts were made within the last year of the sandbox clock.
+	base := "/accounts?page=1&page_size=10&order=ASC&order_by=TIME_CREATED&from_time_created=" + daysAgo(env, 365) + "&to_time_created=" + daysAgo(env, 0)
 	l := get(base + "&status=ACTIVE")
 	if l["total_record_count"] != 5.0 || apitest.Dig(l, "accounts") == nil {
 		t.Errorf("active: %v", l)
@@ -485,12 +486,13 @@ func TestChargeThroughTheMerchantsOwnAccount(t *testing.T) {
 	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(layoutApp, layoutKey, "")
-	since := "&from_time_created=" + time.Now().UTC().AddDate(-3, 0, 0).Format(time.DateOnly)
+	since := "&from_time_created=" + daysAgo(env, 3*365)
 	merchants := env.Do("GET", "/merchants?order_by=TIME_CREATED&order=DESC&status=ACTIVE"+since, apitest.APIHeader(tok), "").JSON(t)["merchants"].([]any)
 	if len(merchants) == 0 || merchants[0].(map[string]any)["id"] != sdkFundsMerchant {
 		t.Fatalf("the newest active merchant of the last three years: %v", merchants)
 	}
-	accounts := env.Do("GET", "/accounts?order_by=TIME_CREATED&order=DESC&merchant_id="+sdkFundsMerchant+"&status=ACTIVE"+since, apitest.APIHeader(tok), "").JSON(t)["accounts"].([]any)
+	// .NET asks under the merchant's path (GpApiReportRequestBuilder FindAccountsPaged).
+	accounts := env.Do("GET", "/merchants/"+sdkFundsMerchant+"/accounts?order_by=TIME_CREATED&order=DESC&status=ACTIVE"+since, apitest.APIHeader(tok), "").JSON(t)["accounts"].([]any)
 	var own string
 	for _, a := range accounts {
 		a := a.(map[string]any)
@@ -529,4 +531,10 @@ func TestChargeThroughTheMerchantsOwnAccount(t *testing.T) {
 	if e := r.GPError(t); e.Detail != "40041" {
 		t.Errorf("another app: %d %s", r.Status, r.Body)
 	}
+}
+
+// daysAgo is the date days before the sandbox clock's today, as the SDKs' reporting
+// windows are written: the fixtures' relative times count from that clock.
+func daysAgo(env *sandboxEnv, days int) string {
+	return env.Clock.Now().AddDate(0, 0, -days).Format(time.DateOnly)
 }

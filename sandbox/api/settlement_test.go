@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
@@ -136,6 +137,15 @@ func TestDisputeFixturesAnswerAsTheSDKTestsExpect(t *testing.T) {
 	tok := env.PartnerToken()
 	one := `{"documents":[{"type":"SALES_RECEIPT","b64_content":"R0lGODlhigPCAXAAACwAAAAAigPCAYf///8AQnv"}]}`
 	two := `{"documents":[{"type":"SALES_RECEIPT","b64_content":"R0lG"},{"type":"TERMS_AND_CONDITIONS","b64_content":"R0lG"}]}`
+	// Java ReportDisputeDetail_stageTime: staged a week before the sandbox's today;
+	// ReportFindDepositsPaged_FilterBy_DepositReference: a deposit of the last six months.
+	h := apitest.APIHeader(tok)
+	if got := env.Do("GET", "/disputes/DIS_SAND_abcd1234", h, "").JSON(t)["stage_time_created"]; got != sandbox.FormatTime(env.Clock.Now().AddDate(0, 0, -7)) {
+		t.Errorf("stage time %v", got)
+	}
+	if got := env.Do("GET", "/settlement/deposits/DEP_2342423423", h, "").JSON(t)["time_created"]; got != daysAgo(env, 30) {
+		t.Errorf("deposit day %v", got)
+	}
 	for _, c := range []struct{ path, body, status string }{
 		{"/disputes/DIS_SAND_abcd1234/acceptance", "", "CLOSED"},
 		{"/disputes/DIS_SAND_abcd1234/challenge", one, "CLOSED"},
@@ -146,7 +156,6 @@ func TestDisputeFixturesAnswerAsTheSDKTestsExpect(t *testing.T) {
 			t.Errorf("POST %s: %v, want %s", c.path, got, c.status)
 		}
 	}
-	h := apitest.APIHeader(tok)
 	for _, c := range []struct {
 		method, path, body string
 		want               apitest.GPError

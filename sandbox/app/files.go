@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -136,7 +137,7 @@ func newDatabase(path string) bool {
 func (a *App) readFixtures() (sandbox.Fixtures, []yamlfile.ScenarioBinding, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	f := a.cfg.Fixtures
-	fx, bindings, err := yamlfile.LoadFixturesWithBindings(f.fsys(fixtures.FS))
+	fx, bindings, err := yamlfile.LoadFixturesWithBindings(f.fsys(fixtures.FS), a.now())
 	if err != nil {
 		return fx, nil, fmt.Errorf("fixtures:\n%w", located(err, f, embeddedFixtures))
 	}
@@ -144,6 +145,19 @@ func (a *App) readFixtures() (sandbox.Fixtures, []yamlfile.ScenarioBinding, erro
 		return fx, nil, errors.New(problem)
 	}
 	return fx, bindings, nil
+}
+
+// now is the sandbox clock's time, which a fixture's relative time (now-7d) counts
+// from: before the clock is made (fixtures are read before the database is opened),
+// the time it will start at.
+func (a *App) now() time.Time {
+	switch {
+	case a.clock != nil:
+		return a.clock.Now()
+	case !a.cfg.Clock.IsZero():
+		return a.cfg.Clock
+	}
+	return time.Now()
 }
 
 // noTokenProblem says why no client could act on the fixtures read from f, naming
@@ -254,7 +268,7 @@ func Validate(cfg Config) Validation {
 	}
 	scs, scErr := yamlfile.LoadScenarios(cfg.Scenarios.fsys(scenarios.FS))
 	add(located(scErr, cfg.Scenarios, embeddedScenarios))
-	fx, bindings, fxErr := yamlfile.LoadFixturesWithBindings(cfg.Fixtures.fsys(fixtures.FS))
+	fx, bindings, fxErr := yamlfile.LoadFixturesWithBindings(cfg.Fixtures.fsys(fixtures.FS), time.Now()) // only checked
 	add(located(fxErr, cfg.Fixtures, embeddedFixtures))
 	if problem := noTokenProblem(cfg.Fixtures, fx); fxErr == nil && problem != "" {
 		v.Problems = append(v.Problems, problem)

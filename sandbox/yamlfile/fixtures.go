@@ -3,6 +3,7 @@ package yamlfile
 import (
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
@@ -15,12 +16,15 @@ import (
 // references (an app's merchants, a transaction's merchant, a merchant's pricing
 // profile) must name records loaded from any of the files.
 //
+// A relative time (now-7d) of a merchant, an account, a deposit or a dispute counts
+// from now, the sandbox clock's time when the fixtures are read.
+//
 // When anything is wrong the error is Problems, listing every problem found with its
 // file, line and column, in file and position order. Problem.File is the name within
 // fsys: a caller reading a directory prefixes it. Other errors mean fsys itself could
 // not be listed.
-func LoadFixtures(fsys fs.FS) (sandbox.Fixtures, error) {
-	l, err := loadFixtures(fsys)
+func LoadFixtures(fsys fs.FS, now time.Time) (sandbox.Fixtures, error) {
+	l, err := loadFixtures(fsys, now)
 	if err != nil {
 		return sandbox.Fixtures{}, err
 	}
@@ -46,8 +50,8 @@ func (b ScenarioBinding) Problem(message string) Problem {
 // LoadFixturesWithBindings loads the fixtures in fsys as LoadFixtures does and also
 // returns every scenario name their records list, in file order, so that a caller can
 // check them against the scenarios without reading the files twice.
-func LoadFixturesWithBindings(fsys fs.FS) (sandbox.Fixtures, []ScenarioBinding, error) {
-	l, err := loadFixtures(fsys)
+func LoadFixturesWithBindings(fsys fs.FS, now time.Time) (sandbox.Fixtures, []ScenarioBinding, error) {
+	l, err := loadFixtures(fsys, now)
 	if err != nil {
 		return sandbox.Fixtures{}, nil, err
 	}
@@ -131,6 +135,7 @@ type reference struct {
 
 // fixturesLoader accumulates the records, problems and cross-file facts of a fixture set.
 type fixturesLoader struct {
+	now      time.Time // what a relative time (now-7d) counts from
 	fixtures sandbox.Fixtures
 	bindings []ScenarioBinding
 	problems Problems
@@ -138,8 +143,8 @@ type fixturesLoader struct {
 	refs     []reference
 }
 
-func loadFixtures(fsys fs.FS) (*fixturesLoader, error) {
-	l := &fixturesLoader{defined: map[string]map[string]site{}}
+func loadFixtures(fsys fs.FS, now time.Time) (*fixturesLoader, error) {
+	l := &fixturesLoader{now: now, defined: map[string]map[string]site{}}
 	if err := eachYAMLFile(fsys, "fixture", fileLimits{}, &l.problems, l.file); err != nil {
 		return nil, err
 	}
@@ -179,10 +184,10 @@ func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
 		l.define(d, "merchant", "id", string(m.ID), &m.ID)
 		l.refer(d, "pricing profile", m.PricingProfile, &m.PricingProfile)
 		l.bind(d, "merchant", string(m.ID), m.Scenarios)
-		l.fixtures.Merchants = append(l.fixtures.Merchants, m.toDomain())
+		l.fixtures.Merchants = append(l.fixtures.Merchants, m.toDomain(l.now))
 		for j := range m.Accounts {
 			l.define(d, "account", "id", string(m.Accounts[j].ID), &m.Accounts[j].ID)
-			l.fixtures.Accounts = append(l.fixtures.Accounts, m.Accounts[j].toDomain(string(m.ID)))
+			l.fixtures.Accounts = append(l.fixtures.Accounts, m.Accounts[j].toDomain(string(m.ID), l.now))
 		}
 	}
 	for i := range doc.Apps {

@@ -3,7 +3,9 @@ package yamlfile
 import (
 	"crypto/sha256"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,7 +104,7 @@ type merchantDoc struct {
 	Scenarios      []string `yaml:"scenarios"`
 	// Boarding members and accounts: merchants_schema.go.
 	Status         merchantStatus       `yaml:"status"`
-	TimeCreated    gpTime               `yaml:"time_created"`
+	TimeCreated    fixtureTime          `yaml:"time_created"`
 	LegalName      string               `yaml:"legal_name"`
 	DBA            string               `yaml:"dba"`
 	Addresses      []addressDoc         `yaml:"addresses"`
@@ -204,6 +206,37 @@ func (s gpTime) time() (time.Time, bool) {
 	return t, err == nil && sandbox.FormatTime(t) == string(s)
 }
 
+// fixtureTime is a gpTime, or a time some whole days from when the fixtures are read:
+// now, now-7d, now+30d. GP's sandbox holds records of the last days, and the SDKs'
+// tests look for them in windows that end today (a dispute staged a week ago, the
+// accounts of the last year), which no fixed date stays in.
+type fixtureTime string
+
+func (fixtureTime) timestampText() {}
+
+// relativeTime is now, and whole days from it.
+var relativeTime = regexp.MustCompile(`^now(?:([+-])([0-9]{1,5})d)?$`)
+
+func (s fixtureTime) check() string {
+	if _, ok := s.at(time.Time{}); !ok {
+		return fmt.Sprintf("must be a UTC time with milliseconds like 2021-03-24T02:02:27.158Z, or now, now-7d, now+30d, got %q", carddata.Excerpt(string(s)))
+	}
+	return ""
+}
+
+// at is the time s names, a relative one counted from now.
+func (s fixtureTime) at(now time.Time) (time.Time, bool) {
+	m := relativeTime.FindStringSubmatch(string(s))
+	if m == nil {
+		return gpTime(s).time()
+	}
+	days, _ := strconv.Atoi(m[2])
+	if m[1] == "-" {
+		days = -days
+	}
+	return now.UTC().Truncate(time.Millisecond).AddDate(0, 0, days), true
+}
+
 // currency is an ISO 4217 code such as USD.
 type currency string
 
@@ -286,8 +319,8 @@ func (a appDoc) toDomain() sandbox.App {
 	return app
 }
 
-func (m merchantDoc) toDomain() sandbox.Merchant {
-	return sandbox.Merchant{ID: string(m.ID), Name: m.Name, PricingProfile: m.PricingProfile, Scenarios: m.Scenarios, Boarding: m.boarding()}
+func (m merchantDoc) toDomain(now time.Time) sandbox.Merchant {
+	return sandbox.Merchant{ID: string(m.ID), Name: m.Name, PricingProfile: m.PricingProfile, Scenarios: m.Scenarios, Boarding: m.boarding(now)}
 }
 
 func (p pricingProfileDoc) toDomain() sandbox.PricingProfile {

@@ -24,7 +24,7 @@ func files(nameContent ...string) fstest.MapFS {
 
 func mustLoadFixtures(t *testing.T, fsys fs.FS) sandbox.Fixtures {
 	t.Helper()
-	f, err := LoadFixtures(fsys)
+	f, err := LoadFixtures(fsys, testNow)
 	if err != nil {
 		t.Fatalf("LoadFixtures: %v", err)
 	}
@@ -34,7 +34,7 @@ func mustLoadFixtures(t *testing.T, fsys fs.FS) sandbox.Fixtures {
 // mustProblems loads fsys expecting Problems and returns them as strings.
 func mustProblems(t *testing.T, fsys fs.FS) []string {
 	t.Helper()
-	_, err := LoadFixtures(fsys)
+	_, err := LoadFixtures(fsys, testNow)
 	var ps Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("LoadFixtures error = %v, want Problems", err)
@@ -338,12 +338,12 @@ func TestLoadFixturesProblems(t *testing.T) {
 }
 
 func TestLoadFixturesListErrors(t *testing.T) {
-	_, err := LoadFixtures(fstest.MapFS{"x.yaml": {Mode: fs.ModeDir}, "x.yaml/y": {}})
+	_, err := LoadFixtures(fstest.MapFS{"x.yaml": {Mode: fs.ModeDir}, "x.yaml/y": {}}, testNow)
 	if err != nil {
 		t.Fatalf("a directory named *.yaml is not a fixture file: %v", err)
 	}
 	var missing fs.FS = fstest.MapFS{}
-	if _, err := LoadFixtures(subFS{missing}); err == nil {
+	if _, err := LoadFixtures(subFS{missing}, testNow); err == nil {
 		t.Fatal("LoadFixtures of an unreadable FS: no error")
 	} else if errors.As(err, new(Problems)) {
 		t.Fatalf("LoadFixtures of an unreadable FS: %v, want a plain error", err)
@@ -418,7 +418,7 @@ func TestDecodeTransaction(t *testing.T) {
 }
 
 func TestFixtureScenarioBindings(t *testing.T) {
-	_, got, err := LoadFixturesWithBindings(files("a.yaml", complete))
+	_, got, err := LoadFixturesWithBindings(files("a.yaml", complete), testNow)
 	if err != nil {
 		t.Fatalf("LoadFixturesWithBindings: %v", err)
 	}
@@ -450,7 +450,7 @@ func FuzzLoadFixtures(f *testing.F) {
 	f.Add([]byte(complete))
 	f.Add([]byte(merchantOne + "---\n" + sale("order: {taxes: [{type: X, amount: \"1\"}]}")))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fx, err := LoadFixtures(files("f.yaml", string(data)))
+		fx, err := LoadFixtures(files("f.yaml", string(data)), testNow)
 		if err != nil {
 			var ps Problems
 			if !errors.As(err, &ps) || len(ps) == 0 {
@@ -471,3 +471,7 @@ func FuzzLoadFixtures(f *testing.F) {
 		_, _ = DecodeTransaction(data, "f.yaml") // must not panic either
 	})
 }
+
+// testNow is the sandbox clock's time the tests read fixtures at: relative times
+// (now-7d) count from it.
+var testNow = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)

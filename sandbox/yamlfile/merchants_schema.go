@@ -1,6 +1,8 @@
 package yamlfile
 
 import (
+	"time"
+
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -78,14 +80,14 @@ type merchantAccountDoc struct {
 	Type        accountType    `yaml:"type,required"`
 	Name        string         `yaml:"name,required"`
 	Status      merchantStatus `yaml:"status"` // default ACTIVE
-	TimeCreated gpTime         `yaml:"time_created"`
+	TimeCreated fixtureTime    `yaml:"time_created"`
 	Currencies  []currency     `yaml:"currencies"`
 	Channels    []string       `yaml:"channels"`
 	Addresses   []addressDoc   `yaml:"addresses"`
 }
 
-func (a merchantAccountDoc) toDomain(merchantID string) sandbox.MerchantAccount {
-	created, _ := a.TimeCreated.time()
+func (a merchantAccountDoc) toDomain(merchantID string, now time.Time) sandbox.MerchantAccount {
+	created, _ := a.TimeCreated.at(now)
 	out := sandbox.MerchantAccount{
 		ID: string(a.ID), MerchantID: merchantID, Type: string(a.Type), Name: a.Name,
 		Status: string(a.Status), TimeCreated: created, Channels: a.Channels, Addresses: addresses(a.Addresses),
@@ -100,11 +102,11 @@ func (a merchantAccountDoc) toDomain(merchantID string) sandbox.MerchantAccount 
 }
 
 // boarding is the merchant's boarding record, nil when the fixture gives none.
-func (m merchantDoc) boarding() *sandbox.Boarding {
+func (m merchantDoc) boarding(now time.Time) *sandbox.Boarding {
 	if m.Status == "" && m.TimeCreated == "" && m.LegalName == "" && m.DBA == "" && len(m.Addresses) == 0 && len(m.PaymentMethods) == 0 {
 		return nil
 	}
-	created, _ := m.TimeCreated.time()
+	created, _ := m.TimeCreated.at(now)
 	b := &sandbox.Boarding{
 		Status: string(m.Status), Type: "MERCHANT", TimeCreated: created, TimeLastUpdated: created,
 		LegalName: m.LegalName, DBA: m.DBA, Addresses: addresses(m.Addresses),

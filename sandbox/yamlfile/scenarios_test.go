@@ -293,7 +293,7 @@ func TestCheckScenarioBindings(t *testing.T) {
   - id: MER_1
     name: one
     scenarios: [slow-network, nope]
-`))
+`), testNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func TestProblemsHoldNoCardNumber(t *testing.T) {
 		t.Fatalf("LoadScenarios: %v, want a problem for each rule", err)
 	}
 	fixtureFile := "transactions:\n  - id: TRN_x\n    status: \"" + pan + "\"\n"
-	_, err = LoadFixtures(files("f.yaml", fixtureFile))
+	_, err = LoadFixtures(files("f.yaml", fixtureFile), testNow)
 	var fps Problems
 	if !errors.As(err, &fps) {
 		t.Fatalf("LoadFixtures: %v, want problems", err)
@@ -396,7 +396,7 @@ func TestProblemsHoldNoCardNumber(t *testing.T) {
 	if got := mustScenarioProblems(t, "version: 1\nname: \""+pan+"\"\nrules: [{when: {operation: any}, then: pass}]\n"); len(got) != 1 || strings.Contains(got[0], pan) || !strings.Contains(got[0], "hold no card number") {
 		t.Errorf("a scenario named %s: %q, want one problem, the number masked", pan, got)
 	}
-	_, bindings, err := LoadFixturesWithBindings(files(pan+".yaml", "merchants:\n  - id: MER_1\n    name: one\n    scenarios: [\""+pan+"\"]\n"))
+	_, bindings, err := LoadFixturesWithBindings(files(pan+".yaml", "merchants:\n  - id: MER_1\n    name: one\n    scenarios: [\""+pan+"\"]\n"), testNow)
 	if err != nil {
 		t.Fatal(err)
 	}

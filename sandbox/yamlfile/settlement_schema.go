@@ -37,19 +37,24 @@ type totalsDoc struct {
 	Amount amount `yaml:"amount"`
 }
 
-// day is a date: 2021-05-03.
+// day is a date, 2021-05-03, or one some whole days from when the fixtures are read
+// (now-30d), as a fixtureTime.
 type day string
 
 func (s day) check() string {
-	if _, err := time.Parse(time.DateOnly, string(s)); err != nil {
-		return fmt.Sprintf("must be a date like 2021-05-03, got %q", carddata.Excerpt(string(s)))
+	if _, ok := s.at(time.Time{}); !ok {
+		return fmt.Sprintf("must be a date like 2021-05-03, or now, now-30d, got %q", carddata.Excerpt(string(s)))
 	}
 	return ""
 }
 
-func (s day) time() time.Time {
-	t, _ := time.Parse(time.DateOnly, string(s))
-	return t
+func (s day) at(now time.Time) (time.Time, bool) {
+	if relativeTime.MatchString(string(s)) {
+		t, ok := fixtureTime(s).at(now)
+		return t.Truncate(24 * time.Hour), ok
+	}
+	t, err := time.Parse(time.DateOnly, string(s))
+	return t, err == nil
 }
 
 // depositStatus is a deposit's status: FUNDED unless told.
@@ -102,9 +107,10 @@ func orZero(s string) string {
 	return s
 }
 
-func (d depositDoc) toDomain() sandbox.Deposit {
+func (d depositDoc) toDomain(now time.Time) sandbox.Deposit {
+	day, _ := d.TimeCreated.at(now)
 	dep := sandbox.Deposit{
-		ID: string(d.ID), Holder: sandbox.Holder{MerchantID: string(d.MerchantID)}, TimeCreated: d.TimeCreated.time(),
+		ID: string(d.ID), Holder: sandbox.Holder{MerchantID: string(d.MerchantID)}, TimeCreated: day,
 		Status: string(d.Status), Currency: string(d.Currency), Sales: d.Sales.toDomain(), Refunds: d.Refunds.toDomain(),
 		Chargebacks: d.Chargebacks.toDomain(), Reversals: d.Reversals.toDomain(), Discounts: sandbox.Totals{Amount: "0"},
 		Fees: orZero(string(d.Fees)), BankLast4: string(d.BankLast4),
@@ -130,11 +136,11 @@ type disputeDoc struct {
 	ID                ident         `yaml:"id,required"`
 	MerchantID        ident         `yaml:"merchant_id,required"`
 	TransactionID     ident         `yaml:"transaction_id"`
-	TimeCreated       gpTime        `yaml:"time_created,required"`
+	TimeCreated       fixtureTime   `yaml:"time_created,required"`
 	Stage             disputeStage  `yaml:"stage,required"`
 	Status            disputeStatus `yaml:"status,required"`
-	StageTimeCreated  gpTime        `yaml:"stage_time_created"`
-	TimeToRespondBy   gpTime        `yaml:"time_to_respond_by"`
+	StageTimeCreated  fixtureTime   `yaml:"stage_time_created"`
+	TimeToRespondBy   fixtureTime   `yaml:"time_to_respond_by"`
 	Amount            amount        `yaml:"amount,required"`
 	Currency          currency      `yaml:"currency,required"`
 	ReasonCode        string        `yaml:"reason_code"`
@@ -178,13 +184,13 @@ func (s funding) check() string {
 	return oneOf(string(s), "DEBIT", "CREDIT")
 }
 
-func (d disputeDoc) toDomain() sandbox.Dispute {
-	created, _ := d.TimeCreated.time()
-	stageTime, ok := d.StageTimeCreated.time()
+func (d disputeDoc) toDomain(now time.Time) sandbox.Dispute {
+	created, _ := d.TimeCreated.at(now)
+	stageTime, ok := d.StageTimeCreated.at(now)
 	if !ok {
 		stageTime = created
 	}
-	respondBy, _ := d.TimeToRespondBy.time()
+	respondBy, _ := d.TimeToRespondBy.at(now)
 	dis := sandbox.Dispute{
 		ID: string(d.ID), Holder: sandbox.Holder{MerchantID: string(d.MerchantID)}, TimeCreated: created,
 		Status:     string(d.Status),
@@ -192,7 +198,7 @@ func (d disputeDoc) toDomain() sandbox.Dispute {
 		Currency: string(d.Currency), ReasonCode: d.ReasonCode, ReasonDescription: d.ReasonDescription,
 		Result: d.Result, RespondBy: respondBy, DepositID: string(d.DepositID), Frozen: d.Frozen,
 		Transaction: sandbox.DisputedPayment{ID: string(d.TransactionID), Brand: d.Brand, ARN: string(d.ARN)},
-		Action:      sandbox.Action{ID: "ACT_" + string(d.ID), Type: "DISPUTE_SINGLE", TimeCreated: string(d.TimeCreated), ResultCode: "SUCCESS"},
+		Action:      sandbox.Action{ID: "ACT_" + string(d.ID), Type: "DISPUTE_SINGLE", TimeCreated: sandbox.FormatTime(created), ResultCode: "SUCCESS"},
 	}
 	if dis.Result == "" {
 		dis.Result = sandbox.ResultPending
@@ -215,7 +221,7 @@ func (l *fixturesLoader) collectSettlement(d *decoder, doc *fixturesDoc) {
 		for j := range dp.Rows {
 			l.refer(d, "transaction", string(dp.Rows[j].TransactionID), &dp.Rows[j].TransactionID)
 		}
-		l.fixtures.Deposits = append(l.fixtures.Deposits, dp.toDomain())
+		l.fixtures.Deposits = append(l.fixtures.Deposits, dp.toDomain(l.now))
 	}
 	for i := range doc.Disputes {
 		ds := &doc.Disputes[i]
@@ -223,6 +229,6 @@ func (l *fixturesLoader) collectSettlement(d *decoder, doc *fixturesDoc) {
 		l.refer(d, "merchant", string(ds.MerchantID), &ds.MerchantID)
 		l.refer(d, "transaction", string(ds.TransactionID), &ds.TransactionID)
 		l.refer(d, "deposit", string(ds.DepositID), &ds.DepositID)
-		l.fixtures.Disputes = append(l.fixtures.Disputes, ds.toDomain())
+		l.fixtures.Disputes = append(l.fixtures.Disputes, ds.toDomain(l.now))
 	}
 }

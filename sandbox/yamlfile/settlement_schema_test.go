@@ -3,6 +3,7 @@ package yamlfile
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
@@ -64,9 +65,35 @@ func TestSettlementFixtureProblems(t *testing.T) {
 disputes:
   - {id: DIS_1, merchant_id: MER_1, time_created: 2021-03-11T10:24:43.999Z, stage: CLOSED, status: CLOSED, amount: "1", currency: USD, deposit_id: DEP_none}
 `)), "\n")
-	for _, want := range []string{"time_created: must be a date like 2021-05-03", "stage: must be one of RETRIEVAL", `deposit "DEP_none"`} {
+	for _, want := range []string{"time_created: must be a date like 2021-05-03, or now, now-30d", "stage: must be one of RETRIEVAL", `deposit "DEP_none"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("problems lack %q:\n%s", want, got)
 		}
+	}
+}
+
+// A time written relative to now counts whole days from the time the fixtures are read
+// at; any other form is a problem where it is written.
+func TestRelativeFixtureTimes(t *testing.T) {
+	t.Parallel()
+	f := mustLoadFixtures(t, files("f.yaml", settlementBase+`deposits:
+  - {id: DEP_1, merchant_id: MER_1, time_created: now-30d, currency: USD}
+disputes:
+  - {id: DIS_1, merchant_id: MER_1, time_created: now-8d, stage_time_created: now-7d, time_to_respond_by: now+14d, stage: RETRIEVAL, status: WITH_MERCHANT, amount: "1", currency: USD}
+`))
+	if got, want := f.Deposits[0].TimeCreated, testNow.AddDate(0, 0, -30).Truncate(24*time.Hour); !got.Equal(want) {
+		t.Errorf("deposit day %v, want %v", got, want)
+	}
+	d := f.Disputes[0]
+	if !d.TimeCreated.Equal(testNow.AddDate(0, 0, -8)) || !d.StageTime.Equal(testNow.AddDate(0, 0, -7)) || !d.RespondBy.Equal(testNow.AddDate(0, 0, 14)) ||
+		d.Action.TimeCreated != sandbox.FormatTime(testNow.AddDate(0, 0, -8)) {
+		t.Errorf("dispute times %v %v %v %q", d.TimeCreated, d.StageTime, d.RespondBy, d.Action.TimeCreated)
+	}
+	got := strings.Join(mustProblems(t, files("f.yaml", settlementBase+`disputes:
+  - {id: DIS_1, merchant_id: MER_1, time_created: now-7, stage: RETRIEVAL, status: WITH_MERCHANT, amount: "1", currency: USD}
+  - {id: DIS_2, merchant_id: MER_1, time_created: yesterday, stage: RETRIEVAL, status: WITH_MERCHANT, amount: "1", currency: USD}
+`)), "\n")
+	if strings.Count(got, "or now, now-7d, now+30d") != 2 {
+		t.Errorf("problems:\n%s", got)
 	}
 }

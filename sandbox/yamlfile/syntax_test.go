@@ -32,7 +32,7 @@ func TestSyntaxErrorPositions(t *testing.T) {
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("scenarios: %v\nwant %s", err, tt.want)
 			}
-			_, err = LoadFixtures(fstest.MapFS{"x.yaml": {Data: []byte(tt.in)}})
+			_, err = LoadFixtures(fstest.MapFS{"x.yaml": {Data: []byte(tt.in)}}, testNow)
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("fixtures: %v\nwant %s", err, tt.want)
 			}

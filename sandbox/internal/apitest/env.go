@@ -118,7 +118,7 @@ func NewWith(t testing.TB, o Options) *Env {
 // MustReseed loads the default fixtures again, as edited by edit, over everything.
 func (env *Env) MustReseed(edit func(*sandbox.Fixtures)) {
 	env.T.Helper()
-	fx, err := yamlfile.LoadFixtures(fixtures.FS)
+	fx, err := yamlfile.LoadFixtures(fixtures.FS, env.Clock.Now())
 	if err != nil {
 		env.T.Fatalf("load fixtures: %v", err)
 	}
