@@ -214,27 +214,41 @@ type fixtureTime string
 
 func (fixtureTime) timestampText() {}
 
-// relativeTime is now, and whole days from it.
-var relativeTime = regexp.MustCompile(`^now(?:([+-])([0-9]{1,5})d)?$`)
+// relativeTime is now, and whole days from it: back up to 9999, ahead up to
+// maxDaysAhead.
+var relativeTime = regexp.MustCompile(`^now(?:([+-])([1-9][0-9]{0,3})d)?$`)
+
+// maxDaysAhead is how far ahead of the clock a fixture's time may be: the sandbox
+// clock keeps a year's room before the last time GP can show (sandbox.ClockLimits).
+const maxDaysAhead = 365
 
 func (s fixtureTime) check() string {
 	if _, ok := s.at(time.Time{}); !ok {
-		return fmt.Sprintf("must be a UTC time with milliseconds like 2021-03-24T02:02:27.158Z, or now, now-7d, now+30d, got %q", carddata.Excerpt(string(s)))
+		return fmt.Sprintf("must be a UTC time with milliseconds like 2021-03-24T02:02:27.158Z, or now, now-7d, now+30d (at most now+365d), got %q", carddata.Excerpt(string(s)))
 	}
 	return ""
 }
 
-// at is the time s names, a relative one counted from now.
+// at is the time s names, a relative one counted from now; a clock set so early that
+// the days back reach before the first time GP can show gives that first time.
 func (s fixtureTime) at(now time.Time) (time.Time, bool) {
 	m := relativeTime.FindStringSubmatch(string(s))
 	if m == nil {
 		return gpTime(s).time()
 	}
 	days, _ := strconv.Atoi(m[2])
-	if m[1] == "-" {
+	switch {
+	case m[1] == "+" && days > maxDaysAhead:
+		return time.Time{}, false
+	case m[1] == "-":
 		days = -days
 	}
-	return now.UTC().Truncate(time.Millisecond).AddDate(0, 0, days), true
+	earliest, _ := sandbox.ClockLimits()
+	t := now.UTC().Truncate(time.Millisecond).AddDate(0, 0, days)
+	if t.Before(earliest) {
+		t = earliest
+	}
+	return t, true
 }
 
 // currency is an ISO 4217 code such as USD.

@@ -43,7 +43,7 @@ type day string
 
 func (s day) check() string {
 	if _, ok := s.at(time.Time{}); !ok {
-		return fmt.Sprintf("must be a date like 2021-05-03, or now, now-30d, got %q", carddata.Excerpt(string(s)))
+		return fmt.Sprintf("must be a date like 2021-05-03, or now, now-30d (at most now+365d), got %q", carddata.Excerpt(string(s)))
 	}
 	return ""
 }

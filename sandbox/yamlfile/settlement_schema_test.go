@@ -89,11 +89,29 @@ disputes:
 		d.Action.TimeCreated != sandbox.FormatTime(testNow.AddDate(0, 0, -8)) {
 		t.Errorf("dispute times %v %v %v %q", d.TimeCreated, d.StageTime, d.RespondBy, d.Action.TimeCreated)
 	}
+	// A merchant and its accounts too; a clock so early that the days back reach
+	// before year 1 gives the first time GP can show.
+	early := time.Date(1, 1, 5, 0, 0, 0, 0, time.UTC)
+	m, err := LoadFixtures(files("m.yaml", `merchants:
+  - id: MER_1
+    name: One
+    time_created: now-60d
+    accounts: [{id: TRA_1, type: TRANSACTION_PROCESSING, name: t, time_created: now-58d}]
+`), testNow)
+	if err != nil || !m.Merchants[0].Boarding.TimeCreated.Equal(testNow.AddDate(0, 0, -60)) || !m.Accounts[0].TimeCreated.Equal(testNow.AddDate(0, 0, -58)) {
+		t.Errorf("merchant and account times: %v %+v", err, m)
+	}
+	if m, err := LoadFixtures(files("m.yaml", "merchants: [{id: MER_1, name: One, time_created: now-30d}]"), early); err != nil || !m.Merchants[0].Boarding.TimeCreated.Equal(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("before year 1: %v %+v", err, m)
+	}
 	got := strings.Join(mustProblems(t, files("f.yaml", settlementBase+`disputes:
   - {id: DIS_1, merchant_id: MER_1, time_created: now-7, stage: RETRIEVAL, status: WITH_MERCHANT, amount: "1", currency: USD}
   - {id: DIS_2, merchant_id: MER_1, time_created: yesterday, stage: RETRIEVAL, status: WITH_MERCHANT, amount: "1", currency: USD}
+  - {id: DIS_3, merchant_id: MER_1, time_created: NOW, stage: RETRIEVAL, status: WITH_MERCHANT, amount: "1", currency: USD}
+  - {id: DIS_4, merchant_id: MER_1, time_created: now-0d, stage: RETRIEVAL, status: WITH_MERCHANT, amount: "1", currency: USD}
+  - {id: DIS_5, merchant_id: MER_1, time_created: now-1d, time_to_respond_by: now+366d, stage: RETRIEVAL, status: WITH_MERCHANT, amount: "1", currency: USD}
 `)), "\n")
-	if strings.Count(got, "or now, now-7d, now+30d") != 2 {
+	if strings.Count(got, "or now, now-7d, now+30d (at most now+365d)") != 5 {
 		t.Errorf("problems:\n%s", got)
 	}
 }

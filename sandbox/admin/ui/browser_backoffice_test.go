@@ -51,12 +51,14 @@ func TestBackOfficeInABrowser(t *testing.T) {
 		}
 	}
 
-	// Disputes: the retrieval's stage, reason and transaction, which opens from there.
+	// Disputes: the retrieval's stage, reason and transaction, which opens from there. Its
+	// answer is due 14 days after the fixtures were loaded, on the sandbox started at
+	// 2021-03-22 (fixtures/settlement.yaml).
 	b.mustRun(chromedp.Navigate(sb.base + "/_sandbox/ui/#/disputes/" + dispute))
 	b.mustSeeText(`#resource-detail`, "Cardholder does not recognise the transaction")
 	b.mustSeeText(`#disputes tbody`, "DIS_SAND_abcd1235")
 	dis := b.mustEval(`document.querySelector('#resource-detail').textContent`)
-	for _, want := range []string{dispute, "WITH_MERCHANT", "StageRETRIEVAL", "Amount19.99 USD", "FRAUD", "Respond by (sandbox)2031-03-26"} {
+	for _, want := range []string{dispute, "WITH_MERCHANT", "StageRETRIEVAL", "Amount19.99 USD", "FRAUD", "Respond by (sandbox)2021-04-05"} {
 		if !strings.Contains(dis, want) {
 			t.Errorf("the dispute view does not show %q: %s", want, dis)
 		}
