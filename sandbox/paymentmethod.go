@@ -16,7 +16,8 @@ const (
 	UsageMultiple = "MULTIPLE"
 
 	// A payment's payment_method.storage_mode: store its card as a multi-use token
-	// whatever the issuer said, or only when it approved [GP].
+	// whatever the issuer said, or only when it approved [GP]. OFF and PROMPT (.NET's
+	// other two; PROMPT asks a payer on a hosted page) store none [SB].
 	StorageAlways    = "ALWAYS"
 	StorageOnSuccess = "ON_SUCCESS"
 )

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"math/big"
 	"slices"
 	"strings"
@@ -208,9 +209,11 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	// stored anew; a multi-use token stays the card's token [GP: Java, .NET and PHP
 	// CardTokenizationThenPayingWithToken_SingleToMultiUse].
 	if (token.ID == "" || token.UsageMode == UsageSingle) && keepsCard(req.StorageMode, action, o.approved) {
-		if t.PaymentMethod.ID, err = s.keepCard(tx, c, req, card, now); err != nil {
+		kept, err := s.keepCard(tx, c, req, card, now)
+		if err != nil {
 			return Transaction{}, cardData{}, err
 		}
+		t.PaymentMethod.ID = cmp.Or(kept, t.PaymentMethod.ID) // none kept: the token paid with, if any
 	}
 	t.Action = s.newAction(c, actionType(action), now)
 	if !o.approved {

@@ -126,8 +126,10 @@ func TestPaymentStoresItsCard(t *testing.T) {
 	if d["status"] != "DECLINED" || !strings.HasPrefix(kept, "PMT_") {
 		t.Errorf("declined with ALWAYS keeps the card: %v", d)
 	}
-	if plain := sale("4263970000005262", ""); field(plain, "payment_method", "id") != nil {
-		t.Errorf("no storage_mode, no token: %v", plain)
+	for _, mode := range []string{"", "OFF", "PROMPT"} { // .NET's StorageMode sends all four
+		if plain := sale("4263970000005262", mode); field(plain, "payment_method", "id") != nil {
+			t.Errorf("storage_mode %q keeps no card: %v", mode, plain)
+		}
 	}
 	// The token's creation is an action of its own, as a tokenization is.
 	if created, _ := env.actionsOf(tok, "?type=PAYMENT_METHOD_CREATE"); len(created) != 2 || created[0]["resource_id"] != kept || created[1]["resource_id"] != id {
@@ -155,10 +157,15 @@ func TestPaymentStoresItsCard(t *testing.T) {
 			t.Errorf("the multi-use token charged again: %v", again)
 		}
 	}
-	// A token that may not tokenize pays, and keeps no card.
+	// A token that may not tokenize pays, and keeps no card; paying with a single-use
+	// token, the answer still names it.
 	payOnly := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, `"permissions":["TRN_POST_Authorize"]`)
 	if d := env.MustCharge(payOnly, `{"channel":"CP","type":"SALE","amount":"500","currency":"USD","payment_method":{"entry_mode":"MANUAL","storage_mode":"ALWAYS",`+card+`}}`); d["status"] != "CAPTURED" || field(d, "payment_method", "id") != nil {
 		t.Errorf("without the permission to tokenize: %v", d)
+	}
+	single = env.mustTokenize(tok, "SINGLE")
+	if d := env.MustCharge(payOnly, tokenSale(single, `,"storage_mode":"ON_SUCCESS"`)); d["status"] != "CAPTURED" || field(d, "payment_method", "id") != single {
+		t.Errorf("a single-use token, without the permission to tokenize: %v", d)
 	}
 }
 
