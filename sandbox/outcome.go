@@ -181,7 +181,8 @@ func testCardOutcome(action cardAction, d cardData, in CardInput, amount string,
 		o = declined("14") // GP's E3 test track does not decrypt as a credit card [GP]
 	case credit && in.Tag != "" && in.PINBlock != "" && action != actionRefund && !(d.number == ExpiredTrackCard && in.Funding == ""):
 		// incorrect PIN [GP]: the PIN block GP's credit tests send is wrong for a credit
-		// card; GP's debit test card unexpired, read without funding, is approved (.NET GpApiBatchTest CloseBatch_ContactlessTransaction, PHP
+		// card; GP's debit test card unexpired, read without funding, is approved (.NET
+		// GpApiBatchTest CloseBatch_ContactlessTransaction, PHP
 		// testBatchClose_ContactlessTransaction)
 		o = declined("55")
 	case in.Tag != "" && action == actionSale && NormalizeAmount(amount) == "0":

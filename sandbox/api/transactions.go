@@ -126,7 +126,7 @@ type paymentMethodBody struct {
 	Narrative       string    `json:"narrative" gp:"max=100"`
 	FingerprintMode string    `json:"fingerprint_mode" gp:"enum=ALWAYS|ON_SUCCESS"`
 	StorageMode     string    `json:"storage_mode" gp:"enum=ALWAYS|ON_SUCCESS|OFF|PROMPT"` // .NET's StorageMode has all four
-	Card            *cardBody `json:"card"` // required without id: check
+	Card            *cardBody `json:"card"`                                                // required without id: check
 	// An encrypted track's (Java, .NET, PHP): the sandbox records version and type;
 	// the KSN or KTB in info is not kept.
 	Encryption *struct {

@@ -151,11 +151,16 @@ func (a *App) readFixtures() (sandbox.Fixtures, []yamlfile.ScenarioBinding, erro
 // from: before the clock is made (fixtures are read before the database is opened),
 // the time it will start at.
 func (a *App) now() time.Time {
-	switch {
-	case a.clock != nil:
+	if a.clock != nil {
 		return a.clock.Now()
-	case !a.cfg.Clock.IsZero():
-		return a.cfg.Clock
+	}
+	return a.cfg.startTime()
+}
+
+// startTime is the time the sandbox clock starts at: --clock, else the wall clock.
+func (cfg Config) startTime() time.Time {
+	if !cfg.Clock.IsZero() {
+		return cfg.Clock
 	}
 	return time.Now()
 }
@@ -268,7 +273,7 @@ func Validate(cfg Config) Validation {
 	}
 	scs, scErr := yamlfile.LoadScenarios(cfg.Scenarios.fsys(scenarios.FS))
 	add(located(scErr, cfg.Scenarios, embeddedScenarios))
-	fx, bindings, fxErr := yamlfile.LoadFixturesWithBindings(cfg.Fixtures.fsys(fixtures.FS), time.Now()) // only checked
+	fx, bindings, fxErr := yamlfile.LoadFixturesWithBindings(cfg.Fixtures.fsys(fixtures.FS), cfg.startTime())
 	add(located(fxErr, cfg.Fixtures, embeddedFixtures))
 	if problem := noTokenProblem(cfg.Fixtures, fx); fxErr == nil && problem != "" {
 		v.Problems = append(v.Problems, problem)

@@ -30,8 +30,8 @@ import (
 //	or-one            an array whose one element may come without the array
 //
 // The Go type gives the rest: a string is 1.. characters unless min=0 (an empty
-// digits, currency or enum string then stands for absent), with no control characters; an int is a
-// JSON integer of at most 9 digits; bool or *bool; a struct, or a pointer to one that
+// digits, currency or enum string then stands for absent), with no control
+// characters; an int is a JSON integer of at most 9 digits; bool or *bool; a struct, or a pointer to one that
 // stays nil when the member is absent, is an object of its own fields; a slice of
 // strings or of structs is an array; Ignored is any value. An embedded struct adds
 // its fields in its place, so shared groups of members are declared once. JSON null
