@@ -752,12 +752,13 @@ func TestAdminClockStaysInGPRange(t *testing.T) {
 	}
 }
 
-// A list's filters are journaled with it, a card number in them masked.
+// A list's filters are journaled with it as sent, a card number in them masked: an
+// escaped & stays escaped, so that the pairs read as the client sent them.
 func TestJournalKeepsTheQuery(t *testing.T) {
 	t.Parallel()
 	env := mustSandbox(t)
 	tok := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
-	env.Do("GET", "/transactions?page=1&brand=VISA&reference=4263970000005262&name=J%20Mason", apitest.APIHeader(tok), "")
+	env.Do("GET", "/transactions?page=1&brand=VISA&reference=4263970000005262&name=J%20Mason&batch_id=a%26b%3Dc", apitest.APIHeader(tok), "")
 	var page struct {
 		Requests []struct{ Path, Query string }
 	}
@@ -765,7 +766,7 @@ func TestJournalKeepsTheQuery(t *testing.T) {
 		t.Fatalf("journal: %v %+v", err, page)
 	}
 	got := page.Requests[0]
-	if got.Path != "/transactions" || !strings.Contains(got.Query, "brand=VISA") || !strings.Contains(got.Query, "name=J Mason") ||
+	if got.Path != "/transactions" || !strings.Contains(got.Query, "brand=VISA") || !strings.Contains(got.Query, "&name=J%20Mason&batch_id=a%26b%3Dc") ||
 		strings.Contains(got.Query, "4263970000005262") || !strings.Contains(got.Query, "426397") {
 		t.Errorf("journaled %+v, want its filters with the card number masked", got)
 	}

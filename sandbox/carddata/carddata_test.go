@@ -151,9 +151,13 @@ func TestMaskJSON(t *testing.T) {
 		{"a form with bracketed names", `card[number]=4135136137000008&card[cvv]=1357&description=4135+1361+3700+0008&note=4135%201361%203700%200008`,
 			`card[number]="413513******0008"&card[cvv]="[REDACTED]"&description="4135 13** **** 0008"&note="4135 13** **** 0008"`},
 		// An escaped delimiter or quote stays inside its value: the form is never read
-		// again once unescaped.
+		// again once unescaped, and what masking leaves alone is shown as sent.
 		{"a form with escaped delimiters", `app_id=x&nonce=%22&secret=Zm9vYmFyc2VjcmV0%3D&description=%22&card[cvv][]=8642&cvv=12%2634&pin=0412AC89%20ABCDEF67&token=abc+def`,
-			`app_id=x&nonce="&secret="[REDACTED]"&description="&card[cvv][]="[REDACTED]"&cvv="[REDACTED]"&pin="[REDACTED]"&token="[REDACTED]"`},
+			`app_id=x&nonce=%22&secret="[REDACTED]"&description=%22&card[cvv][]="[REDACTED]"&cvv="[REDACTED]"&pin="[REDACTED]"&token="[REDACTED]"`},
+		{"a query's escaped & and = stay in their value", `reference=a%26b%3Dc&page_size=5&name=Joe+Smith`, `reference=a%26b%3Dc&page_size=5&name=Joe+Smith`},
+		{"digits an escape joins only as sent", `note=4111%21111111111111`, `note="4111!111111111111"`},
+		{"a card number escapes hide", `note=4111%201111%201111%201111&card%5Bnumber%5D=4111111111111111`,
+			`note="4111 11** **** 1111"&card%5Bnumber%5D="411111******1111"`},
 		{"a form with a trailing line break", "a=1&cvv=123\n", `a=1&cvv="[REDACTED]"`},
 		{"other spellings of a CVV and a PIN block", `{"card":{"cv2":"4321","verification_value":"8642","card_verification":"9753","pinblk":"1A2B3C4D5E6F7A8B","epin":"99AABBCCDDEEFF00","cvv_result":"M"}}`,
 			`{"card":{"cv2":"[REDACTED]","verification_value":"[REDACTED]","card_verification":"[REDACTED]","pinblk":"[REDACTED]","epin":"[REDACTED]","cvv_result":"M"}}`},

@@ -38,7 +38,9 @@ func isForm(body []byte) bool {
 // %20 are spaces, so a card number written with them reads as one) and never read
 // again as a form, so an escaped & or = stays in its value. The value is masked by
 // its name, a bracketed one read by its last part (card[cvv] and card[cvv][] are
-// cvv in card), and shown unescaped, quoted when masking changed it.
+// cvv in card). What masking leaves alone is shown as sent, escapes and all, so that
+// reference=a%26b reads as one pair; what it changed is shown unescaped and masked,
+// in quotes.
 func maskForm(body []byte, showIdentifiers bool) []byte {
 	out := make([]byte, 0, len(body)+16)
 	for i, pair := range bytes.Split(bytes.TrimRight(body, "\r\n"), []byte("&")) {
@@ -51,7 +53,7 @@ func maskForm(body []byte, showIdentifiers bool) []byte {
 		}
 		rawName, rawValue, hasValue := bytes.Cut(pair, []byte("="))
 		name := unescapeValid(string(rawName), true)
-		out = append(out, Mask(name)...)
+		out = append(out, asSentUnlessMasked(string(rawName), name, Mask, false)...)
 		if !hasValue {
 			continue
 		}
@@ -62,13 +64,27 @@ func maskForm(body []byte, showIdentifiers bool) []byte {
 			class = keyPlain
 		}
 		value := unescapeValid(string(rawValue), true)
-		if masked := maskValueAs(class, value); masked != value {
-			out = append(out, quote(masked)...)
-		} else {
-			out = append(out, value...)
-		}
+		out = append(out, asSentUnlessMasked(string(rawValue), value, func(s string) string {
+			return maskValueAs(class, s)
+		}, true)...)
 	}
 	return out
+}
+
+// asSentUnlessMasked is how a form shows one of its names or values: raw, as sent,
+// when mask changes neither it nor its unescaped text; else the unescaped text,
+// masked, and quoted when it is a value. Both texts are read, for an escape can hide
+// a card number (4111%201111…) or make one of digits the unescaped text does not
+// join (…%2111…).
+func asSentUnlessMasked(raw, unescaped string, mask func(string) string, isValue bool) string {
+	shown := mask(unescaped)
+	switch {
+	case shown == unescaped && mask(raw) == raw:
+		return raw
+	case isValue:
+		return quote(shown)
+	}
+	return shown
 }
 
 // formMember reads a form's name as its member and the member's parent: the last two
