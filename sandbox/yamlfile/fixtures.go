@@ -185,9 +185,14 @@ func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
 		l.refer(d, "pricing profile", m.PricingProfile, &m.PricingProfile)
 		l.bind(d, "merchant", string(m.ID), m.Scenarios)
 		l.fixtures.Merchants = append(l.fixtures.Merchants, m.toDomain(l.now))
+		boarded, _ := m.TimeCreated.at(l.now)
 		for j := range m.Accounts {
-			l.define(d, "account", "id", string(m.Accounts[j].ID), &m.Accounts[j].ID)
-			l.fixtures.Accounts = append(l.fixtures.Accounts, m.Accounts[j].toDomain(string(m.ID), l.now))
+			a := &m.Accounts[j]
+			l.define(d, "account", "id", string(a.ID), &a.ID)
+			if created, ok := a.TimeCreated.at(l.now); ok {
+				l.notBefore(d, &a.TimeCreated, created, boarded, "the merchant's time_created")
+			}
+			l.fixtures.Accounts = append(l.fixtures.Accounts, a.toDomain(string(m.ID), l.now))
 		}
 	}
 	for i := range doc.Apps {
@@ -242,6 +247,16 @@ func (l *fixturesLoader) define(d *decoder, kind, key, id string, ptr any) {
 		return
 	}
 	l.defined[kind][id] = at
+}
+
+// notBefore reports a time, at ptr, that comes before the time it follows (named by
+// what): an account made before its merchant, a dispute staged before it was opened.
+// Either time unset (zero) is no problem; a malformed one is reported where written.
+func (l *fixturesLoader) notBefore(d *decoder, ptr any, t, follows time.Time, what string) {
+	if !t.IsZero() && !follows.IsZero() && t.Before(follows) {
+		l.problems = append(l.problems, l.site(d, ptr).problemf("%s is before %s, %s",
+			sandbox.FormatTime(t), what, sandbox.FormatTime(follows)))
+	}
 }
 
 // refer notes that a record names another one; empty means none.

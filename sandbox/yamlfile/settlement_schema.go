@@ -218,8 +218,15 @@ func (l *fixturesLoader) collectSettlement(d *decoder, doc *fixturesDoc) {
 		dp := &doc.Deposits[i]
 		l.define(d, "deposit", "id", string(dp.ID), &dp.ID)
 		l.refer(d, "merchant", string(dp.MerchantID), &dp.MerchantID)
+		paid, _ := dp.TimeCreated.at(l.now)
 		for j := range dp.Rows {
-			l.refer(d, "transaction", string(dp.Rows[j].TransactionID), &dp.Rows[j].TransactionID)
+			row := &dp.Rows[j]
+			l.refer(d, "transaction", string(row.TransactionID), &row.TransactionID)
+			if batch, ok := row.BatchTime.time(); ok && !paid.IsZero() && !batch.Before(paid.AddDate(0, 0, 1)) {
+				l.problems = append(l.problems, l.site(d, &row.BatchTime).problemf(
+					"%s is after the day of its deposit, %s: a deposit pays batches closed by then",
+					sandbox.FormatTime(batch), paid.Format(time.DateOnly)))
+			}
 		}
 		l.fixtures.Deposits = append(l.fixtures.Deposits, dp.toDomain(l.now))
 	}
@@ -229,6 +236,14 @@ func (l *fixturesLoader) collectSettlement(d *decoder, doc *fixturesDoc) {
 		l.refer(d, "merchant", string(ds.MerchantID), &ds.MerchantID)
 		l.refer(d, "transaction", string(ds.TransactionID), &ds.TransactionID)
 		l.refer(d, "deposit", string(ds.DepositID), &ds.DepositID)
+		opened, _ := ds.TimeCreated.at(l.now)
+		staged, ok := ds.StageTimeCreated.at(l.now)
+		l.notBefore(d, &ds.StageTimeCreated, staged, opened, "its time_created")
+		if !ok {
+			staged = opened
+		}
+		respondBy, _ := ds.TimeToRespondBy.at(l.now)
+		l.notBefore(d, &ds.TimeToRespondBy, respondBy, staged, "its stage_time_created")
 		l.fixtures.Disputes = append(l.fixtures.Disputes, ds.toDomain(l.now))
 	}
 }

@@ -115,3 +115,46 @@ disputes:
 		t.Errorf("problems:\n%s", got)
 	}
 }
+
+// Times that follow one another in GP's records are refused out of order, where the
+// later one is written: an account made before its merchant, a dispute staged before
+// it was opened or due before it was staged, a deposit paying a batch closed after
+// its day.
+func TestFixtureTimesOutOfOrder(t *testing.T) {
+	t.Parallel()
+	got := strings.Join(mustProblems(t, files("f.yaml", `merchants:
+  - id: MER_1
+    name: One
+    time_created: now-10d
+    accounts:
+      - {id: TRA_1, type: TRANSACTION_PROCESSING, name: early, time_created: now-11d}
+      - {id: TRA_2, type: TRANSACTION_PROCESSING, name: same day, time_created: now-10d}
+deposits:
+  - id: DEP_1
+    merchant_id: MER_1
+    time_created: "2021-03-10"
+    currency: USD
+    transactions:
+      - {transaction_id: TRN_1, batch_time_created: 2021-03-10T23:59:59.999Z}
+      - {transaction_id: TRN_1, batch_time_created: 2021-03-11T00:00:00.000Z}
+disputes:
+  - {id: DIS_1, merchant_id: MER_1, time_created: now-3d, stage_time_created: now-4d, stage: CHARGEBACK, status: WITH_MERCHANT, amount: "1", currency: USD}
+  - {id: DIS_2, merchant_id: MER_1, time_created: now-3d, time_to_respond_by: now-5d, stage: CHARGEBACK, status: WITH_MERCHANT, amount: "1", currency: USD}
+  - {id: DIS_3, merchant_id: MER_1, time_created: now-3d, stage_time_created: now-2d, time_to_respond_by: now-2d, stage: CHARGEBACK, status: WITH_MERCHANT, amount: "1", currency: USD}
+`)), "\n")
+	for _, want := range []string{
+		"f.yaml:6:", "accounts[0].time_created: ", "is before the merchant's time_created",
+		"f.yaml:15:", "transactions[1].batch_time_created: 2021-03-11T00:00:00.000Z is after the day of its deposit, 2021-03-10",
+		"disputes[0].stage_time_created: ", "is before its time_created",
+		"disputes[1].time_to_respond_by: ", "is before its stage_time_created",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("problems lack %q:\n%s", want, got)
+		}
+	}
+	for _, notWanted := range []string{"accounts[1]", "transactions[0].batch", "disputes[2]"} {
+		if strings.Contains(got, notWanted) {
+			t.Errorf("problems name %s, which is in order:\n%s", notWanted, got)
+		}
+	}
+}
