@@ -88,13 +88,15 @@ func TrackNumbers(text string) []string {
 // sandbox's ids have no such sequence and stay readable, and a UUID standing alone
 // (8-4-4-4-12 hex digits) is an id, read as no card number.
 func Mask(text string) string {
-	masked := maskPlain(text) // track data first: track 1's %B reads as an escape
-	if unescaped, ok := percentUnescaped(masked); ok && !noneInPlain(unescaped) {
-		// A card number written with URL escapes (4195%201961%209700%200006, a path
-		// echoed in an answer) is one: it is shown unescaped, masked.
-		return maskPlain(unescaped)
+	if unescaped, ok := percentUnescaped(text); ok {
+		// Card data written with URL escapes (4195%201961%209700%200006, a track
+		// with its ^ as %5E, a path echoed in an answer) is card data: it is shown
+		// unescaped, masked.
+		if masked := maskPlain(unescaped); masked != unescaped {
+			return masked
+		}
 	}
-	return masked
+	return maskPlain(text)
 }
 
 // percentUnescaped is text with its URL escapes undone, ok when it had any.

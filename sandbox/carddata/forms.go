@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Bodies that are not JSON: which the masker can read member by member (a form), and
@@ -39,21 +40,22 @@ func isForm(body []byte) bool {
 // again as a form, so an escaped & or = stays in its value. The value is masked by
 // its name, a bracketed one read by its last part (card[cvv] and card[cvv][] are
 // cvv in card). What masking leaves alone is shown as sent, escapes and all, so that
-// reference=a%26b reads as one pair; what it changed is shown unescaped and masked,
-// in quotes.
+// reference=a%26b reads as one pair; what it changed is shown masked, in quotes.
 func maskForm(body []byte, showIdentifiers bool) []byte {
 	out := make([]byte, 0, len(body)+16)
 	for i, pair := range bytes.Split(bytes.TrimRight(body, "\r\n"), []byte("&")) {
 		if i > 0 {
 			out = append(out, '&')
 		}
-		if trackData.MatchString(unescapeValid(string(pair), true)) {
-			out = append(out, Redacted...) // track 2 holds an =: read whole, not as a pair
+		// Track 2 holds an =: a pair is read whole first, as sent and unescaped (an
+		// escape can hide a track, and %B4 undone is no longer track 1's start).
+		if trackData.Match(pair) || trackData.MatchString(unescapeValid(string(pair), true)) {
+			out = append(out, Redacted...)
 			continue
 		}
 		rawName, rawValue, hasValue := bytes.Cut(pair, []byte("="))
 		name := unescapeValid(string(rawName), true)
-		out = append(out, asSentUnlessMasked(string(rawName), name, Mask, false)...)
+		out = append(out, asSentUnlessMasked(string(rawName), name, Mask)...)
 		if !hasValue {
 			continue
 		}
@@ -66,25 +68,25 @@ func maskForm(body []byte, showIdentifiers bool) []byte {
 		value := unescapeValid(string(rawValue), true)
 		out = append(out, asSentUnlessMasked(string(rawValue), value, func(s string) string {
 			return maskValueAs(class, s)
-		}, true)...)
+		})...)
 	}
 	return out
 }
 
 // asSentUnlessMasked is how a form shows one of its names or values: raw, as sent,
-// when mask changes neither it nor its unescaped text; else the unescaped text,
-// masked, and quoted when it is a value. Both texts are read, for an escape can hide
-// a card number (4111%201111…) or make one of digits the unescaped text does not
-// join (…%2111…).
-func asSentUnlessMasked(raw, unescaped string, mask func(string) string, isValue bool) string {
+// when mask changes neither it nor its unescaped text. Else it is shown masked and
+// quoted: the unescaped text when masking changed that, the raw text when only the
+// raw text held something to mask (digits an escape joins, …%2111…, read apart
+// once the escape is undone).
+func asSentUnlessMasked(raw, unescaped string, mask func(string) string) string {
 	shown := mask(unescaped)
-	switch {
-	case shown == unescaped && mask(raw) == raw:
-		return raw
-	case isValue:
+	switch maskedRaw := mask(raw); {
+	case shown != unescaped:
 		return quote(shown)
+	case maskedRaw != raw:
+		return quote(maskedRaw)
 	}
-	return shown
+	return raw
 }
 
 // formMember reads a form's name as its member and the member's parent: the last two
@@ -102,16 +104,28 @@ func formMember(name string) (member, parent string) {
 
 // unescapeValid undoes the URL escapes of s that are escapes, a % and two hex
 // digits, and keeps any other % as written (url's unescaping refuses the whole text
-// for one stray %: "50% off"); with plus, a + is a space, as in a form.
+// for one stray %: "50% off"); with plus, a + is a space, as in a form. Escapes of
+// bytes from 80 on are undone only when what they make is UTF-8: otherwise they are
+// kept as written, so that track 1's %B4… (a lone byte B4 undone) still reads as
+// the start of a track.
 func unescapeValid(s string, plus bool) string {
 	if strings.IndexByte(s, '%') < 0 && (!plus || strings.IndexByte(s, '+') < 0) {
 		return s
 	}
+	if all := unescape(s, plus, true); utf8.ValidString(all) || !utf8.ValidString(s) {
+		return all
+	}
+	return unescape(s, plus, false)
+}
+
+// unescape undoes the escapes of s as unescapeValid says, those of bytes from 80 on
+// only with high.
+func unescape(s string, plus, high bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
+		case c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) && (high || s[i+1] < '8'):
 			v, _ := strconv.ParseUint(s[i+1:i+3], 16, 8) // two hex digits: cannot fail
 			b.WriteByte(byte(v))
 			i += 2
