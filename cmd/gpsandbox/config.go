@@ -278,17 +278,8 @@ func (t *serveText) convert(c *config) error {
 		}
 		*to.into = d
 	}
-	if t.clock != "" {
-		c.clock, err = time.Parse(time.RFC3339Nano, t.clock)
-		if err == nil {
-			err = sandbox.InClockRange("--clock", c.clock)
-		}
-		if err != nil {
-			earliest, latest := sandbox.ClockLimits()
-			return usageError(fmt.Sprintf("--clock %q: want a time from %s to %s, such as 2021-03-22T10:00:00.000Z "+
-				"(the latest leaves room for what the sandbox counts ahead of its clock, up to a year, within GP's timestamps)",
-				t.clock, sandbox.FormatTime(earliest), sandbox.FormatTime(latest)))
-		}
+	if c.clock, err = parseClock(t.clock); err != nil {
+		return err
 	}
 	for _, h := range strings.Split(t.allowedHosts, ",") {
 		h = strings.TrimSpace(h)
@@ -331,4 +322,23 @@ func parseSize(s string) (int64, error) {
 		return 0, errors.New("want a positive size such as 1048576, 512KiB or 1MiB")
 	}
 	return n * mult, nil
+}
+
+// parseClock reads --clock: a time within the sandbox clock's range, or none (zero)
+// when text is empty.
+func parseClock(text string) (time.Time, error) {
+	if text == "" {
+		return time.Time{}, nil
+	}
+	at, err := time.Parse(time.RFC3339Nano, text)
+	if err == nil {
+		err = sandbox.InClockRange("--clock", at)
+	}
+	if err != nil {
+		earliest, latest := sandbox.ClockLimits()
+		return time.Time{}, usageError(fmt.Sprintf("--clock %q: want a time from %s to %s, such as 2021-03-22T10:00:00.000Z "+
+			"(the latest leaves room for what the sandbox counts ahead of its clock, up to a year, within GP's timestamps)",
+			text, sandbox.FormatTime(earliest), sandbox.FormatTime(latest)))
+	}
+	return at, nil
 }

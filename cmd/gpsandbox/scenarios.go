@@ -14,10 +14,11 @@ import (
 // and fails, or prints a one-line summary. A path without a flag is --scenarios, and a
 // scenario file may be given alone.
 func validate(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var scenariosPath, fixturesPath string
+	var scenariosPath, fixturesPath, clock string
 	fset := newFlagSet("validate", stderr)
 	fset.StringVar(&scenariosPath, "scenarios", getenv("GPSANDBOX_SCENARIOS_DIR"), "scenario folder, or one scenario file, to check instead of the built-ins (GPSANDBOX_SCENARIOS_DIR)")
 	fset.StringVar(&fixturesPath, "fixtures", getenv("GPSANDBOX_FIXTURES"), "fixtures folder to check instead of the embedded defaults (GPSANDBOX_FIXTURES)")
+	fset.StringVar(&clock, "clock", getenv("GPSANDBOX_CLOCK"), "read the fixtures' relative times (now-7d) from this time, as serve --clock does (GPSANDBOX_CLOCK)")
 	if err := parseCommand(fset, args); errors.Is(err, flag.ErrHelp) {
 		return nil
 	} else if err != nil {
@@ -33,6 +34,9 @@ func validate(args []string, getenv func(string) string, stdout, stderr io.Write
 	}
 	var cfg app.Config
 	var err error
+	if cfg.Clock, err = parseClock(clock); err != nil {
+		return err
+	}
 	if cfg.Scenarios, err = folderFlag("scenarios", "scenarios", scenariosPath, true); err != nil {
 		return err
 	}

@@ -47,6 +47,37 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// validate reads the fixtures' relative times from --clock, as serve does: a dispute
+// opened three days back and due at a fixed time is in order now, not in 2040.
+func TestValidateAtClock(t *testing.T) {
+	dir := t.TempDir()
+	fixture := `apps:
+  - {id: app1, key: k, name: a, merchant_id: MER_1, merchants: [MER_1], accounts: [{id: TRA_1, name: transaction_processing}]}
+merchants:
+  - {id: MER_1, name: One}
+disputes:
+  - {id: DIS_1, merchant_id: MER_1, time_created: now-3d, time_to_respond_by: 2031-03-26T10:24:43.999Z, stage: CHARGEBACK, status: WITH_MERCHANT, amount: "1", currency: USD}
+`
+	if err := os.WriteFile(filepath.Join(dir, "f.yaml"), []byte(fixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	validate := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"validate", "--fixtures", dir}, args...), func(string) string { return "" }, &out, io.Discard)
+		return out.String(), err
+	}
+	if out, err := validate("--clock", "2026-12-07T10:00:00.000Z"); err != nil {
+		t.Errorf("in order at 2026: %v\n%s", err, out)
+	}
+	out, err := validate("--clock", "2040-01-01T00:00:00.000Z")
+	if exitCode(err) != 1 || !strings.Contains(out, "disputes[0].time_to_respond_by: 2031-03-26T10:24:43.999Z is before its time_created") {
+		t.Errorf("out of order in 2040: %v\n%s", err, out)
+	}
+	if _, err := validate("--clock", "yesterday"); exitCode(err) != 2 {
+		t.Errorf("a clock that is no time: %v", err)
+	}
+}
+
 func TestScenarioFlags(t *testing.T) {
 	env := map[string]string{"GPSANDBOX_SCENARIOS": "slow-network, downstream-error", "GPSANDBOX_SCENARIOS_DIR": "/tmp/s"}
 	getenv := func(k string) string { return env[k] }

@@ -239,11 +239,12 @@ func (l *fixturesLoader) collectSettlement(d *decoder, doc *fixturesDoc) {
 		opened, _ := ds.TimeCreated.at(l.now)
 		staged, ok := ds.StageTimeCreated.at(l.now)
 		l.notBefore(d, &ds.StageTimeCreated, staged, opened, "its time_created")
+		stage := "its stage_time_created"
 		if !ok {
-			staged = opened
+			staged, stage = opened, "its time_created, when it was staged"
 		}
 		respondBy, _ := ds.TimeToRespondBy.at(l.now)
-		l.notBefore(d, &ds.TimeToRespondBy, respondBy, staged, "its stage_time_created")
+		l.notBefore(d, &ds.TimeToRespondBy, respondBy, staged, stage)
 		l.fixtures.Disputes = append(l.fixtures.Disputes, ds.toDomain(l.now))
 	}
 }

@@ -141,12 +141,14 @@ disputes:
   - {id: DIS_1, merchant_id: MER_1, time_created: now-3d, stage_time_created: now-4d, stage: CHARGEBACK, status: WITH_MERCHANT, amount: "1", currency: USD}
   - {id: DIS_2, merchant_id: MER_1, time_created: now-3d, time_to_respond_by: now-5d, stage: CHARGEBACK, status: WITH_MERCHANT, amount: "1", currency: USD}
   - {id: DIS_3, merchant_id: MER_1, time_created: now-3d, stage_time_created: now-2d, time_to_respond_by: now-2d, stage: CHARGEBACK, status: WITH_MERCHANT, amount: "1", currency: USD}
+  - {id: DIS_4, merchant_id: MER_1, time_created: now-3d, stage_time_created: now-1d, time_to_respond_by: now-2d, stage: CHARGEBACK, status: WITH_MERCHANT, amount: "1", currency: USD}
 `)), "\n")
 	for _, want := range []string{
 		"f.yaml:6:", "accounts[0].time_created: ", "is before the merchant's time_created",
 		"f.yaml:15:", "transactions[1].batch_time_created: 2021-03-11T00:00:00.000Z is after the day of its deposit, 2021-03-10",
-		"disputes[0].stage_time_created: ", "is before its time_created",
-		"disputes[1].time_to_respond_by: ", "is before its stage_time_created",
+		"f.yaml:17:", "disputes[0].stage_time_created: ", "is before its time_created, ",
+		"f.yaml:18:", "disputes[1].time_to_respond_by: ", "is before its time_created, when it was staged, ",
+		"f.yaml:20:", "disputes[3].time_to_respond_by: ", "is before its stage_time_created, ",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("problems lack %q:\n%s", want, got)
