@@ -184,15 +184,14 @@ func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
 		l.define(d, "merchant", "id", string(m.ID), &m.ID)
 		l.refer(d, "pricing profile", m.PricingProfile, &m.PricingProfile)
 		l.bind(d, "merchant", string(m.ID), m.Scenarios)
-		l.fixtures.Merchants = append(l.fixtures.Merchants, m.toDomain(l.now))
-		boarded, _ := m.TimeCreated.at(l.now)
+		merchant := m.toDomain(l.now)
+		l.fixtures.Merchants = append(l.fixtures.Merchants, merchant)
 		for j := range m.Accounts {
 			a := &m.Accounts[j]
 			l.define(d, "account", "id", string(a.ID), &a.ID)
-			if created, ok := a.TimeCreated.at(l.now); ok {
-				l.notBefore(d, &a.TimeCreated, created, boarded, "the merchant's time_created")
-			}
-			l.fixtures.Accounts = append(l.fixtures.Accounts, a.toDomain(string(m.ID), l.now))
+			account := a.toDomain(string(m.ID), l.now)
+			l.notBefore(d, &a.TimeCreated, account.TimeCreated, merchant.Profile().TimeCreated, "the merchant's time_created")
+			l.fixtures.Accounts = append(l.fixtures.Accounts, account)
 		}
 	}
 	for i := range doc.Apps {

@@ -218,17 +218,18 @@ func (l *fixturesLoader) collectSettlement(d *decoder, doc *fixturesDoc) {
 		dp := &doc.Deposits[i]
 		l.define(d, "deposit", "id", string(dp.ID), &dp.ID)
 		l.refer(d, "merchant", string(dp.MerchantID), &dp.MerchantID)
-		paid, _ := dp.TimeCreated.at(l.now)
+		deposit := dp.toDomain(l.now)
 		for j := range dp.Rows {
 			row := &dp.Rows[j]
 			l.refer(d, "transaction", string(row.TransactionID), &row.TransactionID)
-			if batch, ok := row.BatchTime.time(); ok && !paid.IsZero() && !batch.Before(paid.AddDate(0, 0, 1)) {
+			batch := deposit.Rows[j].BatchTime
+			if !batch.IsZero() && !deposit.TimeCreated.IsZero() && !batch.Before(deposit.TimeCreated.AddDate(0, 0, 1)) {
 				l.problems = append(l.problems, l.site(d, &row.BatchTime).problemf(
 					"%s is after the day of its deposit, %s: a deposit pays batches closed by then",
-					sandbox.FormatTime(batch), paid.Format(time.DateOnly)))
+					sandbox.FormatTime(batch), deposit.TimeCreated.Format(time.DateOnly)))
 			}
 		}
-		l.fixtures.Deposits = append(l.fixtures.Deposits, dp.toDomain(l.now))
+		l.fixtures.Deposits = append(l.fixtures.Deposits, deposit)
 	}
 	for i := range doc.Disputes {
 		ds := &doc.Disputes[i]
@@ -236,15 +237,13 @@ func (l *fixturesLoader) collectSettlement(d *decoder, doc *fixturesDoc) {
 		l.refer(d, "merchant", string(ds.MerchantID), &ds.MerchantID)
 		l.refer(d, "transaction", string(ds.TransactionID), &ds.TransactionID)
 		l.refer(d, "deposit", string(ds.DepositID), &ds.DepositID)
-		opened, _ := ds.TimeCreated.at(l.now)
-		staged, ok := ds.StageTimeCreated.at(l.now)
-		l.notBefore(d, &ds.StageTimeCreated, staged, opened, "its time_created")
+		dispute := ds.toDomain(l.now) // staged when opened, unless told
+		l.notBefore(d, &ds.StageTimeCreated, dispute.StageTime, dispute.TimeCreated, "its time_created")
 		stage := "its stage_time_created"
-		if !ok {
-			staged, stage = opened, "its time_created, when it was staged"
+		if ds.StageTimeCreated == "" {
+			stage = "its time_created, when it was staged"
 		}
-		respondBy, _ := ds.TimeToRespondBy.at(l.now)
-		l.notBefore(d, &ds.TimeToRespondBy, respondBy, staged, stage)
-		l.fixtures.Disputes = append(l.fixtures.Disputes, ds.toDomain(l.now))
+		l.notBefore(d, &ds.TimeToRespondBy, dispute.RespondBy, dispute.StageTime, stage)
+		l.fixtures.Disputes = append(l.fixtures.Disputes, dispute)
 	}
 }
