@@ -61,20 +61,15 @@ disputes:
 	if err := os.WriteFile(filepath.Join(dir, "f.yaml"), []byte(fixture), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	validate := func(args ...string) (string, error) {
-		var out bytes.Buffer
-		err := run(context.Background(), append([]string{"validate", "--fixtures", dir}, args...), func(string) string { return "" }, &out, io.Discard)
-		return out.String(), err
+	if out, errOut, status := mustRunCLI(t, "validate", "--fixtures", dir, "--clock", "2026-12-07T10:00:00.000Z"); status != 0 {
+		t.Errorf("in order at 2026: %d %s\n%s", status, errOut, out)
 	}
-	if out, err := validate("--clock", "2026-12-07T10:00:00.000Z"); err != nil {
-		t.Errorf("in order at 2026: %v\n%s", err, out)
+	out, errOut, status := mustRunCLI(t, "validate", "--fixtures", dir, "--clock", "2040-01-01T00:00:00.000Z")
+	if status != 1 || !strings.Contains(out, "disputes[0].time_to_respond_by: 2031-03-26T10:24:43.999Z is before its time_created") {
+		t.Errorf("out of order in 2040: %d %s\n%s", status, errOut, out)
 	}
-	out, err := validate("--clock", "2040-01-01T00:00:00.000Z")
-	if exitCode(err) != 1 || !strings.Contains(out, "disputes[0].time_to_respond_by: 2031-03-26T10:24:43.999Z is before its time_created") {
-		t.Errorf("out of order in 2040: %v\n%s", err, out)
-	}
-	if _, err := validate("--clock", "yesterday"); exitCode(err) != 2 {
-		t.Errorf("a clock that is no time: %v", err)
+	if _, errOut, status := mustRunCLI(t, "validate", "--fixtures", dir, "--clock", "yesterday"); status != 2 {
+		t.Errorf("a clock that is no time: %d %s", status, errOut)
 	}
 }
 

@@ -487,12 +487,12 @@ func TestChargeThroughTheMerchantsOwnAccount(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.MustToken(layoutApp, layoutKey, "")
 	since := "&from_time_created=" + daysAgo(env, 3*365)
-	merchants := env.Do("GET", "/merchants?order_by=TIME_CREATED&order=DESC&status=ACTIVE"+since, apitest.APIHeader(tok), "").JSON(t)["merchants"].([]any)
+	merchants := env.mustGet(tok, "/merchants?order_by=TIME_CREATED&order=DESC&status=ACTIVE"+since)["merchants"].([]any)
 	if len(merchants) == 0 || merchants[0].(map[string]any)["id"] != sdkFundsMerchant {
 		t.Fatalf("the newest active merchant of the last three years: %v", merchants)
 	}
 	// .NET asks under the merchant's path (GpApiReportRequestBuilder FindAccountsPaged).
-	accounts := env.Do("GET", "/merchants/"+sdkFundsMerchant+"/accounts?order_by=TIME_CREATED&order=DESC&status=ACTIVE"+since, apitest.APIHeader(tok), "").JSON(t)["accounts"].([]any)
+	accounts := env.mustGet(tok, "/merchants/"+sdkFundsMerchant+"/accounts?order_by=TIME_CREATED&order=DESC&status=ACTIVE"+since)["accounts"].([]any)
 	var own string
 	for _, a := range accounts {
 		a := a.(map[string]any)

@@ -140,10 +140,10 @@ func TestDisputeFixturesAnswerAsTheSDKTestsExpect(t *testing.T) {
 	// Java ReportDisputeDetail_stageTime: staged a week before the sandbox's today;
 	// ReportFindDepositsPaged_FilterBy_DepositReference: a deposit of the last six months.
 	h := apitest.APIHeader(tok)
-	if got := env.Do("GET", "/disputes/DIS_SAND_abcd1234", h, "").JSON(t)["stage_time_created"]; got != sandbox.FormatTime(env.Clock.Now().AddDate(0, 0, -7)) {
+	if got := env.mustGet(tok, "/disputes/DIS_SAND_abcd1234")["stage_time_created"]; got != sandbox.FormatTime(env.Clock.Now().AddDate(0, 0, -7)) {
 		t.Errorf("stage time %v", got)
 	}
-	if got := env.Do("GET", "/settlement/deposits/DEP_2342423423", h, "").JSON(t)["time_created"]; got != daysAgo(env, 30) {
+	if got := env.mustGet(tok, "/settlement/deposits/DEP_2342423423")["time_created"]; got != daysAgo(env, 30) {
 		t.Errorf("deposit day %v", got)
 	}
 	for _, c := range []struct{ path, body, status string }{

@@ -123,7 +123,7 @@ type env struct {
 
 func mustEnv(t *testing.T, path string) *env {
 	t.Helper()
-	fx, err := yamlfile.LoadFixtures(fixtures.FS, time.Now())
+	fx, err := yamlfile.LoadFixtures(fixtures.FS, startTime)
 	if err != nil {
 		t.Fatal(err)
 	}
