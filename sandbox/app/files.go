@@ -131,11 +131,8 @@ func newDatabase(path string) bool {
 	return errors.Is(err, os.ErrNotExist) || err == nil && st.Mode().IsRegular() && st.Size() == 0
 }
 
-// readFixtures reads the fixture files. Decoding a large set makes a great deal of
-// short-lived garbage (the YAML node trees), so the collector runs less often while it
-// lasts.
+// readFixtures reads the fixture files.
 func (a *App) readFixtures() (sandbox.Fixtures, []yamlfile.ScenarioBinding, error) {
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	f := a.cfg.Fixtures
 	fx, bindings, err := yamlfile.LoadFixturesWithBindings(f.fsys(fixtures.FS), a.now())
 	if err != nil {
