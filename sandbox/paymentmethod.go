@@ -122,9 +122,8 @@ func keepsCard(storageMode string, action cardAction, approved bool) bool {
 // payment goes through and answers no token [SB]. The token's creation is an action
 // of its own.
 func (s *Service) keepCard(tx Tx, c Caller, req TransactionRequest, d cardData, now time.Time) (string, error) {
-	stored := d.stored("")
-	if stored.First6 == "" || authorizeCardPresent(c, OpPaymentMethodCreate) != nil ||
-		accountFor(c.App, PermTokenize) == "" && accountFor(c.App, PermTokenizeSingle) == "" {
+	if d.stored("").First6 == "" || authorizeCardPresent(c, OpPaymentMethodCreate) != nil ||
+		!slices.ContainsFunc(c.App.Accounts, tokenizes) {
 		return "", nil
 	}
 	m, acct, err := s.tokenizationAccount(tx, c, TokenizeRequest{MerchantID: req.MerchantID})
@@ -155,7 +154,7 @@ func twoDigits(s string) string {
 func (s *Service) tokenizationAccount(tx Tx, c Caller, req TokenizeRequest) (Merchant, Account, error) {
 	merchantID := orDefault(req.MerchantID, c.App.MerchantID)
 	for _, a := range c.App.Accounts {
-		if !hasPermission(a, PermTokenize) && !hasPermission(a, PermTokenizeSingle) {
+		if !tokenizes(a) {
 			continue
 		}
 		if (req.AccountID == "" || a.ID == req.AccountID) && (req.AccountName == "" || a.Name == req.AccountName) && c.App.ActsFor(merchantID) {
@@ -167,6 +166,11 @@ func (s *Service) tokenizationAccount(tx Tx, c Caller, req TokenizeRequest) (Mer
 		}
 	}
 	return Merchant{}, Account{}, MerchantNotConfigured(orDefault(req.AccountID, req.AccountName, accountFor(c.App, PermTokenize)), merchantID)
+}
+
+// tokenizes reports whether an account may store cards, multi-use or single-use.
+func tokenizes(a Account) bool {
+	return hasPermission(a, PermTokenize) || hasPermission(a, PermTokenizeSingle)
 }
 
 // visiblePaymentMethod reads a token the caller may use: one of a merchant its app
