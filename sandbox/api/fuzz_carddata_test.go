@@ -1,0 +1,108 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
+)
+
+// A card number standing alone: not part of a longer run of digits and separators
+// (where it is no card number: 17 digits that fail the check), nor next to a byte
+// beyond ASCII (a Unicode digit or space may extend the run).
+var standalonePAN = regexp.MustCompile(`(?:^|[^0-9 \-._/\t\n\r\v\f\x80-\xff])` + panVisa + `(?:[^0-9 \-._/\t\n\r\v\f\x80-\xff]|$)`)
+
+// FuzzSaleCardData sends arbitrary sale bodies, the seeds holding a card number in
+// every kind of member, and looks for that number standing alone in what the
+// request left: the text of its journal entry (strings decoded, so that a JSON
+// escape hides nothing) and its log line. Run it for longer with
+//
+//	go test -run '^$' -fuzz FuzzSaleCardData -fuzztime 10m ./sandbox/api/
+func FuzzSaleCardData(f *testing.F) {
+	card := `{"number":"` + panVisa + `","expiry_month":"12","expiry_year":"30","cvv":"123"}`
+	for _, seed := range []string{
+		cardSaleBody(card, ""),
+		cardSaleBody(card, `,"reference":"`+panVisa+`","description":"card `+panVisa+`"`),
+		cardSaleBody(`{"track":"%B`+panVisa+`^DOE/JOHN^2512101000000000000?"}`, ""),
+		cardSaleBody(`{"track":"`+panVisa+`=2512101000000000"}`, ""),
+		cardSaleBody(`{"tag":"5A08`+panVisa+`5F24032512319F0206000000000100"}`, ""),
+		cardSaleBody(card, `,"payer":{"name":"`+panVisa+`"},"order":{"reference":"\u0034`+panVisa[1:]+`"}`),
+		cardSaleBody(`{"number":"4263 9700 0000 5262","expiry_month":"12","expiry_year":"30"}`, `,"ip_address":"`+panVisa+`"`),
+		`{"amount":"` + panVisa + `"}`, `{"` + panVisa + `":1}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	var mu sync.Mutex
+	var logs bytes.Buffer
+	env := apitest.NewWith(f, apitest.Options{Log: lockedWriter{&mu, &logs}})
+	token := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest("POST", "/transactions", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", apitest.Version)
+		req.Header.Set("Content-Type", "application/json")
+		env.Handler.ServeHTTP(httptest.NewRecorder(), req)
+
+		journal := httptest.NewRequest("GET", "http://localhost/_sandbox/requests?limit=1", nil)
+		journal.RemoteAddr = "127.0.0.1:1234"
+		rec := httptest.NewRecorder()
+		env.Handler.ServeHTTP(rec, journal)
+		if rec.Code != 200 {
+			t.Fatalf("journal: %d %s", rec.Code, rec.Body)
+		}
+		mu.Lock()
+		logged := bytes.Clone(logs.Bytes())
+		logs.Reset()
+		mu.Unlock()
+		for place, text := range map[string][]byte{"journal": rec.Body.Bytes(), "log": logged} {
+			for _, s := range decodedStrings(t, text) {
+				if standalonePAN.MatchString(s) {
+					t.Fatalf("%q: the card number in clear in the %s: %q", body, place, s)
+				}
+			}
+		}
+	})
+}
+
+// decodedStrings returns every string of the JSON values in text (one per line for
+// the log), member names included, and of the JSON documents those strings hold
+// (the journal's bodies, sent as strings when they are not JSON).
+func decodedStrings(t *testing.T, text []byte) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			out = append(out, v)
+			var inner any
+			if strings.ContainsAny(v, "{[\"") && json.Unmarshal([]byte(v), &inner) == nil {
+				walk(inner)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				out = append(out, k)
+				walk(e)
+			}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			if dec.More() || err.Error() != "EOF" {
+				t.Fatalf("not JSON: %v: %s", err, text)
+			}
+			return out
+		}
+		walk(v)
+	}
+}
