@@ -17,15 +17,17 @@ import (
 // beyond ASCII (a Unicode digit or space may extend the run).
 var standalonePAN = regexp.MustCompile(`(?:^|[^0-9 \-._/\t\n\r\v\f\x80-\xff])` + panVisa + `(?:[^0-9 \-._/\t\n\r\v\f\x80-\xff]|$)`)
 
-// FuzzSaleCardData sends arbitrary sale bodies, the seeds holding a card number in
-// every kind of member, and looks for that number standing alone in what the
-// request left: the text of its journal entry (strings decoded, so that a JSON
-// escape hides nothing) and its log line. Run it for longer with
+// The card-data fuzz targets send arbitrary bodies to an operation that takes card
+// data, the seeds holding a card number in every kind of member, and look for that
+// number standing alone where the request left it: the text of its journal entry and
+// its log line (every JSON string decoded, so that an escape hides nothing), and the
+// card members of its answer. Run one for longer with e.g.
 //
 //	go test -run '^$' -fuzz FuzzSaleCardData -fuzztime 10m ./sandbox/api/
+
 func FuzzSaleCardData(f *testing.F) {
 	card := `{"number":"` + panVisa + `","expiry_month":"12","expiry_year":"30","cvv":"123"}`
-	for _, seed := range []string{
+	fuzzCardData(f, "/transactions",
 		cardSaleBody(card, ""),
 		cardSaleBody(card, `,"reference":"`+panVisa+`","description":"card `+panVisa+`"`),
 		cardSaleBody(`{"track":"%B`+panVisa+`^DOE/JOHN^2512101000000000000?"}`, ""),
@@ -33,8 +35,30 @@ func FuzzSaleCardData(f *testing.F) {
 		cardSaleBody(`{"tag":"5A08`+panVisa+`5F24032512319F0206000000000100"}`, ""),
 		cardSaleBody(card, `,"payer":{"name":"`+panVisa+`"},"order":{"reference":"\u0034`+panVisa[1:]+`"}`),
 		cardSaleBody(`{"number":"4263 9700 0000 5262","expiry_month":"12","expiry_year":"30"}`, `,"ip_address":"`+panVisa+`"`),
-		`{"amount":"` + panVisa + `"}`, `{"` + panVisa + `":1}`,
-	} {
+		`{"amount":"`+panVisa+`"}`, `{"`+panVisa+`":1}`)
+}
+
+func FuzzPaymentMethodCardData(f *testing.F) {
+	fuzzCardData(f, "/payment-methods",
+		`{"account_name":"tokenization","usage_mode":"MULTIPLE","card":{"number":"`+panVisa+`","expiry_month":"12","expiry_year":"30","cvv":"123"}}`,
+		`{"account_name":"tokenization","reference":"`+panVisa+`","card":{"number":"4263-9700-0000-5262","expiry_month":"12","expiry_year":"30"}}`,
+		`{"card":{"number":"`+panVisa+`","cvv":"123","name":"`+panVisa+`"},"name":"`+panVisa+`"}`)
+}
+
+func FuzzTerminalCardData(f *testing.F) {
+	fuzzCardData(f, "/devices",
+		strings.Replace(apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`), `"EcrId":"13"`, `"EcrId":"13","params":{"cardNumber":"`+panVisa+`"}`, 1),
+		strings.Replace(apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00","invoiceNbr":"`+panVisa+`"}}`), `"10001"`, `"`+panVisa+`"`, 1))
+}
+
+func FuzzAdjustmentCardData(f *testing.F) {
+	fuzzCardData(f, "/transactions/"+apitest.CapturedOne+"/adjustment",
+		`{"gratuity_amount":"20","payment_method":{"card":{"tag":"5A08`+panVisa+`9F02060000000001"}}}`,
+		`{"amount":"100","payment_method":{"card":{"number":"`+panVisa+`","track":"`+panVisa+`=2512101"}}}`)
+}
+
+func fuzzCardData(f *testing.F, path string, seeds ...string) {
+	for _, seed := range seeds {
 		f.Add([]byte(seed))
 	}
 	var mu sync.Mutex
@@ -42,14 +66,14 @@ func FuzzSaleCardData(f *testing.F) {
 	env := apitest.NewWith(f, apitest.Options{Log: lockedWriter{&mu, &logs}})
 	token := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req := httptest.NewRequest("POST", "/transactions", bytes.NewReader(body))
+		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("X-GP-Version", apitest.Version)
 		req.Header.Set("Content-Type", "application/json")
-		env.Handler.ServeHTTP(httptest.NewRecorder(), req)
+		answer := httptest.NewRecorder()
+		env.Handler.ServeHTTP(answer, req)
 
 		journal := httptest.NewRequest("GET", "http://localhost/_sandbox/requests?limit=1", nil)
-		journal.RemoteAddr = "127.0.0.1:1234"
 		rec := httptest.NewRecorder()
 		env.Handler.ServeHTTP(rec, journal)
 		if rec.Code != 200 {
@@ -59,14 +83,47 @@ func FuzzSaleCardData(f *testing.F) {
 		logged := bytes.Clone(logs.Bytes())
 		logs.Reset()
 		mu.Unlock()
-		for place, text := range map[string][]byte{"journal": rec.Body.Bytes(), "log": logged} {
-			for _, s := range decodedStrings(t, text) {
+		places := map[string][]string{
+			"journal": decodedStrings(t, rec.Body.Bytes()), "log": decodedStrings(t, logged),
+			"answer's card members": cardStrings(t, answer.Body.Bytes()),
+		}
+		for place, texts := range places {
+			for _, s := range texts {
 				if standalonePAN.MatchString(s) {
 					t.Fatalf("%q: the card number in clear in the %s: %q", body, place, s)
 				}
 			}
 		}
 	})
+}
+
+// cardStrings returns the strings of every "card" object of a JSON answer.
+func cardStrings(t *testing.T, answer []byte) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				if k == "card" {
+					b, _ := json.Marshal(e)
+					out = append(out, decodedStrings(t, b)...)
+				} else {
+					walk(e)
+				}
+			}
+		}
+	}
+	var v any
+	if json.Unmarshal(answer, &v) != nil {
+		t.Fatalf("answer is not JSON: %s", answer)
+	}
+	walk(v)
+	return out
 }
 
 // decodedStrings returns every string of the JSON values in text (one per line for
