@@ -21,7 +21,7 @@ var standalonePAN = regexp.MustCompile(`(?:^|[^0-9 \-._/\t\n\r\v\f\x80-\xff])` +
 // data, the seeds holding a card number in every kind of member, and look for that
 // number standing alone where the request left it: the text of its journal entry and
 // its log line (every JSON string decoded, so that an escape hides nothing), and the
-// card members of its answer. Run one for longer with e.g.
+// card members of its answer, which is a 200 or a GP error. Run one for longer with e.g.
 //
 //	go test -run '^$' -fuzz FuzzSaleCardData -fuzztime 10m ./sandbox/api/
 
@@ -72,6 +72,7 @@ func fuzzCardData(f *testing.F, path string, seeds ...string) {
 		req.Header.Set("Content-Type", "application/json")
 		answer := httptest.NewRecorder()
 		env.Handler.ServeHTTP(answer, req)
+		mustBeGPAnswer(t, body, answer)
 
 		journal := httptest.NewRequest("GET", "http://localhost/_sandbox/requests?limit=1", nil)
 		rec := httptest.NewRecorder()

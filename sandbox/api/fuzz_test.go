@@ -78,15 +78,22 @@ func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
 		}
 		rec := httptest.NewRecorder()
 		handler.ServeHTTP(rec, req)
-		var m map[string]any
-		if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
-			t.Fatalf("%q: answer is not a JSON object: %s", body, rec.Body.Bytes())
-		}
-		if rec.Code == http.StatusOK {
-			return
-		}
-		if rec.Code >= 500 || m["error_code"] == nil || m["detailed_error_code"] == nil || m["detailed_error_description"] == nil || len(m) != 3 {
-			t.Fatalf("%q: %d %s", body, rec.Code, rec.Body.Bytes())
-		}
+		mustBeGPAnswer(t, body, rec)
 	})
+}
+
+// mustBeGPAnswer fails unless rec is a 200 with a JSON object or a GP error of the
+// catalogue with its three fields.
+func mustBeGPAnswer(t *testing.T, body []byte, rec *httptest.ResponseRecorder) {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+		t.Fatalf("%q: answer is not a JSON object: %s", body, rec.Body.Bytes())
+	}
+	if rec.Code == http.StatusOK {
+		return
+	}
+	if rec.Code >= 500 || m["error_code"] == nil || m["detailed_error_code"] == nil || m["detailed_error_description"] == nil || len(m) != 3 {
+		t.Fatalf("%q: %d %s", body, rec.Code, rec.Body.Bytes())
+	}
 }
