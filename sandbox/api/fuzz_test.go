@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
@@ -96,4 +97,62 @@ func mustBeGPAnswer(t *testing.T, body []byte, rec *httptest.ResponseRecorder) {
 	if rec.Code >= 500 || m["error_code"] == nil || m["detailed_error_code"] == nil || m["detailed_error_description"] == nil || len(m) != 3 {
 		t.Fatalf("%q: %d %s", body, rec.Code, rec.Body.Bytes())
 	}
+}
+
+// FuzzListQuery sends arbitrary query strings to every list the API answers, the
+// back office's included: whatever the filters, paging and order, the answer is a
+// 200 with a JSON object or a GP error, never a 500 and never a panic. The first byte
+// of an input picks the list.
+func FuzzListQuery(f *testing.F) {
+	lists := []string{
+		"/transactions", "/actions", "/payment-methods", "/merchants", "/accounts", "/settlement/transactions",
+		"/settlement/deposits", "/settlement/disputes", "/disputes", "/merchants/" + apitest.MerchantOne + "/accounts",
+	}
+	for i, query := range []string{
+		"page=1&page_size=5&order_by=TIME_CREATED&order=DESC&from_time_created=2021-01-01&to_time_created=2030-12-31",
+		"status=CAPTURED&channel=CP&amount=100&currency=USD&card_number_first6=426397&card_number_last4=5262",
+		"page=0&page_size=1001&order_by=ID&order=ASC", "account_name=transaction_processing&type=SALE&entry_mode=CHIP",
+		"from_deposit_time_created=2021-03-01&to_deposit_time_created=2021-03-31&status=FUNDED&deposit_id=DEP_1",
+		"stage=CHARGEBACK&adjustment_funding=CREDIT&from_stage_time_created=2021-01-01&system.mid=101023947262",
+		"status=ACTIVE&from_time_created=2021-13-45&page_size=%zz&page=-1&order_by=&order=SIDEWAYS",
+		"merchant_id=" + apitest.MerchantOne + "&resource=TRANSACTIONS&number_first6=4263&number_last4=1",
+		"app_id=" + apitest.PartnerApp + "&resource_id=TRN_1&version=2021-03-22&merchant_name=a%26b",
+		"page_size=5&page=999999999999999999999&from_time_created=0001-01-01T00:00:00Z",
+	} {
+		f.Add(append([]byte{byte(i)}, query...))
+	}
+	sb, err := app.Open(app.Config{MaxBody: 64 << 10})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { sb.Close() })
+	handler := sb.Handler()
+	token := func(app, key string) string {
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, httptest.NewRequest("POST", "/accesstoken", bytes.NewBufferString(apitest.TokenBody(app, key, ""))))
+		var tok struct{ Token string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &tok); err != nil || tok.Token == "" {
+			f.Fatalf("token: %s", rec.Body)
+		}
+		return tok.Token
+	}
+	// The merchant and account lists are the boarding app's.
+	partner, boarding := token(apitest.PartnerApp, apitest.PartnerKey), token(layoutApp, layoutKey)
+	f.Fuzz(func(t *testing.T, input []byte) {
+		if len(input) == 0 {
+			return
+		}
+		path := lists[int(input[0])%len(lists)]
+		req := httptest.NewRequest("GET", "/", nil)
+		req.URL.Path, req.URL.RawQuery = path, string(input[1:])
+		tok := partner
+		if strings.HasPrefix(path, "/merchants") || strings.HasPrefix(path, "/accounts") {
+			tok = boarding
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("X-GP-Version", apitest.Version)
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		mustBeGPAnswer(t, input, rec)
+	})
 }
