@@ -68,7 +68,7 @@ type corpusEntry struct {
 	ContradictedBy string `json:"contradicted_by"`
 }
 
-func loadCorpus(t *testing.T) map[string]corpusEntry {
+func loadCorpus(t testing.TB) map[string]corpusEntry {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "sdk", "*", "*.json"))
 	if err != nil || len(files) == 0 {
