@@ -66,12 +66,7 @@ func fuzzCardData(f *testing.F, path string, seeds ...string) {
 	env := apitest.NewWith(f, apitest.Options{Log: lockedWriter{&mu, &logs}})
 	token := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("X-GP-Version", apitest.Version)
-		req.Header.Set("Content-Type", "application/json")
-		answer := httptest.NewRecorder()
-		env.Handler.ServeHTTP(answer, req)
+		answer := serveAsClient(env.Handler, "POST", path, token, body)
 		mustBeGPAnswer(t, body, answer)
 
 		journal := httptest.NewRequest("GET", "http://localhost/_sandbox/requests?limit=1", nil)

@@ -1,8 +1,6 @@
 package api_test
 
 import (
-	"bytes"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -52,12 +50,6 @@ func FuzzCorpusBody(f *testing.F) {
 			return
 		}
 		op := ops[int(input[0])%len(ops)]
-		req := httptest.NewRequest(op.method, substitute(op.path, vars), bytes.NewReader(input[1:]))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("X-GP-Version", apitest.Version)
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		env.Handler.ServeHTTP(rec, req)
-		mustBeGPAnswer(t, input, rec)
+		mustBeGPAnswer(t, input, serveAsClient(env.Handler, op.method, substitute(op.path, vars), token, input[1:]))
 	})
 }

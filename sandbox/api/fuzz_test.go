@@ -84,6 +84,17 @@ func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
 	})
 }
 
+// serveAsClient serves one API request with the token and headers an SDK sends.
+func serveAsClient(h http.Handler, method, path, token string, body []byte) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("X-GP-Version", apitest.Version)
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
 // mustBeGPAnswer fails unless rec is a 200 with a JSON object or a GP error of the
 // catalogue with its three fields. The only 5xx it takes are GP's own 502s, which
 // the real API answers too (a batch of declined sales closed: 500010).
