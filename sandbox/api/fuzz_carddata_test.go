@@ -69,28 +69,36 @@ func fuzzCardData(f *testing.F, path string, seeds ...string) {
 		answer := serveAsClient(env.Handler, "POST", path, token, body)
 		mustBeGPAnswer(t, body, answer)
 
-		journal := httptest.NewRequest("GET", "http://localhost/_sandbox/requests?limit=1", nil)
-		rec := httptest.NewRecorder()
-		env.Handler.ServeHTTP(rec, journal)
-		if rec.Code != 200 {
-			t.Fatalf("journal: %d %s", rec.Code, rec.Body)
-		}
-		mu.Lock()
-		logged := bytes.Clone(logs.Bytes())
-		logs.Reset()
-		mu.Unlock()
-		places := map[string][]string{
-			"journal": decodedStrings(t, rec.Body.Bytes()), "log": decodedStrings(t, logged),
-			"answer's card members": cardStrings(t, answer.Body.Bytes()),
-		}
-		for place, texts := range places {
-			for _, s := range texts {
-				if standalonePAN.MatchString(s) {
-					t.Fatalf("%q: the card number in clear in the %s: %q", body, place, s)
-				}
+		mustShowNoCard(t, env, &mu, &logs, answer.Body.Bytes())
+	})
+}
+
+// mustShowNoCard fails when the seeded card number stands alone in the newest
+// journal entry, the log written since the last call (which it empties), or the card
+// members of answer (none when nil).
+func mustShowNoCard(t *testing.T, env *apitest.Env, mu *sync.Mutex, logs *bytes.Buffer, answer []byte) {
+	t.Helper()
+	journal := httptest.NewRequest("GET", "http://localhost/_sandbox/requests?limit=1", nil)
+	rec := httptest.NewRecorder()
+	env.Handler.ServeHTTP(rec, journal)
+	if rec.Code != 200 {
+		t.Fatalf("journal: %d %s", rec.Code, rec.Body)
+	}
+	mu.Lock()
+	logged := bytes.Clone(logs.Bytes())
+	logs.Reset()
+	mu.Unlock()
+	places := map[string][]string{"journal": decodedStrings(t, rec.Body.Bytes()), "log": decodedStrings(t, logged)}
+	if answer != nil {
+		places["answer's card members"] = cardStrings(t, answer)
+	}
+	for place, texts := range places {
+		for _, s := range texts {
+			if standalonePAN.MatchString(s) {
+				t.Fatalf("the card number in clear in the %s: %q", place, s)
 			}
 		}
-	})
+	}
 }
 
 // cardStrings returns the strings of every "card" object of a JSON answer.
@@ -158,4 +166,49 @@ func decodedStrings(t *testing.T, text []byte) []string {
 		}
 		walk(v)
 	}
+}
+
+// FuzzHeaderCardData puts arbitrary text in the headers a client chooses freely (an
+// idempotency key, a session, a scenario name, the user agent) of an adjustment,
+// the seeds holding a card number, and looks for that number standing alone in the
+// journal entry and the log line; the answer is a 200 or a GP error. Text a server
+// refuses before any handler sees it (control bytes) is not sent.
+func FuzzHeaderCardData(f *testing.F) {
+	f.Add("key "+panVisa, "4263 9700 0000 5262", "steps", "agent/"+panVisa)
+	f.Add(panVisa, panVisa, panVisa, panVisa)
+	f.Add("k-%34263970000005262", "s\u00a0"+panVisa, "", "%B"+panVisa+"^DOE/JOHN^2512101?")
+	var mu sync.Mutex
+	var logs bytes.Buffer
+	env := apitest.NewWith(f, apitest.Options{Log: lockedWriter{&mu, &logs}})
+	token := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	f.Fuzz(func(t *testing.T, key, session, scenario, agent string) {
+		for _, v := range []string{key, session, scenario, agent} {
+			if !validHeaderValue(v) {
+				return
+			}
+		}
+		req := httptest.NewRequest("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", strings.NewReader(`{"gratuity_amount":"1"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("X-GP-Version", apitest.Version)
+		req.Header.Set("Content-Type", "application/json")
+		for name, v := range map[string]string{"X-GP-Idempotency": key, "X-Sandbox-Session": session, "X-Sandbox-Scenario": scenario, "User-Agent": agent} {
+			if v != "" {
+				req.Header.Set(name, v)
+			}
+		}
+		answer := httptest.NewRecorder()
+		env.Handler.ServeHTTP(answer, req)
+		mustBeGPAnswer(t, []byte(key+"|"+session+"|"+scenario+"|"+agent), answer)
+		mustShowNoCard(t, env, &mu, &logs, nil)
+	})
+}
+
+// validHeaderValue reports whether net/http's server would pass v to a handler.
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
