@@ -15,7 +15,7 @@ import (
 // A card number standing alone: not part of a longer run of digits and separators
 // (where it is no card number: 17 digits that fail the check), nor next to a byte
 // beyond ASCII (a Unicode digit or space may extend the run).
-var standalonePAN = regexp.MustCompile(`(?:^|[^0-9 \-._/\t\n\r\v\f\x80-\xff])` + panVisa + `(?:[^0-9 \-._/\t\n\r\v\f\x80-\xff]|$)`)
+var standalonePAN = regexp.MustCompile(`(?:^|[^0-9 \-._/\t\n\r\v\f\x{80}-\x{10FFFF}])` + panVisa + `(?:[^0-9 \-._/\t\n\r\v\f\x{80}-\x{10FFFF}]|$)`)
 
 // The card-data fuzz targets send arbitrary bodies to an operation that takes card
 // data, the seeds holding a card number in every kind of member, and look for that
