@@ -12,8 +12,9 @@ import (
 
 // FuzzAdminBody sends arbitrary bodies to the admin API's writes (seeding and
 // changing records, the terminal's customer, the clock, scenarios; not the reset or
-// the snapshots, which act on everything or on files) and asks for an answer in JSON
-// that is a 2xx or a GP error of the catalogue: never a 500 and never a panic. The
+// the snapshots, which act on everything or on files) and asks for a 2xx with a JSON
+// object (or an empty 204) or a GP error with its three fields: never a 500 and never
+// a panic. The
 // first byte of an input picks the call.
 func FuzzAdminBody(f *testing.F) {
 	calls := []struct {
@@ -49,8 +50,11 @@ func FuzzAdminBody(f *testing.F) {
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		env.Handler.ServeHTTP(rec, req)
+		if rec.Code == http.StatusNoContent && rec.Body.Len() == 0 {
+			return
+		}
 		var m map[string]any
-		if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil && rec.Code != http.StatusNoContent {
+		if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
 			t.Fatalf("%s %s %q: %d, not a JSON object: %s", c.method, c.path, input[1:], rec.Code, rec.Body)
 		}
 		if rec.Code < 300 {
