@@ -60,7 +60,7 @@ func FuzzAdminBody(f *testing.F) {
 		if rec.Code < 300 {
 			return
 		}
-		if rec.Code >= 500 || m["error_code"] == nil || m["detailed_error_code"] == nil || m["detailed_error_description"] == nil || len(m) != 3 {
+		if _, isGPError := apitest.AsGPError(rec.Body.Bytes()); rec.Code >= 500 || !isGPError {
 			t.Fatalf("%s %s %q: %d %s", c.method, c.path, input[1:], rec.Code, rec.Body)
 		}
 	})

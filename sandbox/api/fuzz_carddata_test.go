@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
@@ -66,23 +65,36 @@ func fuzzCardData(f *testing.F, path string, seeds ...string) {
 	for _, seed := range seeds {
 		f.Add([]byte(seed))
 	}
-	var mu sync.Mutex
-	var logs bytes.Buffer
-	env := apitest.NewWith(f, apitest.Options{Log: lockedWriter{&mu, &logs}})
-	token := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	sink := newCardSink(f, apitest.Options{})
 	f.Fuzz(func(t *testing.T, body []byte) {
-		answer := serve(env.Handler, clientRequest("POST", path, token, body))
+		answer := serve(sink.env.Handler, clientRequest("POST", path, sink.token, body))
 		mustBeGPAnswer(t, body, answer)
-		mustShowNoCard(t, env, &mu, &logs, answer, true)
+		sink.mustShowNoCard(t, answer, true)
 	})
+}
+
+// A cardSink is a sandbox whose journal and log a card-data target reads after each
+// request, and a token of the partner app.
+type cardSink struct {
+	env   *apitest.Env
+	token string
+	logs  *apitest.LockedBuffer
+}
+
+func newCardSink(f *testing.F, o apitest.Options) *cardSink {
+	s := &cardSink{logs: &apitest.LockedBuffer{}}
+	o.Log = s.logs
+	s.env = apitest.NewWith(f, o)
+	s.token = s.env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	return s
 }
 
 // mustShowNoCard fails when the seeded card number is in clear in the journal entry
 // of the request answer answered (which must be the newest), the log written since
-// the last call (which it empties), or, with cardMembers, the card members of answer.
-func mustShowNoCard(t *testing.T, env *apitest.Env, mu *sync.Mutex, logs *bytes.Buffer, answer *httptest.ResponseRecorder, cardMembers bool) {
+// the last call, or, with cardMembers, the card members of answer.
+func (s *cardSink) mustShowNoCard(t *testing.T, answer *httptest.ResponseRecorder, cardMembers bool) {
 	t.Helper()
-	rec := serve(env.Handler, httptest.NewRequest("GET", "http://localhost/_sandbox/requests?limit=1", nil))
+	rec := serve(s.env.Handler, httptest.NewRequest("GET", "http://localhost/_sandbox/requests?limit=1", nil))
 	var journal struct {
 		Requests []struct {
 			RequestID string `json:"request_id"`
@@ -92,18 +104,14 @@ func mustShowNoCard(t *testing.T, env *apitest.Env, mu *sync.Mutex, logs *bytes.
 		len(journal.Requests) != 1 || journal.Requests[0].RequestID != answer.Header().Get("X-Request-Id") {
 		t.Fatalf("journal: the request %s is not its newest entry: %d %s", answer.Header().Get("X-Request-Id"), rec.Code, rec.Body)
 	}
-	mu.Lock()
-	logged := bytes.Clone(logs.Bytes())
-	logs.Reset()
-	mu.Unlock()
-	places := map[string][]string{"journal": decodedStrings(t, rec.Body.Bytes()), "log": decodedStrings(t, logged)}
+	places := map[string][]string{"journal": decodedStrings(t, rec.Body.Bytes()), "log": decodedStrings(t, s.logs.Take())}
 	if cardMembers {
 		places["answer's card members"] = cardStrings(t, answer.Body.Bytes())
 	}
 	for place, texts := range places {
-		for _, s := range texts {
-			if standalonePAN.MatchString(s) {
-				t.Fatalf("the card number in clear in the %s: %q", place, s)
+		for _, text := range texts {
+			if standalonePAN.MatchString(text) {
+				t.Fatalf("the card number in clear in the %s: %q", place, text)
 			}
 		}
 	}
@@ -185,27 +193,24 @@ func FuzzHeaderCardData(f *testing.F) {
 	f.Add("key "+panVisa, "4263 9700 0000 5262", "steps", "agent/"+panVisa)
 	f.Add(panVisa, panVisa, panVisa, panVisa)
 	f.Add("k-%34263970000005262", "s\u00a0"+panVisa, "", "%B"+panVisa+"^DOE/JOHN^2512101?")
-	var mu sync.Mutex
-	var logs bytes.Buffer
 	// No scenario installed: a built-in one named in the header would hold the
 	// answer back (timeout-after-commit, slow-network).
-	env := apitest.NewWith(f, apitest.Options{Log: lockedWriter{&mu, &logs}, Scenarios: []scenario.Scenario{}})
-	token := env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
+	sink := newCardSink(f, apitest.Options{Scenarios: []scenario.Scenario{}})
 	f.Fuzz(func(t *testing.T, key, session, scenarioName, agent string) {
 		for _, v := range []string{key, session, scenarioName, agent} {
 			if !validHeaderValue(v) {
 				return
 			}
 		}
-		req := clientRequest("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", token, []byte(`{"gratuity_amount":"1"}`))
+		req := clientRequest("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", sink.token, []byte(`{"gratuity_amount":"1"}`))
 		for name, v := range map[string]string{"X-GP-Idempotency": key, "X-Sandbox-Session": session, "X-Sandbox-Scenario": scenarioName, "User-Agent": agent} {
 			if v != "" {
 				req.Header.Set(name, v)
 			}
 		}
-		answer := serve(env.Handler, req)
+		answer := serve(sink.env.Handler, req)
 		mustBeGPAnswer(t, []byte(key+"|"+session+"|"+scenarioName+"|"+agent), answer)
-		mustShowNoCard(t, env, &mu, &logs, answer, false)
+		sink.mustShowNoCard(t, answer, false)
 	})
 }
 

@@ -116,9 +116,9 @@ func mustBeGPAnswer(t *testing.T, body []byte, rec *httptest.ResponseRecorder) {
 	if rec.Code == http.StatusOK {
 		return
 	}
-	detail, _ := m["detailed_error_code"].(string)
-	gp502 := rec.Code == http.StatusBadGateway && slices.Contains(gp502s, detail)
-	if rec.Code >= 500 && !gp502 || m["error_code"] == nil || detail == "" || m["detailed_error_description"] == nil || len(m) != 3 {
+	e, isGPError := apitest.AsGPError(rec.Body.Bytes())
+	gp502 := rec.Code == http.StatusBadGateway && slices.Contains(gp502s, e.Detail)
+	if rec.Code >= 500 && !gp502 || !isGPError {
 		t.Fatalf("%q: %d %s", body, rec.Code, rec.Body.Bytes())
 	}
 }

@@ -151,6 +151,15 @@ type GPError struct {
 	sandbox.Error
 }
 
+// AsGPError reads body as a GP error: its three members, each set, and nothing else.
+func AsGPError(body []byte) (sandbox.Error, bool) {
+	var e sandbox.Error
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	ok := dec.Decode(&e) == nil && !dec.More() && e.Code != "" && e.Detail != "" && e.Description != ""
+	return e, ok
+}
+
 // GPError is the answer as a GP error, its status included; a body that is not
 // exactly a GP error fails the test.
 func (r Reply) GPError(t testing.TB) GPError {

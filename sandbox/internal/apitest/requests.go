@@ -119,6 +119,15 @@ func (l *LockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
+// Take returns what was written since the last Take and forgets it.
+func (l *LockedBuffer) Take() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	taken := bytes.Clone(l.b.Bytes())
+	l.b.Reset()
+	return taken
+}
+
 // String is what was written so far.
 func (l *LockedBuffer) String() string {
 	l.mu.Lock()
