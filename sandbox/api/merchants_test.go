@@ -174,6 +174,12 @@ func TestGetMerchant(t *testing.T) {
 	if m := env.Do("GET", "/merchants/"+sdkMerchant, apitest.APIHeader(tok), "").JSON(t); m["id"] != sdkMerchant || m["status"] != "ACTIVE" {
 		t.Errorf("the SDKs' merchant: %v", m)
 	}
+	// GP dates every merchant, the default fixtures' own too: Java and .NET read an
+	// empty time_created as none.
+	own := env.Do("GET", "/merchants/MER_00000000000000000000000000000001", apitest.APIHeader(tok), "").JSON(t)
+	if own["time_created"] != "2020-01-01T09:00:00.000Z" || own["time_last_updated"] != "2020-01-01T09:00:00.000Z" {
+		t.Errorf("the app's own merchant: %v", own)
+	}
 	random := "MER_0123456789abcdef0123456789abcdef"
 	want := apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: "+layoutMMA+" , "+random)
 	if got := env.Do("GET", "/merchants/"+random, apitest.APIHeader(tok), "").GPError(t); got != want {

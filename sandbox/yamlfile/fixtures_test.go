@@ -129,8 +129,8 @@ func TestLoadFixturesReadsEveryKey(t *testing.T) {
 			Name: "standard", Currency: "USD", Products: map[string]string{"PRO_TRA_CP-US-CARD-A920_SP": "29900"},
 		}},
 		Merchants: []sandbox.Merchant{
-			{ID: "MER_1", Name: "One", PricingProfile: "standard", Scenarios: []string{"slow"}},
-			{ID: "MER_2", Name: "Two"},
+			{ID: "MER_1", Name: "One", PricingProfile: "standard", Scenarios: []string{"slow"}, Boarding: undated()},
+			{ID: "MER_2", Name: "Two", Boarding: undated()},
 		},
 		Apps: []sandbox.App{{
 			ID: "APP_1", Key: "KEY_1", Name: "app one", Email: "one@sandbox.example", MerchantID: "MER_1",
@@ -475,3 +475,9 @@ func FuzzLoadFixtures(f *testing.F) {
 // testNow is the sandbox clock's time the tests read fixtures at: relative times
 // (now-7d) count from it.
 var testNow = time.Date(2021, 3, 22, 10, 0, 0, 0, time.UTC)
+
+// undated is the boarding record of a fixture merchant that gives no boarding
+// members: an ACTIVE merchant boarded when the fixtures were read.
+func undated() *sandbox.Boarding {
+	return &sandbox.Boarding{Status: sandbox.MerchantActive, Type: "MERCHANT", TimeCreated: testNow, TimeLastUpdated: testNow}
+}

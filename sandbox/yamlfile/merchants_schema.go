@@ -6,10 +6,10 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
-// A merchant's boarding members and accounts in a fixture: a merchant given any of
-// status, time_created, legal_name, dba, addresses or payment_methods reads as boarded
-// with them; one
-// given none reads ACTIVE (sandbox.Merchant.Profile).
+// A merchant's boarding members and accounts in a fixture: a merchant reads as
+// boarded with the members it is given (status, time_created, legal_name, dba,
+// addresses, payment_methods); one given none reads ACTIVE, boarded when the
+// fixtures were read.
 
 // merchantStatus is a merchant's or an account's status.
 type merchantStatus string
@@ -101,12 +101,13 @@ func (a merchantAccountDoc) toDomain(merchantID string, now time.Time) sandbox.M
 	return out
 }
 
-// boarding is the merchant's boarding record, nil when the fixture gives none.
+// boarding is the merchant's boarding record. GP dates every merchant: one whose
+// fixture gives no time_created was boarded when the fixtures were read.
 func (m merchantDoc) boarding(now time.Time) *sandbox.Boarding {
-	if m.Status == "" && m.TimeCreated == "" && m.LegalName == "" && m.DBA == "" && len(m.Addresses) == 0 && len(m.PaymentMethods) == 0 {
-		return nil
+	created := now.UTC().Truncate(time.Millisecond)
+	if m.TimeCreated != "" {
+		created, _ = m.TimeCreated.at(now)
 	}
-	created, _ := m.TimeCreated.at(now)
 	b := &sandbox.Boarding{
 		Status: string(m.Status), Type: "MERCHANT", TimeCreated: created, TimeLastUpdated: created,
 		LegalName: m.LegalName, DBA: m.DBA, Addresses: addresses(m.Addresses),
