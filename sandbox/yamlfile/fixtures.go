@@ -184,13 +184,20 @@ func (l *fixturesLoader) collect(d *decoder, doc *fixturesDoc) {
 		l.define(d, "merchant", "id", string(m.ID), &m.ID)
 		l.refer(d, "pricing profile", m.PricingProfile, &m.PricingProfile)
 		l.bind(d, "merchant", string(m.ID), m.Scenarios)
-		merchant := m.toDomain(l.now)
-		l.fixtures.Merchants = append(l.fixtures.Merchants, merchant)
+		accounts := make([]sandbox.MerchantAccount, len(m.Accounts))
 		for j := range m.Accounts {
 			a := &m.Accounts[j]
 			l.define(d, "account", "id", string(a.ID), &a.ID)
-			account := a.toDomain(string(m.ID), l.now)
-			l.notBefore(d, &a.TimeCreated, account.TimeCreated, merchant.Profile().TimeCreated, "the merchant's time_created")
+			accounts[j] = a.toDomain(string(m.ID), l.now)
+		}
+		merchant := m.toDomain(l.now, accounts)
+		l.fixtures.Merchants = append(l.fixtures.Merchants, merchant)
+		boarded := merchant.Profile().TimeCreated
+		for j, account := range accounts {
+			if account.TimeCreated.IsZero() {
+				account.TimeCreated = boarded // opened with its merchant
+			}
+			l.notBefore(d, &m.Accounts[j].TimeCreated, account.TimeCreated, boarded, "the merchant's time_created")
 			l.fixtures.Accounts = append(l.fixtures.Accounts, account)
 		}
 	}

@@ -333,8 +333,8 @@ func (a appDoc) toDomain() sandbox.App {
 	return app
 }
 
-func (m merchantDoc) toDomain(now time.Time) sandbox.Merchant {
-	return sandbox.Merchant{ID: string(m.ID), Name: m.Name, PricingProfile: m.PricingProfile, Scenarios: m.Scenarios, Boarding: m.boarding(now)}
+func (m merchantDoc) toDomain(now time.Time, accounts []sandbox.MerchantAccount) sandbox.Merchant {
+	return sandbox.Merchant{ID: string(m.ID), Name: m.Name, PricingProfile: m.PricingProfile, Scenarios: m.Scenarios, Boarding: m.boarding(now, accounts)}
 }
 
 func (p pricingProfileDoc) toDomain() sandbox.PricingProfile {

@@ -1,6 +1,7 @@
 package yamlfile
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -8,8 +9,8 @@ import (
 
 // A merchant's boarding members and accounts in a fixture: a merchant reads as
 // boarded with the members it is given (status, time_created, legal_name, dba,
-// addresses, payment_methods); one given none reads ACTIVE, boarded when the
-// fixtures were read.
+// addresses, payment_methods); one given none reads ACTIVE. GP dates every merchant
+// and account: see merchantDoc.boarding and the loader's accounts.
 
 // merchantStatus is a merchant's or an account's status.
 type merchantStatus string
@@ -102,11 +103,16 @@ func (a merchantAccountDoc) toDomain(merchantID string, now time.Time) sandbox.M
 }
 
 // boarding is the merchant's boarding record. GP dates every merchant: one whose
-// fixture gives no time_created was boarded when the fixtures were read.
-func (m merchantDoc) boarding(now time.Time) *sandbox.Boarding {
-	created := now.UTC().Truncate(time.Millisecond)
-	if m.TimeCreated != "" {
-		created, _ = m.TimeCreated.at(now)
+// fixture gives no time_created was boarded with the oldest of its dated accounts, or
+// without one when the fixtures were read.
+func (m merchantDoc) boarding(now time.Time, accounts []sandbox.MerchantAccount) *sandbox.Boarding {
+	created, _ := cmp.Or(m.TimeCreated, "now").at(now)
+	if m.TimeCreated == "" {
+		for _, a := range accounts {
+			if !a.TimeCreated.IsZero() && a.TimeCreated.Before(created) {
+				created = a.TimeCreated
+			}
+		}
 	}
 	b := &sandbox.Boarding{
 		Status: string(m.Status), Type: "MERCHANT", TimeCreated: created, TimeLastUpdated: created,

@@ -49,9 +49,34 @@ func TestLoadBoardedMerchant(t *testing.T) {
 	if b := f.Merchants[1].Boarding; b == nil || !reflect.DeepEqual(*b, *undated()) {
 		t.Errorf("a merchant with no boarding members: %+v", b)
 	}
+	// An account given no time_created was opened with its merchant.
 	if len(f.Accounts) != 2 || f.Accounts[0].MerchantID != "MER_b" || !f.Accounts[0].TimeCreated.Equal(created) ||
-		f.Accounts[0].Status != sandbox.MerchantActive || f.Accounts[1].Status != "INACTIVE" {
+		f.Accounts[0].Status != sandbox.MerchantActive || f.Accounts[1].Status != "INACTIVE" || !f.Accounts[1].TimeCreated.Equal(created) {
 		t.Errorf("accounts: %+v", f.Accounts)
+	}
+}
+
+// A merchant given no time_created was boarded with its oldest account, and its
+// accounts given none with it: GP dates every merchant and account, never one before
+// its merchant.
+func TestLoadUndatedMerchant(t *testing.T) {
+	t.Parallel()
+	f := mustLoadFixtures(t, files("m.yaml", `
+merchants:
+  - id: MER_u
+    name: Undated
+    accounts:
+      - {id: TRA_u, type: TRANSACTION_PROCESSING, name: t, time_created: now-30d}
+      - {id: FMA_u, type: FUND_MANAGEMENT, name: f}
+`))
+	oldest := testNow.AddDate(0, 0, -30)
+	if b := f.Merchants[0].Boarding; b == nil || !b.TimeCreated.Equal(oldest) || !b.TimeLastUpdated.Equal(oldest) {
+		t.Errorf("merchant: %+v", b)
+	}
+	for _, a := range f.Accounts {
+		if !a.TimeCreated.Equal(oldest) {
+			t.Errorf("account %s: %v", a.ID, a.TimeCreated)
+		}
 	}
 }
 
