@@ -161,17 +161,14 @@ func AsGPError(body []byte) (sandbox.Error, bool) {
 }
 
 // GPError is the answer as a GP error, its status included; a body that is not
-// exactly a GP error fails the test.
+// exactly a GP error (AsGPError) fails the test.
 func (r Reply) GPError(t testing.TB) GPError {
 	t.Helper()
-	var e GPError
-	dec := json.NewDecoder(bytes.NewReader(r.Body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&e); err != nil {
-		t.Fatalf("not a GP error body (%v): %s", err, r.Body)
+	e, ok := AsGPError(r.Body)
+	if !ok {
+		t.Fatalf("not a GP error body: %s", r.Body)
 	}
-	e.Status = r.Status
-	return e
+	return GPError{Status: r.Status, Error: e}
 }
 
 // Do sends a request over HTTP and returns the answer as the client saw it,
