@@ -65,22 +65,20 @@ func fuzzEndpoint(f *testing.F, path string, authenticated bool) {
 	handler := sb.Handler()
 	token := ""
 	if authenticated {
-		rec := httptest.NewRecorder()
-		handler.ServeHTTP(rec, httptest.NewRequest("POST", "/accesstoken", bytes.NewBufferString(apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))))
+		rec := serve(handler, httptest.NewRequest("POST", "/accesstoken", bytes.NewBufferString(apitest.TokenBody(apitest.PartnerApp, apitest.PartnerKey, ""))))
 		var t struct{ Token string }
-		json.Unmarshal(rec.Body.Bytes(), &t)
+		if err := json.Unmarshal(rec.Body.Bytes(), &t); err != nil || t.Token == "" {
+			f.Fatalf("token: %d %s", rec.Code, rec.Body)
+		}
 		token = t.Token
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-			req.Header.Set("X-GP-Version", apitest.Version)
+		req := clientRequest("POST", path, token, body)
+		if token == "" {
+			req.Header.Del("Authorization") // the token request itself: no credentials, no version
+			req.Header.Del("X-GP-Version")
 		}
-		rec := httptest.NewRecorder()
-		handler.ServeHTTP(rec, req)
-		mustBeGPAnswer(t, body, rec)
+		mustBeGPAnswer(t, body, serve(handler, req))
 	})
 }
 
