@@ -342,14 +342,8 @@ func (s *Service) GetDispute(c Caller, merchantID, id string) (Dispute, error) {
 }
 
 // GetSettlementDispute reads a dispute whose funds a deposit moved, once that deposit's
-// day has come: any other is GP's 40118 naming the path. The id "null", which the Java
-// SDK sends for a dispute it was given none, GP answers as it answers the list without
-// the account it needs [GP: Java GpApiReportingDisputesTest
-// ReportSettlementDisputeDetail_NullID].
+// day has come: any other is GP's 40118 naming the path.
 func (s *Service) GetSettlementDispute(c Caller, merchantID, id, path string) (Dispute, error) {
-	if id == "null" {
-		return Dispute{}, MissingFields("- account_id or account_name")
-	}
 	var d Dispute
 	unknown := func(id string) *Error { return NotFoundSettlementDispute(id, path) }
 	err := s.update(c.Rehearsal, func(tx Tx) error {

@@ -156,8 +156,14 @@ var getDispute = read(sandbox.OpDisputeDetail, []string{"merchant_id", "id"}, fu
 	return newDisputeView(d, false), nil
 })
 
-// getSettlementDispute is GET /settlement/disputes/{id}.
+// getSettlementDispute is GET /settlement/disputes/{id}. The id "null" is how the
+// Java SDK writes a dispute it was given none, and GP answers it as it answers the
+// list without the account it needs [GP: Java GpApiReportingDisputesTest
+// ReportSettlementDisputeDetail_NullID].
 var getSettlementDispute = read(sandbox.OpSettlementDisputeDetail, []string{"merchant_id", "id"}, func(s *Server, c *call) (any, error) {
+	if c.vars["id"] == "null" {
+		return nil, sandbox.MissingFields("- account_id or account_name")
+	}
 	d, err := s.svc.GetSettlementDispute(c.caller, c.vars["merchant_id"], c.vars["id"], "/ucp"+c.r.URL.EscapedPath())
 	if err != nil {
 		return nil, err
