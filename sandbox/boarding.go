@@ -471,7 +471,7 @@ func (s *Service) ReadMerchant(c Caller, id string) (MerchantView, error) {
 // merchant id at all is GP's 40042, an unknown or foreign one 40041 naming the
 // caller's merchant-management account [GP].
 func (s *Service) boardedMerchant(tx Tx, c Caller, id, perm string) (Merchant, error) {
-	if !strings.HasPrefix(id, "MER_") {
+	if !merchantIDForm(id) {
 		return Merchant{}, RetrieveNotSupported()
 	}
 	m, err := tx.Merchant(id)
@@ -483,6 +483,14 @@ func (s *Service) boardedMerchant(tx Tx, c Caller, id, perm string) (Merchant, e
 	}
 	// A merchant the app may not act for is answered as one that does not exist.
 	return Merchant{}, MerchantNotConfigured(accountFor(c.App, perm), id)
+}
+
+// merchantIDForm reports whether id has the form of GP's merchant ids, MER_ and no
+// hyphen: GP answers 40042 to a GUID, bare (Java GetMerchantInfo_InvalidId) or after
+// MER_ (.NET GetMerchantInfo_InvalidId, PHP testCreditSaleWithPartnerMode_WrongMerchant),
+// and 40041 to MER_ and 32 hex digits it does not know [GP].
+func merchantIDForm(id string) bool {
+	return strings.HasPrefix(id, "MER_") && !strings.Contains(id, "-")
 }
 
 // ListMerchants is GET /merchants: the merchants the caller's app may act for.

@@ -324,11 +324,13 @@ func (s *Service) paymentResult(channel string, in CardInput, card StoredCard, o
 // or the app's own; the account is the app's one the request names (by id or name),
 // else the merchant's own one it names by id (merchantsOwnAccount), else the app's
 // first transaction_processing account. An account or merchant the app does not hold
-// is GP's 40041.
+// is GP's 40041; a partner path's id that is no merchant id, GP's 40042.
 func (s *Service) transactionAccount(tx Tx, c Caller, req TransactionRequest) (Merchant, Account, error) {
 	merchantID := req.MerchantID
 	if merchantID == "" {
 		merchantID = c.App.MerchantID
+	} else if !merchantIDForm(merchantID) {
+		return Merchant{}, Account{}, RetrieveNotSupported()
 	}
 	var acct Account
 	found := false
