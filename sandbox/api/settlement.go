@@ -39,7 +39,7 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 	v := r.v
 	q := sandbox.SettlementQuery{
 		MerchantID: c.vars["merchant_id"], Paging: r.paging("TIME_CREATED", "DESC", sandbox.SettlementOrderings...),
-		NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"), DepositStatus: v.Get("deposit_status"),
+		NumberFirst6: v.Get("number_first6"), NumberLast4: v.Get("number_last4"), DepositStatus: depositStatus(v.Get("deposit_status")),
 		Brand: v.Get("brand"), ARN: v.Get("arn"), BrandReference: v.Get("brand_reference"), Authcode: v.Get("authcode"),
 		Reference: v.Get("reference"), Status: v.Get("status"), DepositID: v.Get("deposit_id"),
 	}
@@ -61,6 +61,11 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 	return newSettlementListView(page), nil
 })
 
+// depositStatus reads a deposit status filter as GP does: the Node SDK sends the
+// SPLIT_FUNDING of its enum where the Java SDK sends GP's SPLIT FUNDING, and GP finds
+// the same deposits for both (Node ReportingDeposits "filter by deposit status") [GP].
+func depositStatus(filter string) string { return strings.ReplaceAll(filter, "_", " ") }
+
 // listDeposits is GET /settlement/deposits.
 var listDeposits = read(sandbox.OpDepositList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
 	r, err := newQueryReader(c)
@@ -70,7 +75,7 @@ var listDeposits = read(sandbox.OpDepositList, []string{"merchant_id"}, func(s *
 	v := r.v
 	q := sandbox.DepositQuery{
 		MerchantID: c.vars["merchant_id"], Paging: r.paging("TIME_CREATED", "DESC", sandbox.DepositOrderings...),
-		ID: v.Get("id"), Status: v.Get("status"), Amount: v.Get("amount"), BankLast4: v.Get("masked_account_number_last4"),
+		ID: v.Get("id"), Status: depositStatus(v.Get("status")), Amount: v.Get("amount"), BankLast4: v.Get("masked_account_number_last4"),
 	}
 	r.account(c.caller.App)
 	r.system(&q.MID, &q.Hierarchy)
