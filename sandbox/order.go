@@ -127,10 +127,7 @@ func (s *Service) PriceOrder(c Caller, merchantID, version string, req OrderRequ
 	var q Quote
 	err := s.store.View(func(tx Tx) error {
 		now := s.clock.Now()
-		if rec, seen, err := recentKey(tx, c.App.ID, idem, now); err != nil || seen {
-			if err == nil {
-				err = duplicateOf(tx, rec, now)
-			}
+		if err := refuseUsedKey(tx, c.App.ID, idem, now); err != nil {
 			return err
 		}
 		o, m, err := s.newOrder(tx, c, merchantID, version, req, now)

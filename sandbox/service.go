@@ -294,6 +294,25 @@ func (r *execution[T]) update(tx Tx) error {
 	return tx.PutIdempotency(rec, idempotencyRetention)
 }
 
+// RefuseUsedKey answers the 409 of an idempotency key that executed an action within
+// the window, and nil for a key still free. The API asks it of a request whose body it
+// refuses: GP looks the key up before it validates the body (A8).
+func (s *Service) RefuseUsedKey(c Caller, key string) error {
+	return s.store.View(func(tx Tx) error {
+		return refuseUsedKey(tx, c.App.ID, Idempotency{Key: key}, s.clock.Now())
+	})
+}
+
+// refuseUsedKey is the 409 of a key seen within the window (duplicateOf), nil for a
+// free one.
+func refuseUsedKey(tx Tx, appID string, idem Idempotency, now time.Time) error {
+	rec, seen, err := recentKey(tx, appID, idem, now)
+	if err != nil || !seen {
+		return err
+	}
+	return duplicateOf(tx, rec, now)
+}
+
 // recentKey returns the record of the request's idempotency key when the key executed
 // an action within the window; seen is false for a request without a key.
 func recentKey(tx Tx, appID string, idem Idempotency, now time.Time) (rec IdempotencyRecord, seen bool, err error) {

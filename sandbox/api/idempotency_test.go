@@ -53,3 +53,28 @@ func TestIdempotencyRecordInTheOldShape(t *testing.T) {
 		t.Errorf("the refused adjustment changed the transaction: gratuity %q", txn.GratuityAmount)
 	}
 }
+
+// GP looks an idempotency key up before it validates the body: a repeat of a key that
+// executed is 409 naming what it made, whatever the body, while a body refused under
+// a fresh key is refused for itself and leaves the key free.
+func TestUsedKeyRefusedBeforeTheBody(t *testing.T) {
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	path := "/transactions/" + apitest.CapturedOne + "/adjustment"
+	with := func(key string) map[string]string { return apitest.APIHeader(tok, "X-GP-Idempotency", key) }
+	if r := env.Do("POST", path, with("used-key"), `{"gratuity_amount":"100"}`); r.Status != 200 {
+		t.Fatalf("first adjustment: %d %s", r.Status, r.Body)
+	}
+	bad := `{"gratuity_amount":"1.00"}`
+	if got, want := env.Do("POST", path, with("used-key"), bad).GPError(t),
+		apitest.Err(409, "DUPLICATE_ACTION", "40039", "Idempotency Key seen before: id="+apitest.CapturedOne); got != want {
+		t.Errorf("a bad body under the used key: %+v, want %+v", got, want)
+	}
+	if got, want := env.Do("POST", path, with("fresh-key"), bad).GPError(t),
+		apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "gratuity_amount contains unexpected data"); got != want {
+		t.Errorf("a bad body under a fresh key: %+v, want %+v", got, want)
+	}
+	if r := env.Do("POST", path, with("fresh-key"), `{"gratuity_amount":"200"}`); r.Status != 200 {
+		t.Errorf("the fresh key after its refused body: %d %s, want 200", r.Status, r.Body)
+	}
+}

@@ -171,6 +171,14 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 		}
 	}
 	if err := s.readRequest(w, r, op, c); err != nil {
+		if idemKey != "" && r.Method != http.MethodGet {
+			// GP looks the key up before it validates the body: a repeat of a key
+			// that executed is 409 whatever the body (Node CreditCardNotPresent
+			// "verify tokenized payment method with idempotency key") [GP].
+			if used := s.svc.RefuseUsedKey(c.caller, idemKey); used != nil {
+				return c, used
+			}
+		}
 		return c, err
 	}
 	if idemKey != "" {
