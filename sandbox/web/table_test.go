@@ -31,6 +31,9 @@ type sample struct {
 		Number string      `json:"number" gp:"required,digits,max=19"`
 		Brand  web.Ignored `json:"brand"` // a client's guess
 	} `json:"card"`
+	Device *struct {
+		Mode string `json:"mode" gp:"enum=M|N,leaf"` // named alone in its errors
+	} `json:"device"`
 	Conversion struct {
 		ID string `json:"id" gp:"max=3"`
 	} `json:"conversion" gp:"or-id"`
@@ -124,6 +127,7 @@ func TestTableErrorOrder(t *testing.T) {
 		{`{"id":"a","flag":"true"}`, sandbox.InvalidField("flag")},
 		{`{"id":"a","card":[]}`, sandbox.InvalidField("card")},
 		{`{"id":"a","card":{"number":"42x"}}`, sandbox.InvalidField("card.number")},
+		{`{"id":"a","device":{"mode":"O"}}`, sandbox.InvalidField("mode")},
 		{`{"id":"a","conversion":"EURO"}`, sandbox.InvalidField("conversion")},
 		{`{"id":"a","conversion":{"id":"EURO"}}`, sandbox.InvalidField("conversion.id")},
 		{`{"id":"a","conversion":12}`, sandbox.InvalidField("conversion")},
