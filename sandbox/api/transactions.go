@@ -221,7 +221,8 @@ func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
 		Reference: b.Reference, GratuityAmount: b.GratuityAmount, SurchargeAmount: b.SurchargeAmount,
 		ExtraAmounts: sandbox.ExtraAmounts(b.extraAmountsBody), TokenID: b.PaymentMethod.ID, StorageMode: b.PaymentMethod.StorageMode, RateID: b.CurrencyConversion.ID,
-		Version: c.version, Idempotency: c.idem, IssuerResult: c.issuer, RefuseDuplicate: c.refuseDuplicate,
+		FingerprintMode: b.PaymentMethod.FingerprintMode,
+		Version:         c.version, Idempotency: c.idem, IssuerResult: c.issuer, RefuseDuplicate: c.refuseDuplicate,
 		DisputeStage: c.disputeStage,
 		Card:         sandbox.CardInput{EntryMode: b.PaymentMethod.EntryMode, Name: b.PaymentMethod.Name},
 	}

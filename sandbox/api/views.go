@@ -132,12 +132,15 @@ type resourceView struct {
 // PaymentMethodView is payment_method of the full resource, also what the admin API
 // shows of any transaction. A decline has an empty authcode [GP].
 type PaymentMethodView struct {
-	ID        string         `json:"id,omitempty"` // the token charged, if any [GP]
-	Result    string         `json:"result"`
-	Message   string         `json:"message"`
-	EntryMode string         `json:"entry_mode,omitempty"`
-	Card      cardResultView `json:"card"`
-	BNPL      *bnplView      `json:"bnpl,omitempty"`
+	ID        string `json:"id,omitempty"` // the token charged, if any [GP]
+	Result    string `json:"result"`
+	Message   string `json:"message"`
+	EntryMode string `json:"entry_mode,omitempty"`
+	// Asked for by fingerprint_mode, and answered after entry_mode [GP: Java GpApiMappingTest].
+	Fingerprint         *string        `json:"fingerprint,omitempty"`
+	FingerprintPresence *string        `json:"fingerprint_presence_indicator,omitempty"`
+	Card                cardResultView `json:"card"`
+	BNPL                *bnplView      `json:"bnpl,omitempty"`
 }
 
 // cardResultView is payment_method.card of the resource: the domain keeps it in its
@@ -160,7 +163,10 @@ func newResourceView(t sandbox.Transaction) resourceView {
 
 // NewPaymentMethodView is a transaction's payment_method as the resource shows it.
 func NewPaymentMethodView(p sandbox.PaymentResult) PaymentMethodView {
-	v := PaymentMethodView{ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode, Card: cardResultView{CardResult: p.Card}}
+	v := PaymentMethodView{
+		ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode,
+		Fingerprint: p.Fingerprint, FingerprintPresence: p.FingerprintPresence, Card: cardResultView{CardResult: p.Card},
+	}
 	if p.BNPL != nil {
 		v.BNPL = &bnplView{Provider: p.BNPL.Provider}
 	}
