@@ -39,6 +39,10 @@ type PaymentMethod struct {
 	TimeCreated     time.Time  `json:"time_created"`
 	TimeLastUpdated time.Time  `json:"time_last_updated"`
 	Action          Action     `json:"action"`
+	// What the creation's fingerprint_mode asked for (cardFingerprint): its answer
+	// shows it, as a payment's does; the stored card does not keep it [SB].
+	Fingerprint         *string `json:"-"`
+	FingerprintPresence *string `json:"-"`
 }
 
 // paymentMethodIDPattern is a well-formed token id: PMT_ and the letters, digits and
@@ -67,8 +71,10 @@ type TokenizeRequest struct {
 	Reference   string
 	Name        string
 	UsageMode   string // SINGLE or MULTIPLE; "" is MULTIPLE [SB]
-	Card        CardInput
-	Idempotency Idempotency
+	// FingerprintMode asks for the card's fingerprint in the answer (cardFingerprint).
+	FingerprintMode string
+	Card            CardInput
+	Idempotency     Idempotency
 }
 
 // Tokenize stores a card as a token of the app's tokenization account. The card is
@@ -88,6 +94,7 @@ func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error)
 			return "", PaymentMethod{}, err
 		}
 		pm := s.newPaymentMethod(c, HolderOf(m, acct), d, orDefault(req.UsageMode, UsageMultiple), req.Reference, req.Name, now)
+		pm.Fingerprint, pm.FingerprintPresence = cardFingerprint(req.FingerprintMode, m.ID, pm.Card, d, true)
 		return pm.ID, pm, tx.PutPaymentMethod(pm)
 	})
 	return v, err

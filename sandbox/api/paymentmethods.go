@@ -16,7 +16,8 @@ var createPaymentMethod = operation{
 	handler: handle(func(s *Server, c *call, req tokenizeBody) (any, error) {
 		pm, err := s.svc.Tokenize(c.caller, sandbox.TokenizeRequest{
 			MerchantID: c.vars["merchant_id"], AccountID: req.AccountID, AccountName: req.AccountName,
-			Reference: req.Reference, Name: req.Name, UsageMode: req.UsageMode, Idempotency: c.idem,
+			Reference: req.Reference, Name: req.Name, UsageMode: req.UsageMode, FingerprintMode: req.FingerprintMode,
+			Idempotency: c.idem,
 			Card: sandbox.CardInput{
 				Number: req.Card.Number, ExpiryMonth: req.Card.ExpiryMonth.digits(),
 				ExpiryYear: req.Card.ExpiryYear.digits(), CVV: req.Card.CVV, Track: req.Card.Track,

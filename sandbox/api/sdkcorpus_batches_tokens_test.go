@@ -91,9 +91,10 @@ func TestSDKCorpusBatchesAndTokens(t *testing.T) {
 	}
 }
 
-// descriptive is an expected value that describes rather than fixes (">=1", "PMT_...").
+// descriptive is an expected value that describes rather than fixes (">=1", "PMT_...",
+// "string").
 func descriptive(v string) bool {
-	return strings.HasPrefix(v, ">") || strings.HasSuffix(v, "...") || v == "array" || v == "integer"
+	return strings.HasPrefix(v, ">") || strings.HasSuffix(v, "...") || v == "array" || v == "integer" || v == "string"
 }
 
 // corpusState makes what an entry's placeholders name: a token, an open batch (GBP

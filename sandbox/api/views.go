@@ -498,6 +498,9 @@ type paymentMethodResourceView struct {
 	UsageMode       string `json:"usage_mode"` // SINGLE or MULTIPLE: Java refuses any other value [GP]
 	Reference       string `json:"reference,omitempty"`
 	Name            string `json:"name,omitempty"`
+	// A creation's fingerprint_mode: the SDKs read both at the top level (A134).
+	Fingerprint         *string `json:"fingerprint,omitempty"`
+	FingerprintPresence *string `json:"fingerprint_presence_indicator,omitempty"`
 	merchantAccountView
 	Card   tokenCardView `json:"card"`
 	Action actionView    `json:"action"`
@@ -515,6 +518,7 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 	return paymentMethodResourceView{
 		ID: pm.ID, TimeCreated: sandbox.FormatTime(pm.TimeCreated), TimeLastUpdated: sandbox.FormatTime(pm.TimeLastUpdated),
 		Status: pm.Status, UsageMode: pm.UsageMode, Reference: pm.Reference, Name: pm.Name,
+		Fingerprint: pm.Fingerprint, FingerprintPresence: pm.FingerprintPresence,
 		merchantAccountView: merchantAccountView(pm.Holder),
 		Card: tokenCardView{
 			Brand: pm.Card.Brand, NumberLast4: storedNumberLast4(pm.Card), MaskedNumberLast4: pm.Card.MaskedLast4(),
