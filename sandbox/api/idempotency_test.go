@@ -77,4 +77,16 @@ func TestUsedKeyRefusedBeforeTheBody(t *testing.T) {
 	if r := env.Do("POST", path, with("fresh-key"), `{"gratuity_amount":"200"}`); r.Status != 200 {
 		t.Errorf("the fresh key after its refused body: %d %s, want 200", r.Status, r.Body)
 	}
+	// What is refused before the members are read stays refused for itself, and a read
+	// consumes no key: neither becomes the key's 409.
+	plain := with("used-key")
+	plain["Content-Type"] = "text/plain"
+	if got, want := env.Do("POST", path, plain, `{"gratuity_amount":"100"}`).GPError(t),
+		apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "Content-Type contains unexpected data"); got != want {
+		t.Errorf("a refused Content-Type under the used key: %+v, want %+v", got, want)
+	}
+	if got, want := env.Do("POST", "/payment-methods/search", with("used-key"), `{"number":"42x"}`).GPError(t),
+		apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: number"); got != want {
+		t.Errorf("a search's refused body under the used key: %+v, want %+v", got, want)
+	}
 }

@@ -170,15 +170,7 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, op operation) (
 			return c, sandbox.InvalidURLField(name)
 		}
 	}
-	if err := s.readRequest(w, r, op, c); err != nil {
-		if idemKey != "" && r.Method != http.MethodGet {
-			// GP looks the key up before it validates the body: a repeat of a key
-			// that executed is 409 whatever the body (Node CreditCardNotPresent
-			// "verify tokenized payment method with idempotency key") [GP].
-			if used := s.svc.RefuseUsedKey(c.caller, idemKey); used != nil {
-				return c, used
-			}
-		}
+	if err := s.readRequest(w, r, op, c, idemKey); err != nil {
 		return c, err
 	}
 	if idemKey != "" {
@@ -214,15 +206,35 @@ func (s *Server) authenticate(r *http.Request, op operation, c *call) (string, e
 }
 
 // readRequest reads the body once: decoded, then checked by the operation's typed
-// request's tags as it is filled in.
-func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operation, c *call) error {
+// request's tags as it is filled in. A body whose members are refused under an
+// idempotency key is answered as usedKeyFirst says.
+func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, op operation, c *call, idemKey string) error {
 	var err error
 	if c.body, err = web.ReadObject(w, r, op.bodyOptional); err != nil {
 		return err
 	}
 	c.caller.Request.Received = received(op, c.body)
-	c.req, err = op.handler.decode(op.fields, c.body)
-	return err
+	if c.req, err = op.handler.decode(op.fields, c.body); err != nil {
+		return s.usedKeyFirst(op, c, idemKey, err)
+	}
+	return nil
+}
+
+// usedKeyFirst answers a write whose body's members are refused: GP looks the
+// idempotency key up before it validates them, so a repeat of a key that executed is
+// that key's 409 whatever the members (Node CreditCardNotPresent "verify tokenized
+// payment method with idempotency key") [GP]. A read consumes no key, and a failed
+// lookup leaves the refusal as it was.
+func (s *Server) usedKeyFirst(op operation, c *call, idemKey string, refusal error) error {
+	if idemKey == "" || !op.op.Recorded() {
+		return refusal
+	}
+	if used := s.svc.RefuseUsedKey(c.caller, idemKey); used != nil {
+		if _, isGP := sandbox.AsError(used); isGP {
+			return used
+		}
+	}
+	return refusal
 }
 
 // versionHeader returns X-GP-Version: required, 1..50 printable characters. Any such
