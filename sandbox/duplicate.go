@@ -47,7 +47,7 @@ func duplicateKey(t *Transaction, card cardData, tokenID string) string {
 		if t.Card.First6 == "" || t.Card.Last4 == "" {
 			return ""
 		}
-		cardID = "card:" + t.Card.Brand + ":" + t.Card.First6 + ":" + t.Card.Last4 + ":" + card.expiryMM + "/" + card.expiryYY
+		cardID = "card:" + cardIdentity(t.Card, card)
 	}
 	b := make([]byte, 0, 160) // on the stack for the usual lengths
 	for _, part := range [...]string{t.MerchantID, cardID, t.Amount, t.Currency, t.Reference} {
@@ -55,6 +55,13 @@ func duplicateKey(t *Transaction, card cardData, tokenID string) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// cardIdentity is a card as the sandbox tells cards apart without its number: brand,
+// first six, last four and expiry, the expiry written one way however it was sent
+// ("5" and "05", "2030" and "30" are one expiry).
+func cardIdentity(stored StoredCard, card cardData) string {
+	return stored.Brand + ":" + stored.First6 + ":" + stored.Last4 + ":" + twoDigits(card.expiryMM) + "/" + twoDigits(card.expiryYY)
 }
 
 // checkDuplicate flags an approved sale or authorization t, paid with card (or the

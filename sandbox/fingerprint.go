@@ -2,7 +2,7 @@ package sandbox
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
+	"encoding/base32"
 )
 
 // Fingerprint modes of payment_method.fingerprint_mode [GP].
@@ -16,26 +16,34 @@ const (
 // shows another value, so the sandbox gives it to every card it fingerprints [SB].
 const fingerprintExists = "EXISTS"
 
-// cardFingerprint is what a payment or verification that asked for a fingerprint
-// answers in payment_method: nil, nil without a mode (GP's answers then carry the
-// members empty or not at all); the card's fingerprint and EXISTS with ALWAYS, and
-// with ON_SUCCESS when approved; "" and "" otherwise, as GP answers a declined
-// ON_SUCCESS sale (Java CreditSaleWithFingerPrint_OnSuccess_WithDeclinedAuth) [GP].
+// Fingerprint is what a request's fingerprint_mode asked for, answered beside the
+// payment method's other members. An answer without a mode has neither member.
+type Fingerprint struct {
+	Value    string `json:"fingerprint"`
+	Presence string `json:"fingerprint_presence_indicator"`
+}
+
+// fingerprintEncoding writes a fingerprint in letters and the digits 2 to 7: no run
+// of digits long enough for the card-data masker to read as a card number, so a
+// fingerprint reads the same in the answer, the journal and the action records.
+var fingerprintEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// cardFingerprint is the Fingerprint of a payment, verification or token creation: nil
+// without a mode; the card's fingerprint and EXISTS with ALWAYS, and with ON_SUCCESS
+// when approved; both "" otherwise, as GP answers a declined ON_SUCCESS sale (Java
+// CreditSaleWithFingerPrint_OnSuccess_WithDeclinedAuth) [GP].
 //
-// The fingerprint is the same for the same card at the same merchant, and differs
-// from card to card: a SHA-256 of the merchant and the card by brand, first six,
-// last four and expiry, as the duplicate check knows a card, so that it holds no card
-// data; GP's own form is not recorded [SB].
-func cardFingerprint(mode, merchantID string, stored StoredCard, card cardData, approved bool) (id, presence *string) {
-	if mode == "" {
-		return nil, nil
+// The fingerprint is a SHA-256 of the merchant and the card as the sandbox tells
+// cards apart (cardIdentity), so the same card at the same merchant has the same one
+// however its expiry was written, and it holds no card data; GP's own form is not
+// recorded [SB].
+func cardFingerprint(mode, merchantID string, stored StoredCard, card cardData, approved bool) *Fingerprint {
+	switch {
+	case mode == "":
+		return nil
+	case (mode == FingerprintOnSuccess && !approved) || stored.First6 == "" || stored.Last4 == "":
+		return &Fingerprint{}
 	}
-	none := ""
-	if mode == FingerprintOnSuccess && !approved || stored.First6 == "" || stored.Last4 == "" {
-		return &none, &none
-	}
-	sum := sha256.Sum256([]byte("fingerprint\x00" + merchantID + "\x00" + stored.Brand + "\x00" + stored.First6 + "\x00" +
-		stored.Last4 + "\x00" + card.expiryMM + "/" + card.expiryYY))
-	fp, exists := hex.EncodeToString(sum[:16]), fingerprintExists
-	return &fp, &exists
+	sum := sha256.Sum256([]byte("fingerprint\x00" + merchantID + "\x00" + cardIdentity(stored, card)))
+	return &Fingerprint{Value: fingerprintEncoding.EncodeToString(sum[:20]), Presence: fingerprintExists}
 }

@@ -39,10 +39,7 @@ type PaymentMethod struct {
 	TimeCreated     time.Time  `json:"time_created"`
 	TimeLastUpdated time.Time  `json:"time_last_updated"`
 	Action          Action     `json:"action"`
-	// What the creation's fingerprint_mode asked for (cardFingerprint): its answer
-	// shows it, as a payment's does; the stored card does not keep it [SB].
-	Fingerprint         *string `json:"-"`
-	FingerprintPresence *string `json:"-"`
+	*Fingerprint               // what the creation's fingerprint_mode asked for: nil without one
 }
 
 // paymentMethodIDPattern is a well-formed token id: PMT_ and the letters, digits and
@@ -94,7 +91,7 @@ func (s *Service) Tokenize(c Caller, req TokenizeRequest) (PaymentMethod, error)
 			return "", PaymentMethod{}, err
 		}
 		pm := s.newPaymentMethod(c, HolderOf(m, acct), d, orDefault(req.UsageMode, UsageMultiple), req.Reference, req.Name, now)
-		pm.Fingerprint, pm.FingerprintPresence = cardFingerprint(req.FingerprintMode, m.ID, pm.Card, d, true)
+		pm.Fingerprint = cardFingerprint(req.FingerprintMode, m.ID, pm.Card, d, true)
 		return pm.ID, pm, tx.PutPaymentMethod(pm)
 	})
 	return v, err

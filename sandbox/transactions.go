@@ -206,7 +206,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	}
 	t.PaymentMethod = s.paymentResult(req.Channel, req.Card, t.Card, o, now)
 	t.PaymentMethod.ID = req.TokenID
-	t.PaymentMethod.Fingerprint, t.PaymentMethod.FingerprintPresence = cardFingerprint(req.FingerprintMode, t.MerchantID, t.Card, card, o.approved)
+	t.PaymentMethod.Fingerprint = cardFingerprint(req.FingerprintMode, t.MerchantID, t.Card, card, o.approved)
 	// A card paid for in clear, or with a single-use token the payment used up, is
 	// stored anew; a multi-use token stays the card's token [GP: Java, .NET and PHP
 	// CardTokenizationThenPayingWithToken_SingleToMultiUse].
@@ -514,15 +514,13 @@ func (t Transaction) withCardMembersMasked() Transaction {
 
 // PaymentResult is the payment_method block of a Transaction response.
 type PaymentResult struct {
-	ID        string `json:"id,omitempty"` // the token charged, if any
-	Result    string `json:"result"`
-	Message   string `json:"message"`
-	EntryMode string `json:"entry_mode,omitempty"`
-	// What a request's fingerprint_mode asked for (cardFingerprint): nil without one.
-	Fingerprint         *string     `json:"fingerprint,omitempty"`
-	FingerprintPresence *string     `json:"fingerprint_presence_indicator,omitempty"`
-	Card                CardResult  `json:"card"`
-	BNPL                *BNPLResult `json:"bnpl,omitempty"`
+	ID           string      `json:"id,omitempty"` // the token charged, if any
+	Result       string      `json:"result"`
+	Message      string      `json:"message"`
+	EntryMode    string      `json:"entry_mode,omitempty"`
+	*Fingerprint             // what the request's fingerprint_mode asked for: nil without one
+	Card         CardResult  `json:"card"`
+	BNPL         *BNPLResult `json:"bnpl,omitempty"`
 }
 
 // CardResult is payment_method.card of a Transaction response.

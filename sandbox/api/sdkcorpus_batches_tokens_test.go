@@ -72,8 +72,8 @@ func TestSDKCorpusBatchesAndTokens(t *testing.T) {
 			for path, want := range e.Expect.ResponseMembers {
 				got := field(m, strings.Split(path, ".")...)
 				if w, ok := want.(string); ok && descriptive(w) {
-					if got == nil {
-						t.Errorf("%s missing: %s", path, r.Body)
+					if !describes(w, got) {
+						t.Errorf("%s is %v, want %s: %s", path, got, w, r.Body)
 					}
 					continue
 				}
@@ -92,9 +92,23 @@ func TestSDKCorpusBatchesAndTokens(t *testing.T) {
 }
 
 // descriptive is an expected value that describes rather than fixes (">=1", "PMT_...",
-// "string").
+// "string", "non-empty string").
 func descriptive(v string) bool {
-	return strings.HasPrefix(v, ">") || strings.HasSuffix(v, "...") || v == "array" || v == "integer" || v == "string"
+	return strings.HasPrefix(v, ">") || strings.HasSuffix(v, "...") || v == "array" || v == "integer" ||
+		v == "string" || v == "non-empty string"
+}
+
+// describes holds a value to a describing one: there at all, and a string (a non-empty
+// one) where it says so.
+func describes(want string, got any) bool {
+	s, isString := got.(string)
+	switch want {
+	case "string":
+		return isString
+	case "non-empty string":
+		return isString && s != ""
+	}
+	return got != nil
 }
 
 // corpusState makes what an entry's placeholders name: a token, an open batch (GBP

@@ -409,6 +409,9 @@ func memberMatches(got, want any, vars map[string]string) bool {
 	case s == "string":
 		_, ok := got.(string)
 		return ok
+	case s == "non-empty string":
+		g, ok := got.(string)
+		return ok && g != ""
 	case s == ">= sale amount":
 		return atLeast(got, corpusSaleMinor)
 	case strings.HasPrefix(s, ">="):

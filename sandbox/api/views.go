@@ -132,15 +132,13 @@ type resourceView struct {
 // PaymentMethodView is payment_method of the full resource, also what the admin API
 // shows of any transaction. A decline has an empty authcode [GP].
 type PaymentMethodView struct {
-	ID        string `json:"id,omitempty"` // the token charged, if any [GP]
-	Result    string `json:"result"`
-	Message   string `json:"message"`
-	EntryMode string `json:"entry_mode,omitempty"`
-	// Asked for by fingerprint_mode, and answered after entry_mode [GP: Java GpApiMappingTest].
-	Fingerprint         *string        `json:"fingerprint,omitempty"`
-	FingerprintPresence *string        `json:"fingerprint_presence_indicator,omitempty"`
-	Card                cardResultView `json:"card"`
-	BNPL                *bnplView      `json:"bnpl,omitempty"`
+	ID                   string         `json:"id,omitempty"` // the token charged, if any [GP]
+	Result               string         `json:"result"`
+	Message              string         `json:"message"`
+	EntryMode            string         `json:"entry_mode,omitempty"`
+	*sandbox.Fingerprint                // after entry_mode [GP: Java GpApiMappingTest]
+	Card                 cardResultView `json:"card"`
+	BNPL                 *bnplView      `json:"bnpl,omitempty"`
 }
 
 // cardResultView is payment_method.card of the resource: the domain keeps it in its
@@ -165,7 +163,7 @@ func newResourceView(t sandbox.Transaction) resourceView {
 func NewPaymentMethodView(p sandbox.PaymentResult) PaymentMethodView {
 	v := PaymentMethodView{
 		ID: p.ID, Result: p.Result, Message: p.Message, EntryMode: p.EntryMode,
-		Fingerprint: p.Fingerprint, FingerprintPresence: p.FingerprintPresence, Card: cardResultView{CardResult: p.Card},
+		Fingerprint: p.Fingerprint, Card: cardResultView{CardResult: p.Card},
 	}
 	if p.BNPL != nil {
 		v.BNPL = &bnplView{Provider: p.BNPL.Provider}
@@ -491,16 +489,14 @@ func newTransactionSummaryView(t sandbox.Transaction) transactionSummaryView {
 // operation [GP]. The create, edit and delete answers are read for card.masked_number_last4,
 // a stored method's detail for card.number_last4: both are sent.
 type paymentMethodResourceView struct {
-	ID              string `json:"id"`
-	TimeCreated     string `json:"time_created"`
-	TimeLastUpdated string `json:"time_last_updated"`
-	Status          string `json:"status"`
-	UsageMode       string `json:"usage_mode"` // SINGLE or MULTIPLE: Java refuses any other value [GP]
-	Reference       string `json:"reference,omitempty"`
-	Name            string `json:"name,omitempty"`
-	// A creation's fingerprint_mode: the SDKs read both at the top level (A134).
-	Fingerprint         *string `json:"fingerprint,omitempty"`
-	FingerprintPresence *string `json:"fingerprint_presence_indicator,omitempty"`
+	ID                   string `json:"id"`
+	TimeCreated          string `json:"time_created"`
+	TimeLastUpdated      string `json:"time_last_updated"`
+	Status               string `json:"status"`
+	UsageMode            string `json:"usage_mode"` // SINGLE or MULTIPLE: Java refuses any other value [GP]
+	Reference            string `json:"reference,omitempty"`
+	Name                 string `json:"name,omitempty"`
+	*sandbox.Fingerprint        // a creation's fingerprint_mode: the SDKs read it at the top level (A134)
 	merchantAccountView
 	Card   tokenCardView `json:"card"`
 	Action actionView    `json:"action"`
@@ -518,8 +514,7 @@ func newStoredMethodView(pm sandbox.PaymentMethod) paymentMethodResourceView {
 	return paymentMethodResourceView{
 		ID: pm.ID, TimeCreated: sandbox.FormatTime(pm.TimeCreated), TimeLastUpdated: sandbox.FormatTime(pm.TimeLastUpdated),
 		Status: pm.Status, UsageMode: pm.UsageMode, Reference: pm.Reference, Name: pm.Name,
-		Fingerprint: pm.Fingerprint, FingerprintPresence: pm.FingerprintPresence,
-		merchantAccountView: merchantAccountView(pm.Holder),
+		Fingerprint: pm.Fingerprint, merchantAccountView: merchantAccountView(pm.Holder),
 		Card: tokenCardView{
 			Brand: pm.Card.Brand, NumberLast4: storedNumberLast4(pm.Card), MaskedNumberLast4: pm.Card.MaskedLast4(),
 			ExpiryMonth: pm.ExpiryMonth, ExpiryYear: pm.ExpiryYear,
