@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -485,13 +486,18 @@ func (s *Service) boardedMerchant(tx Tx, c Caller, id, perm string) (Merchant, e
 	return Merchant{}, MerchantNotConfigured(accountFor(c.App, perm), id)
 }
 
-// merchantIDForm reports whether id has the form of GP's merchant ids, MER_ and no
-// hyphen: GP answers 40042 to a GUID, bare (Java GetMerchantInfo_InvalidId) or after
+// merchantIDForm reports whether id can be a merchant id: MER_ and anything but a
+// GUID. GP answers 40042 to a GUID, bare (Java GetMerchantInfo_InvalidId) or after
 // MER_ (.NET GetMerchantInfo_InvalidId, PHP testCreditSaleWithPartnerMode_WrongMerchant),
-// and 40041 to MER_ and 32 hex digits it does not know [GP].
+// and 40041 to MER_ and 32 hex digits it does not know [GP]. A fixture's own id with
+// a hyphen (MER_acme-eu) is still a merchant id.
 func merchantIDForm(id string) bool {
-	return strings.HasPrefix(id, "MER_") && !strings.Contains(id, "-")
+	rest, ok := strings.CutPrefix(id, "MER_")
+	return ok && !guidPattern.MatchString(rest)
 }
+
+// guidPattern is a GUID with its hyphens, as the SDKs' tests make them.
+var guidPattern = regexp.MustCompile(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
 
 // ListMerchants is GET /merchants: the merchants the caller's app may act for.
 func (s *Service) ListMerchants(c Caller, q MerchantQuery) (MerchantPage, error) {
