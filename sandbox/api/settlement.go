@@ -187,16 +187,16 @@ var acceptDispute = read(sandbox.OpDisputeAcceptance, []string{"merchant_id", "i
 
 // challengeBody is a POST /disputes/{id}/challenge body: the documents, each with its
 // content in base64. A content that is not base64 is 40213 naming it [SB]. A document
-// with no member at all is none, as the Node SDK sends a document it was given
-// nothing for: `{"documents":[{}]}` is GP's 40065 (Node ReportingDisputes "report
-// dispute challenge missing document"); a typed one without content, 40005.
+// with neither a type nor a content is none, as the Node SDK sends a document it was
+// given nothing for: `{"documents":[{}]}` is GP's 40065 (Node ReportingDisputes
+// "report dispute challenge missing document"); a typed one without content, 40005.
 type challengeBody struct {
 	Documents []challengeDocument `json:"documents" gp:"max=10"`
 }
 
 type challengeDocument struct {
 	Type       string `json:"type" gp:"max=50"`
-	B64Content string `json:"b64_content"`
+	B64Content string `json:"b64_content" gp:"min=0"` // "" is no content: see challengeDispute
 	// .NET serializes its whole document class: these base-class members come as null
 	// (the enums as 0) and GP accepts them (.NET GpApiDisputeTest DisputeChallenge).
 	ID          web.Ignored `json:"id"`

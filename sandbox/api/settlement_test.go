@@ -163,6 +163,8 @@ func TestDisputeFixturesAnswerAsTheSDKTestsExpect(t *testing.T) {
 		{"POST", "/disputes/DIS_SAND_abcd1234/challenge", two, apitest.Err(400, "INVALID_REQUEST_DATA", "40072", "131,The dispute stage, Retrieval, can be challenged with a single document only. Please correct the request and resubmit")},
 		{"POST", "/disputes/DIS_SAND_abcd1234/challenge", `{"documents":[]}`, apitest.Err(400, "MANDATORY_DATA_MISSING", "40065", "Unable to challenge as No document provided with the request")},
 		{"POST", "/disputes/DIS_SAND_abcd1234/challenge", `{"documents":[{"type":"SALES_RECEIPT"}]}`, apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields documents.b64_content")},
+		{"POST", "/disputes/DIS_SAND_abcd1234/challenge", `{"documents":[{"type":"SALES_RECEIPT","b64_content":""}]}`, apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields documents.b64_content")},
+		{"POST", "/disputes/DIS_SAND_abcd1234/challenge", `{"documents":[{},{"b64_content":""}]}`, apitest.Err(400, "MANDATORY_DATA_MISSING", "40065", "Unable to challenge as No document provided with the request")},
 		{"POST", "/disputes/DIS_SAND_bbbb1111/acceptance", "", apitest.Err(400, "INVALID_DISPUTE_ACTION", "40067", "124,Unable to accept for that id. Please check the Case id again.")},
 		{"POST", "/disputes/DIS_SAND_abcd1000/challenge", one, apitest.Err(400, "INVALID_DISPUTE_ACTION", "40060", "117,Unable to challenge for that id. Please check the Case id again.")},
 		{"GET", "/disputes/DIS_SAND_abcd123a", "", apitest.Err(400, "INVALID_REQUEST_DATA", "40073", "101,Unable to locate dispute record for that ID. Please recheck the ID provided.")},

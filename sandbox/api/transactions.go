@@ -124,9 +124,9 @@ type paymentMethodBody struct {
 	ID              string    `json:"id" gp:"max=100"` // its form is judged in check: 40213 naming the id
 	Name            string    `json:"name" gp:"max=100"`
 	Narrative       string    `json:"narrative" gp:"max=100"`
-	FingerprintMode string    `json:"fingerprint_mode" gp:"enum=ALWAYS|ON_SUCCESS,leaf"`   // GP's 40213 names it alone (Java and Node tests)
-	StorageMode     string    `json:"storage_mode" gp:"enum=ALWAYS|ON_SUCCESS|OFF|PROMPT"` // .NET's StorageMode has all four
-	Card            *cardBody `json:"card"`                                                // required without id: check
+	FingerprintMode string    `json:"fingerprint_mode" gp:"enum=ALWAYS|ON_SUCCESS,own-name"` // GP's 40213 names it alone (Java and Node tests)
+	StorageMode     string    `json:"storage_mode" gp:"enum=ALWAYS|ON_SUCCESS|OFF|PROMPT"`   // .NET's StorageMode has all four
+	Card            *cardBody `json:"card"`                                                  // required without id: check
 	// An encrypted track's (Java, .NET, PHP): the sandbox records version and type;
 	// the KSN or KTB in info is not kept.
 	Encryption *struct {

@@ -28,7 +28,7 @@ import (
 //	or-string         an integer that may come as a string of digits
 //	or-id             an object that may come as its id alone, a plain string
 //	or-one            an array whose one element may come without the array
-//	leaf              errors name the string by its own name, not its dotted path,
+//	own-name          errors name the string by its own name, not its dotted path,
 //	                  as GP names fingerprint_mode inside payment_method
 //
 // The Go type gives the rest: a string is 1.. characters unless min=0 (an empty
@@ -378,12 +378,12 @@ func newMember(t reflect.Type, name, path, tag string) (member, error) {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		err = r.only("required", "min", "max", "digits", "hex", "url", "currency", "enum", "or-number", "leaf")
+		err = r.only("required", "min", "max", "digits", "hex", "url", "currency", "enum", "or-number", "own-name")
 		m.kind, m.enum = r.stringKind(), r.enum
 		if !r.has["min"] {
 			m.min = 1
 		}
-		if r.has["leaf"] {
+		if r.has["own-name"] {
 			m.path = name
 		}
 	case reflect.Int:
@@ -455,7 +455,7 @@ func parseRules(tag string) (rules, error) {
 		name, value, hasValue := strings.Cut(rule, "=")
 		var err error
 		switch name {
-		case "required", "digits", "hex", "url", "currency", "or-number", "or-string", "or-id", "or-one", "leaf":
+		case "required", "digits", "hex", "url", "currency", "or-number", "or-string", "or-id", "or-one", "own-name":
 			if hasValue {
 				err = fmt.Errorf("rule %q takes no value", name)
 			}

@@ -32,7 +32,7 @@ type sample struct {
 		Brand  web.Ignored `json:"brand"` // a client's guess
 	} `json:"card"`
 	Device *struct {
-		Mode string `json:"mode" gp:"enum=M|N,leaf"` // named alone in its errors
+		Mode string `json:"mode" gp:"enum=M|N,own-name"` // named alone in its errors
 	} `json:"device"`
 	Conversion struct {
 		ID string `json:"id" gp:"max=3"`
