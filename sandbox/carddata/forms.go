@@ -49,7 +49,7 @@ func maskForm(body []byte, showIdentifiers bool) []byte {
 		}
 		// Track 2 holds an =: a pair is read whole first, as sent and unescaped (an
 		// escape can hide a track, and %B4 undone is no longer track 1's start).
-		if unescaped := unescapeValid(string(pair), true); trackData.Match(pair) || unescaped != string(pair) && trackData.MatchString(unescaped) {
+		if trackData.Match(pair) || trackData.MatchString(unescapeValid(string(pair), true)) {
 			out = append(out, Redacted...)
 			continue
 		}
@@ -79,13 +79,12 @@ func maskForm(body []byte, showIdentifiers bool) []byte {
 // raw text held something to mask (digits an escape joins, …%2111…, read apart
 // once the escape is undone).
 func asSentUnlessMasked(raw, unescaped string, mask func(string) string) string {
-	if shown := mask(unescaped); shown != unescaped {
+	shown := mask(unescaped)
+	switch maskedRaw := mask(raw); {
+	case shown != unescaped:
 		return quote(shown)
-	}
-	if raw != unescaped {
-		if maskedRaw := mask(raw); maskedRaw != raw {
-			return quote(maskedRaw)
-		}
+	case maskedRaw != raw:
+		return quote(maskedRaw)
 	}
 	return raw
 }
