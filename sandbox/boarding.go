@@ -489,11 +489,19 @@ func (s *Service) boardedMerchant(tx Tx, c Caller, id, perm string) (Merchant, e
 // merchantIDForm reports whether id can be a merchant id: MER_ and anything but a
 // GUID. GP answers 40042 to a GUID, bare (Java GetMerchantInfo_InvalidId) or after
 // MER_ (.NET GetMerchantInfo_InvalidId, PHP testCreditSaleWithPartnerMode_WrongMerchant),
-// and 40041 to MER_ and 32 hex digits it does not know [GP]. A fixture's own id with
-// a hyphen (MER_acme-eu) is still a merchant id.
-func merchantIDForm(id string) bool {
-	rest, ok := strings.CutPrefix(id, "MER_")
-	return ok && !guidPattern.MatchString(rest)
+// and 40041 to MER_ and 32 hex digits it does not know [GP].
+func merchantIDForm(id string) bool { return strings.HasPrefix(id, "MER_") && !madeUpID(id) }
+
+// madeUpID reports whether id is a GUID with its hyphens, bare or after a resource's
+// prefix (MER_, TRA_, …): the ids the SDKs' tests make up for one that does not exist,
+// which GP answers 40042 rather than looking them up (Java and .NET
+// GetMerchantInfo_InvalidId, AccountDetails_RandomId) [GP]. A fixture's own id with a
+// hyphen (MER_acme-eu) is an id like any other.
+func madeUpID(id string) bool {
+	if _, rest, prefixed := strings.Cut(id, "_"); prefixed {
+		id = rest
+	}
+	return guidPattern.MatchString(id)
 }
 
 // guidPattern is a GUID with its hyphens, as the SDKs' tests make them.

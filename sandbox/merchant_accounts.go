@@ -180,7 +180,7 @@ func (s *Service) account(tx Tx, c Caller, merchantID, id, perm string) (Merchan
 			return MerchantAccount{}, err
 		}
 	}
-	if strings.Contains(id, "-") {
+	if madeUpID(id) {
 		return MerchantAccount{}, RetrieveNotSupported()
 	}
 	a, err := tx.MerchantAccount(id)
