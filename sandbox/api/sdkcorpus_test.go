@@ -345,19 +345,26 @@ func corpusMismatch(e corpusEntry, r apitest.Reply, vars map[string]string) stri
 			}
 		}
 	}
-	members := make([]string, 0, len(e.Expect.ResponseMembers))
-	for path := range e.Expect.ResponseMembers {
-		members = append(members, path)
+	return membersMismatch(got, e.Expect.ResponseMembers, vars, r.Body)
+}
+
+// membersMismatch holds the decoded answer got (numbers as json.Number) to an entry's
+// response_members, in path order, and says how the first one differs ("" when none
+// does).
+func membersMismatch(got any, want map[string]any, vars map[string]string, body []byte) string {
+	paths := make([]string, 0, len(want))
+	for path := range want {
+		paths = append(paths, path)
 	}
-	sort.Strings(members)
-	for _, path := range members {
+	sort.Strings(paths)
+	for _, path := range paths {
 		values := memberValues(got, strings.Split(path, "."))
 		if len(values) == 0 {
-			return fmt.Sprintf("no %s in %s", path, r.Body)
+			return fmt.Sprintf("no %s in %s", path, body)
 		}
 		for _, v := range values {
-			if !memberMatches(v, e.Expect.ResponseMembers[path], vars) {
-				return fmt.Sprintf("%s is %v, want %v", path, v, e.Expect.ResponseMembers[path])
+			if !memberMatches(v, want[path], vars) {
+				return fmt.Sprintf("%s is %v, want %v", path, v, want[path])
 			}
 		}
 	}
