@@ -126,14 +126,22 @@ func e3Envelope(track string) (string, bool) {
 	return inner, strings.HasPrefix(inner, "E1")
 }
 
-// expired reports whether a card expiring at the end of month MM of year 20YY has
-// expired by now.
+// expired reports whether a card expiring at the end of its month has expired by
+// now, or has no expiry a card can have. The year is read as written: YY (or Y, as a
+// number loses its zero) is 20YY, YYYY is itself; three digits are no year.
 func (d cardData) expired(now time.Time) bool {
-	yy, mm := atoiDigits(d.expiryYY), atoiDigits(d.expiryMM)
+	year, mm := atoiDigits(d.expiryYY), atoiDigits(d.expiryMM)
+	switch len(d.expiryYY) {
+	case 1, 2:
+		year += 2000
+	case 4:
+	default:
+		return true
+	}
 	if mm < 1 || mm > 12 {
 		return true
 	}
-	end := time.Date(2000+yy, time.Month(mm)+1, 1, 0, 0, 0, 0, time.UTC)
+	end := time.Date(year, time.Month(mm)+1, 1, 0, 0, 0, 0, time.UTC)
 	return !now.Before(end)
 }
 
