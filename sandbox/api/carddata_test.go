@@ -40,8 +40,8 @@ func inClear(content []byte, name, secret string) bool {
 var cardMemberSecrets = []cardSecret{
 	{"PAN", []string{"4263970000005262", "970000005"}},
 	{"PAN of a token edit", []string{"5114610000004778", "610000004"}},
-	{"CVV", []string{"2468", "1357", "9753", "8642", "1593", "7319", "4826", "073", "3141"}},
-	{"PIN block", []string{"8F3A1B2C3D4E5F60"}},
+	{"CVV", []string{"2468", "1357", "9753", "8642", "1593", "7319", "4826", "073", "3141", "5820", "6071", "6193", "2971"}},
+	{"PIN block", []string{"8F3A1B2C3D4E5F60", "62A1C3F0E1D2B495"}},
 	{"track data", []string{"DOE/JOHN", "2512101000000000000", "2512101999"}},
 }
 
@@ -78,6 +78,12 @@ func cardDataSweep() []sweepRequest {
 		{"track 2 in a line", "POST", orders, `{"addresses":[{"name":"a","line_1":";3530111333300000=2612101888?"}]}`},
 		{"PIN block", "POST", orders, `{"payment_method":{"card":{"number":"4263970000005262","pin_block":"8F3A1B2C3D4E5F60"}}}`},
 		{"form body", "POST", orders, `number=4263970000005262&cvv=4826`},
+		{"form members by index", "POST", orders, `card[number][0]=4263970000005262&card[cvv][0]=6193&cvv[value]=2971`},
+		// A card member of any shape is masked, the refusal's recorded action included.
+		{"card members as an array and an object", "POST", "/transactions", cardPresentSweepBody("MANUAL",
+			`{"number":"4263970000005262","expiry_month":"12","expiry_year":"29","cvv":["5820"],"pin_block":{"value":"62A1C3F0E1D2B495"}}`)},
+		{"a card as an array, its number failing the check", "POST", "/transactions", cardPresentSweepBody("MANUAL",
+			`[{"number":"4263970000005263","cvv":"6071"}]`)},
 		{"EMV tag", "POST", "/transactions/" + apitest.CapturedOne + "/adjustment",
 			`{"payment_method":{"card":{"tag":"7010` + `5A084263970000005262` + `5F2403251231` + `770C570A4263970000005262D251"}}}`},
 		{"sale with a card number in its description", "POST", "/transactions",
@@ -97,6 +103,8 @@ func cardDataSweep() []sweepRequest {
 		{"MiC sale with a security code", "POST", "/devices", strings.Replace(apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`),
 			`"EcrId":"13"`, `"EcrId":"13","params":{"securityCode":"3141"}`, 1)},
 		{"card number keyed at the terminal", "POST", "/_sandbox/devices/DEV_00000000000000000000000000000001/present", `{"card":"4263970000005262"}`},
+		{"MiC sale", "POST", "/devices", apitest.MICBody("Sale", `{"transaction":{"baseAmount":"11.00"}}`)},
+		{"card number mistyped at the terminal", "POST", "/_sandbox/devices/DEV_00000000000000000000000000000001/present", `{"card":"4263970000005263"}`},
 	}
 }
 
@@ -155,7 +163,7 @@ func TestCardDataNeverInClear(t *testing.T) {
 	}
 	do(sweepRequest{"token edit", "PATCH", "/payment-methods/" + token, `{"usage_mode":"MULTIPLE","card":{"number":"5114610000004778","expiry_month":"12","expiry_year":"31"}}`})
 	do(sweepRequest{"token sale with a CVV", "POST", "/transactions", tokenSale(token, `,"card":{"cvv":"073"}`)})
-	for _, path := range append([]string{"/transactions?limit=100", "/payment-methods/" + token}, apiReads(adminPaths)...) {
+	for _, path := range append([]string{"/transactions?limit=100", "/payment-methods/" + token, "/actions?page_size=100"}, apiReads(adminPaths)...) {
 		answers = append(answers, env.Do("GET", path, apitest.APIHeader(tok), "").Body...)
 	}
 	if len(adminPaths) < 8 {

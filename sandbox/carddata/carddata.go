@@ -37,14 +37,21 @@ import (
 // Redacted replaces a secret value: a CVV, a PIN block, track data, a credential.
 const Redacted = "[REDACTED]"
 
-// MaskNumber keeps the first six and last four digits of a card number.
+// MaskNumber keeps the first six and last four digits of a card number, and the
+// spaces or dashes between its groups as written.
 func MaskNumber(number string) string {
-	if len(number) <= 10 {
-		return "**********"[:len(number)]
+	n := len(number) - strings.Count(number, " ") - strings.Count(number, "-")
+	if n <= 10 {
+		return strings.Repeat("*", len(number))
 	}
-	masked := []byte(number)
-	for i := 6; i < len(masked)-4; i++ {
-		masked[i] = '*'
+	masked, k := []byte(number), 0
+	for i, c := range masked {
+		if c == ' ' || c == '-' {
+			continue
+		}
+		if k++; k > 6 && k <= n-4 {
+			masked[i] = '*'
+		}
 	}
 	return string(masked)
 }
@@ -482,7 +489,15 @@ const (
 	keyCardNumber          // a card number: first six and last four kept
 	keyEMV                 // EMV TLV data: sensitive tags masked
 	keyIdentifier          // an id, a reference, a URL: shown as sent
+	keyKeyedCard           // a card as one value: a number masked as one, a name as free text
 )
+
+// holdsCard reports whether a member of this class is card data whatever its value:
+// a CVV sent as ["123"] or a PIN block as {"value":…} is masked as one, each value
+// under it masked as the member is.
+func (class keyClass) holdsCard() bool {
+	return class == keySecret || class == keyCardNumber || class == keyEMV
+}
 
 // secretKeys are member names, lower case without separators, whose value is a secret.
 var secretKeys = map[string]bool{
@@ -528,20 +543,14 @@ func classifyKey(name, parent []byte) keyClass {
 		return keyCardNumber
 	case isEMVKey(k), k == "tag" && isCardKey(parent):
 		return keyEMV
-	case (k == "from" || k == "to") && isEMVKey(normalizedParent(parent)):
-		// A change of the card's tag, as the adjustment history records it.
-		return keyEMV
+	case k == "card" && !isCardKey(parent):
+		// A card keyed in as one value (a terminal's presented card): a card number
+		// when it is one, else the name of a test card.
+		return keyKeyedCard
 	case k == "id", strings.HasSuffix(k, "id"), strings.Contains(k, "reference"), k == "arn", strings.HasSuffix(k, "url"):
 		return keyIdentifier
 	}
 	return keyPlain
-}
-
-// normalizedParent is the normalized name of a parent, for the rare member whose
-// class it decides.
-func normalizedParent(parent []byte) string {
-	var scratch [32]byte
-	return string(appendNormalizedKey(scratch[:0], parent))
 }
 
 // isEMVKey reports whether a normalized member name names EMV data: one of emvKeys,
@@ -600,8 +609,28 @@ func maskValueAs(class keyClass, v string) string {
 		return MaskEMV(v)
 	case keyIdentifier:
 		return maskIdentifier(v)
+	case keyKeyedCard:
+		if keyedNumber(v) {
+			return MaskNumber(v)
+		}
 	}
 	return Mask(v)
+}
+
+// keyedNumber reports whether a card keyed in as one value is a number: twelve digits
+// or more, perhaps spaced or dashed, whether or not they pass the Luhn check (a number
+// mistyped is still most of a card's).
+func keyedNumber(v string) bool {
+	digits := 0
+	for _, r := range v {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r != ' ' && r != '-':
+			return false
+		}
+	}
+	return digits >= 12
 }
 
 // MaskJSON returns a body with its card data masked, for the journal and the
@@ -643,8 +672,9 @@ func maskJSON(raw []byte, showIdentifiers bool) []byte {
 // Member names are kept as the input's own bytes when they need no decoding.
 type jsonMasker struct {
 	in, out []byte
-	parents [][]byte // member name of each open object or array
-	key     []byte   // the member name whose value comes next
+	parents [][]byte   // member name of each open object or array; an array's for its elements
+	within  []keyClass // per open object or array, the card member it is inside (holdsCard), else keyPlain
+	key     []byte     // the member name whose value comes next
 	hasKey  bool
 
 	showIdentifiers bool // ids, references and URLs shown as sent (MaskJSON)
@@ -656,13 +686,12 @@ func (m *jsonMasker) run() {
 		case c == '"':
 			i = m.quoted(i)
 		case c == '{' || c == '[':
-			m.parents = append(m.parents, m.key)
-			m.key, m.hasKey = nil, false
+			m.open()
 			m.out = append(m.out, c)
 			i++
 		case c == '}' || c == ']':
 			if len(m.parents) > 0 {
-				m.parents = m.parents[:len(m.parents)-1]
+				m.parents, m.within = m.parents[:len(m.parents)-1], m.within[:len(m.within)-1]
 			}
 			m.key, m.hasKey = nil, false
 			m.out = append(m.out, c)
@@ -678,6 +707,21 @@ func (m *jsonMasker) run() {
 			i = m.bare(i)
 		}
 	}
+}
+
+// open enters an object or an array: named by its member, or an element by its
+// array's name ("card":[{"number":…}] holds a card number), and inside the card
+// member that holds it, if any.
+func (m *jsonMasker) open() {
+	name, class := m.key, m.class()
+	if !m.hasKey && len(m.parents) > 0 {
+		name = m.parents[len(m.parents)-1]
+	}
+	if !class.holdsCard() {
+		class = keyPlain
+	}
+	m.parents, m.within = append(m.parents, name), append(m.within, class)
+	m.key, m.hasKey = nil, false
 }
 
 // isBareDelimiter reports the bytes that end a bare (unquoted) token.
@@ -727,8 +771,12 @@ func (m *jsonMasker) bare(i int) int {
 	return end
 }
 
-// class is the key class of the value about to be read.
+// class is the key class of the value about to be read: that of the card member it
+// is inside, else of its own name.
 func (m *jsonMasker) class() keyClass {
+	if n := len(m.within); n > 0 && m.within[n-1] != keyPlain {
+		return m.within[n-1]
+	}
 	if !m.hasKey {
 		return keyPlain
 	}

@@ -170,6 +170,15 @@ func TestMaskJSON(t *testing.T) {
 			`{"card":{"cv2":"[REDACTED]","verification_value":"[REDACTED]","card_verification":"[REDACTED]","pinblk":"[REDACTED]","epin":"[REDACTED]","cvv_result":"M"}}`},
 		{"what a check found is no secret", `{"cvv_result":"MATCHED","cvv_indicator":"PRESENT","cvv":"123"}`,
 			`{"cvv_result":"MATCHED","cvv_indicator":"PRESENT","cvv":"[REDACTED]"}`},
+		// A card member holding an array or an object is masked in every value under it.
+		{"card members sent as arrays and objects", `{"card":{"cvv":["987",[654]],"pin_block":{"value":"62A1C3F0E1D2B495"},"number":[4263970000005263],"brand":"VISA"}}`,
+			`{"card":{"cvv":["[REDACTED]",["[REDACTED]"]],"pin_block":{"value":"[REDACTED]"},"number":["426397******5263"],"brand":"VISA"}}`},
+		{"a card sent as an array", `{"card":[{"number":"4263970000005263","cvv":"123","brand":"VISA"}]}`,
+			`{"card":[{"number":"426397******5263","cvv":"[REDACTED]","brand":"VISA"}]}`},
+		{"a card keyed in as one value, and a test card's name", `{"card":"0426397000005262","x":{"card":"4263 9700 0000 5263"},"y":{"card":"visa_chip"}}`,
+			`{"card":"042639******5262","x":{"card":"4263 97** **** 5263"},"y":{"card":"visa_chip"}}`},
+		{"form members by index", `cvv[0]=987&card[cvv][0]=123&pin_block[1]=62A1C3F0E1D2B495&cvv[value]=8642&card[0][number]=4263970000005263&card=0426397000005262&card[brand]=VISA`,
+			`cvv[0]="[REDACTED]"&card[cvv][0]="[REDACTED]"&pin_block[1]="[REDACTED]"&cvv[value]="[REDACTED]"&card[0][number]="426397******5263"&card="042639******5262"&card[brand]=VISA`},
 		{"a change of the card's tag", `{"changes":{"payment_method.card.tag":{"from":"","to":"5A084263970000005262"},"amount":{"to":"4263970000005262"}}}`,
 			`{"changes":{"payment_method.card.tag":{"from":"","to":"5A08426397******5262"},"amount":{"to":"426397******5262"}}}`},
 	}

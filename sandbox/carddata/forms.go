@@ -60,8 +60,7 @@ func maskForm(body []byte, showIdentifiers bool) []byte {
 			continue
 		}
 		out = append(out, '=')
-		member, parent := formMember(name)
-		class := classifyKey([]byte(member), []byte(parent))
+		class := formClass(name)
 		if class == keyIdentifier && !showIdentifiers {
 			class = keyPlain
 		}
@@ -89,17 +88,24 @@ func asSentUnlessMasked(raw, unescaped string, mask func(string) string) string 
 	return raw
 }
 
-// formMember reads a form's name as its member and the member's parent: the last two
-// parts of card[cvv] or card[cvv][], the name itself when it has no brackets.
-func formMember(name string) (member, parent string) {
-	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '[' || r == ']' })
-	switch len(parts) {
-	case 0:
-		return name, ""
-	case 1:
-		return parts[0], ""
+// formClass classifies a form's name as JSON's members are: card[cvv] is cvv in
+// card, an index names nothing (cvv[0] and card[cvv][] are a CVV), and whatever is
+// under a card member is masked as that member (cvv[value]).
+func formClass(name string) keyClass {
+	class, parent := keyPlain, ""
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '[' || r == ']' }) {
+		if strings.Trim(part, "0123456789") == "" {
+			continue // an index
+		}
+		if class = classifyKey([]byte(part), []byte(parent)); class.holdsCard() {
+			return class
+		}
+		parent = part
 	}
-	return parts[len(parts)-1], parts[len(parts)-2]
+	if parent == "" {
+		return classifyKey([]byte(name), nil) // no part, or indexes only: the name as it is
+	}
+	return class
 }
 
 // unescapeValid undoes the URL escapes of s that are escapes, a % and two hex
