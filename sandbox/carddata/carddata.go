@@ -106,14 +106,27 @@ func Mask(text string) string {
 	return maskPlain(text)
 }
 
-// percentUnescaped is text with its URL escapes undone, ok when it had any.
+// percentUnescaped is text with its URL escapes undone, ok when it had any. They are
+// undone as often as they were written, up to maxEscapeDepth times: an answer echoing
+// an escaped path keeps the path's own escapes (%2534 reads %34, then 4).
 func percentUnescaped(text string) (string, bool) {
-	if strings.IndexByte(text, '%') < 0 {
-		return "", false
+	unescaped := text
+	for range maxEscapeDepth {
+		if strings.IndexByte(unescaped, '%') < 0 {
+			break
+		}
+		next := unescapeValid(unescaped, false)
+		if next == unescaped {
+			break
+		}
+		unescaped = next
 	}
-	unescaped := unescapeValid(text, false)
 	return unescaped, unescaped != text
 }
+
+// maxEscapeDepth bounds how often escapes are undone: each round reads the whole
+// text, and a client escapes a value once, a path echoed back twice.
+const maxEscapeDepth = 4
 
 // maskPlain is Mask of text read as it is written.
 func maskPlain(text string) string {

@@ -140,6 +140,8 @@ func TestMaskJSON(t *testing.T) {
 		// groups leaves it hidden still; a date or a millisecond timestamp is no card.
 		{"a card after a year", `{"reference":"2024 4111 1111 1111 1111","ecr_id":"2020 4263 9700 0000 5262","order_id":"1765083654035","order_reference":"202412020002"}`,
 			`{"reference":"2024 4111 11** **** 1111","ecr_id":"2020 4263 97** **** 5262","order_id":"1765083654035","order_reference":"202412020002"}`},
+		{"a card escaped twice, as an answer echoes an escaped path", `{"detailed_error_description":"Transactions %34%32%36%33%39%37%30%30%30%30%30%30%35%32%36%32 not found at this /ucp/transactions/%2534%2532%2536%2533%2539%2537%2530%2530%2530%2530%2530%2530%2535%2532%2536%2532"}`,
+			`{"detailed_error_description":"Transactions 426397******5262 not found at this /ucp/transactions/426397******5262"}`},
 		{"a card as written beside one escaped", `{"a_url":"4263970000005262%31-4195%201961%209700%200006"}`, `{"a_url":"426397******52621-4195 19** **** 0006"}`},
 		{"track 2 as a form's pair", ";4263970000005262=25121010000000000?&a=1", `[REDACTED]&a=1`},
 		{"many groups", `{"reference":"` + strings.Repeat("1 ", 8000) + `"}`, `{"reference":"` + strings.Repeat("1 ", 8000) + `"}`},
