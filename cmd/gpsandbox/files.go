@@ -32,6 +32,8 @@ func folderFlag(flag, kind, path string, fileOK bool) (app.Files, error) {
 		return app.Files{Dir: path}, nil
 	case !fileOK:
 		return app.Files{}, usageError(fmt.Sprintf("%s folder %s (--%s): not a folder", kind, path, flag))
+	case !yamlfile.IsYAMLName(path):
+		return app.Files{}, usageError(fmt.Sprintf("%s file %s: not a folder, nor a *.yaml or *.yml file", strings.TrimSuffix(kind, "s"), path))
 	}
 	dir := filepath.Dir(path)
 	// Dir names the problems' files; FS shows the loaders this one file only.
@@ -63,6 +65,14 @@ func (o oneFile) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
 	return o.dir.Open(name)
+}
+
+// Stat lets the loaders look at the file without opening it (a named pipe).
+func (o oneFile) Stat(name string) (fs.FileInfo, error) {
+	if name != o.entry.Name() {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	}
+	return fs.Stat(o.dir, name)
 }
 
 func (o oneFile) ReadDir(name string) ([]fs.DirEntry, error) {

@@ -214,6 +214,7 @@ func TestMissingFolderIsNamed(t *testing.T) {
 		{[]string{"serve", "--db", ":memory:", "--scenarios", missing}, "scenarios folder " + missing + " (--scenarios): no such folder"},
 		{[]string{"serve", "--db", ":memory:", "--fixtures", missing}, "fixtures folder " + missing + " (--fixtures): no such folder"},
 		{[]string{"serve", "--db", ":memory:", "--scenarios", "../../scenarios/slow-network.yaml"}, "scenarios folder ../../scenarios/slow-network.yaml (--scenarios): not a folder"},
+		{[]string{"validate", "../../go.mod"}, "scenario file ../../go.mod: not a folder, nor a *.yaml or *.yml file"},
 	} {
 		err := run(context.Background(), tc.args, func(string) string { return "" }, io.Discard, io.Discard)
 		if err == nil || exitCode(err) != 2 || err.Error() != tc.want {

@@ -29,10 +29,15 @@ type fileLimits struct {
 
 var scenarioLimits = fileLimits{file: MaxScenarioFileSize, total: MaxScenarioDirSize}
 
-// readBounded reads a file of fsys, refusing it when it is larger than limit: its
-// size is looked at before it is read, and the read stops at the limit should the
+// readBounded reads a file of fsys, refusing it when it is not a regular file or is
+// larger than limit: its size is looked at before it is read, and the read stops at the limit should the
 // file grow meanwhile.
 func readBounded(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	// Looked at before it is opened: opening a named pipe waits for a writer, which
+	// would hold a start, a reload or a shutdown for as long.
+	if info, err := fs.Stat(fsys, name); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", info.Mode().Type())
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
