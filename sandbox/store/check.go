@@ -276,7 +276,8 @@ func (e *DamagedError) Error() string {
 	const wayOut = "move it away or use --reset"
 	switch {
 	case e.Foreign:
-		return e.Path + " is not a gp-sandbox database: " + wayOut
+		// Not --reset: it wipes only the sandbox's own files, never one it did not write.
+		return e.Path + " is not a gp-sandbox database: move it away, or name another file with --db"
 	case e.Key != "":
 		return "database file " + e.Path + " " + e.Problem() + ": " + wayOut + ", or --set-aside-damaged to move the damaged records aside"
 	case e.Cut:

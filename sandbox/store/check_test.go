@@ -35,7 +35,8 @@ func mustSandboxFile(t *testing.T) []byte {
 }
 
 // A damaged or foreign file is refused, naming the file and the offset, and left as
-// it was; a last command cut short is what a crash leaves, and opens.
+// it was; --reset starts a damaged one afresh but leaves a foreign one as it was. A
+// last command cut short is what a crash leaves, and opens.
 func TestCheckRefusesDamagedFiles(t *testing.T) {
 	good := mustSandboxFile(t)
 	txn := bytes.Index(good, []byte("*3\r\n$3\r\nset\r\n$9\r\ntxn:TRN_1"))
@@ -61,16 +62,26 @@ func TestCheckRefusesDamagedFiles(t *testing.T) {
 			if err := os.WriteFile(path, tc.content, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Open(path)
-			var damaged *DamagedError
-			if !errors.As(err, &damaged) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) ||
-				!strings.Contains(err.Error(), "move it away or use --reset") {
-				t.Errorf("Open = %v; want a *DamagedError naming %s and %q", err, path, tc.want)
+			foreign := tc.want == "not a gp-sandbox database"
+			wayOut := "move it away or use --reset"
+			if foreign {
+				wayOut = "move it away, or name another file with --db"
 			}
-			if after, _ := os.ReadFile(path); !bytes.Equal(after, tc.content) {
-				t.Errorf("the file changed: %d bytes before, %d after", len(tc.content), len(after))
+			for _, opts := range []Options{{}, {Reset: foreign}} {
+				_, err := OpenWith(path, opts)
+				var damaged *DamagedError
+				if !errors.As(err, &damaged) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) ||
+					!strings.Contains(err.Error(), wayOut) {
+					t.Errorf("OpenWith(%+v) = %v; want a *DamagedError naming %s, %q and %q", opts, err, path, tc.want, wayOut)
+				}
+				if after, _ := os.ReadFile(path); !bytes.Equal(after, tc.content) {
+					t.Errorf("OpenWith(%+v): the file changed: %d bytes before, %d after", opts, len(tc.content), len(after))
+				}
 			}
-			// --reset starts it afresh.
+			if foreign {
+				return
+			}
+			// --reset starts a damaged one afresh.
 			s := mustOpenWith(t, path, Options{Reset: true})
 			mustHaveNone(t, s)
 			mustPutAll(t, s)

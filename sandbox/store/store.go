@@ -81,9 +81,10 @@ type Options struct {
 	// SyncAlways fsyncs every commit before Update returns, so that not even an OS
 	// crash loses a reported write. The default syncs once a second.
 	SyncAlways bool
-	// Reset opens a file that check.go refuses (damaged, or not the sandbox's) as an
-	// empty database, for --reset. A good file is opened as it is: the reset itself
-	// is the caller's DeleteAll, which commits with the fixtures or not at all.
+	// Reset opens a sandbox database that check.go refuses as damaged as an empty
+	// one, for --reset; a file that is not the sandbox's is refused still, and left as
+	// it is. A good file is opened as it is: the reset itself is the caller's
+	// DeleteAll, which commits with the fixtures or not at all.
 	Reset bool
 	// SetAside opens a file whose records do not all decode, moving them into a file
 	// beside it, and one cut short or changed since its clean close as it is, for
@@ -150,7 +151,7 @@ func OpenWith(path string, opts Options) (*Store, error) {
 	}
 	err = s.openFile(opts)
 	var damaged *DamagedError
-	if errors.As(err, &damaged) && opts.Reset {
+	if errors.As(err, &damaged) && opts.Reset && !damaged.Foreign {
 		if err = os.Truncate(path, 0); err == nil {
 			err = s.openFile(opts)
 		}
