@@ -18,6 +18,7 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/scenario"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/web"
 )
 
@@ -234,6 +235,12 @@ func (s *Server) seedDocument(r *http.Request) (sandbox.Transaction, error) {
 }
 
 func (s *Server) seed(t sandbox.Transaction) (any, error) {
+	for _, name := range t.Scenarios {
+		// As a fixture's binding is checked at start: one to no scenario would do nothing.
+		if s.engine != nil && !s.engine.Has(name) {
+			return nil, sandbox.InvalidDocument("scenarios: " + (&scenario.UnknownError{Name: name}).Error())
+		}
+	}
 	stored, err := s.svc.SeedTransaction(t)
 	if err != nil {
 		return nil, err

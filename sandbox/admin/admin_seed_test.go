@@ -73,6 +73,9 @@ func TestSeedTransactionRefusesBadInput(t *testing.T) {
 		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"payment_method":{"bnpl":{}}}`, "40213", "provider"},
 		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `[1]`, "40213", "body:1:1"},
 		{"POST", "/_sandbox/transactions", `{"id":"TRN_Mine"}`, "40213", "id: the sandbox generates it"},
+		// Bound to a scenario no one loaded, as a fixture's binding is refused at start.
+		{"PUT", "/_sandbox/transactions/TRN_Bad0001", `{"scenarios":["nope"]}`, "40213", `scenarios: unknown scenario "nope"`},
+		{"POST", "/_sandbox/transactions", `{"scenarios":["nope"]}`, "40213", `scenarios: unknown scenario "nope"`},
 		// An id a list could not place nor a path name: not UTF-8, or too long.
 		{"PUT", "/_sandbox/transactions/TRN_%FFx", `{}`, "40213", "id: must contain only letters, digits"},
 		{"PUT", "/_sandbox/transactions/TRN_a%20b", `{}`, "40213", "id: must contain only letters, digits"},
