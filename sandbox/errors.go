@@ -287,6 +287,12 @@ func UnreadableSnapshot(name, problem string) *Error {
 		"Snapshot "+name+" cannot be read and was not restored: "+problem)
 }
 
+// UnwritableSnapshot: a snapshot that could not be saved, naming why (its name held
+// by a folder, say); nothing was saved over the name.
+func UnwritableSnapshot(name, problem string) *Error {
+	return newError(CodeSystemError, "50000", "Snapshot "+name+" was not saved: "+problem)
+}
+
 // SnapshotExists: a snapshot is saved under a name already taken (admin API) [SB].
 func SnapshotExists(name string) *Error {
 	return newError(CodeDuplicateAction, "40039",

@@ -214,3 +214,17 @@ func TestOpenRefusesWhatIsNoFile(t *testing.T) {
 		}
 	}
 }
+
+// A path in a folder that does not exist is refused naming the folder, not the lock
+// file the open would have made beside it.
+func TestOpenNamesAMissingFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nope")
+	path := filepath.Join(dir, "x.db")
+	_, err := Open(path)
+	if want := "database file " + path + ": the folder " + dir + " does not exist"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("open %s: %v; want %q", path, err, want)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the folder was made: %v", err)
+	}
+}

@@ -130,5 +130,12 @@ func TestSnapshotThatIsAFolderRefused(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	_, err := s.SaveSnapshot("dir", "", true)
+	if gp, ok := sandbox.AsError(err); !ok || gp.Description != "Snapshot dir was not saved: "+s.snapshots.file("dir")+" is not a file" {
+		t.Errorf("save over it: %v", err)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(s.snapshots.file("dir")), ".dir.*")); len(leftovers) > 0 {
+		t.Errorf("the refused save left %v", leftovers)
+	}
 	mustHaveAll(t, s)
 }

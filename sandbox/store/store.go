@@ -66,6 +66,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/tidwall/buntdb"
@@ -135,6 +136,10 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		}
 		s.db = db
 		return s, nil
+	}
+	if dir := filepath.Dir(path); !isDir(dir) {
+		// Said before the lock file beside it is made, which would name itself instead.
+		return nil, fmt.Errorf("database file %s: the folder %s does not exist: create it, or name another file", path, dir)
 	}
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		// A folder, a device (/dev/null would take every write and keep none): refused
@@ -439,3 +444,9 @@ func (s *Store) Records() int { return s.records }
 // Repairs says what Options.SetAside did at open, one sentence each; none when the
 // file opened as it was.
 func (s *Store) Repairs() []string { return s.repairs }
+
+// isDir reports whether path names a folder (or a link to one).
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
