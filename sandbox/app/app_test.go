@@ -160,7 +160,10 @@ func TestResetRestartsScenarioSequences(t *testing.T) {
 // A restart over a seeded database does not read the fixture files, and says so; a
 // reset does, and one in error is refused naming the file, with nothing reset.
 func TestResetRefusesFixturesInError(t *testing.T) {
-	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "s.db")
+	dir, db := filepath.Join(t.TempDir(), "fixtures"), filepath.Join(t.TempDir(), "s.db")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	entries, err := fixtures.FS.ReadDir(".")
 	if err != nil {
 		t.Fatal(err)
@@ -197,6 +200,15 @@ func TestResetRefusesFixturesInError(t *testing.T) {
 	}
 	if _, body := mustCall(t, srv.URL, "GET", "/_sandbox/transactions/"+fixtures.CapturedSale, "", ""); !strings.Contains(body, `"gratuity_amount":"123"`) {
 		t.Errorf("after the refused reset, the adjustment is gone: %s", body)
+	}
+	// The folder itself gone: named as given (its end: a temporary folder's digits
+	// may read as a card number, which an error masks).
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	status, body = mustCall(t, srv.URL, "POST", "/_sandbox/reset", "", "")
+	if want := filepath.Base(dir) + ": no such folder"; status != 500 || !strings.Contains(body, want) || !strings.Contains(body, "nothing was reset") {
+		t.Errorf("reset with the folder gone: %d %s, want 500 naming %q", status, body, want)
 	}
 }
 

@@ -53,7 +53,11 @@ func (f Files) name(embedded, file string) string {
 // file:line:col leads to it.
 func located(err error, f Files, embedded string) error {
 	var ps yamlfile.Problems
-	if !errors.As(err, &ps) {
+	switch {
+	case f.Dir != "" && errors.Is(err, fs.ErrNotExist):
+		// The folder itself, gone since the start: os.DirFS calls it ".".
+		return fmt.Errorf("folder %s: no such folder", f.Dir)
+	case !errors.As(err, &ps):
 		return err
 	}
 	out := make(yamlfile.Problems, len(ps))
