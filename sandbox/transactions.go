@@ -473,10 +473,25 @@ func (t Transaction) Listed() bool {
 // twin's. Which codes are in use is not checked: no table at hand is current (the
 // standard library has none, and golang.org/x/text's is of 2017, without VES or ZWG).
 func CurrencyProblem(code string) string {
-	if len(code) != 3 || strings.Trim(code, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+	if !capitals(code, 3) {
 		return "must be an ISO 4217 currency code in capitals, like USD"
 	}
 	return ""
+}
+
+// CountryProblem is what is wrong with a country code, "" when it has the shape of an
+// ISO 3166 alpha-2 code: two capital letters (A128). A batch is a merchant's, account's,
+// currency's and country's: "us" would open one apart from "US"'s.
+func CountryProblem(code string) string {
+	if !capitals(code, 2) {
+		return "must be an ISO 3166 country code in capitals, like US"
+	}
+	return ""
+}
+
+// capitals reports whether s is n capital ASCII letters.
+func capitals(s string, n int) bool {
+	return len(s) == n && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }
 
 // SettledAmount is what a batch close settles of t, in minor units: a refund's

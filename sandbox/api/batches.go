@@ -42,7 +42,7 @@ type closeOpenBatchBody struct {
 	accountBody
 	Channel        string   `json:"channel" gp:"enum=CP|CNP"`
 	Currency       string   `json:"currency" gp:"currency"`
-	Country        string   `json:"country" gp:"min=2,max=2"`
+	Country        string   `json:"country" gp:"country"`
 	PaymentMethods []string `json:"payment_methods" gp:"max=10"` // e.g. CARD: not judged [SB]
 }
 

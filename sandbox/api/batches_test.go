@@ -262,6 +262,8 @@ func TestBatchCloseWithoutID(t *testing.T) {
 			apitest.Err(400, "INVALID_REQUEST_DATA", "40041", "Merchant configuration does not exist for the following combination: test_account_X , "+apitest.MerchantOne)},
 		{"merchant Two has nothing open", "/merchants/" + apitest.MerchantTwo + "/batches", `{"currency":"USD"}`,
 			apitest.Err(400, "CONFIGURATION_DOES_NOT_EXIST", "40041", "Merchant configuration does not exist for the following combination: country - US, channel - CP, currency - USD")},
+		{"country in lower case", "/batches", `{"currency":"USD","country":"us"}`,
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "country contains unexpected data")},
 		{"unknown member", "/batches", `{"batch_id":"` + batch + `"}`,
 			apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: batch_id")},
 	}

@@ -38,7 +38,7 @@ type rateLookupBody struct {
 	Channel       string            `json:"channel" gp:"enum=CP|CNP"`
 	Amount        string            `json:"amount" gp:"digits,min=0,max=50"` // Node sends "" when given none
 	Currency      string            `json:"currency" gp:"currency,min=0"`
-	Country       string            `json:"country" gp:"min=2,max=2"`
+	Country       string            `json:"country" gp:"country"`
 	Reference     string            `json:"reference" gp:"max=100"`
 	PaymentMethod paymentMethodBody `json:"payment_method" gp:"required"`
 	Payer         web.Ignored       `json:"payer"` // PHP's DTO

@@ -122,6 +122,7 @@ func TestCurrencyConversionErrors(t *testing.T) {
 		{rateBody("1511", "", "4006097467207025"), apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields : currency")},
 		{strings.TrimSuffix(rateBody("", "EUR", "4006097467207025"), "}") + `,"amount":""}`, apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields : amount")},
 		{rateBody("1511", "EURO", "4006097467207025"), apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "currency contains unexpected data")},
+		{strings.Replace(rateBody("1511", "EUR", "4006097467207025"), `"country":"US"`, `"country":"gb"`, 1), apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "country contains unexpected data")},
 	}
 	for _, c := range cases {
 		if got := env.Do("POST", "/currency-conversions", apitest.APIHeader(tok), c.body).GPError(t); got != c.want {

@@ -40,7 +40,7 @@ type deviceBody struct {
 	AccountID   string `json:"account_id" gp:"max=50"`
 	AccountName string `json:"account_name" gp:"max=100"`
 	Channel     string `json:"channel" gp:"required,enum=CP"`
-	Country     string `json:"country" gp:"min=2,max=2"`
+	Country     string `json:"country" gp:"country"`
 	Currency    string `json:"currency" gp:"currency"`
 	Reference   scalar `json:"reference" gp:"or-number,max=100"`
 	Request     struct {

@@ -52,7 +52,7 @@ type transactionBody struct {
 	AuthorizationMode string `json:"authorization_mode" gp:"enum=PARTIAL|WHOLE"`
 	Amount            string `json:"amount" gp:"required,digits,max=50"`
 	Currency          string `json:"currency" gp:"required,currency"`
-	Country           string `json:"country" gp:"min=2,max=2"`
+	Country           string `json:"country" gp:"country"`
 	Reference         string `json:"reference" gp:"max=100"`
 	Description       string `json:"description" gp:"max=255"`
 	Order             struct {
@@ -95,7 +95,7 @@ type verificationBody struct {
 	accountBody
 	Channel         string            `json:"channel" gp:"required,enum=CP|CNP"`
 	Currency        string            `json:"currency" gp:"required,currency"`
-	Country         string            `json:"country" gp:"min=2,max=2"`
+	Country         string            `json:"country" gp:"country"`
 	Reference       string            `json:"reference" gp:"max=100"`
 	PaymentMethod   paymentMethodBody `json:"payment_method" gp:"required"`
 	FingerprintMode web.Ignored       `json:"fingerprint_mode"` // Java and .NET on track verifications, beside payment_method's

@@ -144,6 +144,11 @@ func TestCreateTransactionErrors(t *testing.T) {
 			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "payment_method.card.track contains unexpected data")},
 		{"bad channel", strings.Replace(apitest.SaleBody("100", "AUTO", apitest.ManualCard), `"CP"`, `"XX"`, 1),
 			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "channel contains unexpected data")},
+		// A country has an ISO 3166 code's shape (A128): "us" would open a batch apart from "US"'s.
+		{"country in lower case", strings.Replace(apitest.SaleBody("100", "AUTO", apitest.ManualCard), `"country":"US"`, `"country":"us"`, 1),
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "country contains unexpected data")},
+		{"country of digits", strings.Replace(apitest.SaleBody("100", "AUTO", apitest.ManualCard), `"country":"US"`, `"country":"12"`, 1),
+			apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "country contains unexpected data")},
 		{"unknown field", apitest.SaleBody("100", "AUTO", apitest.ManualCard, `"tip":"1"`),
 			apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: tip")},
 	}

@@ -23,6 +23,7 @@ import (
 //	digits, hex, url  a string of decimal digits, an even-length hex string, an
 //	                  absolute http(s) URL (bad: 40090); plain text otherwise
 //	currency          three capital letters, an ISO 4217 code's shape (sandbox.CurrencyProblem)
+//	country           two capital letters, an ISO 3166 alpha-2 code's shape (sandbox.CountryProblem)
 //	enum=A|B|C        a string, or each string of an array, from the list
 //	or-number         a string that may come as a JSON number, kept as written
 //	or-string         an integer that may come as a string of digits
@@ -32,7 +33,7 @@ import (
 //	                  as GP names fingerprint_mode inside payment_method
 //
 // The Go type gives the rest: a string is 1.. characters unless min=0 (an empty
-// digits, currency or enum string then stands for absent), with no control
+// digits, currency, country or enum string then stands for absent), with no control
 // characters; an int is a JSON integer of at most 9 digits; bool or *bool; a struct, or a pointer to one that
 // stays nil when the member is absent, is an object of its own fields; a slice of
 // strings or of structs is an array; Ignored is any value. An embedded struct adds
@@ -69,6 +70,7 @@ const (
 	kEnum                 // a string from enum
 	kURL                  // an absolute http(s) URL: malformed is 40090
 	kCurrency             // three capital letters, an ISO 4217 code's shape
+	kCountry              // two capital letters, an ISO 3166 alpha-2 code's shape
 	kScalar               // a string or a JSON number, kept as written
 	kInt                  // a JSON integer
 	kCount                // a JSON integer or a string of digits
@@ -302,6 +304,8 @@ func (m *member) text(v any) (string, error) {
 		ok = slices.Contains(m.enum, s) || s == "" && m.min == 0
 	case kCurrency:
 		ok = sandbox.CurrencyProblem(s) == "" || s == "" && m.min == 0
+	case kCountry:
+		ok = sandbox.CountryProblem(s) == "" || s == "" && m.min == 0
 	case kURL:
 		if !absoluteHTTPURL(s) {
 			return "", sandbox.InvalidURLField(m.path)
@@ -378,7 +382,7 @@ func newMember(t reflect.Type, name, path, tag string) (member, error) {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		err = r.only("required", "min", "max", "digits", "hex", "url", "currency", "enum", "or-number", "own-name")
+		err = r.only("required", "min", "max", "digits", "hex", "url", "currency", "country", "enum", "or-number", "own-name")
 		m.kind, m.enum = r.stringKind(), r.enum
 		if !r.has["min"] {
 			m.min = 1
@@ -455,7 +459,7 @@ func parseRules(tag string) (rules, error) {
 		name, value, hasValue := strings.Cut(rule, "=")
 		var err error
 		switch name {
-		case "required", "digits", "hex", "url", "currency", "or-number", "or-string", "or-id", "or-one", "own-name":
+		case "required", "digits", "hex", "url", "currency", "country", "or-number", "or-string", "or-id", "or-one", "own-name":
 			if hasValue {
 				err = fmt.Errorf("rule %q takes no value", name)
 			}
@@ -486,13 +490,13 @@ func parseRules(tag string) (rules, error) {
 		r.has[name] = true
 	}
 	forms := 0
-	for _, form := range []string{"digits", "hex", "url", "currency", "enum", "or-number"} {
+	for _, form := range []string{"digits", "hex", "url", "currency", "country", "enum", "or-number"} {
 		if r.has[form] {
 			forms++
 		}
 	}
 	if forms > 1 {
-		return r, fmt.Errorf("more than one of digits, hex, url, currency, enum, or-number")
+		return r, fmt.Errorf("more than one of digits, hex, url, currency, country, enum, or-number")
 	}
 	return r, nil
 }
@@ -518,6 +522,8 @@ func (r rules) stringKind() kind {
 		return kURL
 	case r.has["currency"]:
 		return kCurrency
+	case r.has["country"]:
+		return kCountry
 	case r.has["enum"]:
 		return kEnum
 	case r.has["or-number"]:
