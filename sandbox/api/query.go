@@ -60,6 +60,14 @@ func (r *queryReader) date(name string, dst *time.Time) {
 	}
 }
 
+// shaped refuses a value whose shape problem finds wrong (sandbox.CurrencyProblem);
+// the value itself is read by the caller.
+func (r *queryReader) shaped(name string, problem func(string) string) {
+	if s := r.v.Get(name); s != "" && problem(s) != "" {
+		r.invalid(name)
+	}
+}
+
 // choice reads one of values.
 func (r *queryReader) choice(name string, dst *string, values ...string) {
 	if s := r.v.Get(name); s != "" {

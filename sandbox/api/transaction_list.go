@@ -52,9 +52,32 @@ func transactionQuery(v url.Values) (sandbox.TransactionQuery, error) {
 	r.choice("type", &q.Type, sandbox.TypeSale, sandbox.TypeRefund)
 	r.choice("channel", &q.Channel, sandbox.ChannelCP, sandbox.ChannelCNP)
 	r.choice("payment_method", &q.PaymentMethod, sandbox.ReportingPaymentMethods...)
+	r.choice("status", &q.Status, listedStatuses...)
+	r.choice("entry_mode", &q.EntryMode, listedEntryModes...)
+	r.shaped("currency", sandbox.CurrencyProblem)
+	r.shaped("country", sandbox.CountryProblem)
+	r.shaped("amount", digitsProblem)
 	r.fail(brand(v.Get("brand")))
 	r.fail(tokenPaymentMethod(v))
 	return q, r.err
+}
+
+// listedStatuses are the statuses a list filters by: those the SDKs' reporting
+// builders name (Java and PHP TransactionStatus), and the sandbox's verification
+// outcomes. A typo (captured) is refused rather than listing nothing [SB].
+var listedStatuses = []string{"INITIATED", "AUTHENTICATED", "PENDING", "DECLINED", "PREAUTHORIZED", "CAPTURED",
+	"BATCHED", "REVERSED", "FUNDED", "REJECTED", sandbox.StatusVerified, sandbox.StatusNotVerified}
+
+// listedEntryModes are the entry modes a payment may have, as its request takes them.
+var listedEntryModes = []string{"MOTO", "ECOM", "IN_APP", "CHIP", "SWIPE", "MANUAL", "CONTACTLESS_CHIP",
+	"CONTACTLESS_SWIPE", "PHONE", "MAIL"}
+
+// digitsProblem: an amount filter is minor units, digits only.
+func digitsProblem(s string) string {
+	if !sandbox.AllDigits(s) {
+		return "must be digits"
+	}
+	return ""
 }
 
 // brand refuses a card brand GP does not know with its own tuple (40097) [GP].

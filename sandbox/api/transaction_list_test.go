@@ -142,9 +142,9 @@ func TestListTransactionsRefusesAnUndecodableQuery(t *testing.T) {
 			t.Errorf("%s: %+v, want %+v", path, got, want)
 		}
 	}
-	// Escaped, the same bytes are a value like any other, which no status has.
-	r := env.Do("GET", "/transactions?status=%25ZZ", apitest.APIHeader(tok), "")
+	// Escaped, the same bytes are a value like any other, which no reference has.
+	r := env.Do("GET", "/transactions?reference=%25ZZ", apitest.APIHeader(tok), "")
 	if got := r.JSON(t); r.Status != 200 || got["total_record_count"] != float64(0) {
-		t.Errorf("?status=%%25ZZ: %d %s, want 200 and no transaction", r.Status, r.Body)
+		t.Errorf("?reference=%%25ZZ: %d %s, want 200 and no transaction", r.Status, r.Body)
 	}
 }

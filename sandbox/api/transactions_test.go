@@ -311,7 +311,8 @@ func TestListTransactions(t *testing.T) {
 			t.Errorf("another merchant's transaction is listed")
 		}
 	}
-	for _, q := range []string{"page_size=0", "page=x", "order=UP", "from_time_created=22-03-2021", "channel=XX"} {
+	for _, q := range []string{"page_size=0", "page=x", "order=UP", "from_time_created=22-03-2021", "channel=XX",
+		"status=captured", "entry_mode=TAP", "currency=usd", "country=us", "amount=10.00"} {
 		r := env.Do("GET", "/transactions?"+q, apitest.APIHeader(tok), "")
 		name, _, _ := strings.Cut(q, "=")
 		if got := r.GPError(t); got != (apitest.Err(400, "INVALID_REQUEST_DATA", "40213", name+" contains unexpected data")) {
