@@ -353,9 +353,10 @@ func TestAdminClock(t *testing.T) {
 		t.Errorf("freeze: %s", r.Body)
 	}
 	for body, want := range map[string]apitest.GPError{
-		`{"advance":"-1h"}`:    apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "advance contains unexpected data"),
-		`{"advance":"a day"}`:  apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "advance contains unexpected data"),
-		`{"set":"yesterday"}`:  apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "set contains unexpected data"),
+		`{"advance":"-1h"}`:    apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "advance contains unexpected data: a positive duration, like 90s, 25h or 1h30m"),
+		`{"advance":"a day"}`:  apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "advance contains unexpected data: a positive duration, like 90s, 25h or 1h30m"),
+		`{"set":"yesterday"}`:  apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "set contains unexpected data: a time with its zone, like 2021-03-22T10:00:00.000Z"),
+		`{"set":"2020-01-01"}`: apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "set contains unexpected data: a time with its zone, like 2021-03-22T10:00:00.000Z"),
 		`{"freeze":"yes"}`:     apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "freeze contains unexpected data"),
 		`{}`:                   apitest.Err(400, "MANDATORY_DATA_MISSING", "40005", "Request expects the following fields [advance or set or freeze]"),
 		`{"rewind":"1h"}`:      apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: rewind"),
