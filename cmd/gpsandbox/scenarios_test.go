@@ -200,6 +200,36 @@ func TestFileClashingWithAnInstalledScenario(t *testing.T) {
 	})
 }
 
+// A file removed while its scenario is globally active is refused, the set kept and
+// the way out named; once the scenario is no longer active, the folder loads.
+func TestRemovedFileOfAnActiveScenarioLoadsOnceInactive(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.yaml")
+	if err := os.WriteFile(file, []byte("version: 1\nname: mine\nrules:\n  - when: {operation: adjustment}\n    then: pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, stop := mustRun(t, "--db", ":memory:", "--scenarios", dir)
+	defer stop()
+	c := client{t, base}
+	listing := func() string { return string(c.do("GET", "/_sandbox/scenarios", nil, "").body) }
+	if x := c.do("PUT", "/_sandbox/scenarios/active", nil, `{"names":["mine"]}`); x.status != 200 {
+		t.Fatalf("activate: %d %s", x.status, x.body)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the removal refused, naming the way out", func() bool {
+		return strings.Contains(listing(), `is globally active and would disappear: the files are loaded once it is no longer active`)
+	})
+	if x := c.do("PUT", "/_sandbox/scenarios/active", nil, `{"names":[]}`); x.status != 200 {
+		t.Fatalf("deactivate: %d %s", x.status, x.body)
+	}
+	waitFor(t, "the folder loaded once the scenario is inactive", func() bool {
+		l := listing()
+		return !strings.Contains(l, `"mine"`) && !strings.Contains(l, "would disappear")
+	})
+}
+
 // A --scenarios or --fixtures path that does not exist is named as given, by validate
 // and serve alike, before anything is opened.
 func TestMissingFolderIsNamed(t *testing.T) {

@@ -28,10 +28,12 @@ func (a *App) startWatchingScenarios(ctx context.Context) {
 // size or modification time), or when a scenario is installed or removed over the
 // admin API (a file that defines one is loaded once it is removed), until ctx ends. A
 // set with problems is not loaded: the last good set stays active, and the problems
-// are logged and listed by the engine.
+// are logged and listed by the engine. A set refused because it drops a globally
+// active scenario is tried again once the active set changes.
 func (a *App) watchScenarios(ctx context.Context, dir string, every time.Duration) {
 	snapshot := func() string { return dirSnapshot(dir) + "installed:" + strings.Join(a.installedScenarios(), ",") }
-	last := snapshot()
+	global := func() string { return strings.Join(a.engine.Global(), ",") }
+	last, lastGlobal, refused := snapshot(), global(), false
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -40,18 +42,19 @@ func (a *App) watchScenarios(ctx context.Context, dir string, every time.Duratio
 			return
 		case <-t.C:
 		}
-		cur := snapshot()
-		if cur == last {
+		cur, curGlobal := snapshot(), global()
+		if cur == last && (!refused || curGlobal == lastGlobal) {
 			continue
 		}
-		last = cur
-		a.reloadScenarios(dir)
+		last, lastGlobal = cur, curGlobal
+		refused = !a.reloadScenarios(dir)
 	}
 }
 
 // reloadScenarios replaces the engine's set with the files of dir, or keeps the
-// current set and records why the files were refused.
-func (a *App) reloadScenarios(dir string) {
+// current set and records why the files were refused; it reports whether the set
+// was loaded.
+func (a *App) reloadScenarios(dir string) bool {
 	scs, err := yamlfile.LoadScenarios(os.DirFS(dir))
 	if err == nil {
 		err = a.engine.Replace(scs)
@@ -60,9 +63,10 @@ func (a *App) reloadScenarios(dir string) {
 		a.log.Error("scenarios not reloaded: the last good set stays active", "dir", dir,
 			"problems", located(err, Files{Dir: dir}, "").Error())
 		a.engine.SetLoadErrors(problemsByFile(err))
-		return
+		return false
 	}
 	a.log.Info("scenarios reloaded", "dir", dir, "count", len(scs))
+	return true
 }
 
 // installedScenarios names the scenarios installed over the admin API.

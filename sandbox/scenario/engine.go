@@ -125,7 +125,7 @@ func (e *Engine) Replace(scenarios []Scenario) error {
 	}
 	for _, g := range cur.global {
 		if _, ok := next.byName[g]; !ok {
-			return fmt.Errorf("scenario %q is globally active and would disappear", g)
+			return fmt.Errorf("scenario %q is globally active and would disappear: the files are loaded once it is no longer active (PUT /_sandbox/scenarios/active)", g)
 		}
 	}
 	next.global, next.installed = cur.global, cur.installed
