@@ -66,7 +66,7 @@ func serverTLS(c tlsConfig, addr string, now time.Time) (*tls.Config, error) {
 	if c.certFile != "" {
 		cert, err = tls.LoadX509KeyPair(c.certFile, c.keyFile)
 		if err != nil {
-			return nil, fmt.Errorf("tls: %w", err)
+			return nil, fmt.Errorf("--tls-cert %s with --tls-key %s: %w", c.certFile, c.keyFile, err)
 		}
 	} else {
 		var caPEM []byte

@@ -106,6 +106,19 @@ func TestTLSFlagsRejected(t *testing.T) {
 	}
 }
 
+// A certificate or key file that is no PEM is named with its flag.
+func TestTLSFileThatIsNoPEM(t *testing.T) {
+	notPEM := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notPEM, []byte("not a certificate\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), []string{"serve", "--db", ":memory:", "--addr", "127.0.0.1:0", "--tls-cert", notPEM, "--tls-key", notPEM},
+		func(string) string { return "" }, new(bytes.Buffer), new(bytes.Buffer))
+	if want := "--tls-cert " + notPEM + " with --tls-key " + notPEM + ": tls: failed to find any PEM data"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
 // trustingClient trusts only the CA in caPEM (none when nil); verification stays on.
 func trustingClient(t *testing.T, caPEM []byte) *http.Client {
 	t.Helper()
