@@ -40,20 +40,27 @@ const Redacted = "[REDACTED]"
 // MaskNumber keeps the first six and last four digits of a card number, and the
 // spaces or dashes between its groups as written.
 func MaskNumber(number string) string {
-	n := len(number) - strings.Count(number, " ") - strings.Count(number, "-")
+	separator := func(r rune) bool { return unicode.IsSpace(r) || r == '-' }
+	n := 0
+	for _, r := range number {
+		if !separator(r) {
+			n++
+		}
+	}
 	if n <= 10 {
-		return strings.Repeat("*", len(number))
+		return strings.Repeat("*", utf8.RuneCountInString(number))
 	}
-	masked, k := []byte(number), 0
-	for i, c := range masked {
-		if c == ' ' || c == '-' {
-			continue
+	var b strings.Builder
+	k := 0
+	for _, r := range number {
+		if !separator(r) {
+			if k++; k > 6 && k <= n-4 {
+				r = maskChar
+			}
 		}
-		if k++; k > 6 && k <= n-4 {
-			masked[i] = '*'
-		}
+		b.WriteRune(r)
 	}
-	return string(masked)
+	return b.String()
 }
 
 // maskChar replaces each hidden digit of a card number.
@@ -94,33 +101,69 @@ func TrackNumbers(text string) []string {
 // date before a card number, say, cannot hide it; dates, phone numbers and the
 // sandbox's ids have no such sequence and stay readable, and a UUID standing alone
 // (8-4-4-4-12 hex digits) is an id, read as no card number.
-func Mask(text string) string {
-	if unescaped, ok := percentUnescaped(text); ok {
-		// Card data written with URL escapes (4195%201961%209700%200006, a track
-		// with its ^ as %5E, a path echoed in an answer) is card data: it is shown
-		// unescaped, masked.
-		if masked := maskPlain(unescaped); masked != unescaped {
-			return masked
+func Mask(text string) string { return maskEachLevel(text, maskPlain) }
+
+// maskEachLevel masks text as written with mask, then again each time its URL escapes
+// are undone (up to maxEscapeDepth times: an answer echoing an escaped path keeps the
+// path's own escapes, %2534 reads %34, then 4), each level masked before the next is
+// decoded, so that no decoding can join what a mask split (%25 then 41 reads %41,
+// then A). Card data written with escapes (4195%201961%209700%200006) is card data:
+// the text is shown at the deepest level masking changed, unescaped that far and
+// masked; text no level holds card data in is kept as written. Track data is
+// [REDACTED] at every level; a track written with escapes (its ^ as %5E) is read
+// from the level it first shows whole at, since masking its number above that level
+// would leave the rest of it (a name, discretionary data) unread as a track.
+func maskEachLevel(text string, mask func(string) string) string {
+	shown, level, depth := text, text, 0
+	if deep := decodedFully(text); deep != text && hasTrack(deep) {
+		for ; !hasTrack(level); depth++ {
+			level, _ = unescapedOnce(level)
 		}
 	}
-	return maskPlain(text)
+	for ; ; depth++ {
+		if masked := mask(withoutTracks(level)); masked != level {
+			shown, level = masked, masked
+		}
+		next, ok := unescapedOnce(level)
+		if !ok || depth >= maxEscapeDepth {
+			return shown
+		}
+		level = next
+	}
 }
 
-// percentUnescaped is text with its URL escapes undone, ok when it had any. They are
-// undone as often as they were written, up to maxEscapeDepth times: an answer echoing
-// an escaped path keeps the path's own escapes (%2534 reads %34, then 4).
-func percentUnescaped(text string) (string, bool) {
-	unescaped := text
+// decodedFully is text with its escapes undone as often as maskEachLevel undoes them.
+func decodedFully(text string) string {
 	for range maxEscapeDepth {
-		if strings.IndexByte(unescaped, '%') < 0 {
+		next, ok := unescapedOnce(text)
+		if !ok {
 			break
 		}
-		next := unescapeValid(unescaped, false)
-		if next == unescaped {
-			break
-		}
-		unescaped = next
+		text = next
 	}
+	return text
+}
+
+// hasTrack reports whether text holds track data as written.
+func hasTrack(text string) bool {
+	_, trackLike := scanDigitRuns(text)
+	return trackLike && trackData.MatchString(text)
+}
+
+// withoutTracks is text with its track data [REDACTED].
+func withoutTracks(text string) string {
+	if !hasTrack(text) {
+		return text
+	}
+	return trackData.ReplaceAllString(text, Redacted)
+}
+
+// unescapedOnce is text with its URL escapes undone once, ok when it had any.
+func unescapedOnce(text string) (string, bool) {
+	if strings.IndexByte(text, '%') < 0 {
+		return "", false
+	}
+	unescaped := unescapeValid(text, false)
 	return unescaped, unescaped != text
 }
 
@@ -203,10 +246,24 @@ func NoneIn[T string | []byte](s T) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' { // rare: escapes, which Mask undoes
-			unescaped, ok := percentUnescaped(string(s))
-			return !ok || noneInPlain(unescaped)
+		if s[i] == '%' { // rare: escapes, which Mask undoes level by level
+			return noneInLevels(string(s))
 		}
+	}
+	return true
+}
+
+// noneInLevels is NoneIn of each level maskEachLevel decodes text to.
+func noneInLevels(text string) bool {
+	for range maxEscapeDepth {
+		next, ok := unescapedOnce(text)
+		if !ok {
+			return true
+		}
+		if !noneInPlain(next) {
+			return false
+		}
+		text = next
 	}
 	return true
 }
@@ -503,13 +560,22 @@ const (
 	keyEMV                 // EMV TLV data: sensitive tags masked
 	keyIdentifier          // an id, a reference, a URL: shown as sent
 	keyKeyedCard           // a card as one value: a number masked as one, a name as free text
+	keyInsideEMV           // a value under an EMV member's array or object
 )
 
 // holdsCard reports whether a member of this class is card data whatever its value:
 // a CVV sent as ["123"] or a PIN block as {"value":…} is masked as one, each value
 // under it masked as the member is.
 func (class keyClass) holdsCard() bool {
-	return class == keySecret || class == keyCardNumber || class == keyEMV
+	return class == keySecret || class == keyCardNumber || class == keyEMV || class == keyInsideEMV
+}
+
+// inside is the class of a value under a member of this class.
+func (class keyClass) inside() keyClass {
+	if class == keyEMV {
+		return keyInsideEMV
+	}
+	return class
 }
 
 // secretKeys are member names, lower case without separators, whose value is a secret.
@@ -556,7 +622,7 @@ func classifyKey(name, parent []byte) keyClass {
 		return keyCardNumber
 	case isEMVKey(k), k == "tag" && isCardKey(parent):
 		return keyEMV
-	case k == "card" && !isCardKey(parent):
+	case k == "card":
 		// A card keyed in as one value (a terminal's presented card): a card number
 		// when it is one, else the name of a test card.
 		return keyKeyedCard
@@ -620,6 +686,10 @@ func maskValueAs(class keyClass, v string) string {
 		return MaskNumber(v)
 	case keyEMV:
 		return MaskEMV(v)
+	case keyInsideEMV:
+		// Then as free text, as it was read before it was known to be EMV data: a card
+		// number across its items is no tag's value.
+		return Mask(MaskEMV(v))
 	case keyIdentifier:
 		return maskIdentifier(v)
 	case keyKeyedCard:
@@ -631,16 +701,17 @@ func maskValueAs(class keyClass, v string) string {
 }
 
 // keyedNumber reports whether a card keyed in as one value is a number: twelve digits
-// or more, perhaps spaced or dashed, whether or not they pass the Luhn check (a number
-// mistyped is still most of a card's).
+// or more (any Unicode decimal digits) and no letter, however they are spaced, whether
+// or not they pass the Luhn check (a number mistyped is still most of a card's); a
+// test card's name has letters.
 func keyedNumber(v string) bool {
 	digits := 0
 	for _, r := range v {
 		switch {
-		case r >= '0' && r <= '9':
-			digits++
-		case r != ' ' && r != '-':
+		case unicode.IsLetter(r):
 			return false
+		case unicode.IsDigit(r):
+			digits++
 		}
 	}
 	return digits >= 12
@@ -784,23 +855,24 @@ func (m *jsonMasker) bare(i int) int {
 	return end
 }
 
-// class is the key class of the value about to be read: that of the card member it
-// is inside, else of its own name.
+// class is the key class of the value about to be read: that of its own name when
+// the name is a card member's, else that of the card member it is inside, if any
+// (a pin_block inside an EMV or a card-number member stays a secret).
 func (m *jsonMasker) class() keyClass {
-	if n := len(m.within); n > 0 && m.within[n-1] != keyPlain {
-		return m.within[n-1]
+	own := keyPlain
+	if m.hasKey {
+		var parent []byte
+		if len(m.parents) > 0 {
+			parent = m.parents[len(m.parents)-1]
+		}
+		if own = classifyKey(m.key, parent); own == keyIdentifier && !m.showIdentifiers {
+			own = keyPlain
+		}
 	}
-	if !m.hasKey {
-		return keyPlain
+	if n := len(m.within); !own.holdsCard() && n > 0 && m.within[n-1] != keyPlain {
+		return m.within[n-1].inside()
 	}
-	var parent []byte
-	if len(m.parents) > 0 {
-		parent = m.parents[len(m.parents)-1]
-	}
-	if class := classifyKey(m.key, parent); class != keyIdentifier || m.showIdentifiers {
-		return class
-	}
-	return keyPlain
+	return own
 }
 
 // followedByKeySeparator reports whether the token ending at end is a member name:

@@ -175,10 +175,23 @@ func TestMaskJSON(t *testing.T) {
 		// A card member holding an array or an object is masked in every value under it.
 		{"card members sent as arrays and objects", `{"card":{"cvv":["987",[654]],"pin_block":{"value":"62A1C3F0E1D2B495"},"number":[4263970000005263],"brand":"VISA"}}`,
 			`{"card":{"cvv":["[REDACTED]",["[REDACTED]"]],"pin_block":{"value":"[REDACTED]"},"number":["426397******5263"],"brand":"VISA"}}`},
+		// A member's own card class comes before the one it is inside; a value under
+		// EMV data is read as free text too.
+		{"a secret inside a card number or EMV member", `{"card_number":{"pin_block":"8F3A1B2C3D4E5F60"},"pan":[{"cvv":"1234567890123"}],"emv_data":{"pin_block":"0106AABBCCDDEEFF","cvv":"0100","card_number":"01051234567890"}}`,
+			`{"card_number":{"pin_block":"[REDACTED]"},"pan":[{"cvv":"[REDACTED]"}],"emv_data":{"pin_block":"[REDACTED]","cvv":"[REDACTED]","card_number":"010512****7890"}}`},
+		{"a card number across the items of EMV data in an array", `{"emv_data":["07041960369116010709024347"]}`, `{"emv_data":["0704196**************24347"]}`},
+		{"a form's secret inside EMV data", `emv_data[pin_block]=0106AABBCCDDEEFF&emv_data[cvv]=0100&emv_data[0]=07041960369116010709024347`,
+			`emv_data[pin_block]="[REDACTED]"&emv_data[cvv]="[REDACTED]"&emv_data[0]="0704196**************24347"`},
+		// Escapes undone level by level: a %25 before a card number, decoded, must not
+		// turn its first digits into an escape.
+		{"a card after an escaped percent sign", `{"description":"%254111111111111111 paid by 5555555555554444","reference":"x%254263970000005262"}`,
+			`{"description":"%254111********1111 paid by 555555******4444","reference":"x%426397******5262"}`},
+		{"an escaped track beside an escaped card", `{"description":"/ucp/transactions/%B4111111111111111%5EDOE%2FJOHN%5E25121010000000000000%3F and %254111111111111111"}`,
+			`{"description":"/ucp/transactions/[REDACTED] and %411111******1111"}`},
 		{"a card sent as an array", `{"card":[{"number":"4263970000005263","cvv":"123","brand":"VISA"}]}`,
 			`{"card":[{"number":"426397******5263","cvv":"[REDACTED]","brand":"VISA"}]}`},
-		{"a card keyed in as one value, and a test card's name", `{"card":"0426397000005262","x":{"card":"4263 9700 0000 5263"},"y":{"card":"visa_chip"}}`,
-			`{"card":"042639******5262","x":{"card":"4263 97** **** 5263"},"y":{"card":"visa_chip"}}`},
+		{"a card keyed in as one value, and a test card's name", `{"card":"0426397000005262","x":{"card":"4263 9700 0000 5263"},"y":{"card":"visa_chip"},"card_holder":{"card":{"card":"0426397000005262 12/29"}},"z":{"card":"０４２６３９７０００００５２６２"}}`,
+			`{"card":"042639******5262","x":{"card":"4263 97** **** 5263"},"y":{"card":"visa_chip"},"card_holder":{"card":{"card":"042639********** *2/29"}},"z":{"card":"０４２６３９******５２６２"}}`},
 		{"form members by index", `cvv[0]=987&card[cvv][0]=123&pin_block[1]=62A1C3F0E1D2B495&cvv[value]=8642&card[0][number]=4263970000005263&card=0426397000005262&card[brand]=VISA`,
 			`cvv[0]="[REDACTED]"&card[cvv][0]="[REDACTED]"&pin_block[1]="[REDACTED]"&cvv[value]="[REDACTED]"&card[0][number]="426397******5263"&card="042639******5262"&card[brand]=VISA`},
 		{"a change of the card's tag", `{"changes":{"payment_method.card.tag":{"from":"","to":"5A084263970000005262"},"amount":{"to":"4263970000005262"}}}`,

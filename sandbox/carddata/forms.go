@@ -89,23 +89,31 @@ func asSentUnlessMasked(raw, unescaped string, mask func(string) string) string 
 }
 
 // formClass classifies a form's name as JSON's members are: card[cvv] is cvv in
-// card, an index names nothing (cvv[0] and card[cvv][] are a CVV), and whatever is
-// under a card member is masked as that member (cvv[value]).
+// card, an index names nothing (cvv[0] and card[cvv][] are a CVV), and a value under a
+// card member is masked as that member (cvv[value]) unless its own name says more
+// (emv_data[pin_block] is a secret).
 func formClass(name string) keyClass {
-	class, parent := keyPlain, ""
+	own, within, parent, indexed := keyPlain, keyPlain, "", false
 	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '[' || r == ']' }) {
 		if strings.Trim(part, "0123456789") == "" {
-			continue // an index
+			indexed = true // an element of the array the last name names
+			continue
 		}
-		if class = classifyKey([]byte(part), []byte(parent)); class.holdsCard() {
-			return class
+		own, indexed = classifyKey([]byte(part), []byte(parent)), false
+		if own.holdsCard() && within == keyPlain {
+			within = own
 		}
 		parent = part
 	}
-	if parent == "" {
+	switch {
+	case parent == "":
 		return classifyKey([]byte(name), nil) // no part, or indexes only: the name as it is
+	case !own.holdsCard() && within != keyPlain:
+		return within.inside()
+	case indexed:
+		return own.inside()
 	}
-	return class
+	return own
 }
 
 // unescapeValid undoes the URL escapes of s that are escapes, a % and two hex

@@ -13,15 +13,7 @@ package carddata
 // parted otherwise (a date and a counter, 2024-12-05-0001) are no card number; nor is
 // a UUID. A card number written with URL escapes is read unescaped too. Track data
 // is [REDACTED] wherever it is (MaskJSON).
-func maskIdentifier(v string) string {
-	masked := maskIdentifierAsWritten(v)
-	if unescaped, ok := percentUnescaped(masked); ok {
-		if again := maskIdentifierAsWritten(unescaped); again != unescaped {
-			return again
-		}
-	}
-	return masked
-}
+func maskIdentifier(v string) string { return maskEachLevel(v, maskIdentifierAsWritten) }
 
 // IdentifierHoldsCardNumber reports whether an id, a reference or a URL holds a card
 // number that MaskJSON would mask where it shows it: a record id that does is refused,
