@@ -140,7 +140,8 @@ func digest(s string) []byte {
 	return sum[:]
 }
 
-// noOptions refuses a body on a call that takes none, but for nothing or {}: a client
+// noOptions refuses a body on a call that takes none, but for nothing, {} or [] (PHP's
+// empty payload, which web.DecodeObject reads as {}): a client
 // sending options it expects honoured must not have a wipe done without them. The
 // Content-Type of an empty body says nothing: curl sends a form's with an empty -d.
 func noOptions(r *http.Request) error {

@@ -297,6 +297,12 @@ func TestAdminReset(t *testing.T) {
 	if r := env.Do("DELETE", "/_sandbox/requests", apitest.APIHeader("", "Content-Type", "application/x-www-form-urlencoded"), ""); r.Status != 200 {
 		t.Errorf("an empty body under a form's Content-Type (curl -d ''): %d %s", r.Status, r.Body)
 	}
+	if r := env.Do("DELETE", "/_sandbox/requests", apitest.JSONHeader(), "[]"); r.Status != 200 {
+		t.Errorf("PHP's empty payload, []: %d %s", r.Status, r.Body)
+	}
+	if got := env.Do("DELETE", "/_sandbox/requests", apitest.JSONHeader(), "[1]").GPError(t); got.Status != 400 || got.Detail != "40213" {
+		t.Errorf("a non-empty array: %+v", got)
+	}
 	if r := env.Do("POST", "/_sandbox/reset", apitest.JSONHeader(), "{}"); r.Status != 200 || string(r.Body) != `{"status":"reset"}` {
 		t.Fatalf("reset: %d %s", r.Status, r.Body)
 	}

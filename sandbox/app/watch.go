@@ -28,8 +28,9 @@ func (a *App) startWatchingScenarios(ctx context.Context) {
 // size or modification time), or when a scenario is installed or removed over the
 // admin API (a file that defines one is loaded once it is removed), until ctx ends. A
 // set with problems is not loaded: the last good set stays active, and the problems
-// are logged and listed by the engine. A set refused because it drops a globally
-// active scenario is tried again once the active set changes.
+// are logged and listed by the engine. A refused set is tried again once the active
+// set changes, since one that dropped a globally active scenario may load then (one
+// with problems in its files is refused, and logged, again).
 func (a *App) watchScenarios(ctx context.Context, dir string, every time.Duration) {
 	snapshot := func() string { return dirSnapshot(dir) + "installed:" + strings.Join(a.installedScenarios(), ",") }
 	global := func() string { return strings.Join(a.engine.Global(), ",") }

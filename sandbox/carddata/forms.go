@@ -38,8 +38,8 @@ func isForm(body []byte) bool {
 // maskForm masks a form pair by pair. A name and a value are unescaped apart (+ and
 // %20 are spaces, so a card number written with them reads as one) and never read
 // again as a form, so an escaped & or = stays in its value. The value is masked by
-// its name, a bracketed one read by its last part (card[cvv] and card[cvv][] are
-// cvv in card). What masking leaves alone is shown as sent, escapes and all, so that
+// its name, a bracketed one read as formClass reads it (card[cvv], card[cvv][] and
+// cvv[0] are a CVV). What masking leaves alone is shown as sent, escapes and all, so that
 // reference=a%26b reads as one pair; what it changed is shown masked, in quotes.
 func maskForm(body []byte, showIdentifiers bool) []byte {
 	out := make([]byte, 0, len(body)+16)

@@ -227,4 +227,13 @@ func TestOpenNamesAMissingFolder(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the folder was made: %v", err)
 	}
+	// A file where the folder should be is no folder, not a missing one.
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(filepath.Join(file, "x.db"))
+	if want := file + " is not a folder"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("open under a file: %v; want %q", err, want)
+	}
 }

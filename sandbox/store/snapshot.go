@@ -123,9 +123,10 @@ func (sn *snapshots) write(name, scope string, save func(io.Writer) error) (sand
 	if err := os.MkdirAll(sn.dir, 0o755); err != nil {
 		return sandbox.Snapshot{}, err
 	}
-	if st, err := os.Lstat(sn.file(name)); err == nil && !st.Mode().IsRegular() {
-		// A rename over it would fail after the whole copy was written, as a bare 500.
-		return sandbox.Snapshot{}, sandbox.UnwritableSnapshot(name, sn.file(name)+" is not a file")
+	if st, err := os.Lstat(sn.file(name)); err == nil && st.IsDir() {
+		// A rename over a folder would fail after the whole copy was written, as a bare
+		// 500; over a file or a link it replaces it.
+		return sandbox.Snapshot{}, sandbox.UnwritableSnapshot(name, sn.file(name)+" is a folder")
 	}
 	tmp, err := os.CreateTemp(sn.dir, "."+name+".*.tmp")
 	if err != nil {

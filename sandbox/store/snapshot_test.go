@@ -131,7 +131,7 @@ func TestSnapshotThatIsAFolderRefused(t *testing.T) {
 		}
 	}
 	_, err := s.SaveSnapshot("dir", "", true)
-	if gp, ok := sandbox.AsError(err); !ok || gp.Description != "Snapshot dir was not saved: "+s.snapshots.file("dir")+" is not a file" {
+	if gp, ok := sandbox.AsError(err); !ok || gp.Description != "Snapshot dir was not saved: "+s.snapshots.file("dir")+" is a folder" {
 		t.Errorf("save over it: %v", err)
 	}
 	if leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(s.snapshots.file("dir")), ".dir.*")); len(leftovers) > 0 {

@@ -65,6 +65,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -137,9 +138,8 @@ func OpenWith(path string, opts Options) (*Store, error) {
 		s.db = db
 		return s, nil
 	}
-	if dir := filepath.Dir(path); !isDir(dir) {
-		// Said before the lock file beside it is made, which would name itself instead.
-		return nil, fmt.Errorf("database file %s: the folder %s does not exist: create it, or name another file", path, dir)
+	if err := folderOf(path); err != nil {
+		return nil, err
 	}
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		// A folder, a device (/dev/null would take every write and keep none): refused
@@ -445,8 +445,18 @@ func (s *Store) Records() int { return s.records }
 // file opened as it was.
 func (s *Store) Repairs() []string { return s.repairs }
 
-// isDir reports whether path names a folder (or a link to one).
-func isDir(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.IsDir()
+// folderOf checks the folder a database file is to be in, before the lock file beside
+// it is made, whose error would name the lock file instead.
+func folderOf(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("database file %s: the folder %s does not exist: create it, or name another file", path, dir)
+	case err != nil:
+		return fmt.Errorf("database file %s: %w", path, err)
+	case !st.IsDir():
+		return fmt.Errorf("database file %s: %s is not a folder", path, dir)
+	}
+	return nil
 }

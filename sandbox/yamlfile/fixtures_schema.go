@@ -265,12 +265,8 @@ func (s currency) check() string {
 type country string
 
 func (s country) check() string {
-	return upperLetters(string(s), 2, "an ISO 3166 country code like US")
-}
-
-func upperLetters(s string, n int, what string) string {
-	if len(s) != n || strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-		return fmt.Sprintf("must be %s (%d upper-case letters), got %q", what, n, carddata.Excerpt(s))
+	if problem := sandbox.CountryProblem(string(s)); problem != "" {
+		return fmt.Sprintf("%s, got %q", problem, carddata.Excerpt(string(s)))
 	}
 	return ""
 }
