@@ -107,6 +107,17 @@ func (d *decoder) problem(n *yaml.Node, path, format string, args ...any) Proble
 	return Problem{File: d.file, Line: n.Line, Col: n.Column, Message: msg}
 }
 
+// refused reports whether a problem was found at n already: a check of its value
+// then says nothing more, so that one slip brings no follow-on message.
+func (d *decoder) refused(n *yaml.Node) bool {
+	for _, p := range d.problems {
+		if p.Line == n.Line && p.Col == n.Column {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *decoder) addf(n *yaml.Node, path, format string, args ...any) {
 	d.problems = append(d.problems, d.problem(n, path, format, args...))
 }

@@ -330,7 +330,7 @@ func (s digits) check() string {
 
 // checkScenario adds the rules that involve several fields.
 func checkScenario(d *decoder, doc *scenarioDoc) {
-	if l, ok := d.at(&doc.Version); ok && doc.Version != 1 {
+	if l, ok := d.at(&doc.Version); ok && doc.Version != 1 && !d.refused(l.node) {
 		d.addf(l.node, l.path, "unsupported version %d (want 1)", doc.Version)
 	}
 	if l, ok := d.at(&doc.Name); ok && doc.Name != "" && !scenario.ValidName(doc.Name) {

@@ -154,6 +154,8 @@ func TestLoadScenariosProblems(t *testing.T) {
 			[]string{`s.yaml:5:19: rules[0].then.apply: apply needs an error or a fault: without them the action is applied anyway`}},
 		{"bad name and version", "version: 2\nname: a b\nrules: [{when: {operation: any}, then: pass}]\n",
 			[]string{`s.yaml:1:10: version: unsupported version 2 (want 1)`, `s.yaml:2:7: name: ` + scenario.NameRule}},
+		{"a version that is no number, said once", "version: \"one\"\nname: a\nrules: [{when: {operation: any}, then: pass}]\n",
+			[]string{`s.yaml:1:10: version: expected an integer, got the string "one"`}},
 		{"not pass", head + "  - when: {operation: order}\n    then: fail\n",
 			[]string{`s.yaml:5:11: rules[0].then: expected pass or a mapping of outcome fields, got the string "fail"`}},
 		{"missing keys", "name: x\nrules:\n  - then: pass\n",
