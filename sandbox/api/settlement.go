@@ -45,6 +45,8 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 	}
 	r.account(c.caller.App)
 	r.system(&q.MID, &q.Hierarchy)
+	r.choice("status", &q.Status, listedStatuses...)
+	r.shaped("deposit_status", depositStatusProblem)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
 	r.date("from_deposit_time_created", &q.FromDeposit)
@@ -66,6 +68,18 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 // the same deposits for both (Node ReportingDeposits "filter by deposit status") [GP].
 func depositStatus(filter string) string { return strings.ReplaceAll(filter, "_", " ") }
 
+// depositStatuses are the statuses a deposit filter takes: the SDKs' DepositStatus
+// (Java, PHP, Node), read as depositStatus reads them. A typo is refused rather than
+// listing nothing [SB].
+var depositStatuses = []string{"FUNDED", "SPLIT FUNDING", "DELAYED", "RESERVED", "IRREG", "RELEASED"}
+
+func depositStatusProblem(filter string) string {
+	if !slices.Contains(depositStatuses, depositStatus(filter)) {
+		return "not a deposit status"
+	}
+	return ""
+}
+
 // listDeposits is GET /settlement/deposits.
 var listDeposits = read(sandbox.OpDepositList, []string{"merchant_id"}, func(s *Server, c *call) (any, error) {
 	r, err := newQueryReader(c)
@@ -79,6 +93,7 @@ var listDeposits = read(sandbox.OpDepositList, []string{"merchant_id"}, func(s *
 	}
 	r.account(c.caller.App)
 	r.system(&q.MID, &q.Hierarchy)
+	r.shaped("status", depositStatusProblem)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
 	if r.err != nil {

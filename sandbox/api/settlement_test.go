@@ -328,3 +328,26 @@ func TestChallengeDocumentNotKept(t *testing.T) {
 		t.Errorf("the challenge is not journaled: %s", raw.Body)
 	}
 }
+
+// A status filter the SDKs' enumerations do not name is refused naming it, not an
+// empty list; Node's SPLIT_FUNDING reads as GP's SPLIT FUNDING.
+func TestSettlementStatusFiltersRefuseTypos(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	for _, q := range []string{
+		"/settlement/transactions?status=captured", "/settlement/transactions?deposit_status=PAID", "/settlement/deposits?status=funded",
+	} {
+		name := q[strings.Index(q, "?")+1 : strings.Index(q, "=")]
+		if got := env.Do("GET", q, apitest.APIHeader(tok), "").GPError(t); got != apitest.Err(400, "INVALID_REQUEST_DATA", "40213", name+" contains unexpected data") {
+			t.Errorf("%s: %+v", q, got)
+		}
+	}
+	for _, q := range []string{
+		"/settlement/transactions?status=FUNDED&deposit_status=SPLIT_FUNDING", "/settlement/deposits?status=SPLIT%20FUNDING", "/settlement/deposits?status=IRREG",
+	} {
+		if r := env.Do("GET", q, apitest.APIHeader(tok), ""); r.Status != 200 {
+			t.Errorf("%s: %d %s", q, r.Status, r.Body)
+		}
+	}
+}
