@@ -71,8 +71,8 @@ const maskChar = '*'
 // The name is not held to track 1's 26 characters: a longer one must not leave the
 // expiry, service code and discretionary data after it in clear; nor is a quote
 // escaped in JSON the end of it, nor a space or a dash in the number.
-var trackData = regexp.MustCompile(`%?[Bb][0-9](?:[ -]?[0-9]){11,18}\^(?:[^^\n"\\]|\\.){0,200}\^[0-9]{4}(?:[^?\n"\\]|\\.){0,79}\??` +
-	`|;?[0-9]{12,19}[=Dd][0-9]{4}[0-9A-Fa-f]{0,40}\??`)
+var trackData = regexp.MustCompile(`%?[Bb]?[0-9](?:[ \x{a0}-]?[0-9]){11,18}\^(?:[^^\n"\\]|\\.){0,200}\^[0-9]{4}(?:[^?\n"\\]|\\.){0,79}\??` +
+	`|;?[0-9](?:[ -]?[0-9]){11,18}[=Dd][0-9]{4}[0-9A-Fa-f]{0,40}\??`)
 
 // TrackNumbers returns the card number of each track in text, masked (MaskNumber):
 // what tells two tracks apart once both are [REDACTED].
@@ -120,17 +120,24 @@ func maskEachLevel(text string, mask func(string) string) string {
 			level, _ = unescapedOnce(level)
 		}
 	}
-	for ; ; depth++ {
+	// The text shown is read maxEscapeDepth levels below itself, whatever level it is:
+	// shown at level 4, what level 5 holds is one decoding away from a reader.
+	for horizon := depth + maxEscapeDepth; ; depth++ {
 		if masked := mask(withoutTracks(level)); masked != level {
-			shown, level = masked, masked
+			shown, level, horizon = masked, masked, min(depth+maxEscapeDepth, maxShownDepth)
 		}
 		next, ok := unescapedOnce(level)
-		if !ok || depth >= maxEscapeDepth {
+		if !ok || depth >= horizon {
 			return shown
 		}
 		level = next
 	}
 }
+
+// maxShownDepth bounds how deep the text shown may be decoded to, and so the work:
+// each level reads the whole text, and a card number written at level k costs about
+// 2k bytes a character to write.
+const maxShownDepth = 4 * maxEscapeDepth
 
 // decodedFully is text with its escapes undone as often as maskEachLevel undoes them.
 func decodedFully(text string) string {
@@ -320,11 +327,14 @@ func cardNumberInRuns[T string | []byte](s T) bool {
 // through it; counting a sequence from its first non-zero digit lets those ids,
 // times and amounts, and so most answers, pass without the card-number scan.
 func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
-	run, significant := 0, 0 // digits in a row; digits of the sequence from its first non-zero one
+	// Digits in a row; digits of the sequence from its first non-zero one; all digits of
+	// the sequence (a track's number may start with 0 and be grouped).
+	run, significant, grouped := 0, 0, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if isDigit(c) {
 			run++
+			grouped++
 			if significant > 0 || c != '0' {
 				if significant++; significant >= minCardDigits {
 					cardLike = true
@@ -332,14 +342,14 @@ func scanDigitRuns[T string | []byte](s T) (cardLike, trackLike bool) {
 			}
 			continue
 		}
-		if max(run, significant) >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
+		if max(run, significant, grouped) >= 12 && (c == '^' || c == '=' || c == 'D' || c == 'd') {
 			return true, true // after a card number's digits, in a row or grouped
 		}
 		switch {
 		case c >= utf8.RuneSelf:
 			cardLike = true
 		case !isCardSeparator(rune(c)):
-			significant = 0
+			significant, grouped = 0, 0
 		}
 		run = 0
 	}
@@ -738,7 +748,7 @@ func maskJSON(raw []byte, showIdentifiers bool) []byte {
 	}
 	in := raw
 	if _, trackLike := scanDigitRuns(raw); trackLike {
-		in = trackData.ReplaceAll(raw, []byte(Redacted))
+		in = redactTracksOutsideEscapes(raw)
 	}
 	m := jsonMasker{in: in, out: make([]byte, 0, len(raw)+16), showIdentifiers: showIdentifiers}
 	m.run()
@@ -750,6 +760,50 @@ func maskJSON(raw []byte, showIdentifiers bool) []byte {
 		return maskCardNumbers(m.out)
 	}
 	return m.out
+}
+
+// redactTracksOutsideEscapes is raw with its track data [REDACTED], but for a match
+// that starts inside a JSON escape (the b of \b4263…, the digits of \u4263…): cut
+// there, the escape would no longer be one and the body no longer JSON. The value
+// holding it is masked once decoded, as every value is.
+func redactTracksOutsideEscapes(raw []byte) []byte {
+	var out []byte
+	kept := 0
+	for _, m := range trackData.FindAllIndex(raw, -1) {
+		if insideEscape(raw, m[0]) {
+			continue
+		}
+		out = append(append(out, raw[kept:m[0]]...), Redacted...)
+		kept = m[1]
+	}
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[kept:]...)
+}
+
+// insideEscape reports whether raw[i] belongs to a JSON escape: it follows an odd run
+// of backslashes, or is one of the four hex digits of a \u escape.
+func insideEscape(raw []byte, i int) bool {
+	escapedAt := func(j int) bool { // raw[j] follows an odd run of backslashes
+		n := 0
+		for k := j - 1; k >= 0 && raw[k] == '\\'; k-- {
+			n++
+		}
+		return n%2 == 1
+	}
+	if escapedAt(i) {
+		return true
+	}
+	for k := 1; k <= 4 && i-k >= 0; k++ {
+		if u := i - k; raw[u] == 'u' && escapedAt(u) {
+			return true
+		}
+		if !isHexDigit(raw[i-k]) {
+			return false
+		}
+	}
+	return false
 }
 
 // jsonMasker is a forgiving JSON tokenizer that copies its input, masking values.

@@ -186,6 +186,17 @@ func TestMaskJSON(t *testing.T) {
 		// turn its first digits into an escape.
 		{"a card after an escaped percent sign", `{"description":"%254111111111111111 paid by 5555555555554444","reference":"x%254263970000005262"}`,
 			`{"description":"%254111********1111 paid by 555555******4444","reference":"x%426397******5262"}`},
+		// What is shown at a level is read as many levels below it as the text is read
+		// below its own: a card five levels down beside one four levels down.
+		{"a card one level below the deepest shown", `{"description":"4263%2525252F9700%2525252F0000%2525252F5262 4111%252525252F1111%252525252F1111%252525252F1111"}`,
+			`{"description":"4263/97**/****/***2 4111/11**/****/1111"}`},
+		// Tracks as people write them: track 1 without its format code, track 2 with a
+		// grouped number, a no-break space in track 1's number; a match starting inside
+		// a JSON escape leaves the escape whole, the value masked once decoded.
+		{"tracks written loosely", `{"a":"4263970000005262^DOE/JOHN^2512101","b":";4263 9700 0000 5262=2512101?","c":"%B4263\u00a09700\u00a00000\u00a05262^DOE/JOHN^2512101000000000000?"}`,
+			`{"a":"[REDACTED]","b":"[REDACTED]","c":"[REDACTED]"}`},
+		{"a track inside a JSON escape", `{"note":"\b4263970000005262^DOE/JOHN^25121011234567890","n2":"\u4263970000005262=25121011234567890"}`,
+			`{"note":"\b[REDACTED]","n2":"䉣[REDACTED]"}`},
 		{"an escaped track beside an escaped card", `{"description":"/ucp/transactions/%B4111111111111111%5EDOE%2FJOHN%5E25121010000000000000%3F and %254111111111111111"}`,
 			`{"description":"/ucp/transactions/[REDACTED] and %411111******1111"}`},
 		{"a card sent as an array", `{"card":[{"number":"4263970000005263","cvv":"123","brand":"VISA"}]}`,
