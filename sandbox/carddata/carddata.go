@@ -109,10 +109,10 @@ func Mask(text string) string { return maskEachLevel(text, maskPlain) }
 // decoded, so that no decoding can join what a mask split (%25 then 41 reads %41,
 // then A). Card data written with escapes (4195%201961%209700%200006) is card data:
 // the text is shown at the deepest level masking changed, unescaped that far and
-// masked; text no level holds card data in is kept as written. Track data is
-// [REDACTED] at every level; a track written with escapes (its ^ as %5E) is read
-// from the level it first shows whole at, since masking its number above that level
-// would leave the rest of it (a name, discretionary data) unread as a track.
+// masked; text no level holds card data in is kept as written. mask redacts track
+// data; a track written with escapes (its ^ as %5E) is read from the level it first
+// shows whole at, since masking its number above that level would leave the rest of
+// it (a name, discretionary data) unread as a track.
 func maskEachLevel(text string, mask func(string) string) string {
 	shown, level, depth := text, text, 0
 	if deep := decodedFully(text); deep != text && hasTrack(deep) {
@@ -123,7 +123,7 @@ func maskEachLevel(text string, mask func(string) string) string {
 	// The text shown is read maxEscapeDepth levels below itself, whatever level it is:
 	// shown at level 4, what level 5 holds is one decoding away from a reader.
 	for horizon := depth + maxEscapeDepth; ; depth++ {
-		if masked := mask(withoutTracks(level)); masked != level {
+		if masked := mask(level); masked != level {
 			shown, level, horizon = masked, masked, min(depth+maxEscapeDepth, maxShownDepth)
 		}
 		next, ok := unescapedOnce(level)

@@ -12,8 +12,10 @@ package carddata
 // an ARN (23 digits) or a numeric reference of 20 digits reads as written, and groups
 // parted otherwise (a date and a counter, 2024-12-05-0001) are no card number; nor is
 // a UUID. A card number written with URL escapes is read unescaped too. Track data
-// is [REDACTED] wherever it is (MaskJSON).
-func maskIdentifier(v string) string { return maskEachLevel(v, maskIdentifierAsWritten) }
+// is [REDACTED] wherever it is.
+func maskIdentifier(v string) string {
+	return maskEachLevel(v, func(s string) string { return maskIdentifierAsWritten(withoutTracks(s)) })
+}
 
 // IdentifierHoldsCardNumber reports whether an id, a reference or a URL holds a card
 // number that MaskJSON would mask where it shows it: a record id that does is refused,
