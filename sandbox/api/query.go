@@ -60,10 +60,10 @@ func (r *queryReader) date(name string, dst *time.Time) {
 	}
 }
 
-// shaped refuses a value whose shape problem finds wrong (sandbox.CurrencyProblem);
-// the value itself is read by the caller.
-func (r *queryReader) shaped(name string, problem func(string) string) {
-	if s := r.v.Get(name); s != "" && problem(s) != "" {
+// shaped refuses a value valid says it cannot be; the value itself is read by the
+// caller.
+func (r *queryReader) shaped(name string, valid func(string) bool) {
+	if s := r.v.Get(name); s != "" && !valid(s) {
 		r.invalid(name)
 	}
 }

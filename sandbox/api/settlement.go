@@ -46,7 +46,7 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 	r.account(c.caller.App)
 	r.system(&q.MID, &q.Hierarchy)
 	r.choice("status", &q.Status, listedStatuses...)
-	r.shaped("deposit_status", depositStatusProblem)
+	r.shaped("deposit_status", isDepositStatus)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
 	r.date("from_deposit_time_created", &q.FromDeposit)
@@ -73,11 +73,8 @@ func depositStatus(filter string) string { return strings.ReplaceAll(filter, "_"
 // listing nothing [SB].
 var depositStatuses = []string{"FUNDED", "SPLIT FUNDING", "DELAYED", "RESERVED", "IRREG", "RELEASED"}
 
-func depositStatusProblem(filter string) string {
-	if !slices.Contains(depositStatuses, depositStatus(filter)) {
-		return "not a deposit status"
-	}
-	return ""
+func isDepositStatus(filter string) bool {
+	return slices.Contains(depositStatuses, depositStatus(filter))
 }
 
 // listDeposits is GET /settlement/deposits.
@@ -93,7 +90,7 @@ var listDeposits = read(sandbox.OpDepositList, []string{"merchant_id"}, func(s *
 	}
 	r.account(c.caller.App)
 	r.system(&q.MID, &q.Hierarchy)
-	r.shaped("status", depositStatusProblem)
+	r.shaped("status", isDepositStatus)
 	r.date("from_time_created", &q.From)
 	r.date("to_time_created", &q.To)
 	if r.err != nil {

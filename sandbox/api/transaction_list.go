@@ -54,9 +54,9 @@ func transactionQuery(v url.Values) (sandbox.TransactionQuery, error) {
 	r.choice("payment_method", &q.PaymentMethod, sandbox.ReportingPaymentMethods...)
 	r.choice("status", &q.Status, listedStatuses...)
 	r.choice("entry_mode", &q.EntryMode, listedEntryModes...)
-	r.shaped("currency", sandbox.CurrencyProblem)
-	r.shaped("country", sandbox.CountryProblem)
-	r.shaped("amount", digitsProblem)
+	r.shaped("currency", func(s string) bool { return sandbox.CurrencyProblem(s) == "" })
+	r.shaped("country", func(s string) bool { return sandbox.CountryProblem(s) == "" })
+	r.shaped("amount", sandbox.AllDigits) // minor units
 	r.fail(brand(v.Get("brand")))
 	r.fail(tokenPaymentMethod(v))
 	return q, r.err
@@ -71,14 +71,6 @@ var listedStatuses = []string{"INITIATED", "AUTHENTICATED", "PENDING", "DECLINED
 // listedEntryModes are the entry modes a payment may have, as its request takes them.
 var listedEntryModes = []string{"MOTO", "ECOM", "IN_APP", "CHIP", "SWIPE", "MANUAL", "CONTACTLESS_CHIP",
 	"CONTACTLESS_SWIPE", "PHONE", "MAIL"}
-
-// digitsProblem: an amount filter is minor units, digits only.
-func digitsProblem(s string) string {
-	if !sandbox.AllDigits(s) {
-		return "must be digits"
-	}
-	return ""
-}
 
 // brand refuses a card brand GP does not know with its own tuple (40097) [GP].
 func brand(b string) error {
