@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -197,20 +198,6 @@ func (h *hook) setDown(down bool) {
 	h.mu.Unlock()
 }
 
-// waitFor polls cond until it holds. It sets no time of its own, which a loaded
-// machine could overrun: it waits as long as go test's -timeout lets the test run,
-// and fails, naming what it waited for, just before that.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline, bounded := t.Deadline()
-	for !cond() {
-		if bounded && time.Until(deadline) < time.Second {
-			t.Fatalf("still waiting for %s when the test's time ran out", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // TestAdminWalkthroughAcrossRestart is the admin story using only documented HTTP
 // calls: seed a transaction, adjust it, read its history; order a device with a
 // status_url, drive it to DELIVERED and receive every signed notification once and in
@@ -236,12 +223,12 @@ func TestAdminWalkthroughAcrossRestart(t *testing.T) {
 	}
 	x := c.api(tok, "/merchants/"+merchantOne+"/orders", "", `{"notifications":{"status_url":"`+listener.URL+`/gp"}}`)
 	id, _ := field(t, x.body, "id").(string)
-	waitFor(t, "INITIATED", func() bool { return len(h.received()) == 1 })
+	testrun.WaitFor(t, "INITIATED", func() bool { return len(h.received()) == 1 })
 
 	h.setDown(true)
 	c.admin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"PROCESSING"}`)
 	c.admin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"SHIPPED"}`)
-	waitFor(t, "a failed attempt", func() bool {
+	testrun.WaitFor(t, "a failed attempt", func() bool {
 		return bytes.Contains(c.admin("GET", "/_sandbox/notifications?order_id="+id, "").body, []byte(`"http_status":503`))
 	})
 	stop()
@@ -251,9 +238,9 @@ func TestAdminWalkthroughAcrossRestart(t *testing.T) {
 	defer stop()
 	c = client{t, base}
 	c.admin("POST", "/_sandbox/clock", `{"advance":"1m"}`) // past the retry
-	waitFor(t, "PROCESSING and SHIPPED", func() bool { return len(h.received()) == 3 })
+	testrun.WaitFor(t, "PROCESSING and SHIPPED", func() bool { return len(h.received()) == 3 })
 	c.admin("POST", "/_sandbox/orders/"+id+"/status", `{"status":"DELIVERED"}`)
-	waitFor(t, "DELIVERED", func() bool { return len(h.received()) == 4 })
+	testrun.WaitFor(t, "DELIVERED", func() bool { return len(h.received()) == 4 })
 	time.Sleep(100 * time.Millisecond)
 	if got := strings.Join(h.received(), ","); got != "INITIATED,PROCESSING,SHIPPED,DELIVERED" {
 		t.Errorf("received %s", got)

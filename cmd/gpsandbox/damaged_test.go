@@ -177,7 +177,7 @@ func TestBusyPortWritesNothing(t *testing.T) {
 // and returns what it printed.
 func refusedStart(t *testing.T, bin string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	ctx, cancel := context.WithDeadline(context.Background(), testrun.Deadline(t))
 	defer cancel()
 	out, err := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...).CombinedOutput()
 	var exit *exec.ExitError

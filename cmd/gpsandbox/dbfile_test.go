@@ -22,10 +22,6 @@ import (
 
 const tipPath = "/transactions/TRN_CapturedSale000000000000000001/adjustment"
 
-// startTimeout bounds the wait for a start that must be refused: one that is not
-// serves until killed.
-const startTimeout = 15 * time.Second
-
 // A database file deleted or replaced under a running sandbox: the next write answers
 // 500 SYSTEM_ERROR naming the file, nothing is written into the file that took its
 // place, and what the sandbox held is saved beside it, in a file the error and the
@@ -50,12 +46,13 @@ func TestDatabaseFileLostUnderARunningSandbox(t *testing.T) {
 			}
 			lost := "database file " + db + " was deleted or replaced while the sandbox ran; "
 			// The watch looks every 100 ms: a write before then is taken, and saved with
-			// the rest. The deadline only stops a watch that never looks.
-			status, m := post(t, base+tipPath, tok, `{"gratuity_amount":"2"}`)
-			for deadline := time.Now().Add(time.Minute); status == 200 && time.Now().Before(deadline); {
-				time.Sleep(10 * time.Millisecond)
+			// the rest.
+			var status int
+			var m map[string]any
+			testrun.WaitFor(t, "a write refused once the file was "+name, func() bool {
 				status, m = post(t, base+tipPath, tok, `{"gratuity_amount":"2"}`)
-			}
+				return status != 200
+			})
 			if description, _ := m["detailed_error_description"].(string); status != 500 || m["error_code"] != "SYSTEM_ERROR" || !strings.HasPrefix(description, lost) {
 				t.Errorf("write after the file was %s: %d %v", name, status, m)
 			}
@@ -96,9 +93,7 @@ func TestFileReplacedUnderLoadLosesNoAcknowledgedWrite(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "run.db")
 	proc, base := testrun.Serve(t, bin, "--db", db)
 	load := startKeyedLoad(base, mustIssueToken(t, base), "replaced")
-	for deadline := time.Now().Add(time.Minute); load.count() < 200 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testrun.WaitFor(t, "200 acknowledged writes", func() bool { return load.count() >= 200 })
 	mustWriteFile(t, db+".restored", []byte("a file restored over the database\n"))
 	if err := os.Rename(db+".restored", db); err != nil {
 		t.Fatal(err)
@@ -118,7 +113,7 @@ func TestFileReplacedUnderLoadLosesNoAcknowledgedWrite(t *testing.T) {
 // saved beside db, and returns that file and the health check's problem.
 func waitRescued(t *testing.T, base, db string) (file, problem string) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := testrun.Deadline(t); ; time.Sleep(10 * time.Millisecond) {
 		resp, err := http.Get(base + "/_sandbox/health")
 		if err != nil {
 			t.Fatal(err)
@@ -170,7 +165,7 @@ func TestRacingStartsOneServes(t *testing.T) {
 		var loser int
 		select {
 		case loser = <-exited:
-		case <-time.After(startTimeout):
+		case <-testrun.Expiry(t):
 			t.Fatalf("round %d: both starts serve one file", round)
 		}
 		winner := 1 - loser
@@ -184,7 +179,7 @@ func TestRacingStartsOneServes(t *testing.T) {
 		var first string
 		select {
 		case first = <-firstLines[winner]:
-		case <-time.After(startTimeout):
+		case <-testrun.Expiry(t):
 			t.Fatalf("round %d: the winner printed nothing", round)
 		}
 		cmds[winner].Process.Signal(syscall.SIGTERM)
@@ -220,7 +215,7 @@ func TestAccidentalSecondStartThenCrash(t *testing.T) {
 		{"--db", db, "--reset", "--addr", u.Host},
 		{"--db", filepath.Join(t.TempDir(), "b.db"), "--addr", u.Host},
 	} {
-		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+		ctx, cancel := context.WithDeadline(context.Background(), testrun.Deadline(t))
 		out, err := exec.CommandContext(ctx, bin, append([]string{"serve"}, args...)...).CombinedOutput()
 		timedOut := ctx.Err() != nil
 		cancel()

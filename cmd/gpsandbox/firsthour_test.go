@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 )
@@ -133,11 +132,11 @@ func TestFirstHour(t *testing.T) {
 	})
 }
 
-// runBinary runs bin with args to its end (at most 30 s) and returns its output and
-// exit status.
+// runBinary runs bin with args to its end and returns its output and exit status.
+// One that never ends is killed at the test's deadline.
 func runBinary(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithDeadline(context.Background(), testrun.Deadline(t))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = t.TempDir()

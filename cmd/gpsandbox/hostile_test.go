@@ -109,9 +109,9 @@ func TestTenThousandIdleConnections(t *testing.T) {
 	t.Logf("server RSS with %d idle connections: %s", idle, rssOf(proc.Process.Pid))
 
 	// Past the header timeout every idle connection is closed by the server. The
-	// timeout counts from the accept, which can trail the dial on a busy machine:
-	// allow a few seconds more before calling a connection still open.
-	deadline := time.Now().Add(3*time.Second + 5*time.Second)
+	// timeout counts from the accept, which can trail the dial on a busy machine: a
+	// connection is called still open only when the test's time runs out.
+	deadline := testrun.Deadline(t)
 	open := 0
 	buf := make([]byte, 1)
 	for _, c := range conns {
@@ -154,7 +154,7 @@ func TestSigtermFinishesInFlightRequests(t *testing.T) {
 	results := make(chan error, inFlight)
 	for i := 0; i < inFlight; i++ {
 		go func(i int) {
-			status, m, err := postJSON(&http.Client{Timeout: 10 * time.Second},
+			status, m, err := postJSON(&http.Client{Timeout: time.Until(testrun.Deadline(t))},
 				base+"/transactions/TRN_CapturedSale000000000000000001/adjustment", tok, fmt.Sprint("term-", i), `{"gratuity_amount":"5"}`)
 			if err == nil && (status != 200 || m["status"] != "CAPTURED") {
 				err = fmt.Errorf("status %d %v", status, m)

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/sandboxtest"
 )
 
@@ -54,18 +54,15 @@ rules:
 	if status, m, err := postJSON(http.DefaultClient, base+"/_sandbox/orders/"+id+"/status", "", "", `{"status":"PROCESSING"}`); err != nil || status != 200 {
 		t.Fatalf("status change: %d %v %v", status, m, err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var got []string
+	testrun.WaitFor(t, "two notifications", func() bool {
 		mu.Lock()
-		got := append([]string(nil), received...)
+		got = append([]string(nil), received...)
 		mu.Unlock()
-		if len(got) >= 2 || time.Now().After(deadline) {
-			if len(got) != 2 || got[0] != "PROCESSING" || got[1] != "PROCESSING" {
-				t.Fatalf("listener received %v, want the PROCESSING notification twice and nothing for INITIATED", got)
-			}
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+		return len(got) >= 2
+	})
+	if len(got) != 2 || got[0] != "PROCESSING" || got[1] != "PROCESSING" {
+		t.Fatalf("listener received %v, want the PROCESSING notification twice and nothing for INITIATED", got)
 	}
 	resp, err := http.Get(base + "/_sandbox/notifications?order_id=" + id)
 	if err != nil {
@@ -144,7 +141,7 @@ func mustNotificationOutcome(t *testing.T, base string) string {
 		t.Fatalf("status change: %d %v %v", status, m, err)
 	}
 	var states []string
-	waitFor(t, "both notifications settled", func() bool {
+	testrun.WaitFor(t, "both notifications settled", func() bool {
 		states = mustNotificationStates(t, base, id)
 		return len(states) == 2 && !slices.Contains(states, "PENDING")
 	})
@@ -194,8 +191,8 @@ func TestNotificationReachesTheExactURL(t *testing.T) {
 		if uri != path {
 			t.Errorf("notification sent to %s, want %s", uri, path)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no notification within 5 s")
+	case <-testrun.Expiry(t):
+		t.Fatal("no notification arrived")
 	}
 	resp, err := http.Get(base + "/_sandbox/notifications?order_id=" + order["id"].(string))
 	if err != nil {

@@ -133,17 +133,10 @@ func TestScenariosHotReload(t *testing.T) {
 	}
 
 	write("5004799") // a different size, whatever the file system's time resolution
-	deadline := time.Now().Add(3 * time.Second)
-	for {
+	testrun.WaitFor(t, "the changed file's outcome", func() bool {
 		_, body := adjust()
-		if strings.Contains(body, `"5004799"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the change was not picked up: %s", body)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return strings.Contains(body, `"5004799"`)
+	})
 
 	if err := os.WriteFile(file, []byte("version: 1\nname: hot\nrules: [\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -187,7 +180,7 @@ func TestFileClashingWithAnInstalledScenario(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "clash.yaml"), []byte(doc("50047")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the clash listed under clash.yaml", func() bool {
+	testrun.WaitFor(t, "the clash listed under clash.yaml", func() bool {
 		return listed(func(e entry) bool {
 			return e.File == "clash.yaml" && strings.Contains(e.LoadError, `"mine" is installed over the admin API`)
 		})
@@ -195,7 +188,7 @@ func TestFileClashingWithAnInstalledScenario(t *testing.T) {
 	if x := c.do("DELETE", "/_sandbox/scenarios/mine", nil, ""); x.status != 200 {
 		t.Fatalf("remove: %d %s", x.status, x.body)
 	}
-	waitFor(t, "the file loaded once the installed one is removed", func() bool {
+	testrun.WaitFor(t, "the file loaded once the installed one is removed", func() bool {
 		return listed(func(e entry) bool { return e.Name == "mine" && e.File == "clash.yaml" && e.LoadError == "" })
 	})
 }
@@ -218,13 +211,13 @@ func TestRemovedFileOfAnActiveScenarioLoadsOnceInactive(t *testing.T) {
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the removal refused, naming the way out", func() bool {
+	testrun.WaitFor(t, "the removal refused, naming the way out", func() bool {
 		return strings.Contains(listing(), `is globally active and would disappear: the files are loaded once it is no longer active`)
 	})
 	if x := c.do("PUT", "/_sandbox/scenarios/active", nil, `{"names":[]}`); x.status != 200 {
 		t.Fatalf("deactivate: %d %s", x.status, x.body)
 	}
-	waitFor(t, "the folder loaded once the scenario is inactive", func() bool {
+	testrun.WaitFor(t, "the folder loaded once the scenario is inactive", func() bool {
 		l := listing()
 		return !strings.Contains(l, `"mine"`) && !strings.Contains(l, "would disappear")
 	})

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -25,7 +26,7 @@ func TestTLSGeneratedCertificate(t *testing.T) {
 	caPath := filepath.Join(t.TempDir(), "ca.pem")
 	// The CA file is written before the sandbox reports that it listens, so the health
 	// poll can read it then.
-	base, stop := mustRunWith(t, lazyTrust(caPath), "--db", ":memory:", "--tls", "--tls-ca-out", caPath)
+	base, stop := mustRunWith(t, lazyTrust(t, caPath), "--db", ":memory:", "--tls", "--tls-ca-out", caPath)
 	defer stop()
 	if !strings.HasPrefix(base, "https://127.0.0.1:") {
 		t.Fatalf("base %q, want https on the loopback address", base)
@@ -126,15 +127,15 @@ func trustingClient(t *testing.T, caPEM []byte) *http.Client {
 	if caPEM != nil && !pool.AppendCertsFromPEM(caPEM) {
 		t.Fatalf("no certificate in CA PEM")
 	}
-	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+	return &http.Client{Timeout: time.Until(testrun.Deadline(t)), Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{RootCAs: pool},
 	}}
 }
 
 // lazyTrust is a client that trusts the CA at caPath, read at each request, for a
 // sandbox that writes it only once started.
-func lazyTrust(caPath string) *http.Client {
-	return &http.Client{Timeout: 5 * time.Second, Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+func lazyTrust(t *testing.T, caPath string) *http.Client {
+	return &http.Client{Timeout: time.Until(testrun.Deadline(t)), Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		pem, err := os.ReadFile(caPath)
 		if err != nil {
 			return nil, err
@@ -253,7 +254,7 @@ func TestTLSCAOutOverwritesNoOtherFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 { // an empty file, then the CA the first start wrote
-		base, stop := mustRunWith(t, lazyTrust(empty), "--db", ":memory:", "--tls", "--tls-ca-out", empty)
+		base, stop := mustRunWith(t, lazyTrust(t, empty), "--db", ":memory:", "--tls", "--tls-ca-out", empty)
 		stop()
 		if pem := mustReadFile(t, empty); !bytes.HasPrefix(pem, []byte("-----BEGIN CERTIFICATE-----")) {
 			t.Errorf("%s: CA file %.40q", base, pem)

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/admin"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
@@ -415,18 +415,13 @@ func around(b []byte, at int) []byte { return b[max(0, at-120):min(len(b), at+12
 // awaitNotes waits until the notification log, oldest first, is as done says.
 func awaitNotes(t *testing.T, env *sandboxEnv, done func([]sandbox.Notification) bool) []sandbox.Notification {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		notes, err := env.Service.Notifications("")
-		if err != nil {
+	var notes []sandbox.Notification
+	testrun.WaitFor(t, "the notifications", func() bool {
+		var err error
+		if notes, err = env.Service.Notifications(""); err != nil {
 			t.Fatal(err)
 		}
-		if done(notes) {
-			return notes
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("notifications: %+v", notes)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return done(notes)
+	})
+	return notes
 }

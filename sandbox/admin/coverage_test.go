@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/admin"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
@@ -157,21 +157,18 @@ func TestCoverageNotificationDelivered(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	order := env.MustPlaceOrder(tok, `{"notifications":{"status_url":"`+hook.URL+`/gp"}}`)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c := env.mustCoverage()
-		for _, it := range c.Items {
-			if it.ID == "notification.delivered" && it.Covered {
-				if !slices.Equal(it.Notifications, []string{order + "#1"}) || c.Seen.Notifications["DELIVERED"] != 1 {
-					t.Errorf("delivered: %+v, seen %v", it, c.Seen.Notifications)
-				}
-				return
-			}
+	var c wantCoverage
+	var delivered wantCoverageItem
+	testrun.WaitFor(t, "a delivery in the coverage report", func() bool {
+		c = env.mustCoverage()
+		i := slices.IndexFunc(c.Items, func(it wantCoverageItem) bool { return it.ID == "notification.delivered" && it.Covered })
+		if i >= 0 {
+			delivered = c.Items[i]
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no delivery reported: %+v", c.Seen.Notifications)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return i >= 0
+	})
+	if !slices.Equal(delivered.Notifications, []string{order + "#1"}) || c.Seen.Notifications["DELIVERED"] != 1 {
+		t.Errorf("delivered: %+v, seen %v", delivered, c.Seen.Notifications)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/admin"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
@@ -313,7 +314,7 @@ func TestCloseStreamsEndsOpenStreams(t *testing.T) {
 		if err != nil {
 			t.Errorf("the stream broke instead of ending: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-testrun.Expiry(t):
 		t.Fatal("the stream is still open after CloseStreams")
 	}
 }
@@ -540,7 +541,7 @@ func TestRequestStreamsAreBounded(t *testing.T) {
 		t.Fatalf("the 33rd stream: %+v, want %+v", got, want)
 	}
 	open[0].cancel()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := testrun.Deadline(t)
 	var again *stream
 	for again == nil {
 		ctx, cancel := context.WithCancel(context.Background())

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/store"
@@ -122,11 +122,11 @@ func TestSnapshotSurvivesRestart(t *testing.T) {
 	if err := os.Rename(db, db+".moved"); err != nil {
 		t.Fatal(err)
 	}
-	r := env.Do("POST", "/transactions/"+id+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"1"}`)
-	for deadline := time.Now().Add(time.Minute); r.Status == 200 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond) // the watch looks every 100 ms
+	var r apitest.Reply
+	testrun.WaitFor(t, "a write refused after the file moved", func() bool { // the watch looks every 100 ms
 		r = env.Do("POST", "/transactions/"+id+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"1"}`)
-	}
+		return r.Status != 200
+	})
 	if e := r.GPError(t); e.Status != 500 || !strings.Contains(e.Description, "was deleted or replaced") {
 		t.Errorf("write after the file moved: %+v", e)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
@@ -165,13 +166,7 @@ func TestOrderScheduleOnTheClock(t *testing.T) {
 	tok = env.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")
 	id = env.MustPlaceOrderFor(tok, apitest.MerchantOne, terminalOrder(1, ""))
 	env.Clock.Advance(72 * time.Hour)
-	deadline := time.Now().Add(5 * time.Second)
-	for env.orderState(id)["status"] != "DELIVERED" && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if got := env.orderState(id)["status"]; got != "DELIVERED" {
-		t.Errorf("after Clock.Advance(72h): %v", got)
-	}
+	testrun.WaitFor(t, "the order DELIVERED after Clock.Advance(72h)", func() bool { return env.orderState(id)["status"] == "DELIVERED" })
 
 	off := mustSandbox(t)
 	tok = off.MustToken(apitest.PartnerApp, apitest.PartnerKey, "")

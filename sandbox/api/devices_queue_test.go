@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
@@ -195,17 +196,10 @@ func TestDeviceQueueTerminalDelay(t *testing.T) {
 	awaitStatus(t, env, verify, "COMPLETE")
 }
 
-// awaitStatus waits until the terminal delay's worker gave a device request status,
-// failing after a few seconds of wall time.
+// awaitStatus waits until the terminal delay's worker gave a device request status.
 func awaitStatus(t *testing.T, env *sandboxEnv, id, status string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for deviceRequestState(t, env, id)["status"] != status {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s is %v, want %s", id, deviceRequestState(t, env, id)["status"], status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testrun.WaitFor(t, id+" "+status, func() bool { return deviceRequestState(t, env, id)["status"] == status })
 }
 
 // The queue is the store's: a restart and a snapshot's restore bring it back, in

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
@@ -335,13 +336,13 @@ func mustHook(t *testing.T) hook {
 	return h
 }
 
-// next waits for the next notification, failing after a few seconds of wall time.
+// next waits for the next notification, failing when the test's time runs out.
 func (h hook) next(t *testing.T) (body, signature string) {
 	t.Helper()
 	select {
 	case p := <-h.posts:
 		return p[0], p[1]
-	case <-time.After(5 * time.Second):
+	case <-testrun.Expiry(t):
 		t.Fatal("no notification arrived")
 		return "", ""
 	}
@@ -434,13 +435,7 @@ func TestDeviceTerminalDelayAfterRestore(t *testing.T) {
 // awaitLog waits until the log holds line n times.
 func awaitLog(t *testing.T, log *apitest.LockedBuffer, line string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(log.String(), line) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("the log holds %q %d times, want %d", line, strings.Count(log.String(), line), n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testrun.WaitFor(t, fmt.Sprintf("%q %d times in the log", line, n), func() bool { return strings.Count(log.String(), line) >= n })
 }
 
 // A scenario's terminal outcome chooses what happens at the terminal: the card and

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
@@ -32,7 +32,7 @@ func mustRawConn(t *testing.T, baseURL string) *net.TCPConn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	conn.SetDeadline(testrun.Deadline(t))
 	return conn.(*net.TCPConn)
 }
 

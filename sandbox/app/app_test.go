@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
@@ -89,7 +90,7 @@ func TestRunServesUntilCancelled(t *testing.T) {
 		if err != nil {
 			t.Errorf("Run returned %v after its context ended", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-testrun.Expiry(t):
 		t.Fatal("Run did not return after its context ended")
 	}
 	if err := a.Close(); err != nil {

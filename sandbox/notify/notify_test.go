@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/fixtures"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/api"
@@ -193,18 +194,6 @@ func (e *env) notifications(orderID string) []sandbox.Notification {
 	return list
 }
 
-// waitFor polls cond until it holds or five seconds pass.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // inBubble runs a test in a synctest bubble. Its last cleanup lets the bubble's clock
 // pass a second after the store is closed: buntdb's background goroutine notices the
 // closed database on its next one-second tick, and a bubble must end with none left.
@@ -313,7 +302,7 @@ func TestRetriesAfterTheListenerWasDown(t *testing.T) {
 	e := mustEnv(t, ":memory:")
 	e.start(notify.Config{})
 	id := e.mustOrder("http://" + addr + "/hook")
-	waitFor(t, "a refused attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
+	testrun.WaitFor(t, "a refused attempt", func() bool { return len(e.notifications(id)[0].Attempts) == 1 })
 	if a := e.notifications(id)[0].Attempts[0]; a.Error == "" || a.HTTPStatus != 0 {
 		t.Fatalf("attempt %+v, want a connection error", a)
 	}
@@ -326,7 +315,7 @@ func TestRetriesAfterTheListenerWasDown(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 	e.clock.Advance(notify.FirstRetry)
-	waitFor(t, "the retry", func() bool { return len(l.received()) == 1 })
+	testrun.WaitFor(t, "the retry", func() bool { return len(l.received()) == 1 })
 	if got := l.received()[0]; got != (received{"INITIATED", "ORDER_INITIATED", id}) {
 		t.Errorf("received %+v", got)
 	}
@@ -461,7 +450,7 @@ func TestHangingListenerDelaysNoOtherOrder(t *testing.T) {
 	stuck := e.mustOrder(hanging.URL)
 	<-arrived // the stuck order's attempt is under way and will not end by itself
 	id := e.mustOrder(healthy.srv.URL)
-	waitFor(t, "the healthy order's notification", func() bool { return len(healthy.received()) == 1 })
+	testrun.WaitFor(t, "the healthy order's notification", func() bool { return len(healthy.received()) == 1 })
 	if got := healthy.received()[0]; got != (received{"INITIATED", "ORDER_INITIATED", id}) {
 		t.Errorf("received %+v", got)
 	}

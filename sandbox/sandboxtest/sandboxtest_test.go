@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/sandboxtest"
 )
@@ -140,7 +141,7 @@ func TestNotificationsReachTheTestsListener(t *testing.T) {
 		if !strings.Contains(string(body), `"status":"INITIATED"`) {
 			t.Errorf("notification body %s", body)
 		}
-	case <-time.After(5 * time.Second):
+	case <-testrun.Expiry(t):
 		t.Fatal("no notification arrived")
 	}
 }

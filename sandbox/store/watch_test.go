@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 )
 
@@ -103,14 +104,11 @@ func TestRescueKeepsEveryAcknowledgedWrite(t *testing.T) {
 			}
 		})
 	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+	testrun.WaitFor(t, "200 acknowledged writes", func() bool {
 		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 200 || time.Now().After(deadline) {
-			break
-		}
-	}
+		defer mu.Unlock()
+		return len(acked) >= 200
+	})
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}

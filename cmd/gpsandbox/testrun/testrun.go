@@ -1,8 +1,8 @@
 // Package testrun runs the gpsandbox binary for the tests that need the real process
 // (signals, crashes, restarts, a browser): it builds the binary, starts `gpsandbox
 // serve` on a free port, reads the address from its first line and waits until it is
-// healthy; it finds the Chromium a browser test drives; and it holds the one
-// golden-file helper, MustMatchGolden.
+// healthy; it finds the Chromium a browser test drives; it holds the one
+// golden-file helper, MustMatchGolden, and the one way a test waits (WaitFor).
 //
 // Only tests import it. It is not internal because its users sit under both
 // cmd/ and sandbox/ (cmd/gpsandbox, sandbox/api, sandbox/admin): an internal package is
@@ -24,9 +24,6 @@ import (
 	"testing"
 	"time"
 )
-
-// healthTimeout bounds the wait for a started sandbox to answer its health check.
-const healthTimeout = 10 * time.Second
 
 // built is the binary Build compiled, once per test process: linking it takes seconds
 // on a small machine, and a dozen tests run it.
@@ -140,10 +137,10 @@ func firstLine(r io.Reader) (string, error) {
 }
 
 // WaitHealthy polls base's health check with client until it answers 200
-// {"status":"ok"}, and fails t if it has not within ten seconds.
+// {"status":"ok"}, and fails t at Deadline(t) if it has not.
 func WaitHealthy(t testing.TB, client *http.Client, base string) {
 	t.Helper()
-	deadline := time.Now().Add(healthTimeout)
+	deadline := Deadline(t)
 	for {
 		resp, err := client.Get(base + "/_sandbox/health")
 		if err == nil {

@@ -94,15 +94,11 @@ func apiHeader(tok string, extra ...string) map[string]string {
 // mustDeliveredNotification waits until the order's first notification is delivered.
 func (s *sandboxUnderTest) mustDeliveredNotification(orderID string) {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	testrun.WaitFor(s.t, "the delivery of "+orderID+"'s notification", func() bool {
 		_, m := s.call("GET", "/_sandbox/notifications?order_id="+orderID, map[string]string{"Authorization": "Bearer " + adminToken}, "")
-		if list, _ := m["notifications"].([]any); len(list) > 0 && list[0].(map[string]any)["state"] == "DELIVERED" {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s.t.Fatalf("the notification of %s was never delivered", orderID)
+		list, _ := m["notifications"].([]any)
+		return len(list) > 0 && list[0].(map[string]any)["state"] == "DELIVERED"
+	})
 }
 
 func TestInspectorInABrowser(t *testing.T) {
@@ -485,7 +481,7 @@ func mustBrowser(t *testing.T, path string) *browser {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
-	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTime := context.WithDeadline(ctx, testrun.Deadline(t))
 	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
 	b := &browser{t: t, ctx: ctx}
 	b.mustRun(chromedp.EmulateViewport(1280, 800))
@@ -511,10 +507,8 @@ func (b *browser) mustEval(js string) string {
 // mustSeeText waits until the element shows text, as a person waiting for the page would.
 func (b *browser) mustSeeText(selector, text string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	defer cancel()
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.includes(%q); })()`, selector, text)
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond)))
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond)))
 	if err != nil {
 		got, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {textContent: '(no element)'}).textContent`, selector)))
 		b.t.Fatalf("%s never showed %q: %v; it shows: %.2000s", selector, text, err, got)
