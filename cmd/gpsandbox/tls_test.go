@@ -52,7 +52,7 @@ func TestTLSGeneratedCertificate(t *testing.T) {
 	}
 
 	// Without the CA the chain does not verify: the test above really verified it.
-	_, err = (&http.Client{Timeout: 5 * time.Second}).Get("https://localhost:" + port + "/_sandbox/health")
+	_, err = (&http.Client{Timeout: time.Until(testrun.Deadline(t))}).Get("https://localhost:" + port + "/_sandbox/health")
 	var unknown x509.UnknownAuthorityError
 	if !errors.As(err, &unknown) {
 		t.Errorf("untrusted client: err %v, want x509.UnknownAuthorityError", err)
