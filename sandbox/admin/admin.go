@@ -30,18 +30,24 @@ type adminHandler func(r *http.Request) (any, error)
 
 // admin wraps h with the admin token check. API tokens never open admin calls: only
 // the configured admin token does, compared in constant time; without one configured
-// the admin API is open.
-func (s *Server) admin(h adminHandler) http.Handler {
-	return s.adminCall(h, func(body []byte) []byte { return body })
+// the admin API is open. query names the query parameters h reads (see onlyQuery).
+func (s *Server) admin(h adminHandler, query ...string) http.Handler {
+	return s.adminCall(h, func(body []byte) []byte { return body }, query)
 }
 
 // adminRecords is admin for the calls that show records a client's requests wrote
 // (transactions, orders, terminals and their requests): their free text is masked
 // (see masked).
-func (s *Server) adminRecords(h adminHandler) http.Handler { return s.adminCall(h, masked) }
+func (s *Server) adminRecords(h adminHandler, query ...string) http.Handler {
+	return s.adminCall(h, masked, query)
+}
 
-func (s *Server) adminCall(h adminHandler, shown func([]byte) []byte) http.Handler {
+func (s *Server) adminCall(h adminHandler, shown func([]byte) []byte, query []string) http.Handler {
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := onlyQuery(adminQuery(r), query); err != nil {
+			web.WriteError(w, r, err)
+			return
+		}
 		v, err := h(r)
 		if err != nil {
 			web.WriteError(w, r, err)
@@ -138,6 +144,24 @@ func (s *Server) hostAllowed(host string) bool {
 func digest(s string) []byte {
 	sum := sha256.Sum256([]byte(s))
 	return sum[:]
+}
+
+// onlyQuery refuses a query parameter an admin call does not read, naming it: a
+// filter mistyped (?merchant=) must not answer the whole list as if it had matched,
+// and a call that wipes (DELETE /_sandbox/requests?operation=...) must not wipe
+// everything when the client meant only part.
+func onlyQuery(q url.Values, known []string) error {
+	var unknown []string
+	for name := range q {
+		if !slices.Contains(known, name) {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return sandbox.UnexpectedFields(unknown)
+	}
+	return nil
 }
 
 // noOptions refuses a body on a call that takes none, but for nothing, {} or [] (PHP's

@@ -13,6 +13,9 @@ import (
 // maxListPage bounds one page of GET /_sandbox/transactions and /_sandbox/orders.
 const maxListPage = 500
 
+// pageQueryParams are the query parameters of a paged admin list, which pageQuery reads.
+var pageQueryParams = []string{"after", "limit"}
+
 // pageQuery reads ?after=&limit= (limit 1..maxListPage, default 100).
 func pageQuery(r *http.Request) (after string, limit int, err error) {
 	q := adminQuery(r)

@@ -150,6 +150,15 @@ func timeParam(name string, field func(*journalFilter) *time.Time) func(*Server,
 	}
 }
 
+// journalQuery names the parameters parseJournalQuery reads.
+func journalQuery(withLimit bool) []string {
+	names := slices.Collect(maps.Keys(journalParams))
+	if withLimit {
+		names = append(names, "limit")
+	}
+	return names
+}
+
 // parseJournalQuery reads the filter of a journal query: every parameter must be
 // known and given once, and its value well-formed, or the query is refused naming it,
 // rather than silently matching everything (or nothing). withLimit admits ?limit=

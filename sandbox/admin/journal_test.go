@@ -105,6 +105,45 @@ func TestJournalRefusesUnknownFilters(t *testing.T) {
 	}
 }
 
+// Every admin call refuses a query parameter it does not read, naming it, rather than
+// answering as if it had matched: a mistyped filter would list everything, and a wipe
+// given a filter would wipe more than asked.
+func TestAdminRefusesQueryParametersItDoesNotRead(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	env.Do("POST", "/transactions/"+apitest.CapturedOne+"/adjustment", apitest.APIHeader(tok), `{"gratuity_amount":"5"}`)
+	countAdjustments := func() string {
+		return string(env.Do("GET", "/_sandbox/requests/count?operation=adjustment", nil, "").Body)
+	}
+	before := countAdjustments()
+	for _, call := range []struct{ method, path, names string }{
+		{"GET", "/_sandbox/devices?merchant=MER_1", "merchant"},
+		{"GET", "/_sandbox/devices?merchant_id=MER_1&status=ACTIVE", "status"},
+		{"GET", "/_sandbox/notifications?order=ORD_1", "order"},
+		{"GET", "/_sandbox/merchants?limit=1", "limit"},
+		{"GET", "/_sandbox/transactions?limit=1&sort=id", "sort"},
+		{"GET", "/_sandbox/clock?zone=UTC", "zone"},
+		{"DELETE", "/_sandbox/requests?operation=adjustment", "operation"},
+		{"POST", "/_sandbox/reset?keep=transactions&also=orders", "also, keep"},
+	} {
+		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: "+call.names)
+		if got := env.Do(call.method, call.path, nil, "").GPError(t); got != want {
+			t.Errorf("%s %s: %+v, want %+v", call.method, call.path, got, want)
+		}
+	}
+	if after := countAdjustments(); after != before || after == `{"count":0}` {
+		t.Errorf("the refused DELETE with a filter changed the journal: %s, then %s", before, after)
+	}
+	for _, path := range []string{"/_sandbox/devices?merchant_id=MER_1&order_id=ORD_1", "/_sandbox/notifications?order_id=ORD_1",
+		"/_sandbox/transactions?limit=1&after=TRN_", "/_sandbox/orders?limit=1", "/_sandbox/batches?after=BAT_",
+		"/_sandbox/requests?operation=adjustment&limit=1&before=100", "/_sandbox/requests/count?app_id=x&status=200"} {
+		if r := env.Do("GET", path, nil, ""); r.Status != 200 {
+			t.Errorf("GET %s: %d %s", path, r.Status, r.Body)
+		}
+	}
+}
+
 // DELETE /_sandbox/requests and a reset both empty the journal; it fills again after.
 func TestJournalClearedByDeleteAndReset(t *testing.T) {
 	t.Parallel()

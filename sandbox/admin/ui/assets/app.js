@@ -617,7 +617,7 @@ async function showResources(kind, r) {
   const id = r.parts[1] || '';
   const render = async () => {
     try {
-      const first = await api(spec.list + '?limit=100');
+      const first = await api(spec.item ? spec.list + '?limit=100' : spec.list); // the back office's lists are not paged
       const more = resources.kind === kind ? resources.items.length - 100 : 0;
       let items = first[spec.key], next = first.next;
       while (more > 0 && next && items.length < 100 + more) {
