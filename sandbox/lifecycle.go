@@ -342,7 +342,7 @@ func (s *Service) child(c Caller, t Transaction, typ, status, amount, action str
 	n.GratuityAmount, n.RefundedAmount, n.CapturedAmount, n.ReversedStatus, n.ReauthorizedBy = "", "", "", "", ""
 	n.ExtraAmounts = ExtraAmounts{} // the cash went out with the payment, not again with its refund or reauthorization [SB]
 	n.BatchID, n.BatchClosed, n.AdjustmentCount, n.EMVTag, n.Scenarios, n.Lodging = "", false, 0, "", nil, nil
-	n.CaptureMode = CaptureAuto
+	n.CaptureMode, n.AuthorizationMode = CaptureAuto, ""
 	n.AppID = c.App.ID
 	n.PaymentMethod.Result, n.PaymentMethod.Message = "00", "SUCCESS"
 	n.PaymentMethod.Card.Authcode = s.ids.Alphanumeric(6)

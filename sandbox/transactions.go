@@ -77,17 +77,21 @@ func authorizeCardPresent(c Caller, op Operation) error {
 
 // TransactionRequest is a validated POST /transactions (or /verifications) body.
 type TransactionRequest struct {
-	MerchantID     string // the partner path's merchant; else the app's own
-	AccountID      string
-	AccountName    string
-	Channel        string
-	Type           string // SALE or REFUND
-	CaptureMode    string // AUTO, LATER or MULTIPLE
-	Amount         string
-	Currency       string
-	Country        string
-	Reference      string
-	GratuityAmount string
+	MerchantID  string // the partner path's merchant; else the app's own
+	AccountID   string
+	AccountName string
+	Channel     string
+	Type        string // SALE or REFUND
+	CaptureMode string // AUTO, LATER or MULTIPLE
+	// AuthorizationMode is PARTIAL when the merchant accepts an approval for less than
+	// the amount; recorded and answered, as GP echoes it. The sandbox's issuer approves
+	// every amount in full.
+	AuthorizationMode string
+	Amount            string
+	Currency          string
+	Country           string
+	Reference         string
+	GratuityAmount    string
 	ExtraAmounts
 	// SurchargeAmount may be at most 5% of Amount [GP].
 	SurchargeAmount string
@@ -185,7 +189,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 	t := Transaction{
 		ID: "TRN_" + s.ids.Alphanumeric(30), Holder: HolderOf(m, acct), TimeCreated: now,
 		Type: TypeSale, Status: statusOf(action, o), Channel: req.Channel, CaptureMode: req.CaptureMode,
-		Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,
+		AuthorizationMode: req.AuthorizationMode, Amount: NormalizeAmount(req.Amount), Currency: req.Currency, Country: req.Country,
 		Reference: req.Reference, AppID: c.App.ID,
 		GratuityAmount: NormalizeAmount(req.GratuityAmount), ExtraAmounts: req.ExtraAmounts.normalized(),
 		Card: card.stored(req.Card.Funding), Encryption: req.Encryption,
@@ -195,7 +199,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		t.Type = TypeRefund
 	}
 	if action == actionVerify {
-		t.Amount, t.CaptureMode = "0", ""
+		t.Amount, t.CaptureMode, t.AuthorizationMode = "0", "", ""
 	}
 	if t.Amount == "" {
 		t.Amount = "0"
@@ -436,17 +440,18 @@ type Transaction struct {
 	DisputeStage        string        `json:"dispute_stage,omitempty"` // a scenario's dispute when deposited
 
 	// Set for transactions made through the API (and fixtures that say so).
-	Channel        string      `json:"channel,omitempty"`
-	CaptureMode    string      `json:"capture_mode,omitempty"`
-	AppID          string      `json:"app_id,omitempty"`          // the app that created it
-	ParentID       string      `json:"parent_id,omitempty"`       // a refund's original transaction
-	RefundedAmount string      `json:"refunded_amount,omitempty"` // refunds made against it
-	CapturedAmount string      `json:"captured_amount,omitempty"` // captures of a MULTIPLE authorization
-	ReversedStatus string      `json:"reversed_status,omitempty"` // the status a reversal ended
-	ReauthorizedBy string      `json:"reauthorized_by,omitempty"` // the one reauthorization made of it
-	Card           StoredCard  `json:"card,omitempty"`
-	Encryption     *Encryption `json:"encryption,omitempty"` // an encrypted track's scheme
-	Lodging        *Lodging    `json:"lodging,omitempty"`    // the last incremental authorization's
+	Channel           string      `json:"channel,omitempty"`
+	CaptureMode       string      `json:"capture_mode,omitempty"`
+	AuthorizationMode string      `json:"authorization_mode,omitempty"` // as the request sent it
+	AppID             string      `json:"app_id,omitempty"`             // the app that created it
+	ParentID          string      `json:"parent_id,omitempty"`          // a refund's original transaction
+	RefundedAmount    string      `json:"refunded_amount,omitempty"`    // refunds made against it
+	CapturedAmount    string      `json:"captured_amount,omitempty"`    // captures of a MULTIPLE authorization
+	ReversedStatus    string      `json:"reversed_status,omitempty"`    // the status a reversal ended
+	ReauthorizedBy    string      `json:"reauthorized_by,omitempty"`    // the one reauthorization made of it
+	Card              StoredCard  `json:"card,omitempty"`
+	Encryption        *Encryption `json:"encryption,omitempty"` // an encrypted track's scheme
+	Lodging           *Lodging    `json:"lodging,omitempty"`    // the last incremental authorization's
 	// The conversion of its amount at the DCC rate the request named (dcc.go).
 	CurrencyConversion *Conversion `json:"currency_conversion,omitempty"`
 

@@ -217,7 +217,7 @@ func checkCardRequest(pm paymentMethodBody, b storedCredentialBody) error {
 func (b transactionBody) domain(c *call) sandbox.TransactionRequest {
 	req := sandbox.TransactionRequest{
 		MerchantID: c.vars["merchant_id"], AccountID: b.AccountID, AccountName: b.AccountName,
-		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode,
+		Channel: b.Channel, Type: b.Type, CaptureMode: b.CaptureMode, AuthorizationMode: b.AuthorizationMode,
 		Amount: b.Amount, Currency: b.Currency, Country: b.Country,
 		Reference: b.Reference, GratuityAmount: b.GratuityAmount, SurchargeAmount: b.SurchargeAmount,
 		ExtraAmounts: sandbox.ExtraAmounts(b.extraAmountsBody), TokenID: b.PaymentMethod.ID, StorageMode: b.PaymentMethod.StorageMode, RateID: b.CurrencyConversion.ID,

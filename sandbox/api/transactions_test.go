@@ -115,6 +115,33 @@ func TestCreateTransactionResource(t *testing.T) {
 	}
 }
 
+// authorization_mode PARTIAL (every SDK's allowPartialAuth) is answered after
+// capture_mode, as GP's create response has it, and shown by GET; a request without it
+// has none, and neither has a refund of a partial-mode authorization.
+func TestAuthorizationModeIsAnswered(t *testing.T) {
+	t.Parallel()
+	env := mustSandbox(t)
+	tok := env.PartnerToken()
+	partial := apitest.SaleBody("1202", "LATER", apitest.TrackCard(), `"authorization_mode":"PARTIAL"`)
+	r := env.Do("POST", "/transactions", apitest.APIHeader(tok), partial)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"capture_mode":"LATER","authorization_mode":"PARTIAL","amount":"1202"`) {
+		t.Fatalf("a PARTIAL authorization: %d %s", r.Status, r.Body)
+	}
+	id := r.JSON(t)["id"].(string)
+	if got := env.Do("GET", "/transactions/"+id, apitest.APIHeader(tok), ""); !strings.Contains(string(got.Body), `"authorization_mode":"PARTIAL"`) {
+		t.Errorf("GET of the PARTIAL authorization: %s", got.Body)
+	}
+	capture := env.Do("POST", "/transactions/"+id+"/capture", apitest.APIHeader(tok), `{"amount":"1202"}`)
+	refund := env.Do("POST", "/transactions/"+id+"/refund", apitest.APIHeader(tok), `{"amount":"100"}`)
+	if capture.Status != 200 || refund.Status != 200 || strings.Contains(string(refund.Body), "authorization_mode") {
+		t.Errorf("capture %d, refund %d %s: want a refund without authorization_mode", capture.Status, refund.Status, refund.Body)
+	}
+	whole := env.Do("POST", "/transactions", apitest.APIHeader(tok), apitest.SaleBody("1202", "LATER", apitest.TrackCard()))
+	if whole.Status != 200 || strings.Contains(string(whole.Body), "authorization_mode") {
+		t.Errorf("an authorization without authorization_mode: %d %s", whole.Status, whole.Body)
+	}
+}
+
 func TestCreateTransactionErrors(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.PartnerToken()

@@ -116,8 +116,9 @@ func TransactionMoney(t sandbox.Transaction) MoneyView {
 // EMV tag, batch state, history) is stored, never echoed.
 type resourceView struct {
 	TransactionHead
-	Channel     string `json:"channel"`
-	CaptureMode string `json:"capture_mode,omitempty"`
+	Channel           string `json:"channel"`
+	CaptureMode       string `json:"capture_mode,omitempty"`
+	AuthorizationMode string `json:"authorization_mode,omitempty"` // as the request sent it [GP: 2021-03-22 create response]
 	MoneyView
 	merchantAccountView
 	Reference        string            `json:"reference,omitempty"` // left out when the request sent none, as GP does
@@ -152,7 +153,7 @@ type cardResultView struct {
 func newResourceView(t sandbox.Transaction) resourceView {
 	return resourceView{
 		TransactionHead: NewTransactionHead(t), Channel: t.Channel, CaptureMode: t.CaptureMode,
-		MoneyView: TransactionMoney(t), merchantAccountView: merchantAccountView(t.Holder),
+		AuthorizationMode: t.AuthorizationMode, MoneyView: TransactionMoney(t), merchantAccountView: merchantAccountView(t.Holder),
 		Reference: t.Reference, ParentResourceID: t.ParentID, BatchID: t.BatchID,
 		PaymentMethod: NewPaymentMethodView(t.PaymentMethod), Action: newActionView(t.Action),
 		CurrencyConversion: newConversionView(t.CurrencyConversion),
