@@ -27,7 +27,7 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	tok := mustIssueToken(t, base)
 
 	load := startKeyedLoad(base, tok, "crash")
-	time.Sleep(700 * time.Millisecond)
+	testrun.WaitFor(t, "50 acknowledged writes", func() bool { return load.count() >= 50 }) // and more under way
 	if err := proc.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -152,9 +154,17 @@ func TestSigtermFinishesInFlightRequests(t *testing.T) {
 	tok := mustIssueToken(t, base)
 	const inFlight = 20
 	results := make(chan error, inFlight)
+	// The signal comes once every request is on the wire: what the server has read
+	// or will accept from its queue must be answered.
+	var written atomic.Int32
+	counted := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { written.Add(1) }}
+		return http.DefaultTransport.RoundTrip(r.WithContext(httptrace.WithClientTrace(r.Context(), trace)))
+	})
+	client := &http.Client{Timeout: time.Until(testrun.Deadline(t)), Transport: counted}
 	for i := 0; i < inFlight; i++ {
 		go func(i int) {
-			status, m, err := postJSON(&http.Client{Timeout: time.Until(testrun.Deadline(t))},
+			status, m, err := postJSON(client,
 				base+"/transactions/TRN_CapturedSale000000000000000001/adjustment", tok, fmt.Sprint("term-", i), `{"gratuity_amount":"5"}`)
 			if err == nil && (status != 200 || m["status"] != "CAPTURED") {
 				err = fmt.Errorf("status %d %v", status, m)
@@ -162,7 +172,7 @@ func TestSigtermFinishesInFlightRequests(t *testing.T) {
 			results <- err
 		}(i)
 	}
-	time.Sleep(400 * time.Millisecond)
+	testrun.WaitFor(t, "every request written", func() bool { return written.Load() == inFlight })
 	if err := proc.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

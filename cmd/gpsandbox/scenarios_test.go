@@ -133,10 +133,8 @@ func TestScenariosHotReload(t *testing.T) {
 	}
 
 	write("5004799") // a different size, whatever the file system's time resolution
-	testrun.WaitFor(t, "the changed file's outcome", func() bool {
-		_, body := adjust()
-		return strings.Contains(body, `"5004799"`)
-	})
+	testrun.WaitForValue(t, "the changed file's outcome", func() string { _, body := adjust(); return body },
+		func(body string) bool { return strings.Contains(body, `"5004799"`) })
 
 	if err := os.WriteFile(file, []byte("version: 1\nname: hot\nrules: [\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -415,13 +415,11 @@ func around(b []byte, at int) []byte { return b[max(0, at-120):min(len(b), at+12
 // awaitNotes waits until the notification log, oldest first, is as done says.
 func awaitNotes(t *testing.T, env *sandboxEnv, done func([]sandbox.Notification) bool) []sandbox.Notification {
 	t.Helper()
-	var notes []sandbox.Notification
-	testrun.WaitFor(t, "the notifications", func() bool {
-		var err error
-		if notes, err = env.Service.Notifications(""); err != nil {
+	return testrun.WaitForValue(t, "the notifications", func() []sandbox.Notification {
+		notes, err := env.Service.Notifications("")
+		if err != nil {
 			t.Fatal(err)
 		}
-		return done(notes)
-	})
-	return notes
+		return notes
+	}, done)
 }

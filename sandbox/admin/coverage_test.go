@@ -157,16 +157,10 @@ func TestCoverageNotificationDelivered(t *testing.T) {
 	env := mustSandbox(t)
 	tok := env.PartnerToken()
 	order := env.MustPlaceOrder(tok, `{"notifications":{"status_url":"`+hook.URL+`/gp"}}`)
-	var c wantCoverage
-	var delivered wantCoverageItem
-	testrun.WaitFor(t, "a delivery in the coverage report", func() bool {
-		c = env.mustCoverage()
-		i := slices.IndexFunc(c.Items, func(it wantCoverageItem) bool { return it.ID == "notification.delivered" && it.Covered })
-		if i >= 0 {
-			delivered = c.Items[i]
-		}
-		return i >= 0
-	})
+	isDelivered := func(it wantCoverageItem) bool { return it.ID == "notification.delivered" && it.Covered }
+	c := testrun.WaitForValue(t, "a delivery in the coverage report", env.mustCoverage,
+		func(c wantCoverage) bool { return slices.ContainsFunc(c.Items, isDelivered) })
+	delivered := c.Items[slices.IndexFunc(c.Items, isDelivered)]
 	if !slices.Equal(delivered.Notifications, []string{order + "#1"}) || c.Seen.Notifications["DELIVERED"] != 1 {
 		t.Errorf("delivered: %+v, seen %v", delivered, c.Seen.Notifications)
 	}

@@ -194,7 +194,7 @@ func (env *sandboxEnv) mustOpenStream(query string, header map[string]string) *s
 func (s *stream) next() (string, admin.JournalEntry) {
 	s.t.Helper()
 	done := make(chan struct{})
-	timer := time.AfterFunc(5*time.Second, func() { s.cancel() })
+	timer := time.AfterFunc(time.Until(testrun.Deadline(s.t)), func() { s.cancel() })
 	defer timer.Stop()
 	defer close(done)
 	var id, data string

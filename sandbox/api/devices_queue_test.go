@@ -199,7 +199,8 @@ func TestDeviceQueueTerminalDelay(t *testing.T) {
 // awaitStatus waits until the terminal delay's worker gave a device request status.
 func awaitStatus(t *testing.T, env *sandboxEnv, id, status string) {
 	t.Helper()
-	testrun.WaitFor(t, id+" "+status, func() bool { return deviceRequestState(t, env, id)["status"] == status })
+	testrun.WaitForValue(t, id+" "+status, func() any { return deviceRequestState(t, env, id)["status"] },
+		func(got any) bool { return got == status })
 }
 
 // The queue is the store's: a restart and a snapshot's restore bring it back, in

@@ -435,7 +435,8 @@ func TestDeviceTerminalDelayAfterRestore(t *testing.T) {
 // awaitLog waits until the log holds line n times.
 func awaitLog(t *testing.T, log *apitest.LockedBuffer, line string, n int) {
 	t.Helper()
-	testrun.WaitFor(t, fmt.Sprintf("%q %d times in the log", line, n), func() bool { return strings.Count(log.String(), line) >= n })
+	testrun.WaitForValue(t, fmt.Sprintf("%q %d times in the log", line, n), func() int { return strings.Count(log.String(), line) },
+		func(count int) bool { return count >= n })
 }
 
 // A scenario's terminal outcome chooses what happens at the terminal: the card and

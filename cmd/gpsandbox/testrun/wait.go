@@ -28,10 +28,25 @@ func Expiry(t testing.TB) <-chan time.Time { return time.After(time.Until(Deadli
 // WaitFor polls cond every 10 ms until it holds, and fails t at Deadline(t).
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
+	WaitForValue(t, what, cond, func(held bool) bool { return held })
+}
+
+// WaitForValue polls get every 10 ms until done holds for what it returned, and
+// returns that. At Deadline(t) it fails t naming what it waited for and, unless it
+// is a bool, the last value get returned: what the test saw instead.
+func WaitForValue[T any](t testing.TB, what string, get func() T, done func(T) bool) T {
+	t.Helper()
 	deadline := Deadline(t)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("still waiting for %s when the test's time ran out", what)
+	for {
+		v := get()
+		switch {
+		case done(v):
+			return v
+		case time.Now().After(deadline):
+			if _, isBool := any(v).(bool); isBool {
+				t.Fatalf("still waiting for %s when the test's time ran out", what)
+			}
+			t.Fatalf("still waiting for %s when the test's time ran out; last seen: %v", what, v)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

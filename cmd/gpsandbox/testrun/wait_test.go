@@ -23,3 +23,11 @@ func TestWaitForReturnsOnceTheConditionHolds(t *testing.T) {
 		t.Errorf("polled %d times, want 3", n)
 	}
 }
+
+func TestWaitForValueReturnsTheValueThatWasDone(t *testing.T) {
+	n := 0
+	got := WaitForValue(t, "a value above 2", func() int { n++; return n }, func(v int) bool { return v > 2 })
+	if got != 3 {
+		t.Errorf("WaitForValue returned %d, want 3", got)
+	}
+}

@@ -507,8 +507,12 @@ func (b *browser) mustEval(js string) string {
 // mustSeeText waits until the element shows text, as a person waiting for the page would.
 func (b *browser) mustSeeText(selector, text string) {
 	b.t.Helper()
+	// The poll gives up a few seconds before the browser's own deadline, so that the
+	// page can still be read to say what it showed instead.
+	ctx, cancel := context.WithDeadline(b.ctx, testrun.Deadline(b.t).Add(-5*time.Second))
+	defer cancel()
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.includes(%q); })()`, selector, text)
-	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond)))
 	if err != nil {
 		got, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {textContent: '(no element)'}).textContent`, selector)))
 		b.t.Fatalf("%s never showed %q: %v; it shows: %.2000s", selector, text, err, got)
