@@ -146,20 +146,20 @@ func digest(s string) []byte {
 	return sum[:]
 }
 
-// onlyQuery refuses a query parameter an admin call does not read, naming it: a
-// filter mistyped (?merchant=) must not answer the whole list as if it had matched,
-// and a call that wipes (DELETE /_sandbox/requests?operation=...) must not wipe
-// everything when the client meant only part.
+// onlyQuery refuses a query parameter an admin call does not read, naming it, and one
+// it reads given twice: a filter mistyped (?merchant=) must not answer the whole list
+// as if it had matched, a filter given twice must not be half applied, and a call
+// that wipes (DELETE /_sandbox/requests?operation=...) must not wipe everything when
+// the client meant only part.
 func onlyQuery(q url.Values, known []string) error {
-	var unknown []string
-	for name := range q {
-		if !slices.Contains(known, name) {
-			unknown = append(unknown, name)
-		}
-	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
+	names := slices.Sorted(maps.Keys(q))
+	if unknown := slices.DeleteFunc(slices.Clone(names), func(name string) bool { return slices.Contains(known, name) }); len(unknown) > 0 {
 		return sandbox.UnexpectedFields(unknown)
+	}
+	for _, name := range names {
+		if len(q[name]) > 1 {
+			return sandbox.InvalidField(name)
+		}
 	}
 	return nil
 }

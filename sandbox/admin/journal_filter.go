@@ -166,7 +166,9 @@ func journalQuery(withLimit bool) []string {
 func (s *Server) parseJournalQuery(query url.Values, withLimit bool) (journalFilter, int, error) {
 	var f journalFilter
 	limit := defaultJournalLimit
-	for _, name := range slices.Sorted(maps.Keys(query)) { // the first bad one, always the same
+	// The first bad one, always the same. The routes' own check (onlyQuery) comes
+	// first: a parameter no journal call reads is named before a bad value.
+	for _, name := range slices.Sorted(maps.Keys(query)) {
 		values := query[name]
 		if len(values) != 1 {
 			return f, 0, sandbox.InvalidField(name)

@@ -126,10 +126,18 @@ func TestAdminRefusesQueryParametersItDoesNotRead(t *testing.T) {
 		{"GET", "/_sandbox/clock?zone=UTC", "zone"},
 		{"DELETE", "/_sandbox/requests?operation=adjustment", "operation"},
 		{"POST", "/_sandbox/reset?keep=transactions&also=orders", "also, keep"},
+		{"GET", "/_sandbox/devices?order_id=O&order_id=P&zone=1", "zone"},
 	} {
 		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: "+call.names)
 		if got := env.Do(call.method, call.path, nil, "").GPError(t); got != want {
 			t.Errorf("%s %s: %+v, want %+v", call.method, call.path, got, want)
+		}
+	}
+	for _, path := range []string{"/_sandbox/devices?merchant_id=MER_1&merchant_id=MER_2", "/_sandbox/transactions?limit=1&limit=2"} {
+		name := path[strings.Index(path, "?")+1 : strings.Index(path, "=")]
+		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", name+" contains unexpected data")
+		if got := env.Do("GET", path, nil, "").GPError(t); got != want {
+			t.Errorf("GET %s: %+v, want %+v", path, got, want)
 		}
 	}
 	if after := countAdjustments(); after != before || after == `{"count":0}` {

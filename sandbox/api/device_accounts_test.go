@@ -100,7 +100,8 @@ func TestMiCRequestReachesTheBoundTerminal(t *testing.T) {
 
 // GET /_sandbox/devices?merchant_id= answers that merchant's terminals only, in id
 // order; a merchant with none, or no merchant at all, answers an empty list. A query
-// that cannot be decoded (a broken %-escape) is refused, on this and every admin call.
+// that cannot be decoded (a broken %-escape), or that names merchant_id twice, is
+// refused.
 func TestAdminDevicesOfAMerchant(t *testing.T) {
 	env := mustSandbox(t)
 	device := func(n, merchant, account, model string) string {
@@ -118,8 +119,7 @@ func TestAdminDevicesOfAMerchant(t *testing.T) {
 		"merchant_id=" + strings.ToLower(apitest.MerchantOne): list(),
 		"merchant_id=": list(),
 		"merchant_id":  list(),
-		"merchant_id=" + apitest.MerchantTwo + "&merchant_id=MER_Nope": two,
-		"merchant_id=" + apitest.MerchantOne + "&order_id=ORD_Nope":    list(),
+		"merchant_id=" + apitest.MerchantOne + "&order_id=ORD_Nope": list(),
 	} {
 		r := env.Do("GET", "/_sandbox/devices?"+query, nil, "")
 		if got := strings.TrimSpace(string(r.Body)); r.Status != 200 || got != want {
@@ -132,5 +132,9 @@ func TestAdminDevicesOfAMerchant(t *testing.T) {
 		if got := env.Do("GET", path, nil, "").GPError(t); got != want {
 			t.Errorf("%s: %+v, want %+v", path, got, want)
 		}
+	} // Nor is a filter given twice half applied (the first one was).
+	twice := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "merchant_id contains unexpected data")
+	if got := env.Do("GET", "/_sandbox/devices?merchant_id="+apitest.MerchantTwo+"&merchant_id=MER_Nope", nil, "").GPError(t); got != twice {
+		t.Errorf("merchant_id twice: %+v, want %+v", got, twice)
 	}
 }

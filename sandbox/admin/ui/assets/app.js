@@ -543,11 +543,12 @@ async function readEvents(body, onEvent) {
 // ---------------------------------------------------------------- resources
 
 // Each kind of resource is one entry: where to list and read it, its columns and its
-// detail. Another kind (batches) is another entry here and a route in views. A kind
-// without item is read from its list, which holds all of them (the back office's).
+// detail. Another kind (batches) is another entry here and a route in views. A paged
+// list is read 100 at a time (?limit=&after=); the others answer all at once and take
+// no query. A kind without item is read from its list (the back office's).
 const KINDS = {
   transactions: {
-    title: 'Transactions', one: 'transaction', prefix: 'TRN_', list: '/_sandbox/transactions', key: 'transactions', item: (id) => '/_sandbox/transactions/' + enc(id),
+    title: 'Transactions', one: 'transaction', prefix: 'TRN_', list: '/_sandbox/transactions', key: 'transactions', paged: true, item: (id) => '/_sandbox/transactions/' + enc(id),
     columns: [
       ['Transaction', (t) => link('transactions/' + enc(t.id), shortId(t.id), { class: 'mono nowrap', title: t.id })],
       ['Status', (t) => stateBadge(t.status)],
@@ -558,7 +559,7 @@ const KINDS = {
     detail: transactionDetail,
   },
   orders: {
-    title: 'Orders', one: 'order', prefix: 'ORD_', list: '/_sandbox/orders', key: 'orders', item: (id) => '/_sandbox/orders/' + enc(id),
+    title: 'Orders', one: 'order', prefix: 'ORD_', list: '/_sandbox/orders', key: 'orders', paged: true, item: (id) => '/_sandbox/orders/' + enc(id),
     columns: [
       ['Order', (o) => link('orders/' + enc(o.id), shortId(o.id), { class: 'mono nowrap', title: o.id })],
       ['Status', (o) => stateBadge(o.status)], ['Merchant', (o) => o.merchant_name],
@@ -568,7 +569,7 @@ const KINDS = {
     detail: orderDetail,
   },
   batches: {
-    title: 'Batches', one: 'batch', prefix: 'BAT_', list: '/_sandbox/batches', key: 'batches', item: (id) => '/_sandbox/batches/' + enc(id),
+    title: 'Batches', one: 'batch', prefix: 'BAT_', list: '/_sandbox/batches', key: 'batches', paged: true, item: (id) => '/_sandbox/batches/' + enc(id),
     columns: [
       ['Batch', (b) => link('batches/' + enc(b.id), b.id, { class: 'mono nowrap' })],
       ['Status', (b) => stateBadge(b.status)], ['Merchant', (b) => shortId(b.merchant_id), 'mono nowrap'],
@@ -617,7 +618,7 @@ async function showResources(kind, r) {
   const id = r.parts[1] || '';
   const render = async () => {
     try {
-      const first = await api(spec.item ? spec.list + '?limit=100' : spec.list); // the back office's lists are not paged
+      const first = await api(spec.paged ? spec.list + '?limit=100' : spec.list);
       const more = resources.kind === kind ? resources.items.length - 100 : 0;
       let items = first[spec.key], next = first.next;
       while (more > 0 && next && items.length < 100 + more) {
