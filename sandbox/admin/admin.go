@@ -489,7 +489,7 @@ var deviceChangeBody = web.NewBody[deviceChangeRequest]()
 type deviceChangeRequest struct {
 	Mode      string `json:"mode" gp:"enum=COMPLETE|INITIATED"`
 	Status    string `json:"status" gp:"enum=ACTIVE|INACTIVE"`
-	Card      string `json:"card" gp:"max=19"`
+	Card      string `json:"card" gp:"max=50"` // a terminal test card's name or a card number
 	AccountID string `json:"account_id" gp:"max=50"`
 }
 
@@ -511,7 +511,7 @@ var presentBody = web.NewBody[presentRequest]()
 
 // presentRequest is the body of POST /_sandbox/device-requests/{id}/present.
 type presentRequest struct {
-	Card      string `json:"card" gp:"max=19"`
+	Card      string `json:"card" gp:"max=50"` // a terminal test card's name or a card number
 	EntryMode string `json:"entry_mode" gp:"enum=CHIP|SWIPE|CONTACTLESS_CHIP|MANUAL"`
 	Tip       string `json:"tip" gp:"digits,max=50"`
 	PIN       string `json:"pin" gp:"enum=wrong"`

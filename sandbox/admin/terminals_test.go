@@ -163,6 +163,8 @@ func TestTerminalActionErrors(t *testing.T) {
 			"card contains unexpected data: visa_gold is not a terminal test card (visa_chip, visa_contactless, visa_swipe, visa_chip_pin_decline, expired_swipe, mastercard_manual, amex_manual) or a card number")},
 		{"unknown card name by device request", "/_sandbox/device-requests/" + id + "/present", `{"card":"visa_gold"}`, apitest.Err(400, "INVALID_REQUEST_DATA", "40213",
 			"card contains unexpected data: visa_gold is not a terminal test card (visa_chip, visa_contactless, visa_swipe, visa_chip_pin_decline, expired_swipe, mastercard_manual, amex_manual) or a card number")},
+		{"unknown card name longer than a card number", dev + "/present", `{"card":"visa_chip_pin_declined"}`, apitest.Err(400, "INVALID_REQUEST_DATA", "40213",
+			"card contains unexpected data: visa_chip_pin_declined is not a terminal test card (visa_chip, visa_contactless, visa_swipe, visa_chip_pin_decline, expired_swipe, mastercard_manual, amex_manual) or a card number")},
 		{"tip in major units", dev + "/tip", `{"tip":"2.50"}`, apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "tip contains unexpected data")},
 		{"negative tip", dev + "/tip", `{"tip":"-100"}`, apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "tip contains unexpected data")},
 		{"tip as a number", dev + "/tip", `{"tip":100}`, apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "tip contains unexpected data")},
@@ -200,8 +202,8 @@ func TestTerminalActionErrors(t *testing.T) {
 		t.Errorf("tips %v -> %v, cancels %v -> %v journaled by requests to no action",
 			tips, count("terminal_tip"), cancels, count("terminal_cancel"))
 	}
-	if n := env.Do("GET", "/_sandbox/requests/count?operation=terminal_present", map[string]string{}, "").JSON(t)["count"]; n != float64(4) {
-		t.Errorf("%v presentations journaled, want the 4 refused", n)
+	if n := env.Do("GET", "/_sandbox/requests/count?operation=terminal_present", map[string]string{}, "").JSON(t)["count"]; n != float64(5) {
+		t.Errorf("%v presentations journaled, want the 5 refused", n)
 	}
 
 	// A sale that names its tip shows no tip screen.

@@ -156,6 +156,12 @@ func TestDeviceDeclinesAndFailures(t *testing.T) {
 		apitest.Dig(declined, "response.cmdResult.errorCode") != apitest.Dig(declined, "response.data.host.responseCode") {
 		t.Errorf("an issuer decline: %v", declined)
 	}
+	// The longest test card name, a chip read with the wrong PIN: the issuer's 55.
+	id = env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)["id"].(string)
+	pin := env.MustAdmin("POST", "/_sandbox/device-requests/"+id+"/present", `{"card":"visa_chip_pin_decline"}`)
+	if pin["status"] != "DECLINED" || apitest.Dig(pin, "response.data.host.responseCode") != "55" {
+		t.Errorf("the wrong PIN: %v", pin)
+	}
 	env.MIC(tok, "Sale", `{"transaction":{"baseAmount":"10.00"}}`)
 	cancelled := env.MustAdmin("POST", "/_sandbox/devices/"+queueDevice+"/cancel", "")
 	if cancelled["status"] != "DECLINED" || apitest.Dig(cancelled, "response.cmdResult.result") != "Failed" || apitest.Dig(cancelled, "response.cmdResult.errorCode") != "ERR018" {
