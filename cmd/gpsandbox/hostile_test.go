@@ -1,15 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptrace"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -127,6 +127,26 @@ func TestTenThousandIdleConnections(t *testing.T) {
 	}
 }
 
+// heldCount is how many requests the held scenario's rule has counted, as
+// GET /_sandbox/scenario-state says.
+func heldCount(t *testing.T, base string) int {
+	resp, err := http.Get(base + "/_sandbox/scenario-state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var state struct {
+		Steps []struct{ Count int } `json:"steps"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&state); err != nil || len(state.Steps) > 1 {
+		t.Fatalf("scenario state: %v %+v", err, state)
+	}
+	if len(state.Steps) == 0 {
+		return 0
+	}
+	return state.Steps[0].Count
+}
+
 func isEOF(err error) bool {
 	return err == io.EOF || strings.Contains(err.Error(), "connection reset")
 }
@@ -148,20 +168,23 @@ func rssOf(pid int) string {
 // answered in full, and the process exits cleanly.
 func TestSigtermFinishesInFlightRequests(t *testing.T) {
 	t.Parallel()
-	// slow-network holds each answer for a second: the requests are surely in flight
-	// when the signal comes.
-	proc, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--scenario", "slow-network")
+	// The scenario holds each adjustment for a second, and counts it (as a sequence's
+	// step) before holding it: the signal comes once the server says it holds all of
+	// them. A client having written a request is not enough: one the server has not
+	// yet accepted is dropped with its listener.
+	dir := t.TempDir()
+	mustWriteFile(t, filepath.Join(dir, "held.yaml"), []byte(`version: 1
+name: held
+rules:
+  - when: {operation: adjustment}
+    sequence:
+      - then: {delay: 1s}
+`))
+	proc, base := testrun.Serve(t, testrun.Build(t), "--db", ":memory:", "--scenarios", dir, "--scenario", "held")
 	tok := mustIssueToken(t, base)
 	const inFlight = 20
 	results := make(chan error, inFlight)
-	// The signal comes once every request is on the wire: what the server has read
-	// or will accept from its queue must be answered.
-	var written atomic.Int32
-	counted := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { written.Add(1) }}
-		return http.DefaultTransport.RoundTrip(r.WithContext(httptrace.WithClientTrace(r.Context(), trace)))
-	})
-	client := &http.Client{Timeout: time.Until(testrun.Deadline(t)), Transport: counted}
+	client := &http.Client{Timeout: time.Until(testrun.Deadline(t))}
 	for i := 0; i < inFlight; i++ {
 		go func(i int) {
 			status, m, err := postJSON(client,
@@ -172,7 +195,8 @@ func TestSigtermFinishesInFlightRequests(t *testing.T) {
 			results <- err
 		}(i)
 	}
-	testrun.WaitFor(t, "every request written", func() bool { return written.Load() == inFlight })
+	testrun.WaitForValue(t, "the sandbox holding every request", func() int { return heldCount(t, base) },
+		func(count int) bool { return count == inFlight })
 	if err := proc.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
