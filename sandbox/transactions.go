@@ -199,7 +199,7 @@ func (s *Service) newTransaction(tx Tx, c Caller, req TransactionRequest, action
 		t.Type = TypeRefund
 	}
 	if action == actionVerify {
-		t.Amount, t.CaptureMode, t.AuthorizationMode = "0", "", ""
+		t.Amount, t.CaptureMode = "0", ""
 	}
 	if t.Amount == "" {
 		t.Amount = "0"

@@ -154,6 +154,9 @@ func digest(s string) []byte {
 func onlyQuery(q url.Values, known []string) error {
 	names := slices.Sorted(maps.Keys(q))
 	if unknown := slices.DeleteFunc(slices.Clone(names), func(name string) bool { return slices.Contains(known, name) }); len(unknown) > 0 {
+		if unknown[0] == "" {
+			unknown[0] = `""` // ?=1: a parameter without a name, named as it can be
+		}
 		return sandbox.UnexpectedFields(unknown)
 	}
 	for _, name := range names {

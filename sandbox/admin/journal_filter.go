@@ -166,8 +166,9 @@ func journalQuery(withLimit bool) []string {
 func (s *Server) parseJournalQuery(query url.Values, withLimit bool) (journalFilter, int, error) {
 	var f journalFilter
 	limit := defaultJournalLimit
-	// The first bad one, always the same. The routes' own check (onlyQuery) comes
-	// first: a parameter no journal call reads is named before a bad value.
+	// The first bad one in name order, always the same. The routes' own check
+	// (onlyQuery) comes first: parameters the call does not read, all of them named,
+	// then one given twice, before any bad value.
 	for _, name := range slices.Sorted(maps.Keys(query)) {
 		values := query[name]
 		if len(values) != 1 {

@@ -127,6 +127,8 @@ func TestAdminRefusesQueryParametersItDoesNotRead(t *testing.T) {
 		{"DELETE", "/_sandbox/requests?operation=adjustment", "operation"},
 		{"POST", "/_sandbox/reset?keep=transactions&also=orders", "also, keep"},
 		{"GET", "/_sandbox/devices?order_id=O&order_id=P&zone=1", "zone"},
+		{"GET", "/_sandbox/requests/stream?operation=bogus&zz=1&yy=2", "yy, zz"},
+		{"GET", "/_sandbox/clock?=1", `""`},
 	} {
 		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: "+call.names)
 		if got := env.Do(call.method, call.path, nil, "").GPError(t); got != want {
