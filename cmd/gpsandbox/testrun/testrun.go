@@ -4,10 +4,12 @@
 // healthy; it finds the Chromium a browser test drives; it holds the one
 // golden-file helper, MustMatchGolden, and the one way a test waits (WaitFor).
 //
-// Only tests import it. It is not internal because its users sit under both
-// cmd/ and sandbox/ (cmd/gpsandbox, sandbox/api, sandbox/admin): an internal package is
-// importable only below its parent, so only a module-root internal/ would serve both,
-// and the repository's top level holds only the product's own folders.
+// Only tests import it: the binary's tests, the API's and the admin API's, and any
+// test that waits for background work (notifications, the store's file watch, the
+// app's shutdown). It is not internal because its users sit under both cmd/ and
+// sandbox/: an internal package is importable only below its parent, so only a
+// module-root internal/ would serve both, and the repository's top level holds only
+// the product's own folders.
 package testrun
 
 import (

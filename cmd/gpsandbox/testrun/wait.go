@@ -9,7 +9,9 @@ import (
 // closing idle connections) sets no time of its own: a bound a loaded machine can
 // overrun fails the test for nothing. It waits as long as go test's -timeout lets the
 // test binary run, and fails a second before that, naming what it waited for, where
-// the timeout's panic would name nothing.
+// the timeout's panic would name nothing. Not for a test inside a testing/synctest
+// bubble: its clock is not the one the deadline is on, and the bubble's own time
+// passes as the test waits.
 
 // Deadline is when a wait in t gives up: a second before the test binary's deadline.
 // Without one (-timeout 0, or a benchmark) it is a day away.
