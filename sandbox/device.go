@@ -530,7 +530,7 @@ func (s *Service) ChangeDevice(id string, ch DeviceChange) (Device, error) {
 		case ch.Status != "" && ch.Status != DeviceActive && ch.Status != DeviceInactive:
 			return InvalidField("status")
 		case ch.Card != "" && !KnownTerminalCard(ch.Card):
-			return InvalidField("card")
+			return NotATerminalCard(ch.Card)
 		}
 		if ch.AccountID != "" {
 			if err := bindDevice(tx, &dev, ch.AccountID); err != nil {

@@ -681,6 +681,14 @@ func UnknownTerminalCard(name string) *Error {
 		" is not a terminal test card ("+strings.Join(TerminalCardNames(), ", ")+") or a card number")
 }
 
+// NotATerminalCard: a terminal's default card that is not a terminal test card [SB]
+// (a default card is one the terminal reads each time: no card number is kept);
+// names the cards there are.
+func NotATerminalCard(name string) *Error {
+	return newError(CodeInvalidRequestData, "40213", "card contains unexpected data: "+carddata.Mask(name)+
+		" is not a terminal test card ("+strings.Join(TerminalCardNames(), ", ")+")")
+}
+
 // The settlement and dispute errors, in GP's words for each endpoint [GP: the SDKs'
 // reporting and dispute tests].
 

@@ -43,11 +43,7 @@ func (s *Server) adminRecords(h adminHandler, query ...string) http.Handler {
 }
 
 func (s *Server) adminCall(h adminHandler, shown func([]byte) []byte, query []string) http.Handler {
-	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := onlyQuery(adminQuery(r), query); err != nil {
-			web.WriteError(w, r, err)
-			return
-		}
+	return s.adminOnly(queried(query, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := h(r)
 		if err != nil {
 			web.WriteError(w, r, err)
@@ -59,7 +55,19 @@ func (s *Server) adminCall(h adminHandler, shown func([]byte) []byte, query []st
 			return
 		}
 		web.WriteBody(w, r, http.StatusOK, shown(body))
-	}))
+	})))
+}
+
+// queried refuses, before h runs, a query that names a parameter other than known
+// or one of them twice (onlyQuery). It runs inside adminOnly, which parsed the query.
+func queried(known []string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := onlyQuery(adminQuery(r), known); err != nil {
+			web.WriteError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // masked is an admin answer as the inspector shows it. A record keeps what a client
@@ -492,7 +500,7 @@ var deviceChangeBody = web.NewBody[deviceChangeRequest]()
 type deviceChangeRequest struct {
 	Mode      string `json:"mode" gp:"enum=COMPLETE|INITIATED"`
 	Status    string `json:"status" gp:"enum=ACTIVE|INACTIVE"`
-	Card      string `json:"card" gp:"max=50"` // a terminal test card's name or a card number
+	Card      string `json:"card" gp:"max=50"` // a terminal test card's name: the terminal's default
 	AccountID string `json:"account_id" gp:"max=50"`
 }
 

@@ -150,45 +150,44 @@ func timeParam(name string, field func(*journalFilter) *time.Time) func(*Server,
 	}
 }
 
-// journalQuery names the parameters parseJournalQuery reads.
-func journalQuery(withLimit bool) []string {
-	names := slices.Collect(maps.Keys(journalParams))
+// journalQueryParams names the parameters parseJournalQuery reads: the filters, and
+// with withLimit the page size.
+func journalQueryParams(withLimit bool) []string {
+	names := slices.Sorted(maps.Keys(journalParams))
 	if withLimit {
 		names = append(names, "limit")
 	}
 	return names
 }
 
-// parseJournalQuery reads the filter of a journal query: every parameter must be
-// known and given once, and its value well-formed, or the query is refused naming it,
-// rather than silently matching everything (or nothing). withLimit admits ?limit=
-// (from 1, default 100; more than maxJournalLimit reads maxJournalLimit).
+// journalStreamParams names the live stream's parameters: the filters but before
+// (a stream only goes forward), and after, where it starts (streamStart).
+func journalStreamParams() []string {
+	return append(slices.DeleteFunc(journalQueryParams(false), func(name string) bool { return name == "before" }), "after")
+}
+
+// parseJournalQuery reads the filter of a journal query, each value well-formed or
+// the query refused naming it, rather than silently matching everything (or
+// nothing). The route has refused any other parameter and any given twice
+// (queried); the filters are read in name order, so the one named is always the
+// same. withLimit reads ?limit= (from 1, default 100; more than maxJournalLimit reads
+// maxJournalLimit).
 func (s *Server) parseJournalQuery(query url.Values, withLimit bool) (journalFilter, int, error) {
 	var f journalFilter
-	limit := defaultJournalLimit
-	// The first bad one in name order, always the same. The routes' own check
-	// (onlyQuery) comes first: parameters the call does not read, all of them named,
-	// then one given twice, before any bad value.
-	for _, name := range slices.Sorted(maps.Keys(query)) {
-		values := query[name]
-		if len(values) != 1 {
-			return f, 0, sandbox.InvalidField(name)
-		}
-		if name == "limit" && withLimit {
-			n, err := strconv.Atoi(values[0])
-			if err != nil || n < 1 {
-				return f, 0, sandbox.InvalidField("limit")
+	for _, name := range slices.Sorted(maps.Keys(journalParams)) {
+		if values, given := query[name]; given {
+			if err := journalParams[name](s, &f, values[0]); err != nil {
+				return f, 0, err
 			}
-			limit = min(n, maxJournalLimit)
-			continue
 		}
-		set, known := journalParams[name]
-		if !known {
-			return f, 0, sandbox.UnexpectedFields([]string{name})
+	}
+	limit := defaultJournalLimit
+	if values, given := query["limit"]; given && withLimit {
+		n, err := strconv.Atoi(values[0])
+		if err != nil || n < 1 {
+			return f, 0, sandbox.InvalidField("limit")
 		}
-		if err := set(s, &f, values[0]); err != nil {
-			return f, 0, err
-		}
+		limit = min(n, maxJournalLimit)
 	}
 	return f, limit, nil
 }

@@ -128,6 +128,7 @@ func TestAdminRefusesQueryParametersItDoesNotRead(t *testing.T) {
 		{"POST", "/_sandbox/reset?keep=transactions&also=orders", "also, keep"},
 		{"GET", "/_sandbox/devices?order_id=O&order_id=P&zone=1", "zone"},
 		{"GET", "/_sandbox/requests/stream?operation=bogus&zz=1&yy=2", "yy, zz"},
+		{"GET", "/_sandbox/requests/stream?before=5", "before"},
 		{"GET", "/_sandbox/clock?=1", `""`},
 	} {
 		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: "+call.names)

@@ -132,7 +132,8 @@ func TestAdminDevicesOfAMerchant(t *testing.T) {
 		if got := env.Do("GET", path, nil, "").GPError(t); got != want {
 			t.Errorf("%s: %+v, want %+v", path, got, want)
 		}
-	} // Nor is a filter given twice half applied (the first one was).
+	}
+	// Nor is a filter given twice half applied (the first one was).
 	twice := apitest.Err(400, "INVALID_REQUEST_DATA", "40213", "merchant_id contains unexpected data")
 	if got := env.Do("GET", "/_sandbox/devices?merchant_id="+apitest.MerchantTwo+"&merchant_id=MER_Nope", nil, "").GPError(t); got != twice {
 		t.Errorf("merchant_id twice: %+v, want %+v", got, twice)

@@ -13,6 +13,7 @@ import (
 	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/app"
+	"github.com/gp-sandbox/gp-sandbox/sandbox/carddata"
 	"github.com/gp-sandbox/gp-sandbox/sandbox/internal/apitest"
 )
 
@@ -502,9 +503,20 @@ func TestDeviceKeyedCardIsNotKept(t *testing.T) {
 	if r := env.Do("POST", dev, apitest.JSONHeader(), `{"mode":"INITIATED"}`); r.Status != 200 {
 		t.Fatalf("set mode: %d %s", r.Status, r.Body)
 	}
-	if got := env.Do("POST", dev, apitest.JSONHeader(), `{"card":"`+panVisa+`"}`).GPError(t); got.Detail != "40213" {
-		t.Errorf("a card number as the default card: %+v, want 40213", got)
+	cards := "(visa_chip, visa_contactless, visa_swipe, visa_chip_pin_decline, expired_swipe, mastercard_manual, amex_manual)"
+	for card, want := range map[string]string{
+		panVisa:                  "card contains unexpected data: " + carddata.Mask(panVisa) + " is not a terminal test card " + cards,
+		"visa_chip_pin_declined": "card contains unexpected data: visa_chip_pin_declined is not a terminal test card " + cards,
+	} {
+		if got := env.Do("POST", dev, apitest.JSONHeader(), `{"card":"`+card+`"}`).GPError(t); got != apitest.Err(400, "INVALID_REQUEST_DATA", "40213", want) {
+			t.Errorf("%s as the default card: %+v, want 40213 %s", carddata.Mask(card), got, want)
+		}
 	}
+	// The longest test card name is a default card like any other.
+	if got := env.MustAdmin("POST", dev, `{"card":"visa_chip_pin_decline"}`); got["card"] != "visa_chip_pin_decline" {
+		t.Errorf("the wrong-PIN card as the default card: %v", got)
+	}
+	env.MustAdmin("POST", dev, `{"card":"visa_chip"}`)
 	d := env.Do("POST", "/devices", apitest.APIHeader(tok), apitest.MICBody("Sale", `{"transaction":{"baseAmount":"10.00"}}`)).JSON(t)
 	if c := env.MustAdmin("POST", "/_sandbox/device-requests/"+d["id"].(string)+"/present", `{"card":"`+panVisa+`"}`); c["status"] != "COMPLETE" || apitest.Dig(c, "response.data.payment.cardType") != "VISA" {
 		t.Fatalf("presented: %v", c)
