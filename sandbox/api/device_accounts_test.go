@@ -110,7 +110,8 @@ func TestAdminDevicesOfAMerchant(t *testing.T) {
 			`","status":"ACTIVE","mode":"COMPLETE","tran_no":0}`
 	}
 	list := func(devices ...string) string { return `{"devices":[` + strings.Join(devices, ",") + `]}` }
-	one := list(device("1", "1", "1", "PAX A920"), device("3", "1", "2", "PAX A920"), device("4", "1", "3", "PAX A920"))
+	one := list(device("1", "1", "1", "PAX A920"), device("3", "1", "2", "PAX A920"), device("4", "1", "3", "PAX A920"),
+		strings.Replace(device("5", "1", "5", "PAX A920"), "TRA_00000000000000000000000000000005", "TRA_00000000000000000000000000000035", 1))
 	two := list(device("2", "2", "1", "PAX A80"))
 	for query, want := range map[string]string{
 		"merchant_id=" + apitest.MerchantOne:                  one,

@@ -231,8 +231,8 @@ func TestDeviceErrors(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
-	if n := len(env.mustDevices("")); n != 4 {
-		t.Fatalf("devices: %d", n)
+	if n := len(env.mustDevices("")); n != 5 {
+		t.Fatalf("devices: %d, want the fixtures' 5", n)
 	}
 
 	// An inactive terminal, then none at all.

@@ -249,7 +249,10 @@ func setUpCorpusEntry(env *sandboxEnv, token string, e corpusEntry, op string, v
 	}
 }
 
-// layoutDevice is the terminal the fixtures bind to the layout app's account.
+// layoutDevice is the terminal the fixtures bind to the layout app's
+// transaction-processing account, which the Node SDK's Meet in the Cloud tests pay
+// through; the Java, .NET and PHP tests name GP's own terminal account, 9187, whose
+// namesake the fixtures also bind a terminal to.
 const layoutDevice = "DEV_00000000000000000000000000000004"
 
 // setUpDeviceEntry gives the terminal a till's day before a Meet in the Cloud entry:
@@ -257,17 +260,21 @@ const layoutDevice = "DEV_00000000000000000000000000000004"
 // reports and the linked commands act on), the debug level a GetDebugLevel entry's test set
 // before it, and the INITIATED mode the Node SDK's tests expect; then the command a
 // {{device_request_id}} names, as its SDK test sent it first (an authorization for a
-// completion, a sale otherwise). The day is in the entry's country and currency, as
-// its SDK test's is: a terminal's batch is its account's in those.
+// completion, a sale otherwise). The day is on the entry's account's terminal, in the
+// entry's country and currency, as its SDK test's is: a terminal's batch is its
+// account's in those.
 func setUpDeviceEntry(env *sandboxEnv, token string, e corpusEntry, op string, vars map[string]string) {
-	config := struct{ Country, Currency string }{"US", "USD"}
+	config := struct {
+		Account           string `json:"account_name"`
+		Country, Currency string
+	}{"transaction_processing", "US", "USD"}
 	if err := json.Unmarshal(e.Body, &config); err != nil {
 		env.T.Fatalf("the entry's body: %v", err)
 	}
 	mic := func(command, data string) map[string]any {
 		env.T.Helper()
-		body := strings.Replace(apitest.MICBody(command, data), `"country":"US","currency":"USD"`,
-			`"country":"`+config.Country+`","currency":"`+config.Currency+`"`, 1)
+		body := strings.Replace(apitest.MICBody(command, data), `"account_name":"transaction_processing","channel":"CP","country":"US","currency":"USD"`,
+			`"account_name":"`+config.Account+`","channel":"CP","country":"`+config.Country+`","currency":"`+config.Currency+`"`, 1)
 		return mustCorpusStatus(env, "POST", "/devices", token, body, 200)
 	}
 	sale := mic("Sale", `{"transaction":{"baseAmount":"12.02"}}`) // 0001, which the .NET tests name: no authorization
