@@ -27,6 +27,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"iter"
 	"math/bits"
 	"regexp"
 	"strings"
@@ -141,14 +142,24 @@ const maxShownDepth = 4 * maxEscapeDepth
 
 // decodedFully is text with its escapes undone as often as maskEachLevel undoes them.
 func decodedFully(text string) string {
-	for range maxEscapeDepth {
-		next, ok := unescapedOnce(text)
-		if !ok {
-			break
-		}
-		text = next
+	for level := range escapeLevels(text) {
+		text = level
 	}
 	return text
+}
+
+// escapeLevels yields text with its URL escapes undone once, then again, while it has
+// escapes, up to maxEscapeDepth times.
+func escapeLevels(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for range maxEscapeDepth {
+			next, ok := unescapedOnce(text)
+			if !ok || !yield(next) {
+				return
+			}
+			text = next
+		}
+	}
 }
 
 // hasTrack reports whether text holds track data as written.
@@ -262,15 +273,10 @@ func NoneIn[T string | []byte](s T) bool {
 
 // noneInLevels is NoneIn of each level maskEachLevel decodes text to.
 func noneInLevels(text string) bool {
-	for range maxEscapeDepth {
-		next, ok := unescapedOnce(text)
-		if !ok {
-			return true
-		}
-		if !noneInPlain(next) {
+	for level := range escapeLevels(text) {
+		if !noneInPlain(level) {
 			return false
 		}
-		text = next
 	}
 	return true
 }
@@ -586,6 +592,16 @@ func (class keyClass) inside() keyClass {
 		return keyInsideEMV
 	}
 	return class
+}
+
+// valueClass is the class a value is masked as, in JSON and in a form alike: its own
+// name's when that is a card member's (a pin_block inside an EMV or a card-number
+// member stays a secret), else that of the card member it is inside, if any.
+func valueClass(own, within keyClass) keyClass {
+	if !own.holdsCard() && within != keyPlain {
+		return within.inside()
+	}
+	return own
 }
 
 // secretKeys are member names, lower case without separators, whose value is a secret.
@@ -909,9 +925,7 @@ func (m *jsonMasker) bare(i int) int {
 	return end
 }
 
-// class is the key class of the value about to be read: that of its own name when
-// the name is a card member's, else that of the card member it is inside, if any
-// (a pin_block inside an EMV or a card-number member stays a secret).
+// class is the key class of the value about to be read (valueClass).
 func (m *jsonMasker) class() keyClass {
 	own := keyPlain
 	if m.hasKey {
@@ -923,10 +937,11 @@ func (m *jsonMasker) class() keyClass {
 			own = keyPlain
 		}
 	}
-	if n := len(m.within); !own.holdsCard() && n > 0 && m.within[n-1] != keyPlain {
-		return m.within[n-1].inside()
+	within := keyPlain
+	if n := len(m.within); n > 0 {
+		within = m.within[n-1]
 	}
-	return own
+	return valueClass(own, within)
 }
 
 // followedByKeySeparator reports whether the token ending at end is a member name:

@@ -182,6 +182,10 @@ func TestMaskJSON(t *testing.T) {
 		{"a card number across the items of EMV data in an array", `{"emv_data":["07041960369116010709024347"]}`, `{"emv_data":["0704196**************24347"]}`},
 		{"a form's secret inside EMV data", `emv_data[pin_block]=0106AABBCCDDEEFF&emv_data[cvv]=0100&emv_data[0]=07041960369116010709024347`,
 			`emv_data[pin_block]="[REDACTED]"&emv_data[cvv]="[REDACTED]"&emv_data[0]="0704196**************24347"`},
+		// A form's member is classed as JSON's is: a secret inside a card-number member
+		// is a secret, as {"card_number":{"pin_block":…}} is.
+		{"a form's secret inside a card number member", `card_number[pin_block][value]=8F3A1B2C3D4E5F60`,
+			`card_number[pin_block][value]="[REDACTED]"`},
 		// Escapes undone level by level: a %25 before a card number, decoded, must not
 		// turn its first digits into an escape.
 		{"a card after an escaped percent sign", `{"description":"%254111111111111111 paid by 5555555555554444","reference":"x%254263970000005262"}`,

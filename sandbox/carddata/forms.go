@@ -88,32 +88,27 @@ func asSentUnlessMasked(raw, unescaped string, mask func(string) string) string 
 	return raw
 }
 
-// formClass classifies a form's name as JSON's members are: card[cvv] is cvv in
-// card, an index names nothing (cvv[0] and card[cvv][] are a CVV), and a value under a
-// card member is masked as that member (cvv[value]) unless its own name says more
-// (emv_data[pin_block] is a secret).
+// formClass classifies a form's name as JSON's members are, a bracketed part at a
+// time: card[cvv] is cvv in card, an index is an element of the array the name
+// before it names (cvv[0] and card[cvv][] are a CVV), and each part's value is
+// classed by valueClass, as in JSON (cvv[value] is a CVV, emv_data[pin_block] a
+// secret).
 func formClass(name string) keyClass {
-	own, within, parent, indexed := keyPlain, keyPlain, "", false
+	class, within, parent := keyPlain, keyPlain, ""
 	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '[' || r == ']' }) {
 		if strings.Trim(part, "0123456789") == "" {
-			indexed = true // an element of the array the last name names
-			continue
+			class = class.inside() // an index
+		} else {
+			class, parent = valueClass(classifyKey([]byte(part), []byte(parent)), within), part
 		}
-		own, indexed = classifyKey([]byte(part), []byte(parent)), false
-		if own.holdsCard() && within == keyPlain {
-			within = own
+		if class.holdsCard() {
+			within = class
 		}
-		parent = part
 	}
-	switch {
-	case parent == "":
+	if parent == "" {
 		return classifyKey([]byte(name), nil) // no part, or indexes only: the name as it is
-	case !own.holdsCard() && within != keyPlain:
-		return within.inside()
-	case indexed:
-		return own.inside()
 	}
-	return own
+	return class
 }
 
 // unescapeValid undoes the URL escapes of s that are escapes, a % and two hex
