@@ -89,6 +89,12 @@ func InvalidField(field string) *Error {
 	return newError(CodeInvalidRequestData, "40213", field+" contains unexpected data")
 }
 
+// InvalidFieldBecause is InvalidField saying why, for the sandbox's own checks [SB]:
+// "tip contains unexpected data: 1001 is more than the base amount 1000".
+func InvalidFieldBecause(field, why string) *Error {
+	return newError(CodeInvalidRequestData, "40213", field+" contains unexpected data: "+why)
+}
+
 // UnknownScenario: a request names a scenario that is not loaded (header names the
 // header). The description names it, and the loaded names when they are few enough to
 // read, else where to list them. The name is the client's and is shown with any card
@@ -97,16 +103,16 @@ func UnknownScenario(header, name string, known []string) *Error {
 	if len(name) > 100 {
 		name = name[:100] + "..."
 	}
-	desc := fmt.Sprintf("%s contains unexpected data: unknown scenario %q", header, carddata.Mask(name))
+	why := fmt.Sprintf("unknown scenario %q", carddata.Mask(name))
 	switch {
 	case len(known) == 0:
-		desc += "; no scenario is loaded"
+		why += "; no scenario is loaded"
 	case len(known) <= 20:
-		desc += "; known: " + strings.Join(known, ", ")
+		why += "; known: " + strings.Join(known, ", ")
 	default:
-		desc += fmt.Sprintf("; %d are loaded, GET /_sandbox/scenarios lists them", len(known))
+		why += fmt.Sprintf("; %d are loaded, GET /_sandbox/scenarios lists them", len(known))
 	}
-	return newError(CodeInvalidRequestData, "40213", desc)
+	return InvalidFieldBecause(header, why)
 }
 
 // InvalidURLField: a field of the URL (path id) or a URL-valued field is malformed.
@@ -250,8 +256,7 @@ func NotFoundScenario(name string) *Error {
 // InvalidSnapshotName: a snapshot name the sandbox cannot keep a file of (admin API)
 // [SB].
 func InvalidSnapshotName() *Error {
-	return newError(CodeInvalidRequestData, "40213",
-		"name contains unexpected data: a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-' and holding no card number")
+	return InvalidFieldBecause("name", "a snapshot name is 1 to 64 letters, digits, '_' or '-', not starting with '-' and holding no card number")
 }
 
 // NotFoundSnapshot: no snapshot has the name (admin API).
@@ -315,9 +320,8 @@ func CrossOriginAdmin() *Error {
 // times it may show, from earliest to latest: GP's timestamps, less the longest time
 // the sandbox counts ahead of its clock [SB].
 func ClockOutOfRange(member string, earliest, latest time.Time) *Error {
-	return newError(CodeInvalidRequestData, "40213",
-		member+" contains unexpected data: the sandbox clock stays from "+FormatTime(earliest)+" to "+FormatTime(latest)+
-			", so that every time it counts ahead (a token's expiry, an order's next step) is one GP's timestamps can show")
+	return InvalidFieldBecause(member, "the sandbox clock stays from "+FormatTime(earliest)+" to "+FormatTime(latest)+
+		", so that every time it counts ahead (a token's expiry, an order's next step) is one GP's timestamps can show")
 }
 
 // HostNotAllowed: an open admin API was asked under a host name the sandbox does not
@@ -671,22 +675,25 @@ func TipNotAsked(id string) *Error {
 
 // TipOverBase: a tip over the base amount, which UPA's tip screen refuses (TIP005) [SB].
 func TipOverBase(tip, base string) *Error {
-	return newError(CodeInvalidRequestData, "40213", "tip contains unexpected data: "+tip+" is more than the base amount "+base)
+	return InvalidFieldBecause("tip", tip+" is more than the base amount "+base)
 }
 
 // UnknownTerminalCard: a card to present that is neither a terminal test card nor a
 // card number [SB]; names the cards there are.
 func UnknownTerminalCard(name string) *Error {
-	return newError(CodeInvalidRequestData, "40213", "card contains unexpected data: "+carddata.Mask(name)+
-		" is not a terminal test card ("+strings.Join(TerminalCardNames(), ", ")+") or a card number")
+	return InvalidFieldBecause("card", notATerminalCard(name)+" or a card number")
 }
 
 // NotATerminalCard: a terminal's default card that is not a terminal test card [SB]
 // (a default card is one the terminal reads each time: no card number is kept);
 // names the cards there are.
 func NotATerminalCard(name string) *Error {
-	return newError(CodeInvalidRequestData, "40213", "card contains unexpected data: "+carddata.Mask(name)+
-		" is not a terminal test card ("+strings.Join(TerminalCardNames(), ", ")+")")
+	return InvalidFieldBecause("card", notATerminalCard(name))
+}
+
+// notATerminalCard says that name, masked, is no terminal test card, naming them.
+func notATerminalCard(name string) string {
+	return carddata.Mask(name) + " is not a terminal test card (" + strings.Join(TerminalCardNames(), ", ") + ")"
 }
 
 // The settlement and dispute errors, in GP's words for each endpoint [GP: the SDKs'

@@ -431,13 +431,13 @@ func (s *Server) adminPostClock(r *http.Request) (any, error) {
 	var at time.Time
 	if req.Set != "" {
 		if at, err = time.Parse(time.RFC3339Nano, req.Set); err != nil {
-			return nil, sandbox.InvalidDocument("set contains unexpected data: a time with its zone, like 2021-03-22T10:00:00.000Z")
+			return nil, sandbox.InvalidFieldBecause("set", "a time with its zone, like 2021-03-22T10:00:00.000Z")
 		}
 	}
 	var d time.Duration
 	if req.Advance != "" {
 		if d, err = time.ParseDuration(req.Advance); err != nil || d <= 0 {
-			return nil, sandbox.InvalidDocument("advance contains unexpected data: a positive duration, like 90s, 25h or 1h30m")
+			return nil, sandbox.InvalidFieldBecause("advance", "a positive duration, like 90s, 25h or 1h30m")
 		}
 	}
 	// Both given: check where they lead together before moving, so that a refused
