@@ -150,10 +150,13 @@ func timeParam(name string, field func(*journalFilter) *time.Time) func(*Server,
 	}
 }
 
+// journalFilters are journalParams' names in order, the order they are read in.
+var journalFilters = slices.Sorted(maps.Keys(journalParams))
+
 // journalQueryParams names the parameters parseJournalQuery reads: the filters, and
 // with withLimit the page size.
 func journalQueryParams(withLimit bool) []string {
-	names := slices.Sorted(maps.Keys(journalParams))
+	names := slices.Clone(journalFilters)
 	if withLimit {
 		names = append(names, "limit")
 	}
@@ -174,7 +177,7 @@ func journalStreamParams() []string {
 // maxJournalLimit).
 func (s *Server) parseJournalQuery(query url.Values, withLimit bool) (journalFilter, int, error) {
 	var f journalFilter
-	for _, name := range slices.Sorted(maps.Keys(journalParams)) {
+	for _, name := range journalFilters {
 		if values, given := query[name]; given {
 			if err := journalParams[name](s, &f, values[0]); err != nil {
 				return f, 0, err
