@@ -15,7 +15,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gp-sandbox/gp-sandbox/cmd/gpsandbox/testrun"
 )
@@ -113,23 +112,28 @@ func TestFileReplacedUnderLoadLosesNoAcknowledgedWrite(t *testing.T) {
 // saved beside db, and returns that file and the health check's problem.
 func waitRescued(t *testing.T, base, db string) (file, problem string) {
 	t.Helper()
-	for deadline := testrun.Deadline(t); ; time.Sleep(10 * time.Millisecond) {
+	type answer struct {
+		Code            int
+		Status, Problem string
+		Err             error
+	}
+	savedIn := func(problem string) string {
+		_, rest, _ := strings.Cut(problem, " is saved in ")
+		file, _, _ := strings.Cut(rest, ": ")
+		return file
+	}
+	h := testrun.WaitForValue(t, "health naming the rescued file", func() (a answer) {
 		resp, err := http.Get(base + "/_sandbox/health")
 		if err != nil {
 			t.Fatal(err)
 		}
-		var health struct{ Status, Problem string }
-		err = json.NewDecoder(resp.Body).Decode(&health)
-		resp.Body.Close()
-		_, rest, saved := strings.Cut(health.Problem, " is saved in ")
-		file, _, _ = strings.Cut(rest, ": ")
-		switch {
-		case err == nil && resp.StatusCode == 503 && health.Status == "failing" && saved && strings.HasPrefix(file, db+".rescued-"):
-			return file, health.Problem
-		case time.Now().After(deadline):
-			t.Fatalf("health never named the rescued file: %d %+v %v", resp.StatusCode, health, err)
-		}
-	}
+		defer resp.Body.Close()
+		a.Code, a.Err = resp.StatusCode, json.NewDecoder(resp.Body).Decode(&a)
+		return a
+	}, func(a answer) bool {
+		return a.Err == nil && a.Code == 503 && a.Status == "failing" && strings.HasPrefix(savedIn(a.Problem), db+".rescued-")
+	})
+	return savedIn(h.Problem), h.Problem
 }
 
 // Two starts racing for one file: exactly one serves, the other exits non-zero naming

@@ -24,7 +24,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // built is the binary Build compiled, once per test process: linking it takes seconds
@@ -142,22 +141,16 @@ func firstLine(r io.Reader) (string, error) {
 // {"status":"ok"}, and fails t at Deadline(t) if it has not.
 func WaitHealthy(t testing.TB, client *http.Client, base string) {
 	t.Helper()
-	deadline := Deadline(t)
-	for {
+	const healthy = `200 OK: {"status":"ok"}`
+	WaitForValue(t, base+" healthy", func() string {
 		resp, err := client.Get(base + "/_sandbox/health")
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK && string(body) == `{"status":"ok"}` {
-				return
-			}
-			err = fmt.Errorf("%s: %s", resp.Status, body)
+		if err != nil {
+			return err.Error()
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never became healthy: %v", base, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.Status + ": " + string(body)
+	}, func(answer string) bool { return answer == healthy })
 }
 
 // Chromium returns the path of the browser a test drives: $GPSANDBOX_CHROMIUM, else
