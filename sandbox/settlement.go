@@ -42,6 +42,11 @@ const DefaultDepositDelay = 24 * time.Hour
 // the sandbox funds what it settles [SB].
 const DepositFunded = "FUNDED"
 
+// DepositStatuses are the statuses a deposit may have, as GP writes them: the SDKs'
+// DepositStatus (Java, PHP, Node send SPLIT_FUNDING as SPLIT FUNDING's filter). A
+// fixture's deposit takes one, and a list filters by one.
+var DepositStatuses = []string{DepositFunded, "SPLIT FUNDING", "DELAYED", "RESERVED", "IRREG", "RELEASED"}
+
 // SetDepositDelay sets how long after a batch closes its deposit is made:
 // DefaultDepositDelay when d is zero, the same moment when d is negative.
 func (s *Service) SetDepositDelay(d time.Duration) { s.deposits.delay.Store(int64(d)) }

@@ -68,13 +68,11 @@ var listSettlementTransactions = read(sandbox.OpSettlementTransactionList, []str
 // the same deposits for both (Node ReportingDeposits "filter by deposit status") [GP].
 func depositStatus(filter string) string { return strings.ReplaceAll(filter, "_", " ") }
 
-// depositStatuses are the statuses a deposit filter takes: the SDKs' DepositStatus
-// (Java, PHP, Node), read as depositStatus reads them. A typo is refused rather than
-// listing nothing [SB].
-var depositStatuses = []string{"FUNDED", "SPLIT FUNDING", "DELAYED", "RESERVED", "IRREG", "RELEASED"}
-
+// isDepositStatus reports whether a deposit filter names a deposit status
+// (sandbox.DepositStatuses), read as depositStatus reads it. A typo is refused rather
+// than listing nothing [SB].
 func isDepositStatus(filter string) bool {
-	return slices.Contains(depositStatuses, depositStatus(filter))
+	return slices.Contains(sandbox.DepositStatuses, depositStatus(filter))
 }
 
 // listDeposits is GET /settlement/deposits.

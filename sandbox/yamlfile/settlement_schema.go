@@ -64,7 +64,7 @@ func (s depositStatus) check() string {
 	if s == "" {
 		return ""
 	}
-	return oneOf(string(s), sandbox.DepositFunded, "SPLIT FUNDING", "DELAYED", "RESERVED", "IRREGULAR", "RELEASED")
+	return oneOf(string(s), sandbox.DepositStatuses...)
 }
 
 // last4 is four digits.

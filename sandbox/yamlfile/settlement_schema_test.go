@@ -62,13 +62,20 @@ func TestSettlementFixtureProblems(t *testing.T) {
 	t.Parallel()
 	got := strings.Join(mustProblems(t, files("f.yaml", settlementBase+`deposits:
   - {id: DEP_1, merchant_id: MER_1, time_created: "10 March", currency: USD}
+  - {id: DEP_2, merchant_id: MER_1, time_created: "2021-03-10", currency: USD, status: IRREGULAR}
+  - {id: DEP_3, merchant_id: MER_1, time_created: "2021-03-10", currency: USD, status: IRREG}
 disputes:
   - {id: DIS_1, merchant_id: MER_1, time_created: 2021-03-11T10:24:43.999Z, stage: CLOSED, status: CLOSED, amount: "1", currency: USD, deposit_id: DEP_none}
 `)), "\n")
-	for _, want := range []string{"time_created: must be a date like 2021-05-03, or now, now-30d", "stage: must be one of RETRIEVAL", `deposit "DEP_none"`} {
+	// A deposit's status is one GP writes, the one a list filters by: IRREG, not IRREGULAR.
+	for _, want := range []string{"time_created: must be a date like 2021-05-03, or now, now-30d", "stage: must be one of RETRIEVAL", `deposit "DEP_none"`,
+		`status: must be one of FUNDED, SPLIT FUNDING, DELAYED, RESERVED, IRREG, RELEASED, got "IRREGULAR"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("problems lack %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, `"IRREG"`) {
+		t.Errorf("IRREG refused:\n%s", got)
 	}
 }
 
