@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/url"
+	"reflect"
 	"slices"
 
 	"github.com/gp-sandbox/gp-sandbox/sandbox"
@@ -69,8 +70,7 @@ var listedStatuses = []string{"INITIATED", "AUTHENTICATED", "PENDING", "DECLINED
 	"BATCHED", "REVERSED", "FUNDED", "REJECTED", sandbox.StatusVerified, sandbox.StatusNotVerified}
 
 // listedEntryModes are the entry modes a payment may have, as its request takes them.
-var listedEntryModes = []string{"MOTO", "ECOM", "IN_APP", "CHIP", "SWIPE", "MANUAL", "CONTACTLESS_CHIP",
-	"CONTACTLESS_SWIPE", "PHONE", "MAIL"}
+var listedEntryModes = web.Enum(reflect.TypeFor[paymentMethodBody](), "EntryMode")
 
 // brand refuses a card brand GP does not know with its own tuple (40097) [GP].
 func brand(b string) error {

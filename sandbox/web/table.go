@@ -443,6 +443,22 @@ func (m *member) allowBareID() error {
 	return nil
 }
 
+// Enum is the values the gp tag of t's field allows (its enum rule): what a list
+// filter on the same member takes, declared once, where the request declares it. A
+// field that is not there, or whose tag does not parse, is a programming error the
+// first test finds: Enum panics.
+func Enum(t reflect.Type, field string) []string {
+	f, ok := t.FieldByName(field)
+	if !ok {
+		panic(fmt.Sprintf("web.Enum: %s has no field %s", t, field))
+	}
+	r, err := parseRules(f.Tag.Get("gp"))
+	if err != nil || r.enum == nil {
+		panic(fmt.Sprintf("web.Enum: %s.%s has no enum rule (%v)", t, field, err))
+	}
+	return r.enum
+}
+
 // rules is a parsed gp tag.
 type rules struct {
 	has      map[string]bool // the rules given, by name
