@@ -165,6 +165,9 @@ func onlyQuery(q url.Values, known []string) error {
 		if unknown[0] == "" {
 			unknown[0] = `""` // ?=1: a parameter without a name, named as it can be
 		}
+		for i, name := range unknown {
+			unknown[i] = carddata.Mask(name) // a name is the client's text, card numbers and all
+		}
 		return sandbox.UnexpectedFields(unknown)
 	}
 	for _, name := range names {

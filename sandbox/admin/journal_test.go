@@ -130,6 +130,7 @@ func TestAdminRefusesQueryParametersItDoesNotRead(t *testing.T) {
 		{"GET", "/_sandbox/requests/stream?operation=bogus&zz=1&yy=2", "yy, zz"},
 		{"GET", "/_sandbox/requests/stream?before=5", "before"},
 		{"GET", "/_sandbox/clock?=1", `""`},
+		{"GET", "/_sandbox/devices?4263970000005262=1", "426397******5262"},
 	} {
 		want := apitest.Err(400, "INVALID_REQUEST_DATA", "40043", "Request contains unexpected fields: "+call.names)
 		if got := env.Do(call.method, call.path, nil, "").GPError(t); got != want {
