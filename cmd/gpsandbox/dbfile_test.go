@@ -166,12 +166,7 @@ func TestRacingStartsOneServes(t *testing.T) {
 		for i := range 2 {
 			go func() { cmds[i].Wait(); exited <- i }()
 		}
-		var loser int
-		select {
-		case loser = <-exited:
-		case <-testrun.Expiry(t):
-			t.Fatalf("round %d: both starts serve one file", round)
-		}
+		loser := testrun.Receive(t, fmt.Sprintf("round %d: one start to exit (both serve one file?)", round), exited)
 		winner := 1 - loser
 		if code := cmds[loser].ProcessState.ExitCode(); code == 0 ||
 			!strings.Contains(cmds[loser].Stderr.(*strings.Builder).String(), "database file "+db+" is in use by another gpsandbox") {
@@ -180,12 +175,7 @@ func TestRacingStartsOneServes(t *testing.T) {
 		// The winner may still be starting when the loser gives up: stop it only once
 		// it says it serves, or once it has exited without saying so. Its stderr is
 		// read once it has exited: exec writes it until then.
-		var first string
-		select {
-		case first = <-firstLines[winner]:
-		case <-testrun.Expiry(t):
-			t.Fatalf("round %d: the winner printed nothing", round)
-		}
+		first := testrun.Receive(t, fmt.Sprintf("round %d: the winner's first line", round), firstLines[winner])
 		cmds[winner].Process.Signal(syscall.SIGTERM)
 		<-exited
 		if !strings.Contains(first, " listening on ") {

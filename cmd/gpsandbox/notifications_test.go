@@ -186,13 +186,8 @@ func TestNotificationReachesTheExactURL(t *testing.T) {
 	if err != nil || status != 200 {
 		t.Fatalf("order: %d %v %v", status, order, err)
 	}
-	select {
-	case uri := <-got:
-		if uri != path {
-			t.Errorf("notification sent to %s, want %s", uri, path)
-		}
-	case <-testrun.Expiry(t):
-		t.Fatal("no notification arrived")
+	if uri := testrun.Receive(t, "a notification", got); uri != path {
+		t.Errorf("notification sent to %s, want %s", uri, path)
 	}
 	resp, err := http.Get(base + "/_sandbox/notifications?order_id=" + order["id"].(string))
 	if err != nil {

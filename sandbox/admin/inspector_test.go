@@ -309,13 +309,8 @@ func TestCloseStreamsEndsOpenStreams(t *testing.T) {
 		ended <- err
 	}()
 	srv.CloseStreams()
-	select {
-	case err := <-ended:
-		if err != nil {
-			t.Errorf("the stream broke instead of ending: %v", err)
-		}
-	case <-testrun.Expiry(t):
-		t.Fatal("the stream is still open after CloseStreams")
+	if err := testrun.Receive(t, "the stream to end after CloseStreams", ended); err != nil {
+		t.Errorf("the stream broke instead of ending: %v", err)
 	}
 }
 

@@ -340,13 +340,8 @@ func mustHook(t *testing.T) hook {
 // next waits for the next notification, failing when the test's time runs out.
 func (h hook) next(t *testing.T) (body, signature string) {
 	t.Helper()
-	select {
-	case p := <-h.posts:
-		return p[0], p[1]
-	case <-testrun.Expiry(t):
-		t.Fatal("no notification arrived")
-		return "", ""
-	}
+	p := testrun.Receive(t, "a notification", h.posts)
+	return p[0], p[1]
 }
 
 func micBodyNotified(command, data, statusURL string) string {

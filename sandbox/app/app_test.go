@@ -85,13 +85,8 @@ func TestRunServesUntilCancelled(t *testing.T) {
 		t.Errorf("health: %d %s", status, body)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run returned %v after its context ended", err)
-		}
-	case <-testrun.Expiry(t):
-		t.Fatal("Run did not return after its context ended")
+	if err := testrun.Receive(t, "Run to return after its context ended", done); err != nil {
+		t.Errorf("Run returned %v after its context ended", err)
 	}
 	if err := a.Close(); err != nil {
 		t.Errorf("close: %v", err)

@@ -132,17 +132,13 @@ func TestNotificationsReachTheTestsListener(t *testing.T) {
 		t.Fatalf("order: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	select {
-	case r := <-got:
-		body := <-bodies
-		if want := sandbox.Sign(body, sandboxtest.DefaultAppKey); r.Header.Get("X-GP-Signature") != want {
-			t.Errorf("signature %q, want %q", r.Header.Get("X-GP-Signature"), want)
-		}
-		if !strings.Contains(string(body), `"status":"INITIATED"`) {
-			t.Errorf("notification body %s", body)
-		}
-	case <-testrun.Expiry(t):
-		t.Fatal("no notification arrived")
+	r := testrun.Receive(t, "a notification", got)
+	body := <-bodies
+	if want := sandbox.Sign(body, sandboxtest.DefaultAppKey); r.Header.Get("X-GP-Signature") != want {
+		t.Errorf("signature %q, want %q", r.Header.Get("X-GP-Signature"), want)
+	}
+	if !strings.Contains(string(body), `"status":"INITIATED"`) {
+		t.Errorf("notification body %s", body)
 	}
 }
 

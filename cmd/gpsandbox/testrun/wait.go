@@ -27,6 +27,19 @@ func Deadline(t testing.TB) time.Time {
 // Expiry fires at Deadline(t), for a test that waits in a select.
 func Expiry(t testing.TB) <-chan time.Time { return time.After(time.Until(Deadline(t))) }
 
+// Receive waits for a value from ch, and fails t at Deadline(t) naming what it
+// waited for.
+func Receive[T any](t testing.TB, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-Expiry(t):
+		t.Fatalf("still waiting for %s when the test's time ran out", what)
+		panic("unreachable")
+	}
+}
+
 // WaitFor polls cond every 10 ms until it holds, and fails t at Deadline(t).
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()

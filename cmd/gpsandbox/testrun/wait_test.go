@@ -31,3 +31,11 @@ func TestWaitForValueReturnsTheValueThatWasDone(t *testing.T) {
 		t.Errorf("WaitForValue returned %d, want 3", got)
 	}
 }
+
+func TestReceiveReturnsTheValueSent(t *testing.T) {
+	ch := make(chan string, 1)
+	ch <- "sent"
+	if got := Receive(t, "the value", ch); got != "sent" {
+		t.Errorf("Receive = %q, want sent", got)
+	}
+}
